@@ -1,0 +1,242 @@
+// atc.cpp: orchestration of atc's modes: 0 (ONNX -> OM), 1 (OM -> JSON), 6 (OM summary).
+#include "atc.h"
+
+#include <fmt/ostream.h>
+
+#include <chrono>
+#include <iostream>
+
+#include "asc/frontend/onnx.h"
+#include "asc/om/om_file.h"
+#include "asc/ops/registry.h"
+#include "asc/soc/soc.h"
+#include "asc/support/file.h"
+#include "asc/support/log.h"
+
+namespace asc::atc {
+namespace {
+
+Status checkUnimplemented(const Options& o) {
+  for (const auto& s : optionSpecs()) {
+    if (s.implemented || !o.given(s.name)) continue;
+    if (o.get(s.name) == s.default_value) continue;  // its default: nothing changes
+    return Status::error(ErrorCode::NotImplemented,
+                         "The operation is not supported. Reason: --{}={} is not implemented by "
+                         "asc-tools atc yet; remove the option (its default is '{}')",
+                         s.name, o.get(s.name), s.default_value);
+  }
+  return Status::ok();
+}
+
+Status requireValue(const Options& o, const char* name) {
+  if (o.get(name).empty())
+    return Status::error(ErrorCode::EmptyParam, "Value for --{} is empty.", name);
+  return Status::ok();
+}
+
+Status checkPrecision(const Options& o) {
+  std::string p = o.get("precision_mode");
+  static const char* known[] = {"force_fp16", "force_fp32", "allow_mix_precision",
+                                "allow_fp32_to_fp16", "must_keep_origin_dtype"};
+  bool ok = false;
+  for (auto* k : known) ok |= p == k;
+  if (!ok)
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --precision_mode is invalid. Reason: use "
+                         "force_fp16, force_fp32, allow_mix_precision, allow_fp32_to_fp16 or "
+                         "must_keep_origin_dtype",
+                         p);
+  if (!o.given("precision_mode")) {
+    ASC_LOG_INFO("no --precision_mode: the model keeps its fp32 dtypes (the real atc's default, "
+                 "force_fp16, comes with the compiler)");
+    return Status::ok();
+  }
+  if (p != "force_fp32" && p != "must_keep_origin_dtype")
+    return Status::error(ErrorCode::NotImplemented,
+                         "The operation is not supported. Reason: --precision_mode={} is not "
+                         "implemented yet; use force_fp32 or must_keep_origin_dtype",
+                         p);
+  return Status::ok();
+}
+
+Status buildModel(const Options& o) {
+  ASC_RETURN_IF_ERROR(requireValue(o, "model"));
+  const std::string fw = o.get("framework");
+  if (fw == "-1" || fw.empty())
+    return Status::error(ErrorCode::RequiredParam,
+                         "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
+                         "or 3(TensorFlow) or 5(Onnx).");
+  if (fw == "0" || fw == "1" || fw == "3")
+    return Status::error(ErrorCode::NotImplemented,
+                         "The operation is not supported. Reason: --framework={} ({}) is not "
+                         "supported by asc-tools yet; convert the model to ONNX and use "
+                         "--framework=5",
+                         fw, fw == "0" ? "Caffe" : fw == "1" ? "MindSpore" : "TensorFlow");
+  if (fw != "5")
+    return Status::error(ErrorCode::RequiredParam,
+                         "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
+                         "or 3(TensorFlow) or 5(Onnx).");
+  if (o.given("weight"))
+    ASC_LOG_WARN("--weight is only used with --framework=0 (Caffe); ignored for ONNX");
+  ASC_RETURN_IF_ERROR(requireValue(o, "output"));
+  std::string output = o.get("output");
+  if (output.back() == '/')
+    return Status::error(ErrorCode::PathNoFileName,
+                         "--output '{}' has no file name after the last '/'; give a path and "
+                         "file stem, e.g. out/model",
+                         output);
+  ASC_TRY(const soc::SocInfo* chip, soc::findSoc(o.get("soc_version")));
+  ASC_RETURN_IF_ERROR(checkPrecision(o));
+  std::string fmt_in = o.get("input_format");
+  if (fmt_in.empty()) fmt_in = "NCHW";
+  if (fmt_in != "NCHW" && fmt_in != "ND" && fmt_in != "NCDHW")
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --input_format is invalid. Reason: ONNX models "
+                         "take NCHW, ND or NCDHW",
+                         fmt_in);
+  std::string dump_mode = o.get("dump_mode");
+  if (dump_mode != "0" && dump_mode != "1")
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --dump_mode is invalid. Reason: use 0 or 1",
+                         dump_mode);
+
+  auto t0 = std::chrono::steady_clock::now();
+  frontend::OnnxImportOptions io;
+  io.input_shape = o.get("input_shape");
+  io.input_format = fmt_in;
+  ASC_TRY(ir::Graph g, frontend::importOnnx(o.get("model"), io));
+  auto t1 = std::chrono::steady_clock::now();
+  g.name = fileStem(output);
+  for (const auto& n : g.nodes())
+    for (const char* excluded : chip->excluded_ops)
+      if (n->op_type == excluded)
+        return Status::error(ErrorCode::UnsupportedOp,
+                             "operator '{}' (node '{}') is not supported on {}", n->op_type,
+                             n->name, chip->name);
+  for (const auto& v : g.values())
+    if (!soc::supportsDtype(*chip, v->dtype))
+      return Status::error(ErrorCode::UnsupportedOp, "tensor '{}' is {}, which {} does not support",
+                           v->name, ir::dtypeName(v->dtype), chip->name);
+
+  om::ModelInfo info;
+  info.soc_version = chip->name;
+  info.atc_cmdline = o.cmdline;
+  info.target_type = chip->target_type;
+  std::string path = output + ".om";
+  ASC_RETURN_IF_ERROR(makeDirs(dirName(path)));
+  ASC_RETURN_IF_ERROR(om::writeOm(g, info, path));
+  auto t2 = std::chrono::steady_clock::now();
+  ASC_LOG_INFO("imported {} nodes in {:.1f} ms, wrote {} in {:.1f} ms", g.nodes().size(),
+               std::chrono::duration<double, std::milli>(t1 - t0).count(), path,
+               std::chrono::duration<double, std::milli>(t2 - t1).count());
+  return Status::ok();
+}
+
+Status modelToJson(const Options& o) {
+  if (o.given("framework"))
+    return Status::error(ErrorCode::NotImplemented,
+                         "The operation is not supported. Reason: --mode=1 with --framework "
+                         "(original model to JSON) is not implemented yet; give --om=<model>.om");
+  ASC_RETURN_IF_ERROR(requireValue(o, "om"));
+  ASC_RETURN_IF_ERROR(requireValue(o, "json"));
+  ASC_TRY(std::string json, om::omToJson(o.get("om")));
+  return writeFileAtomic(o.get("json"), json.data(), json.size());
+}
+
+Status displayModel(const Options& o, std::ostream& out) {
+  ASC_RETURN_IF_ERROR(requireValue(o, "om"));
+  ASC_TRY(om::OmSummary s, om::readOmSummary(o.get("om")));
+  auto attr = [&](const char* k) {
+    auto it = s.attrs.find(k);
+    return it == s.attrs.end() ? std::string() : it->second;
+  };
+  auto part = [&](uint32_t type) -> uint64_t {
+    for (const auto& p : s.partitions)
+      if (p.type == type) return p.size;
+    return 0;
+  };
+  fmt::print(out, "============ Display Model Info start ============\n");
+  fmt::print(out, "Original Atc command line: {}\n", attr("atc_cmdline"));
+  fmt::print(out, "system   info: atc_version[{}], soc_version[{}], framework_type[{}].\n",
+             attr("atc_version"), attr("soc_version"), attr("framework_type"));
+  fmt::print(out,
+             "resource info: memory_size[{} B], weight_size[{} B], stream_num[{}], "
+             "event_num[{}].\n",
+             attr("memory_size"), attr("weight_size"), attr("stream_num"), attr("event_num"));
+  fmt::print(out,
+             "om       info: modeldef_size[{} B], weight_data_size[{} B], tbe_kernels_size[{} B], "
+             "cust_aicpu_kernel_store_size[{} B], task_info_size[{} B], so_store_size[{} B].\n",
+             part(0), part(1), part(3), part(4), part(2), 0);
+  fmt::print(out, "============ Display Model Info end   ============\n");
+  fmt::print(out, "model    info: ops[{}], inputs[{}], outputs[{}], checksum[{}].\n", s.op_count,
+             fmt::join(s.inputs, "; "), fmt::join(s.outputs, "; "),
+             s.checksum_verified ? "verified" : "none");
+  return Status::ok();
+}
+
+void listOps(std::ostream& out) {
+  fmt::print(out, "{:<24} {:<8} {:<24} {:<8} {}\n", "ONNX op", "opset", "CANN type", "engine",
+             "notes");
+  for (const auto* d : ops::allOps())
+    fmt::print(out, "{:<24} {:<8} {:<24} {:<8} {}\n", d->name(), fmt::format("{}+", d->onnxSince()),
+               d->cannType(), ops::engineName(d->engineKind()), d->summaryText());
+}
+
+}  // namespace
+
+Status run(const Options& o, std::ostream& out) {
+  ASC_TRY(log::Level level, log::parseLevel(o.get("log")));
+  // The real --log=null only silences atc's log files; on stderr we still show warnings unless
+  // the user asked for null explicitly.
+  log::setLevel(o.given("log") ? level : log::Level::Warning);
+  ASC_RETURN_IF_ERROR(checkUnimplemented(o));
+  const std::string mode = o.get("mode");
+  if (mode == "0") return buildModel(o);
+  if (mode == "1") return modelToJson(o);
+  if (mode == "6") return displayModel(o, out);
+  if (mode == "3" || mode == "5")
+    return Status::error(ErrorCode::NotImplemented,
+                         "The operation is not supported. Reason: --mode={} is not implemented "
+                         "yet; supported modes are 0, 1 and 6",
+                         mode);
+  return Status::error(ErrorCode::InvalidParam,
+                       "Value {} for parameter --mode is invalid. Reason: supported modes are 0, "
+                       "1, 3, 5 and 6",
+                       mode);
+}
+
+int main(int argc, const char* const* argv, std::ostream& out) {
+  log::setProgram("atc");
+  auto opts = parseOptions(argc, argv);
+  if (opts && opts->help) {
+    out << usage();
+    return 0;
+  }
+  if (opts && opts->version) {
+    fmt::print(out, "atc (asc-tools) {}\n", asc::version());
+    return 0;
+  }
+  if (opts && opts->list_ops) {
+    listOps(out);
+    return 0;
+  }
+  if (opts && opts->list_errors) {
+    size_t n;
+    auto* all = allErrorCodes(&n);
+    for (size_t i = 1; i < n; ++i)
+      fmt::print(out, "{:<8} {}\n", all[i].second, errorCodeDescription(all[i].first));
+    return 0;
+  }
+  out << "ATC start working now, please wait for a moment." << std::endl;
+  Status st = opts ? run(*opts, out) : opts.status();
+  if (st.isOk()) {
+    out << "ATC run success, welcome to the next use." << std::endl;
+    return 0;
+  }
+  out << "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
+      << std::endl;
+  out << st.toString() << std::endl;
+  return 255;
+}
+
+}  // namespace asc::atc

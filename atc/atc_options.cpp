@@ -1,0 +1,156 @@
+// atc_options.cpp: the option table (every option of the real atc, ascend-facts.md 1.4) and
+// the parser. Options asc-tools does not implement yet are accepted by the parser and refused by
+// run() with E10055 unless they carry their default value, so nothing is silently ignored.
+#include "atc_options.h"
+
+#include <cxxopts.hpp>
+#include <fmt/format.h>
+
+namespace asc::atc {
+
+const std::vector<OptionSpec>& optionSpecs() {
+  static const std::vector<OptionSpec> specs = {
+      // name, default, help, implemented
+      {"mode", "0", "0: build an offline model; 1: OM to JSON; 3: pre-check only; 6: display OM info", true},
+      {"model", "", "source model file (.onnx)", true},
+      {"weight", "", "weight file (.caffemodel, with --framework=0)", true},
+      {"framework", "-1", "0 Caffe, 1 MindSpore, 3 TensorFlow, 5 ONNX", true},
+      {"om", "", "offline model to convert (--mode=1) or display (--mode=6)", true},
+      {"json", "", "JSON output path for --mode=1", true},
+      {"output", "", "output file stem; .om is added", true},
+      {"soc_version", "", "target chip, e.g. Ascend310P3, Ascend910B1", true},
+      {"input_format", "", "NCHW (default), ND or NCDHW for ONNX", true},
+      {"input_shape", "", "\"name1:n,c,h,w;name2:n,c\"", true},
+      {"log", "null", "debug, info, warning, error or null (stderr messages; warnings show unless null)", true},
+      {"dump_mode", "0", "1 adds shapes to the --mode=1 JSON (asc-tools always includes them)", true},
+      {"precision_mode", "force_fp16", "force_fp32 or must_keep_origin_dtype (fp16 modes come with the compiler)", true},
+      {"check_report", "check_result.json", "pre-check report path (--mode=3)", false},
+      {"input_shape_range", "", "input shape ranges (dynamic shapes)", false},
+      {"input_hint_shape", "", "hint shapes for dynamic inputs", false},
+      {"dynamic_batch_size", "", "dynamic batch profiles", false},
+      {"dynamic_image_size", "", "dynamic image-size profiles", false},
+      {"dynamic_dims", "", "dynamic dims profiles", false},
+      {"singleop", "", "single-op description file", false},
+      {"output_type", "", "output data type(s)", false},
+      {"core_type", "AiCore", "AiCore or VectorCore", false},
+      {"aicore_num", "", "AI Core count", false},
+      {"virtual_type", "0", "virtualization type", false},
+      {"out_nodes", "", "\"node:0;node2:1\" output nodes", false},
+      {"input_fp16_nodes", "", "inputs fed as fp16", false},
+      {"insert_op_conf", "", "AIPP configuration file", false},
+      {"op_name_map", "", "custom op mapping file", false},
+      {"op_plugin_path", "", "folder of custom-op plugins", false},
+      {"is_input_adjust_hw_layout", "", "input layout adjustment", false},
+      {"is_output_adjust_hw_layout", "", "output layout adjustment", false},
+      {"disable_reuse_memory", "0", "1 turns memory reuse off", false},
+      {"fusion_switch_file", "", "fusion switch file", false},
+      {"enable_scope_fusion_passes", "", "scope fusion passes", false},
+      {"enable_single_stream", "", "true/false", false},
+      {"enable_small_channel", "0", "1 enables small-channel optimisation", false},
+      {"enable_compress_weight", "false", "weight compression", false},
+      {"compress_weight_conf", "", "weight compression config", false},
+      {"buffer_optimize", "l2_optimize", "l2_optimize, l1_optimize or off_optimize", false},
+      {"mdl_bank_path", "", "model bank path", false},
+      {"op_bank_path", "", "op bank path", false},
+      {"external_weight", "0", "1/2 store weights outside the OM", false},
+      {"precision_mode_v2", "", "fp16, origin, mixed_float16, ...", false},
+      {"op_precision_mode", "", "per-op precision .ini file", false},
+      {"modify_mixlist", "", "mixed-precision list file", false},
+      {"keep_dtype", "", "ops that keep their dtype", false},
+      {"customize_dtypes", "", "per-op dtype file", false},
+      {"op_select_implmode", "", "high_precision or high_performance", false},
+      {"optypelist_for_implmode", "", "op types for --op_select_implmode", false},
+      {"auto_tune_mode", "", "deprecated (use AOE)", false},
+      {"op_debug_level", "0", "operator debug level 0..4", false},
+      {"debug_dir", "", "debug output folder", false},
+      {"op_compiler_cache_dir", "", "operator compile cache folder", false},
+      {"op_compiler_cache_mode", "", "disable, enable or force", false},
+      {"display_model_info", "0", "1 prints the model info after building", false},
+      {"save_original_model", "false", "true also writes <output>_original.om", false},
+      {"device_id", "0", "device id", false},
+      {"oo_level", "O3", "optimisation level", false},
+      {"jit_compile", "1", "operator compile mode", false},
+      {"deterministic", "0", "deterministic computation", false},
+      {"allow_hf32", "", "allow HF32", false},
+      {"status_check", "0", "status check", false},
+      {"sparsity", "0", "sparsity", false},
+      {"atomic_clean_policy", "0", "atomic clean policy", false},
+      {"shape_generalized_build_mode", "shape_precise", "shape_precise or shape_generalized", false},
+      {"ac_parallel_enable", "0", "AI CPU/AI Core parallel", false},
+      {"tiling_schedule_optimize", "0", "tiling schedule optimisation", false},
+      {"enable_attr_compression", "true", "attribute compression", false},
+      {"optimization_switch", "", "\"pass:on;pass:off\"", false},
+      {"host_env_os", "", "host OS of the target", false},
+      {"host_env_cpu", "", "host CPU of the target", false},
+  };
+  return specs;
+}
+
+std::string Options::get(const std::string& name) const {
+  auto it = values.find(name);
+  if (it != values.end()) return it->second;
+  for (const auto& s : optionSpecs())
+    if (name == s.name) return s.default_value;
+  return "";
+}
+
+Result<Options> parseOptions(int argc, const char* const* argv) {
+  Options o;
+  std::vector<std::string> args;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--h" || a == "-h") a = "--help";
+    args.push_back(a);
+    o.cmdline += (i ? " " : "") + a;
+  }
+  cxxopts::Options parser("atc", "");
+  auto adder = parser.add_options();
+  for (const auto& s : optionSpecs()) adder(s.name, s.help, cxxopts::value<std::string>());
+  adder("help", "show this help");
+  adder("version", "print the asc-tools version");
+  adder("list_ops", "list the supported ONNX operators");
+  adder("list_errors", "list the error codes");
+  std::vector<const char*> cargs;
+  for (const auto& a : args) cargs.push_back(a.c_str());
+  try {
+    auto r = parser.parse(static_cast<int>(cargs.size()), cargs.data());
+    if (!r.unmatched().empty())
+      return Status::error(ErrorCode::InvalidParam,
+                           "Value {} for parameter (positional) is invalid. Reason: atc takes "
+                           "only --name=value options",
+                           r.unmatched().front());
+    for (const auto& s : optionSpecs())
+      if (r.count(s.name)) o.values[s.name] = r[s.name].as<std::string>();
+    o.help = r.count("help") > 0;
+    o.version = r.count("version") > 0;
+    o.list_ops = r.count("list_ops") > 0;
+    o.list_errors = r.count("list_errors") > 0;
+  } catch (const cxxopts::exceptions::exception& e) {
+    return Status::error(ErrorCode::InvalidParam, "invalid command line: {}; see 'atc --help'",
+                         e.what());
+  }
+  return o;
+}
+
+std::string usage() {
+  std::string u =
+      "usage: atc <args>\n"
+      "example:\n"
+      "  atc --model=resnet50.onnx --framework=5 --output=out/resnet50 \\\n"
+      "      --soc_version=Ascend910B1 --input_shape=\"input:1,3,224,224\"\n"
+      "  atc --mode=6 --om=out/resnet50.om\n"
+      "  atc --mode=1 --om=out/resnet50.om --json=resnet50.json\n"
+      "then run it: msame --model out/resnet50.om --output run/\n\n"
+      "options (--name=value or --name value):\n";
+  for (const auto& s : optionSpecs())
+    u += fmt::format("  --{:<30} {}{}{}\n", s.name, s.help,
+                     *s.default_value ? fmt::format(" [default: {}]", s.default_value) : "",
+                     s.implemented ? "" : " (not implemented yet: refused unless default)");
+  u += "  --help, --h                      show this help\n"
+       "  --version                        print the asc-tools version\n"
+       "  --list_ops                       list the supported ONNX operators\n"
+       "  --list_errors                    list the error codes\n";
+  return u;
+}
+
+}  // namespace asc::atc

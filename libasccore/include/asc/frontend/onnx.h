@@ -1,0 +1,38 @@
+// onnx.h: ONNX model import. Parses with the official onnx.proto (opsets 7 to 17), reads
+// initializers without copying them (raw data stays in the parsed message, external data is
+// memory-mapped), applies --input_shape overrides, then runs shape inference and folds the
+// constant shape arithmetic that exporters emit.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "asc/asc.h"
+#include "asc/ir/graph.h"
+#include "asc/support/status.h"
+
+namespace asc::frontend {
+
+struct OnnxImportOptions {
+  /// Shape overrides, as --input_shape gives them ("name:1,3,224,224;name2:...").
+  std::string input_shape;
+  /// Layout name recorded on 4-D (NCHW) or 5-D (NCDHW) graph inputs.
+  std::string input_format = "NCHW";
+  /// Fold constant subgraphs during shape inference.
+  bool fold_constants = true;
+};
+
+/// Parses "name:d0,d1;name2:d0" (a name may itself contain ':'; the last one splits).
+/// E10002 on bad syntax. An empty string gives an empty map.
+ASC_API Result<std::map<std::string, ir::Shape>> parseInputShapes(const std::string& text);
+
+/// Imports `path`. Errors: E13001 (cannot open), E13005 (not a valid ONNX protobuf), E13023 (over
+/// 2 GB inline), E16001 (invalid graph or node, naming it), E1001 (--input_shape names an unknown
+/// input, a wrong rank or a non-positive dim), E2002 (op with no mapping, naming node and type).
+ASC_API Result<ir::Graph> importOnnx(const std::string& path, const OnnxImportOptions& opts = {});
+/// The same from bytes already in memory (external data is resolved relative to `base_dir`).
+ASC_API Result<ir::Graph> importOnnxBytes(const void* data, size_t size,
+                                          const std::string& base_dir,
+                                          const OnnxImportOptions& opts = {});
+
+}  // namespace asc::frontend

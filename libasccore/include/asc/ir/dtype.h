@@ -1,0 +1,41 @@
+// dtype.h: element types, shapes and their names in ONNX, GE (ge_ir.proto DataType) and text.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "asc/asc.h"
+
+namespace asc::ir {
+
+enum class DType : uint8_t {
+  Undefined = 0,
+  F32, F16, BF16, F64, I8, U8, I16, U16, I32, U32, I64, U64, Bool,
+};
+
+using Shape = std::vector<int64_t>;
+
+/// Bytes per element (0 for Undefined).
+ASC_API size_t dtypeSize(DType t);
+/// "float32", "float16", "int64", ... (numpy spelling).
+ASC_API const char* dtypeName(DType t);
+/// ONNX TensorProto.DataType number -> DType (Undefined when not supported).
+ASC_API DType dtypeFromOnnx(int onnx_type);
+ASC_API int dtypeToOnnx(DType t);
+/// ge.proto.DataType number (DT_FLOAT = 1, ...) <-> DType.
+ASC_API DType dtypeFromGe(int ge_type);
+ASC_API int dtypeToGe(DType t);
+/// "DT_FLOAT", "DT_FLOAT16", ...
+ASC_API const char* dtypeGeName(DType t);
+/// Parses "FP32", "FP16", "INT8", ... as --output_type spells them.
+ASC_API DType dtypeFromAtcName(const std::string& name);
+ASC_API bool isFloat(DType t);
+
+/// Product of dims (1 for a scalar). Assumes all dims are >= 0.
+ASC_API int64_t numElements(const Shape& s);
+/// "1,3,224,224"
+ASC_API std::string shapeToString(const Shape& s);
+
+}  // namespace asc::ir

@@ -1,0 +1,51 @@
+// tensor.h: constant tensor data. A Blob is an immutable byte range whose storage is owned
+// elsewhere (a vector, a protobuf string, an mmapped file), kept alive by a shared owner, so
+// importing a model or loading an OM never copies the weights.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "asc/asc.h"
+#include "asc/ir/dtype.h"
+
+namespace asc::ir {
+
+class ASC_API Blob {
+ public:
+  Blob(const void* data, size_t size, std::shared_ptr<const void> owner)
+      : data_(static_cast<const uint8_t*>(data)), size_(size), owner_(std::move(owner)) {}
+  /// A Blob that owns a copy of `bytes`.
+  static std::shared_ptr<const Blob> fromVector(std::vector<uint8_t> bytes);
+  static std::shared_ptr<const Blob> copyOf(const void* data, size_t size);
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  template <typename T>
+  const T* as() const { return reinterpret_cast<const T*>(data_); }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  std::shared_ptr<const void> owner_;
+};
+
+/// A dense, row-major tensor value (used for constants and constant evaluation).
+struct ASC_API Tensor {
+  DType dtype = DType::Undefined;
+  Shape shape;
+  std::shared_ptr<const Blob> data;
+
+  int64_t numel() const { return numElements(shape); }
+  size_t byteSize() const { return static_cast<size_t>(numel()) * dtypeSize(dtype); }
+  /// Reads element i as int64/double whatever the stored integer or float type.
+  int64_t intAt(int64_t i) const;
+  double floatAt(int64_t i) const;
+  /// All elements as int64 (for shape-like tensors).
+  std::vector<int64_t> toInts() const;
+  /// Same dtype, shape and bytes.
+  bool operator==(const Tensor& o) const;
+};
+
+}  // namespace asc::ir

@@ -1,0 +1,67 @@
+// om_file.h: the offline-model (.om) container, in the GraphEngine layout: a 256-byte
+// ModelFileHeader (magic IMOD), a 32-bit partition table, then MODEL_DEF (ge.proto.ModelDef),
+// WEIGHTS_DATA (raw, each tensor 64-byte aligned in the file, mapped at load) and TASK_INFO
+// (domi.ModelTaskDef). The byte layout is documented in src/om/format.h.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "asc/asc.h"
+#include "asc/ir/graph.h"
+#include "asc/support/status.h"
+
+namespace asc::om {
+
+/// Model-level facts written into the ModelDef attributes.
+struct ModelInfo {
+  std::string soc_version;
+  std::string framework_type = "Onnx";
+  std::string atc_cmdline;
+  std::string core_type = "AiCore";
+  std::string target_type = "MINI";
+};
+
+/// Writes `g` to `path` atomically (no partial file on failure). E13002 on write failure.
+ASC_API Status writeOm(const ir::Graph& g, const ModelInfo& info, const std::string& path);
+
+struct PartitionInfo {
+  uint32_t type;  // 0 MODEL_DEF, 1 WEIGHTS_DATA, 2 TASK_INFO, 3 TBE_KERNELS, 4 CUST_AICPU_KERNELS
+  uint64_t offset;  // from the start of the file
+  uint64_t size;
+};
+
+/// What --mode=6 shows: header fields, partition sizes and the ModelDef attributes.
+struct OmSummary {
+  std::string name;
+  uint32_t version = 0;
+  bool checksum_verified = false;  // our files carry a CRC32; real ones may not
+  std::vector<PartitionInfo> partitions;
+  std::map<std::string, std::string> attrs;  // scalar ModelDef attrs, printed form
+  std::vector<int64_t> om_info_list;
+  std::vector<std::string> inputs, outputs;  // "name:dtype:[dims]"
+  size_t op_count = 0;
+};
+
+/// A loaded model: the graph (constants point into the mapped file) and its summary.
+struct OmModel {
+  ir::Graph graph;
+  OmSummary summary;
+  uint64_t memory_size = 0;
+};
+
+/// Validates the container (magic, sizes, partition bounds, checksum) and parses the ModelDef.
+/// E10041 naming the file and what is wrong for any malformed or truncated file; E13001 when
+/// it cannot be opened. Works for any file in the GE layout.
+ASC_API Result<OmSummary> readOmSummary(const std::string& path);
+/// Renders the ModelDef as JSON in the shape `atc --mode=1` writes (field names as keys, enums
+/// by name, maps as lists of {"key","value"}). Works for real OM files too.
+ASC_API Result<std::string> omToJson(const std::string& path);
+/// Loads an OM written by asc-tools back into a graph (E10041 when the file is not one, or an
+/// op type has no mapping back).
+ASC_API Result<OmModel> loadOm(const std::string& path);
+
+}  // namespace asc::om

@@ -1,0 +1,114 @@
+// op_def.h: everything the system knows about one operator, in one object: its ONNX mapping,
+// the CANN op type it becomes in the OM, its engine, how parameters given as constant inputs
+// become attributes (canonicalize), shape inference, constant evaluation (for the shape
+// arithmetic PyTorch exports) and its FLOP count. One sorted line in src/ops/ops.def wires it in.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "asc/asc.h"
+#include "asc/ir/graph.h"
+#include "asc/support/status.h"
+
+namespace asc::ops {
+
+enum class Engine { AiCore, AiCpu };
+ASC_API const char* engineName(Engine e);  // "AI_CORE" / "AI_CPU"
+
+/// What canonicalize and infer functions see of one node.
+class ASC_API InferContext {
+ public:
+  InferContext(ir::Graph& g, ir::Node& n) : graph_(g), node_(n) {}
+  ir::Graph& graph() { return graph_; }
+  ir::Node& node() { return node_; }
+  ir::Attrs& attrs() { return node_.attrs; }
+  int opset() const { return graph_.opset; }
+
+  size_t numInputs() const { return node_.inputs.size(); }
+  bool hasInput(size_t i) const { return node_.input(i) != nullptr; }
+  const ir::Value& input(size_t i) const { return *node_.inputs.at(i); }
+  const ir::Shape& shape(size_t i) const { return input(i).shape; }
+  ir::DType dtype(size_t i) const { return input(i).dtype; }
+  int64_t rank(size_t i) const { return static_cast<int64_t>(shape(i).size()); }
+  /// The constant data of input i, or nullptr when it is absent or not known at compile time.
+  const ir::Value* constInput(size_t i) const {
+    auto* v = node_.input(i);
+    return v && v->isConstant() ? v : nullptr;
+  }
+  /// Moves constant input i into attribute `attr` as ints (or fails when it is not constant),
+  /// and marks the input for removal. Absent inputs leave the attribute untouched.
+  Status moveInputToInts(size_t i, const char* attr);
+  Status moveInputToFloat(size_t i, const char* attr);
+  /// Drops trailing inputs from index i on (after moving them into attributes).
+  void truncateInputs(size_t n);
+
+  void setOutput(size_t i, ir::DType dtype, ir::Shape shape);
+
+  /// E16001 "node 'n' (Op): <message>".
+  template <typename... Args>
+  Status fail(fmt::format_string<Args...> f, Args&&... args) const {
+    return Status::error(ErrorCode::InvalidModel, "node '{}' ({}): {}", node_.name, node_.op_type,
+                         fmt::format(f, std::forward<Args>(args)...));
+  }
+
+ private:
+  ir::Graph& graph_;
+  ir::Node& node_;
+};
+
+using InferFn = Status (*)(InferContext&);
+/// Evaluates a node whose inputs are all constant; returns one tensor per output.
+using EvalFn = Result<std::vector<ir::Tensor>> (*)(const ir::Node&,
+                                                   const std::vector<ir::Tensor>& inputs);
+/// Floating-point operations of one execution (multiply-add = 2).
+using FlopsFn = int64_t (*)(const ir::Node&);
+
+class ASC_API OpDef {
+ public:
+  explicit OpDef(std::string name) : name_(name), cann_type_(std::move(name)) {}
+  OpDef& onnx(int since_opset) { onnx_since_ = since_opset; return *this; }
+  OpDef& cann(std::string type) { cann_type_ = std::move(type); return *this; }
+  OpDef& engine(Engine e) { engine_ = e; return *this; }
+  OpDef& inputs(int min, int max) { min_in_ = min; max_in_ = max; return *this; }
+  OpDef& outputs(int min, int max) { min_out_ = min; max_out_ = max; return *this; }
+  OpDef& canonicalize(InferFn f) { canon_ = f; return *this; }
+  OpDef& inferShape(InferFn f) { infer_ = f; return *this; }
+  OpDef& evalConst(EvalFn f) { eval_ = f; return *this; }
+  /// The EvalFn reads only the dtypes and shapes of its inputs (Shape), so the node folds even
+  /// when they are not constant; such inputs reach it as Tensors without data.
+  OpDef& evalFromShapes() { eval_shapes_only_ = true; return *this; }
+  OpDef& flops(FlopsFn f) { flops_ = f; return *this; }
+  OpDef& summary(std::string s) { summary_ = std::move(s); return *this; }
+
+  const std::string& name() const { return name_; }
+  const std::string& cannType() const { return cann_type_; }
+  int onnxSince() const { return onnx_since_; }
+  Engine engineKind() const { return engine_; }
+  int minInputs() const { return min_in_; }
+  int maxInputs() const { return max_in_; }
+  int minOutputs() const { return min_out_; }
+  int maxOutputs() const { return max_out_; }
+  InferFn canonicalizeFn() const { return canon_; }
+  InferFn inferFn() const { return infer_; }
+  EvalFn evalFn() const { return eval_; }
+  bool evalNeedsOnlyShapes() const { return eval_shapes_only_; }
+  FlopsFn flopsFn() const { return flops_; }
+  const std::string& summaryText() const { return summary_; }
+
+ private:
+  std::string name_, cann_type_;
+  int onnx_since_ = 1;
+  Engine engine_ = Engine::AiCore;
+  int min_in_ = 1, max_in_ = 1, min_out_ = 1, max_out_ = 1;
+  InferFn canon_ = nullptr, infer_ = nullptr;
+  EvalFn eval_ = nullptr;
+  bool eval_shapes_only_ = false;
+  FlopsFn flops_ = nullptr;
+  std::string summary_;
+};
+
+}  // namespace asc::ops

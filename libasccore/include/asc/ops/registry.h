@@ -1,0 +1,34 @@
+// registry.h: the table of operators built from src/ops/ops.def, and graph-wide shape inference.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "asc/asc.h"
+#include "asc/ops/op_def.h"
+
+namespace asc::ops {
+
+/// The op with IR (ONNX) name `name`, or nullptr.
+ASC_API const OpDef* lookup(std::string_view name);
+/// The op whose CANN type is `type` ("Conv2D"), or nullptr.
+ASC_API const OpDef* lookupByCann(std::string_view type);
+/// All ops, sorted by name.
+ASC_API const std::vector<const OpDef*>& allOps();
+
+struct InferOptions {
+  /// Evaluate nodes whose inputs are all constant and replace them by constants.
+  bool fold_constants = true;
+  /// Largest output (bytes) a folded node may produce.
+  size_t fold_limit_bytes = size_t(64) << 20;
+};
+
+/// Walks the graph in order: checks that every op is known (E2002 naming node and op type) and
+/// its input/output counts, canonicalizes, infers output dtypes and shapes (E16001 on a bad
+/// node), and folds constant subgraphs. Removes folded nodes and unused values.
+ASC_API Status inferGraph(ir::Graph& g, const InferOptions& opts = {});
+
+/// FLOPs of one node (0 when the op defines none).
+ASC_API int64_t nodeFlops(const ir::Node& n);
+
+}  // namespace asc::ops

@@ -1,0 +1,33 @@
+// soc.h: one data row per Ascend chip. --soc_version selects a row; an unknown name is an
+// error that lists the known ones. Peak figures are public marketing numbers, used only for
+// efficiency estimates and labelled as such.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "asc/asc.h"
+#include "asc/ir/dtype.h"
+#include "asc/support/status.h"
+
+namespace asc::soc {
+
+struct SocInfo {
+  const char* name;           // --soc_version spelling, e.g. "Ascend910B1"
+  const char* target_type;    // "MINI" (inference parts) or "CLOUD" (training parts)
+  uint64_t memory_bytes;      // device memory (HBM/DDR)
+  int c0;                     // C0 of the NC1HWC0 format for 16-bit types
+  bool has_bf16;
+  double peak_fp16_tflops;    // AI Core cube peak
+  std::vector<const char*> excluded_ops;  // IR op names this chip lacks
+};
+
+/// All known chips, in table order.
+ASC_API const std::vector<SocInfo>& allSocs();
+/// The chip named `name`; E10001 listing the known names otherwise (E10004 when empty).
+ASC_API Result<const SocInfo*> findSoc(std::string_view name);
+/// Whether the chip supports a dtype (bf16 only where the chip has it).
+ASC_API bool supportsDtype(const SocInfo& s, ir::DType t);
+
+}  // namespace asc::soc

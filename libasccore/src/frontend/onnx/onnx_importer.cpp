@@ -1,0 +1,479 @@
+// onnx_importer.cpp: ONNX ModelProto -> ir::Graph. Protobuf types stay in this file.
+// Initializer bytes are not copied: raw_data is referenced inside the parsed message (kept alive
+// by a shared owner) and external data is memory-mapped.
+#include <google/protobuf/io/coded_stream.h>
+
+#include <algorithm>
+#include <climits>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "asc/frontend/onnx.h"
+#include "asc/ops/registry.h"
+#include "asc/support/file.h"
+#include "asc/support/log.h"
+#include "onnx/onnx.pb.h"
+
+namespace asc::frontend {
+namespace {
+
+constexpr int kMinOpset = 7;
+constexpr int kMaxOpset = 17;
+
+Status invalid(const std::string& msg) { return Status::error(ErrorCode::InvalidModel, msg); }
+
+struct ImportState {
+  std::shared_ptr<onnx::ModelProto> model;
+  std::string base_dir;
+  std::map<std::string, std::shared_ptr<MappedFile>> external_files;
+};
+
+Result<std::shared_ptr<const ir::Blob>> externalData(ImportState& st, const onnx::TensorProto& t,
+                                                     size_t want) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const auto& kv : t.external_data()) {
+    if (kv.key() == "location") location = kv.value();
+    else if (kv.key() == "offset") offset = std::atoll(kv.value().c_str());
+    else if (kv.key() == "length") length = std::atoll(kv.value().c_str());
+  }
+  if (location.empty())
+    return invalid(fmt::format("initializer '{}' is external but names no location", t.name()));
+  if (location[0] == '/' || location.find("..") != std::string::npos)
+    return invalid(fmt::format("initializer '{}': external data location '{}' must be a path "
+                               "inside the model's folder",
+                               t.name(), location));
+  std::string path = st.base_dir + "/" + location;
+  auto it = st.external_files.find(path);
+  if (it == st.external_files.end()) {
+    auto f = MappedFile::open(path);
+    if (!f)
+      return f.status().withContext(
+          fmt::format("external data of initializer '{}'", t.name()));
+    it = st.external_files.emplace(path, *f).first;
+  }
+  const auto& file = it->second;
+  if (length < 0) length = static_cast<int64_t>(want);
+  if (offset < 0 || static_cast<uint64_t>(offset) + static_cast<uint64_t>(length) > file->size())
+    return invalid(fmt::format("initializer '{}': external data [{}, +{}) lies outside '{}' ({} "
+                               "bytes)",
+                               t.name(), offset, length, path, file->size()));
+  if (static_cast<size_t>(length) != want)
+    return invalid(fmt::format("initializer '{}': external data holds {} bytes, its shape needs {}",
+                               t.name(), length, want));
+  return std::shared_ptr<const ir::Blob>(std::make_shared<ir::Blob>(file->data() + offset, want, file));
+}
+
+template <typename Src, typename Dst>
+std::shared_ptr<const ir::Blob> convertField(const google::protobuf::RepeatedField<Src>& f,
+                                             size_t n) {
+  std::vector<uint8_t> bytes(n * sizeof(Dst));
+  Dst* d = reinterpret_cast<Dst*>(bytes.data());
+  for (size_t i = 0; i < n; ++i) d[i] = static_cast<Dst>(f.Get(static_cast<int>(i)));
+  return ir::Blob::fromVector(std::move(bytes));
+}
+
+Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) {
+  ir::Tensor out;
+  out.dtype = ir::dtypeFromOnnx(t.data_type());
+  if (out.dtype == ir::DType::Undefined)
+    return invalid(fmt::format("tensor '{}' has data type {} which asc-tools does not support",
+                               t.name(), t.data_type()));
+  for (auto d : t.dims()) {
+    if (d < 0) return invalid(fmt::format("tensor '{}' has a negative dim", t.name()));
+    out.shape.push_back(d);
+  }
+  if (ir::numElements(out.shape) > (int64_t(1) << 40))
+    return invalid(fmt::format("tensor '{}' is implausibly large", t.name()));
+  const size_t n = static_cast<size_t>(out.numel());
+  const size_t want = out.byteSize();
+  if (t.data_location() == onnx::TensorProto::EXTERNAL) {
+    ASC_TRY(out.data, externalData(st, t, want));
+    return out;
+  }
+  if (t.has_raw_data()) {
+    if (t.raw_data().size() != want)
+      return invalid(fmt::format("tensor '{}' holds {} bytes of raw data, its shape [{}] of {} "
+                                 "needs {}",
+                                 t.name(), t.raw_data().size(), ir::shapeToString(out.shape),
+                                 ir::dtypeName(out.dtype), want));
+    out.data = std::make_shared<ir::Blob>(t.raw_data().data(), want, st.model);
+    return out;
+  }
+  auto count_ok = [&](int have) {
+    return static_cast<size_t>(have) == n;
+  };
+  auto bad_count = [&](int have) {
+    return invalid(fmt::format("tensor '{}' holds {} values, its shape [{}] needs {}", t.name(),
+                               have, ir::shapeToString(out.shape), n));
+  };
+  switch (out.dtype) {
+    case ir::DType::F32:
+      if (!count_ok(t.float_data_size())) return bad_count(t.float_data_size());
+      out.data = convertField<float, float>(t.float_data(), n);
+      break;
+    case ir::DType::F64:
+      if (!count_ok(t.double_data_size())) return bad_count(t.double_data_size());
+      out.data = convertField<double, double>(t.double_data(), n);
+      break;
+    case ir::DType::I64:
+      if (!count_ok(t.int64_data_size())) return bad_count(t.int64_data_size());
+      out.data = convertField<int64_t, int64_t>(t.int64_data(), n);
+      break;
+    case ir::DType::U64:
+    case ir::DType::U32:
+      if (!count_ok(t.uint64_data_size())) return bad_count(t.uint64_data_size());
+      out.data = out.dtype == ir::DType::U64 ? convertField<uint64_t, uint64_t>(t.uint64_data(), n)
+                                             : convertField<uint64_t, uint32_t>(t.uint64_data(), n);
+      break;
+    case ir::DType::I32: case ir::DType::I16: case ir::DType::I8: case ir::DType::U8:
+    case ir::DType::U16: case ir::DType::Bool: case ir::DType::F16: case ir::DType::BF16: {
+      if (!count_ok(t.int32_data_size())) return bad_count(t.int32_data_size());
+      switch (out.dtype) {
+        case ir::DType::I32: out.data = convertField<int32_t, int32_t>(t.int32_data(), n); break;
+        case ir::DType::I16: out.data = convertField<int32_t, int16_t>(t.int32_data(), n); break;
+        case ir::DType::I8: out.data = convertField<int32_t, int8_t>(t.int32_data(), n); break;
+        case ir::DType::U8:
+        case ir::DType::Bool: out.data = convertField<int32_t, uint8_t>(t.int32_data(), n); break;
+        default: out.data = convertField<int32_t, uint16_t>(t.int32_data(), n); break;  // bits
+      }
+      break;
+    }
+    default:
+      return invalid(fmt::format("tensor '{}': unsupported data layout", t.name()));
+  }
+  return out;
+}
+
+Result<ir::AttrValue> attrFromProto(ImportState& st, const onnx::AttributeProto& a,
+                                    const std::string& node) {
+  switch (a.type()) {
+    case onnx::AttributeProto::FLOAT: return ir::AttrValue(a.f());
+    case onnx::AttributeProto::INT: return ir::AttrValue(static_cast<int64_t>(a.i()));
+    case onnx::AttributeProto::STRING: return ir::AttrValue(a.s());
+    case onnx::AttributeProto::FLOATS:
+      return ir::AttrValue(std::vector<float>(a.floats().begin(), a.floats().end()));
+    case onnx::AttributeProto::INTS:
+      return ir::AttrValue(std::vector<int64_t>(a.ints().begin(), a.ints().end()));
+    case onnx::AttributeProto::STRINGS:
+      return ir::AttrValue(std::vector<std::string>(a.strings().begin(), a.strings().end()));
+    case onnx::AttributeProto::TENSOR: {
+      ASC_TRY(ir::Tensor t, tensorFromProto(st, a.t()));
+      return ir::AttrValue(std::move(t));
+    }
+    default:
+      return Status::error(ErrorCode::UnsupportedOp,
+                           "node '{}': attribute '{}' has type {} (graphs, sparse tensors and "
+                           "type protos are not supported)",
+                           node, a.name(), static_cast<int>(a.type()));
+  }
+}
+
+Result<ir::DType> valueInfoType(const onnx::ValueInfoProto& vi) {
+  if (!vi.type().has_tensor_type())
+    return invalid(fmt::format("graph input/output '{}' is not a tensor", vi.name()));
+  ir::DType t = ir::dtypeFromOnnx(vi.type().tensor_type().elem_type());
+  if (t == ir::DType::Undefined)
+    return invalid(fmt::format("graph input '{}' has element type {} which is not supported",
+                               vi.name(), vi.type().tensor_type().elem_type()));
+  return t;
+}
+
+// Inputs: model shape with -1 for symbolic/unknown dims, and the override if any.
+Status applyInputShape(ir::Value* v, const onnx::ValueInfoProto& vi,
+                       const std::map<std::string, ir::Shape>& overrides) {
+  ir::Shape model_shape;
+  bool has_shape = vi.type().tensor_type().has_shape();
+  std::vector<std::string> symbolic;
+  if (has_shape)
+    for (const auto& d : vi.type().tensor_type().shape().dim()) {
+      if (d.has_dim_value() && d.dim_value() > 0) {
+        model_shape.push_back(d.dim_value());
+      } else {
+        model_shape.push_back(-1);
+        symbolic.push_back(d.has_dim_param() ? d.dim_param() : "?");
+      }
+    }
+  auto it = overrides.find(v->name);
+  if (it != overrides.end()) {
+    const ir::Shape& want = it->second;
+    if (has_shape && want.size() != model_shape.size())
+      return Status::error(ErrorCode::InputShapeMismatch,
+                           "--input_shape gives input '{}' {} dims [{}], the model's input has {} "
+                           "dims [{}]; give exactly {} dims",
+                           v->name, want.size(), ir::shapeToString(want), model_shape.size(),
+                           ir::shapeToString(model_shape), model_shape.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      if (want[i] == -1)
+        return Status::error(ErrorCode::NotImplemented,
+                             "--input_shape gives input '{}' a dynamic dim (-1) at position {}; "
+                             "dynamic shapes are not supported yet, give a fixed size",
+                             v->name, i);
+      if (want[i] <= 0)
+        return Status::error(ErrorCode::InputShapeMismatch,
+                             "--input_shape gives input '{}' the dim {} at position {}; dims must "
+                             "be positive integers",
+                             v->name, want[i], i);
+      if (has_shape && model_shape[i] > 0 && model_shape[i] != want[i])
+        ASC_LOG_INFO("input '{}': dim {} overridden from {} to {}", v->name, i, model_shape[i],
+                     want[i]);
+    }
+    v->shape = want;
+    return Status::ok();
+  }
+  if (!has_shape)
+    return Status::error(ErrorCode::InputShapeMismatch,
+                         "input '{}' has no shape in the model; give it with "
+                         "--input_shape=\"{}:d0,d1,...\"",
+                         v->name, v->name);
+  if (!symbolic.empty())
+    return Status::error(ErrorCode::InputShapeMismatch,
+                         "input '{}' has dynamic dims [{}] ({}); give fixed sizes with "
+                         "--input_shape=\"{}:d0,d1,...\"",
+                         v->name, ir::shapeToString(model_shape), fmt::join(symbolic, ","),
+                         v->name);
+  v->shape = model_shape;
+  return Status::ok();
+}
+
+// Node order: ONNX requires a topological order, but some writers break it; sort (Kahn) so the
+// IR's invariant holds, keeping the file order among ready nodes.
+Result<std::vector<int>> topoOrder(const onnx::GraphProto& g,
+                                   const std::unordered_set<std::string>& available) {
+  const int n = g.node_size();
+  std::unordered_map<std::string, int> producer;
+  for (int i = 0; i < n; ++i)
+    for (const auto& o : g.node(i).output())
+      if (!o.empty()) producer[o] = i;
+  std::vector<int> missing(n, 0);
+  std::vector<std::vector<int>> users(n);
+  for (int i = 0; i < n; ++i)
+    for (const auto& in : g.node(i).input()) {
+      if (in.empty() || available.count(in)) continue;
+      auto it = producer.find(in);
+      if (it == producer.end()) {
+        const auto& nd = g.node(i);
+        return invalid(fmt::format("node '{}' ({}) uses '{}', which no node, input or "
+                                   "initializer defines",
+                                   nd.name(), nd.op_type(), in));
+      }
+      ++missing[i];
+      users[it->second].push_back(i);
+    }
+  std::vector<int> order;
+  std::vector<int> ready;
+  for (int i = n - 1; i >= 0; --i)
+    if (missing[i] == 0) ready.push_back(i);
+  std::vector<bool> done(n, false);
+  // Simple stable variant: repeatedly take the lowest-index ready node.
+  std::make_heap(ready.begin(), ready.end(), std::greater<int>());
+  while (!ready.empty()) {
+    std::pop_heap(ready.begin(), ready.end(), std::greater<int>());
+    int i = ready.back();
+    ready.pop_back();
+    order.push_back(i);
+    for (int u : users[i])
+      if (--missing[u] == 0) {
+        ready.push_back(u);
+        std::push_heap(ready.begin(), ready.end(), std::greater<int>());
+      }
+  }
+  if (static_cast<int>(order.size()) != n) return invalid("the graph has a cycle");
+  return order;
+}
+
+Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
+  const onnx::ModelProto& m = *st.model;
+  ir::Graph g;
+  g.opset = -1;
+  for (const auto& op : m.opset_import())
+    if (op.domain().empty() || op.domain() == "ai.onnx") g.opset = static_cast<int>(op.version());
+  if (g.opset < 0) {
+    if (m.opset_import_size() == 0 && m.ir_version() > 0 && m.ir_version() < 3) g.opset = 1;
+    else return invalid("the model imports no default-domain opset");
+  }
+  if (g.opset < kMinOpset || g.opset > kMaxOpset)
+    return Status::error(ErrorCode::NotImplemented,
+                         "the model uses ONNX opset {}; asc-tools supports opsets {} to {}; "
+                         "re-export the model at a supported opset",
+                         g.opset, kMinOpset, kMaxOpset);
+  const onnx::GraphProto& gp = m.graph();
+  g.name = gp.name().empty() ? "graph" : gp.name();
+  ASC_TRY(auto overrides, parseInputShapes(opts.input_shape));
+
+  std::unordered_set<std::string> available;
+  std::unordered_map<std::string, ir::Value*> by_name;
+  for (const auto& init : gp.initializer()) {
+    if (init.name().empty()) return invalid("an initializer has no name");
+    ASC_TRY(ir::Tensor t, tensorFromProto(st, init));
+    ir::Value* v = g.addConstant(init.name(), t);
+    by_name[init.name()] = v;
+    available.insert(init.name());
+  }
+  for (const auto& vi : gp.input()) {
+    if (available.count(vi.name())) continue;  // IR < 4 lists initializers as inputs too
+    if (vi.name().empty()) return invalid("a graph input has no name");
+    ir::Value* v = g.addValue(vi.name());
+    ASC_TRY(v->dtype, valueInfoType(vi));
+    ASC_RETURN_IF_ERROR(applyInputShape(v, vi, overrides));
+    if (v->shape.size() == 4 && opts.input_format == "NCHW") v->format = "NCHW";
+    else if (v->shape.size() == 5 && opts.input_format == "NCDHW") v->format = "NCDHW";
+    else v->format = "ND";
+    g.inputs.push_back(v);
+    by_name[vi.name()] = v;
+    available.insert(vi.name());
+  }
+  for (const auto& [name, shape] : overrides)
+    if (!g.findValue(name) || g.findValue(name)->isConstant()) {
+      std::vector<std::string> names;
+      for (auto* v : g.inputs) names.push_back(v->name);
+      return Status::error(ErrorCode::InputShapeMismatch,
+                           "--input_shape names input '{}', which the model does not have; its "
+                           "inputs are: {}",
+                           name, fmt::join(names, ", "));
+    }
+
+  ASC_TRY(std::vector<int> order, topoOrder(gp, available));
+  for (int idx : order) {
+    const onnx::NodeProto& np = gp.node(idx);
+    std::string op_type = np.op_type();
+    if (!np.domain().empty() && np.domain() != "ai.onnx")
+      return Status::error(ErrorCode::UnsupportedOp,
+                           "unsupported operator '{}' of domain '{}' (node '{}')", np.op_type(),
+                           np.domain(), np.name().empty() ? "(unnamed)" : np.name());
+    std::string name = np.name().empty() ? fmt::format("{}_{}", op_type, idx) : np.name();
+    if (!ops::lookup(op_type))
+      return Status::error(ErrorCode::UnsupportedOp,
+                           "unsupported operator '{}' (node '{}'): no mapping for this ONNX op "
+                           "type; see 'atc --list_ops' for the supported set",
+                           op_type, name);
+    std::vector<ir::Value*> ins;
+    for (const auto& in : np.input()) {
+      if (in.empty()) {
+        ins.push_back(nullptr);
+        continue;
+      }
+      ins.push_back(by_name.at(in));
+    }
+    std::vector<ir::Value*> outs;
+    int last = np.output_size() - 1;
+    while (last >= 0 && np.output(last).empty()) --last;
+    for (int i = 0; i <= last; ++i) {
+      const std::string& o = np.output(i);
+      if (!o.empty() && by_name.count(o))
+        return invalid(fmt::format("node '{}' ({}) defines '{}', which is already defined", name,
+                                   op_type, o));
+      ir::Value* v = g.addValue(o.empty() ? fmt::format("{}:unused{}", name, i) : o);
+      if (!o.empty()) by_name[o] = v;
+      outs.push_back(v);
+    }
+    ir::Node* node = g.addNode(op_type, name, std::move(ins), std::move(outs));
+    if (node->name != name)
+      return invalid(fmt::format("node name '{}' is used twice", name));
+    node->original_names = {name};
+    for (const auto& a : np.attribute()) {
+      ASC_TRY(ir::AttrValue v, attrFromProto(st, a, name));
+      node->attrs.set(a.name(), std::move(v));
+    }
+  }
+  for (const auto& vi : gp.output()) {
+    auto it = by_name.find(vi.name());
+    if (it == by_name.end())
+      return invalid(fmt::format("graph output '{}' is not produced by any node", vi.name()));
+    g.outputs.push_back(it->second);
+  }
+  if (g.outputs.empty()) return invalid("the graph has no outputs");
+
+  ops::InferOptions io;
+  io.fold_constants = opts.fold_constants;
+  ASC_RETURN_IF_ERROR(ops::inferGraph(g, io));
+  for (const auto& v : g.values())
+    if (!v->isConstant() && v->format == "ND" && v->shape.size() == 4 && v->producer)
+      v->format = "NCHW";
+  ASC_RETURN_IF_ERROR(ir::verify(g));
+  return g;
+}
+
+}  // namespace
+
+Result<std::map<std::string, ir::Shape>> parseInputShapes(const std::string& text) {
+  std::map<std::string, ir::Shape> out;
+  size_t pos = 0;
+  const char* sample = "\"input:1,3,224,224;input2:1,10\"";
+  while (pos <= text.size() && !text.empty()) {
+    size_t end = text.find(';', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string item = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (item.empty()) {
+      if (end == text.size()) break;
+      continue;
+    }
+    size_t colon = item.rfind(':');
+    if (colon == std::string::npos || colon == 0)
+      return Status::error(ErrorCode::InputShapeFormat,
+                           "--input_shape item '{}' is not name:dims; write it like {}", item,
+                           sample);
+    std::string name = item.substr(0, colon);
+    std::string dims = item.substr(colon + 1);
+    ir::Shape shape;
+    size_t p = 0;
+    while (p < dims.size()) {
+      size_t c = dims.find(',', p);
+      if (c == std::string::npos) c = dims.size();
+      std::string d = dims.substr(p, c - p);
+      char* endp = nullptr;
+      errno = 0;
+      long long v = std::strtoll(d.c_str(), &endp, 10);
+      if (d.empty() || *endp != '\0' || errno != 0)
+        return Status::error(ErrorCode::InputShapeFormat,
+                             "--input_shape: '{}' in the dims of input '{}' is not an integer; "
+                             "write it like {}",
+                             d, name, sample);
+      shape.push_back(v);
+      p = c + 1;
+      if (c == dims.size() - 1)
+        return Status::error(ErrorCode::InputShapeFormat,
+                             "--input_shape: the dims of input '{}' end with ','", name);
+    }
+    if (out.count(name))
+      return Status::error(ErrorCode::InputShapeFormat, "--input_shape names input '{}' twice",
+                           name);
+    out[name] = shape;
+    if (end == text.size()) break;
+  }
+  return out;
+}
+
+Result<ir::Graph> importOnnxBytes(const void* data, size_t size, const std::string& base_dir,
+                                  const OnnxImportOptions& opts) {
+  if (size > static_cast<size_t>(INT_MAX))
+    return Status::error(ErrorCode::ModelTooLarge,
+                         "the ONNX file is {} bytes; protobuf messages are limited to 2 GB, so "
+                         "store the weights as external data (onnx.save(..., "
+                         "save_as_external_data=True))",
+                         size);
+  ImportState st;
+  st.model = std::make_shared<onnx::ModelProto>();
+  st.base_dir = base_dir;
+  google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data),
+                                            static_cast<int>(size));
+  in.SetTotalBytesLimit(INT_MAX);
+  in.SetRecursionLimit(100);
+  if (!st.model->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
+    return Status::error(ErrorCode::ModelParseFailed,
+                         "the file is not a valid ONNX model (protobuf parse failed); check that "
+                         "it is an .onnx file and not truncated");
+  if (!st.model->has_graph())
+    return Status::error(ErrorCode::ModelParseFailed, "the ONNX model has no graph");
+  return importModel(st, opts);
+}
+
+Result<ir::Graph> importOnnx(const std::string& path, const OnnxImportOptions& opts) {
+  ASC_TRY(auto file, MappedFile::open(path));
+  auto g = importOnnxBytes(file->data(), file->size(), dirName(path), opts);
+  if (!g) return g.status().withContext(path);
+  return g;
+}
+
+}  // namespace asc::frontend

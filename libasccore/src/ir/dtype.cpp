@@ -1,0 +1,72 @@
+// dtype.cpp: element-type tables. ONNX numbers: TensorProto.DataType; GE numbers: ge_ir.proto.
+#include "asc/ir/dtype.h"
+
+#include <fmt/format.h>
+
+namespace asc::ir {
+namespace {
+struct Info {
+  DType t;
+  size_t size;
+  const char* name;
+  int onnx;
+  int ge;
+  const char* ge_name;
+  const char* atc_name;
+};
+const Info kInfo[] = {
+    {DType::Undefined, 0, "undefined", 0, 0, "DT_UNDEFINED", ""},
+    {DType::F32, 4, "float32", 1, 1, "DT_FLOAT", "FP32"},
+    {DType::F16, 2, "float16", 10, 2, "DT_FLOAT16", "FP16"},
+    {DType::BF16, 2, "bfloat16", 16, 27, "DT_BF16", "BF16"},
+    {DType::F64, 8, "float64", 11, 12, "DT_DOUBLE", "DOUBLE"},
+    {DType::I8, 1, "int8", 3, 3, "DT_INT8", "INT8"},
+    {DType::U8, 1, "uint8", 2, 4, "DT_UINT8", "UINT8"},
+    {DType::I16, 2, "int16", 5, 5, "DT_INT16", "INT16"},
+    {DType::U16, 2, "uint16", 4, 6, "DT_UINT16", "UINT16"},
+    {DType::I32, 4, "int32", 6, 7, "DT_INT32", "INT32"},
+    {DType::U32, 4, "uint32", 12, 9, "DT_UINT32", "UINT32"},
+    {DType::I64, 8, "int64", 7, 8, "DT_INT64", "INT64"},
+    {DType::U64, 8, "uint64", 13, 10, "DT_UINT64", "UINT64"},
+    {DType::Bool, 1, "bool", 9, 11, "DT_BOOL", "BOOL"},
+};
+const Info& info(DType t) {
+  for (const auto& i : kInfo)
+    if (i.t == t) return i;
+  return kInfo[0];
+}
+}  // namespace
+
+size_t dtypeSize(DType t) { return info(t).size; }
+const char* dtypeName(DType t) { return info(t).name; }
+int dtypeToOnnx(DType t) { return info(t).onnx; }
+int dtypeToGe(DType t) { return info(t).ge; }
+const char* dtypeGeName(DType t) { return info(t).ge_name; }
+DType dtypeFromOnnx(int v) {
+  for (const auto& i : kInfo)
+    if (i.onnx == v) return i.t;
+  return DType::Undefined;
+}
+DType dtypeFromGe(int v) {
+  for (const auto& i : kInfo)
+    if (i.ge == v) return i.t;
+  return DType::Undefined;
+}
+DType dtypeFromAtcName(const std::string& n) {
+  for (const auto& i : kInfo)
+    if (n == i.atc_name && *i.atc_name) return i.t;
+  return DType::Undefined;
+}
+bool isFloat(DType t) {
+  return t == DType::F32 || t == DType::F16 || t == DType::BF16 || t == DType::F64;
+}
+
+int64_t numElements(const Shape& s) {
+  int64_t n = 1;
+  for (auto d : s) n *= d;
+  return n;
+}
+
+std::string shapeToString(const Shape& s) { return fmt::format("{}", fmt::join(s, ",")); }
+
+}  // namespace asc::ir

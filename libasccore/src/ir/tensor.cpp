@@ -1,0 +1,59 @@
+// tensor.cpp: Blob ownership helpers and element access for constant tensors.
+#include "asc/ir/tensor.h"
+
+#include <cassert>
+
+#include "asc/support/fp16.h"
+
+namespace asc::ir {
+
+std::shared_ptr<const Blob> Blob::fromVector(std::vector<uint8_t> bytes) {
+  auto owner = std::make_shared<std::vector<uint8_t>>(std::move(bytes));
+  return std::make_shared<Blob>(owner->data(), owner->size(), owner);
+}
+
+std::shared_ptr<const Blob> Blob::copyOf(const void* data, size_t size) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  return fromVector(std::vector<uint8_t>(p, p + size));
+}
+
+int64_t Tensor::intAt(int64_t i) const {
+  const uint8_t* p = data->data();
+  switch (dtype) {
+    case DType::I64: return reinterpret_cast<const int64_t*>(p)[i];
+    case DType::I32: return reinterpret_cast<const int32_t*>(p)[i];
+    case DType::I16: return reinterpret_cast<const int16_t*>(p)[i];
+    case DType::I8: return reinterpret_cast<const int8_t*>(p)[i];
+    case DType::U8: return p[i];
+    case DType::U16: return reinterpret_cast<const uint16_t*>(p)[i];
+    case DType::U32: return reinterpret_cast<const uint32_t*>(p)[i];
+    case DType::U64: return static_cast<int64_t>(reinterpret_cast<const uint64_t*>(p)[i]);
+    case DType::Bool: return p[i] != 0;
+    default: return static_cast<int64_t>(floatAt(i));
+  }
+}
+
+double Tensor::floatAt(int64_t i) const {
+  const uint8_t* p = data->data();
+  switch (dtype) {
+    case DType::F32: return reinterpret_cast<const float*>(p)[i];
+    case DType::F64: return reinterpret_cast<const double*>(p)[i];
+    case DType::F16: return halfToFloat(reinterpret_cast<const uint16_t*>(p)[i]);
+    case DType::BF16: return bf16ToFloat(reinterpret_cast<const uint16_t*>(p)[i]);
+    default: return static_cast<double>(intAt(i));
+  }
+}
+
+std::vector<int64_t> Tensor::toInts() const {
+  std::vector<int64_t> v(static_cast<size_t>(numel()));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = intAt(static_cast<int64_t>(i));
+  return v;
+}
+
+bool Tensor::operator==(const Tensor& o) const {
+  if (dtype != o.dtype || shape != o.shape) return false;
+  if (!data || !o.data) return data == o.data;
+  return data->size() == o.data->size() && std::memcmp(data->data(), o.data->data(), data->size()) == 0;
+}
+
+}  // namespace asc::ir

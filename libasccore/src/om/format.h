@@ -1,0 +1,77 @@
+// format.h: the byte layout of an .om file (GraphEngine "2022" layout, little-endian).
+//
+//  offset  size  field
+//   0       4    magic            0x444F4D49 ("IMOD" on disk)
+//   4       4    headsize         256
+//   8       4    version          0x20000000
+//  12      64    checksum[64]     asc-tools: bytes 0..3 "ASCK", 4..7 CRC32 (zlib) of every
+//                                 byte after the header; all zero in files from other writers
+//  76       4    length           bytes after the header (table + partitions)
+//  80       1    is_encrypt       0
+//  81       1    is_checksum      0 (CHECK)
+//  82       1    modeltype        0
+//  83       1    genmode          0 (offline)
+//  84      32    name[32]         model name, NUL padded
+// 116       4    ops
+// 120      32    userdefineinfo[32]
+// 152       4    om_ir_version
+// 156       4    model_num        1
+// 160      20    platform_version[20]  soc_version
+// 180       1    platform_type
+// 181      75    reserved
+// 256            partition table: uint32 num, then num x {uint32 type, mem_offset, mem_size};
+//                mem_offset counts from the first byte after the table.
+//                Partitions follow back to back: MODEL_DEF (0), WEIGHTS_DATA (1), TASK_INFO (2).
+// Inside WEIGHTS_DATA each tensor sits at a TensorDescriptor.data_offset chosen so that its
+// absolute file offset is a multiple of 64 (so it can be used in place from a mapping).
+#pragma once
+
+#include <cstdint>
+
+namespace asc::om {
+
+constexpr uint32_t kMagic = 0x444F4D49;
+constexpr uint32_t kHeaderSize = 256;
+constexpr uint32_t kModelVersion = 0x20000000;
+constexpr uint32_t kWeightAlign = 64;
+constexpr uint32_t kActivationAlign = 512;
+constexpr char kChecksumTag[4] = {'A', 'S', 'C', 'K'};
+
+enum PartitionType : uint32_t {
+  kModelDef = 0,
+  kWeightsData = 1,
+  kTaskInfo = 2,
+  kTbeKernels = 3,
+  kCustAicpuKernels = 4,
+};
+
+#pragma pack(push, 1)
+struct FileHeader {
+  uint32_t magic;
+  uint32_t headsize;
+  uint32_t version;
+  uint8_t checksum[64];
+  uint32_t length;
+  uint8_t is_encrypt;
+  uint8_t is_checksum;
+  uint8_t modeltype;
+  uint8_t genmode;
+  char name[32];
+  uint32_t ops;
+  uint8_t userdefineinfo[32];
+  uint32_t om_ir_version;
+  uint32_t model_num;
+  char platform_version[20];
+  uint8_t platform_type;
+  uint8_t reserved[75];
+};
+struct PartitionEntry {
+  uint32_t type;
+  uint32_t mem_offset;
+  uint32_t mem_size;
+};
+#pragma pack(pop)
+static_assert(sizeof(FileHeader) == 256, "ModelFileHeader must be 256 bytes");
+static_assert(sizeof(PartitionEntry) == 12, "32-bit partition entries are 12 bytes");
+
+}  // namespace asc::om

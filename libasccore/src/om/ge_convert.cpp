@@ -1,0 +1,103 @@
+// ge_convert.cpp: ir <-> ge.proto tensor descriptors and attributes.
+#include "ge_convert.h"
+
+namespace asc::om {
+
+void fillTensorDesc(const ir::Value& v, ge::proto::TensorDescriptor* td) {
+  td->set_name(v.name);
+  td->set_dtype(static_cast<ge::proto::DataType>(ir::dtypeToGe(v.dtype)));
+  for (auto d : v.shape) td->mutable_shape()->add_dim(d);
+  td->set_layout(v.format);
+  td->set_size(static_cast<int64_t>(v.byteSize()));
+  td->set_real_dim_cnt(static_cast<int64_t>(v.shape.size()));
+  td->set_device_type("NPU");
+}
+
+void attrToGe(const ir::AttrValue& a, ge::proto::AttrDef* out) {
+  using LV = ge::proto::AttrDef::ListValue;
+  if (auto* i = std::get_if<int64_t>(&a)) {
+    out->set_i(*i);
+  } else if (auto* f = std::get_if<float>(&a)) {
+    out->set_f(*f);
+  } else if (auto* s = std::get_if<std::string>(&a)) {
+    out->set_s(*s);
+  } else if (auto* v = std::get_if<std::vector<int64_t>>(&a)) {
+    auto* l = out->mutable_list();
+    l->set_val_type(LV::VT_LIST_INT);
+    for (auto x : *v) l->add_i(x);
+  } else if (auto* v = std::get_if<std::vector<float>>(&a)) {
+    auto* l = out->mutable_list();
+    l->set_val_type(LV::VT_LIST_FLOAT);
+    for (auto x : *v) l->add_f(x);
+  } else if (auto* v = std::get_if<std::vector<std::string>>(&a)) {
+    auto* l = out->mutable_list();
+    l->set_val_type(LV::VT_LIST_STRING);
+    for (const auto& x : *v) l->add_s(x);
+  } else if (auto* t = std::get_if<ir::Tensor>(&a)) {
+    auto* td = out->mutable_t();
+    td->mutable_desc()->set_dtype(static_cast<ge::proto::DataType>(ir::dtypeToGe(t->dtype)));
+    for (auto d : t->shape) td->mutable_desc()->mutable_shape()->add_dim(d);
+    td->mutable_desc()->set_layout("ND");
+    if (t->data) td->set_data(t->data->data(), t->data->size());
+  }
+}
+
+bool attrFromGe(const ge::proto::AttrDef& a, ir::AttrValue* out) {
+  using AD = ge::proto::AttrDef;
+  using LV = ge::proto::AttrDef::ListValue;
+  switch (a.value_case()) {
+    case AD::kI: *out = static_cast<int64_t>(a.i()); return true;
+    case AD::kF: *out = a.f(); return true;
+    case AD::kS: *out = a.s(); return true;
+    case AD::kB: *out = static_cast<int64_t>(a.b()); return true;
+    case AD::kList: {
+      const LV& l = a.list();
+      if (l.val_type() == LV::VT_LIST_INT || l.i_size() > 0) {
+        *out = std::vector<int64_t>(l.i().begin(), l.i().end());
+      } else if (l.val_type() == LV::VT_LIST_FLOAT || l.f_size() > 0) {
+        *out = std::vector<float>(l.f().begin(), l.f().end());
+      } else if (l.val_type() == LV::VT_LIST_STRING || l.s_size() > 0) {
+        *out = std::vector<std::string>(l.s().begin(), l.s().end());
+      } else {
+        *out = std::vector<int64_t>();
+      }
+      return true;
+    }
+    case AD::kT: {
+      ir::Tensor t;
+      t.dtype = ir::dtypeFromGe(a.t().desc().dtype());
+      for (auto d : a.t().desc().shape().dim()) {
+        if (d < 0) return false;
+        t.shape.push_back(d);
+      }
+      if (t.dtype == ir::DType::Undefined || a.t().data().size() != t.byteSize()) return false;
+      t.data = ir::Blob::copyOf(a.t().data().data(), a.t().data().size());
+      *out = std::move(t);
+      return true;
+    }
+    default: return false;
+  }
+}
+
+ge::proto::AttrDef makeIntAttr(int64_t v) {
+  ge::proto::AttrDef a;
+  a.set_i(v);
+  return a;
+}
+ge::proto::AttrDef makeStringAttr(const std::string& v) {
+  ge::proto::AttrDef a;
+  a.set_s(v);
+  return a;
+}
+ge::proto::AttrDef makeIntListAttr(const std::vector<int64_t>& v) {
+  ge::proto::AttrDef a;
+  attrToGe(v, &a);
+  return a;
+}
+ge::proto::AttrDef makeStringListAttr(const std::vector<std::string>& v) {
+  ge::proto::AttrDef a;
+  attrToGe(v, &a);
+  return a;
+}
+
+}  // namespace asc::om

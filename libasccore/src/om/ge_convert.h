@@ -1,0 +1,23 @@
+// ge_convert.h: conversions between asc::ir and the ge.proto messages of MODEL_DEF.
+#pragma once
+
+#include "asc/ir/graph.h"
+#include "asc/support/status.h"
+#include "ge_ir.pb.h"
+
+namespace asc::om {
+
+/// Attribute names starting with '_' are GE-internal (not op parameters).
+constexpr const char* kOriginalNamesAttr = "_datadump_original_op_names";
+
+void fillTensorDesc(const ir::Value& v, ge::proto::TensorDescriptor* td);
+void attrToGe(const ir::AttrValue& a, ge::proto::AttrDef* out);
+/// nullopt-like: returns false when the AttrDef holds a kind the IR has no form for.
+bool attrFromGe(const ge::proto::AttrDef& a, ir::AttrValue* out);
+
+ge::proto::AttrDef makeIntAttr(int64_t v);
+ge::proto::AttrDef makeStringAttr(const std::string& v);
+ge::proto::AttrDef makeIntListAttr(const std::vector<int64_t>& v);
+ge::proto::AttrDef makeStringListAttr(const std::vector<std::string>& v);
+
+}  // namespace asc::om

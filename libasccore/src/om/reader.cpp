@@ -1,0 +1,288 @@
+// reader.cpp: .om -> summary, JSON and ir::Graph. Every size and offset is checked against the
+// file before use; a truncated or altered file gives E10041, never a crash.
+#include <google/protobuf/io/coded_stream.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <unordered_map>
+
+#include "asc/om/om_file.h"
+#include "asc/ops/registry.h"
+#include "asc/support/file.h"
+#include "format.h"
+#include "ge_convert.h"
+
+namespace asc::om {
+namespace {
+
+Status bad(const std::string& path, const std::string& why) {
+  return Status::error(ErrorCode::ModelLoadFailed, "Failed to load the model from {}: {}", path,
+                       why);
+}
+
+struct Container {
+  std::shared_ptr<MappedFile> file;
+  FileHeader header;
+  std::vector<PartitionInfo> parts;
+  bool checksum_verified = false;
+  const PartitionInfo* find(uint32_t type) const {
+    for (const auto& p : parts)
+      if (p.type == type) return &p;
+    return nullptr;
+  }
+};
+
+Result<Container> openContainer(const std::string& path) {
+  Container c;
+  ASC_TRY(c.file, MappedFile::open(path));
+  const size_t size = c.file->size();
+  if (size < kHeaderSize)
+    return bad(path, fmt::format("the file has {} bytes, less than the 256-byte OM header; it is "
+                                 "truncated or not an offline model",
+                                 size));
+  std::memcpy(&c.header, c.file->data(), sizeof(FileHeader));
+  const FileHeader& h = c.header;
+  if (h.magic != kMagic)
+    return bad(path, fmt::format("bad magic 0x{:08X} (an .om file starts with \"IMOD\"); this is "
+                                 "not an offline model",
+                                 h.magic));
+  if (h.headsize != kHeaderSize)
+    return bad(path, fmt::format("header size {} (expected 256)", h.headsize));
+  if (h.is_encrypt != 0) return bad(path, "the model is encrypted, which is not supported");
+  const uint64_t data_len = size - kHeaderSize;
+  if (h.length != data_len)
+    return bad(path, fmt::format("the header says {} bytes follow it, the file holds {}; the file "
+                                 "is truncated or altered",
+                                 h.length, data_len));
+  if (std::memcmp(h.checksum, kChecksumTag, 4) == 0) {
+    uint32_t want;
+    std::memcpy(&want, h.checksum + 4, 4);
+    uint32_t got = static_cast<uint32_t>(crc32_z(crc32(0L, Z_NULL, 0),
+                                                 c.file->data() + kHeaderSize, data_len));
+    if (got != want)
+      return bad(path, fmt::format("checksum mismatch (stored 0x{:08X}, computed 0x{:08X}); the "
+                                   "file is corrupted",
+                                   want, got));
+    c.checksum_verified = true;
+  }
+  const uint8_t* base = c.file->data() + kHeaderSize;
+  if (data_len < 4) return bad(path, "no partition table");
+  uint32_t num;
+  std::memcpy(&num, base, 4);
+  if (num == 0 || num > 32) return bad(path, fmt::format("partition count {} is invalid", num));
+  const uint64_t table = 4 + uint64_t(num) * sizeof(PartitionEntry);
+  if (table > data_len) return bad(path, "the partition table runs past the end of the file");
+  uint64_t sum = 0;
+  for (uint32_t i = 0; i < num; ++i) {
+    PartitionEntry e;
+    std::memcpy(&e, base + 4 + i * sizeof(PartitionEntry), sizeof(e));
+    if (uint64_t(e.mem_offset) + e.mem_size > data_len - table)
+      return bad(path, fmt::format("partition {} (type {}) [{}, +{}) lies outside the file", i,
+                                   e.type, e.mem_offset, e.mem_size));
+    c.parts.push_back({e.type, kHeaderSize + table + e.mem_offset, e.mem_size});
+    sum += e.mem_size;
+  }
+  if (table + sum != data_len)
+    return bad(path, fmt::format("partition sizes add up to {} bytes, the file holds {}",
+                                 table + sum, data_len));
+  if (!c.find(kModelDef)) return bad(path, "there is no MODEL_DEF partition");
+  return c;
+}
+
+Result<ge::proto::ModelDef> parseModelDef(const std::string& path, const Container& c) {
+  const PartitionInfo* p = c.find(kModelDef);
+  if (p->size > INT_MAX) return bad(path, "MODEL_DEF is over 2 GB");
+  ge::proto::ModelDef m;
+  google::protobuf::io::CodedInputStream in(c.file->data() + p->offset, static_cast<int>(p->size));
+  in.SetTotalBytesLimit(INT_MAX);
+  in.SetRecursionLimit(64);
+  if (!m.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
+    return bad(path, "MODEL_DEF is not a valid ge.proto.ModelDef");
+  return m;
+}
+
+std::string shapeText(const ge::proto::TensorDescriptor& td) {
+  std::vector<int64_t> dims(td.shape().dim().begin(), td.shape().dim().end());
+  ir::DType t = ir::dtypeFromGe(td.dtype());
+  return fmt::format("{}:{}:[{}]", td.name(), t == ir::DType::Undefined ? ge::proto::DataType_Name(td.dtype()) : ir::dtypeName(t),
+                     fmt::join(dims, ","));
+}
+
+OmSummary summarize(const std::string& path, const Container& c, const ge::proto::ModelDef& m) {
+  OmSummary s;
+  s.name = std::string(c.header.name, strnlen(c.header.name, sizeof(c.header.name)));
+  s.version = c.header.version;
+  s.checksum_verified = c.checksum_verified;
+  s.partitions = c.parts;
+  for (const auto& [k, a] : m.attr()) {
+    switch (a.value_case()) {
+      case ge::proto::AttrDef::kS: s.attrs[k] = a.s(); break;
+      case ge::proto::AttrDef::kI: s.attrs[k] = std::to_string(a.i()); break;
+      case ge::proto::AttrDef::kB: s.attrs[k] = a.b() ? "true" : "false"; break;
+      case ge::proto::AttrDef::kF: s.attrs[k] = fmt::format("{}", a.f()); break;
+      default: break;
+    }
+  }
+  auto it = m.attr().find("om_info_list");
+  if (it != m.attr().end() && it->second.has_list())
+    s.om_info_list.assign(it->second.list().i().begin(), it->second.list().i().end());
+  if (m.graph_size() > 0) {
+    for (const auto& op : m.graph(0).op()) {
+      if (op.type() == "Data" && op.output_desc_size() > 0) {
+        s.inputs.push_back(shapeText(op.output_desc(0)));
+      } else if (op.type() == "NetOutput") {
+        for (const auto& td : op.input_desc()) s.outputs.push_back(shapeText(td));
+      } else if (op.type() != "Const") {
+        ++s.op_count;
+      }
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+Result<OmSummary> readOmSummary(const std::string& path) {
+  ASC_TRY(Container c, openContainer(path));
+  ASC_TRY(ge::proto::ModelDef m, parseModelDef(path, c));
+  return summarize(path, c, m);
+}
+
+Result<OmModel> loadOm(const std::string& path) {
+  ASC_TRY(Container c, openContainer(path));
+  ASC_TRY(ge::proto::ModelDef m, parseModelDef(path, c));
+  if (m.graph_size() == 0) return bad(path, "the ModelDef has no graph");
+  OmModel out;
+  out.summary = summarize(path, c, m);
+  ir::Graph& g = out.graph;
+  g.name = m.name();
+  auto opset_it = m.attr().find("_asc_opset");
+  if (opset_it == m.attr().end())
+    return bad(path, "the model was not written by asc-tools (its ops cannot run on the CPU "
+                     "runtime); use atc --mode=1 to inspect it");
+  g.opset = static_cast<int>(opset_it->second.i());
+  auto mem_it = m.attr().find("memory_size");
+  if (mem_it != m.attr().end()) out.memory_size = static_cast<uint64_t>(mem_it->second.i());
+
+  const PartitionInfo* wp = c.find(kWeightsData);
+  std::unordered_map<std::string, ir::Value*> sources;  // "op:idx" -> value
+  std::vector<std::pair<int64_t, ir::Value*>> inputs;
+  auto valueFromDesc = [&](const ge::proto::TensorDescriptor& td,
+                           const std::string& fallback) -> Result<ir::Value*> {
+    ir::Value* v = g.addValue(td.name().empty() ? fallback : td.name());
+    v->dtype = ir::dtypeFromGe(td.dtype());
+    if (v->dtype == ir::DType::Undefined)
+      return bad(path, fmt::format("tensor '{}' has unsupported dtype {}", v->name,
+                                   static_cast<int>(td.dtype())));
+    for (auto d : td.shape().dim()) {
+      if (d < 0 || d > (int64_t(1) << 40))
+        return bad(path, fmt::format("tensor '{}' has an invalid dim {}", v->name, d));
+      v->shape.push_back(d);
+    }
+    v->format = td.layout().empty() ? "ND" : td.layout();
+    return v;
+  };
+
+  for (const auto& op : m.graph(0).op()) {
+    const std::string src0 = op.name() + ":0";
+    if (op.type() == "Data") {
+      if (op.output_desc_size() != 1) return bad(path, fmt::format("Data op '{}' has no output", op.name()));
+      ASC_TRY(ir::Value * v, valueFromDesc(op.output_desc(0), op.name()));
+      auto idx = op.attr().find("index");
+      inputs.push_back({idx == op.attr().end() ? int64_t(inputs.size()) : idx->second.i(), v});
+      sources[src0] = v;
+    } else if (op.type() == "Const") {
+      auto val = op.attr().find("value");
+      if (val == op.attr().end() || !val->second.has_t())
+        return bad(path, fmt::format("Const op '{}' has no value", op.name()));
+      const auto& td = val->second.t().desc();
+      ASC_TRY(ir::Value * v, valueFromDesc(td, op.name()));
+      const uint64_t need = v->byteSize();
+      if (!val->second.t().data().empty()) {
+        if (val->second.t().data().size() != need)
+          return bad(path, fmt::format("Const op '{}' holds {} bytes, its shape needs {}",
+                                       op.name(), val->second.t().data().size(), need));
+        v->data = ir::Blob::copyOf(val->second.t().data().data(), need);
+      } else {
+        if (!wp) return bad(path, "constants refer to a missing WEIGHTS_DATA partition");
+        const int64_t off = td.data_offset();
+        if (off < 0 || uint64_t(off) > wp->size || need > wp->size - uint64_t(off))
+          return bad(path, fmt::format("Const op '{}' data [{}, +{}) lies outside WEIGHTS_DATA "
+                                       "({} bytes)",
+                                       op.name(), off, need, wp->size));
+        v->data = std::make_shared<ir::Blob>(c.file->data() + wp->offset + off, need, c.file);
+      }
+      sources[src0] = v;
+    } else if (op.type() == "NetOutput") {
+      for (const auto& in : op.input()) {
+        auto it = sources.find(in);
+        if (it == sources.end())
+          return bad(path, fmt::format("NetOutput refers to unknown tensor '{}'", in));
+        g.outputs.push_back(it->second);
+      }
+    } else {
+      const ops::OpDef* d = ops::lookupByCann(op.type());
+      if (!d)
+        return bad(path, fmt::format("op '{}' has type '{}', which the CPU runtime does not know",
+                                     op.name(), op.type()));
+      std::vector<ir::Value*> ins;
+      for (const auto& in : op.input()) {
+        if (in.empty()) {
+          ins.push_back(nullptr);
+          continue;
+        }
+        auto it = sources.find(in);
+        if (it == sources.end())
+          return bad(path, fmt::format("op '{}' input '{}' is not produced before it", op.name(), in));
+        ins.push_back(it->second);
+      }
+      std::vector<ir::Value*> outs;
+      for (int k = 0; k < op.output_desc_size(); ++k) {
+        ASC_TRY(ir::Value * v, valueFromDesc(op.output_desc(k), fmt::format("{}:{}", op.name(), k)));
+        outs.push_back(v);
+        sources[fmt::format("{}:{}", op.name(), k)] = v;
+      }
+      ir::Node* n = g.addNode(d->name(), op.name(), std::move(ins), std::move(outs));
+      if (n->name != op.name()) return bad(path, fmt::format("op name '{}' repeats", op.name()));
+      for (const auto& [k, a] : op.attr()) {
+        if (k == kOriginalNamesAttr) {
+          n->original_names.assign(a.list().s().begin(), a.list().s().end());
+          continue;
+        }
+        if (!k.empty() && k[0] == '_') continue;
+        ir::AttrValue v;
+        if (!attrFromGe(a, &v))
+          return bad(path, fmt::format("op '{}' attribute '{}' cannot be read", op.name(), k));
+        n->attrs.set(k, std::move(v));
+      }
+    }
+  }
+  std::stable_sort(inputs.begin(), inputs.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [idx, v] : inputs) g.inputs.push_back(v);
+
+  ASC_RETURN_IF_ERROR(ir::verify(g).withContext(fmt::format("Failed to load the model from {}", path)));
+  // Re-derive every shape from the ops and compare with what the file records, so that a
+  // tampered file cannot make a kernel read or write out of bounds.
+  std::vector<std::pair<ir::DType, ir::Shape>> recorded;
+  for (const auto& n : g.nodes())
+    for (auto* v : n->outputs) recorded.push_back({v->dtype, v->shape});
+  ops::InferOptions io;
+  io.fold_constants = false;
+  Status st = ops::inferGraph(g, io);
+  if (!st.isOk()) return bad(path, st.message());
+  size_t i = 0;
+  for (const auto& n : g.nodes())
+    for (auto* v : n->outputs) {
+      if (recorded[i].first != v->dtype || recorded[i].second != v->shape)
+        return bad(path, fmt::format("op '{}' records output [{}] but its inputs give [{}]",
+                                     n->name, ir::shapeToString(recorded[i].second),
+                                     ir::shapeToString(v->shape)));
+      ++i;
+    }
+  return out;
+}
+
+}  // namespace asc::om

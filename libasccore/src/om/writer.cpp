@@ -1,0 +1,243 @@
+// writer.cpp: ir::Graph -> .om. The ModelDef carries the graph (Data, Const, compute ops and
+// NetOutput), each tensor's dtype/shape/format, the activation offsets (output_i) and the model
+// attributes; weights are streamed from their source mapping straight into WEIGHTS_DATA.
+#include <zlib.h>
+
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "asc/om/om_file.h"
+#include "asc/ops/registry.h"
+#include "asc/support/file.h"
+#include "format.h"
+#include "ge_convert.h"
+#include "task.pb.h"
+
+namespace asc::om {
+namespace {
+
+uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+struct WeightSlot {
+  const ir::Value* value;
+  ge::proto::TensorDescriptor* desc;  // desc inside the Const op's "value" attr
+  uint64_t offset = 0;                // within WEIGHTS_DATA
+};
+
+class OmBuilder {
+ public:
+  OmBuilder(const ir::Graph& g, const ModelInfo& info) : g_(g), info_(info) {}
+
+  void build() {
+    model_.set_name(g_.name);
+    model_.set_version(2);
+    auto* graph = model_.add_graph();
+    graph->set_name(g_.name + "_NPU_0");
+    int64_t id = 0;
+    // Graph inputs become Data ops.
+    for (size_t i = 0; i < g_.inputs.size(); ++i) {
+      const ir::Value* v = g_.inputs[i];
+      auto* op = graph->add_op();
+      op->set_name(v->name);
+      op->set_type("Data");
+      op->set_id(id++);
+      (*op->mutable_attr())["index"] = makeIntAttr(static_cast<int64_t>(i));
+      fillTensorDesc(*v, op->add_input_desc());
+      fillTensorDesc(*v, op->add_output_desc());
+      graph->add_input(v->name);
+      source_[v] = v->name + ":0";
+    }
+    // Constants used anywhere become Const ops whose data lives in WEIGHTS_DATA.
+    auto addConst = [&](const ir::Value* v) {
+      if (source_.count(v)) return;
+      auto* op = graph->add_op();
+      op->set_name(v->name);
+      op->set_type("Const");
+      op->set_id(id++);
+      auto* t = (*op->mutable_attr())["value"].mutable_t();
+      fillTensorDesc(*v, t->mutable_desc());
+      t->mutable_desc()->set_weight_size(static_cast<int64_t>(v->byteSize()));
+      fillTensorDesc(*v, op->add_output_desc());
+      weights_.push_back({v, t->mutable_desc()});
+      source_[v] = v->name + ":0";
+    };
+    for (const auto& n : g_.nodes())
+      for (auto* in : n->inputs)
+        if (in && in->isConstant()) addConst(in);
+    for (auto* out : g_.outputs)
+      if (out->isConstant()) addConst(out);
+    // Compute ops, with sequential activation offsets (no reuse yet).
+    for (const auto& n : g_.nodes()) {
+      const ops::OpDef* d = ops::lookup(n->op_type);
+      auto* op = graph->add_op();
+      op->set_name(n->name);
+      op->set_type(d ? d->cannType() : n->op_type);
+      op->set_id(id++);
+      for (auto* in : n->inputs) {
+        op->add_input(in ? source_.at(in) : "");
+        if (in) fillTensorDesc(*in, op->add_input_desc());
+        else op->add_input_desc();
+        op->add_is_input_const(in && in->isConstant());
+      }
+      for (size_t k = 0; k < n->outputs.size(); ++k) {
+        const ir::Value* v = n->outputs[k];
+        fillTensorDesc(*v, op->add_output_desc());
+        op->add_output_i(static_cast<int64_t>(memory_size_));
+        memory_size_ += alignUp(v->byteSize(), kActivationAlign);
+        source_[v] = n->name + ":" + std::to_string(k);
+      }
+      for (const auto& [k, a] : n->attrs.all()) attrToGe(a, &(*op->mutable_attr())[k]);
+      if (!n->original_names.empty())
+        (*op->mutable_attr())[kOriginalNamesAttr] = makeStringListAttr(n->original_names);
+      ++compute_ops_;
+    }
+    auto* net = graph->add_op();
+    net->set_name("Node_Output");
+    net->set_type("NetOutput");
+    net->set_id(id++);
+    std::vector<std::string> out_names;
+    for (auto* v : g_.outputs) {
+      net->add_input(source_.at(v));
+      fillTensorDesc(*v, net->add_input_desc());
+      graph->add_output(source_.at(v));
+      out_names.push_back(source_.at(v));
+    }
+
+    for (const auto& w : weights_) weight_bytes_ += w.value->byteSize();
+    auto& attrs = *model_.mutable_attr();
+    attrs["soc_version"] = makeStringAttr(info_.soc_version);
+    attrs["framework_type"] = makeStringAttr(info_.framework_type);
+    attrs["atc_cmdline"] = makeStringAttr(info_.atc_cmdline);
+    attrs["atc_version"] = makeStringAttr(std::string("asc-tools ") + asc::version());
+    attrs["core_type"] = makeStringAttr(info_.core_type);
+    attrs["target_type"] = makeStringAttr(info_.target_type);
+    attrs["memory_size"] = makeIntAttr(static_cast<int64_t>(memory_size_));
+    attrs["stream_num"] = makeIntAttr(1);
+    attrs["event_num"] = makeIntAttr(0);
+    attrs["label_num"] = makeIntAttr(0);
+    attrs["attr_model_out_nodes_name"] = makeStringListAttr(out_names);
+    attrs["_asc_opset"] = makeIntAttr(g_.opset);
+
+    task_.set_version("1");
+    task_.set_memory_size(memory_size_);
+    task_.set_stream_num(1);
+    task_.set_event_num(0);
+    task_.set_weight_size(weight_bytes_);
+    for (uint32_t i = 0; i < compute_ops_; ++i) {
+      auto* t = task_.add_task();
+      t->set_id(i);
+      t->set_type(0);  // RT_MODEL_TASK_KERNEL
+      t->set_stream_id(0);
+    }
+    task_bytes_ = task_.SerializeAsString();
+  }
+
+  // The weights' offsets depend on where WEIGHTS_DATA starts, which depends on the ModelDef's
+  // size, which depends on the offsets: iterate until the layout is stable.
+  void layout() {
+    const uint64_t table = 4 + 3 * sizeof(PartitionEntry);
+    uint64_t pad0 = 0;
+    for (int iter = 0; iter < 8; ++iter) {
+      uint64_t off = pad0;
+      for (auto& w : weights_) {
+        w.offset = off;
+        w.desc->set_data_offset(static_cast<int64_t>(off));
+        off = alignUp(off + w.value->byteSize(), kWeightAlign);
+      }
+      weights_size_ = weights_.empty() ? 0 : off;
+      std::vector<int64_t> om_info = {static_cast<int64_t>(weights_size_), 0, 0,
+                                      static_cast<int64_t>(task_bytes_.size()), 0};
+      (*model_.mutable_attr())["om_info_list"] = makeIntListAttr(om_info);
+      (*model_.mutable_attr())["weight_size"] = makeIntAttr(static_cast<int64_t>(weights_size_));
+      model_bytes_ = model_.SerializeAsString();
+      weights_start_ = kHeaderSize + table + model_bytes_.size();
+      uint64_t want = (kWeightAlign - weights_start_ % kWeightAlign) % kWeightAlign;
+      if (want == pad0) return;
+      pad0 = want;
+    }
+  }
+
+  Status write(const std::string& path) {
+    ASC_TRY(auto f, OutputFile::create(path));
+    uLong crc = crc32(0L, Z_NULL, 0);
+    auto put = [&](const void* p, size_t n) -> Status {
+      crc = crc32_z(crc, static_cast<const Bytef*>(p), n);
+      return f->write(p, n);
+    };
+    static const uint8_t zeros[kWeightAlign] = {};
+    FileHeader h;
+    std::memset(&h, 0, sizeof(h));
+    ASC_RETURN_IF_ERROR(f->write(&h, sizeof(h)));
+
+    const uint64_t table_size = 4 + 3 * sizeof(PartitionEntry);
+    const uint64_t total = table_size + model_bytes_.size() + weights_size_ + task_bytes_.size();
+    if (total > 0xFFFFFFFFull)
+      return Status::error(ErrorCode::ModelTooLarge,
+                           "the model needs {} bytes; the 32-bit OM layout holds at most 4 GB",
+                           total);
+    uint32_t num = 3;
+    PartitionEntry e[3] = {
+        {kModelDef, 0, static_cast<uint32_t>(model_bytes_.size())},
+        {kWeightsData, static_cast<uint32_t>(model_bytes_.size()),
+         static_cast<uint32_t>(weights_size_)},
+        {kTaskInfo, static_cast<uint32_t>(model_bytes_.size() + weights_size_),
+         static_cast<uint32_t>(task_bytes_.size())}};
+    ASC_RETURN_IF_ERROR(put(&num, 4));
+    ASC_RETURN_IF_ERROR(put(e, sizeof(e)));
+    ASC_RETURN_IF_ERROR(put(model_bytes_.data(), model_bytes_.size()));
+    uint64_t pos = 0;
+    for (const auto& w : weights_) {
+      while (pos < w.offset) {
+        size_t n = std::min<uint64_t>(w.offset - pos, sizeof(zeros));
+        ASC_RETURN_IF_ERROR(put(zeros, n));
+        pos += n;
+      }
+      ASC_RETURN_IF_ERROR(put(w.value->data->data(), w.value->byteSize()));
+      pos += w.value->byteSize();
+    }
+    while (pos < weights_size_) {
+      size_t n = std::min<uint64_t>(weights_size_ - pos, sizeof(zeros));
+      ASC_RETURN_IF_ERROR(put(zeros, n));
+      pos += n;
+    }
+    ASC_RETURN_IF_ERROR(put(task_bytes_.data(), task_bytes_.size()));
+
+    h.magic = kMagic;
+    h.headsize = kHeaderSize;
+    h.version = kModelVersion;
+    std::memcpy(h.checksum, kChecksumTag, 4);
+    uint32_t crc32v = static_cast<uint32_t>(crc);
+    std::memcpy(h.checksum + 4, &crc32v, 4);
+    h.length = static_cast<uint32_t>(total);
+    h.is_checksum = 0;
+    std::strncpy(h.name, g_.name.c_str(), sizeof(h.name) - 1);
+    h.om_ir_version = 1;
+    h.model_num = 1;
+    std::strncpy(h.platform_version, info_.soc_version.c_str(), sizeof(h.platform_version) - 1);
+    ASC_RETURN_IF_ERROR(f->writeAt(0, &h, sizeof(h)));
+    return f->keep();
+  }
+
+ private:
+  const ir::Graph& g_;
+  const ModelInfo& info_;
+  ge::proto::ModelDef model_;
+  domi::ModelTaskDef task_;
+  std::unordered_map<const ir::Value*, std::string> source_;
+  std::vector<WeightSlot> weights_;
+  uint64_t memory_size_ = 0, weight_bytes_ = 0, weights_size_ = 0, weights_start_ = 0;
+  uint32_t compute_ops_ = 0;
+  std::string model_bytes_, task_bytes_;
+};
+
+}  // namespace
+
+Status writeOm(const ir::Graph& g, const ModelInfo& info, const std::string& path) {
+  OmBuilder b(g, info);
+  b.build();
+  b.layout();
+  return b.write(path);
+}
+
+}  // namespace asc::om

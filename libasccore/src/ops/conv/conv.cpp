@@ -1,0 +1,165 @@
+// conv.cpp: Conv (-> CANN Conv2D) and ConvTranspose (-> Conv2DTransposeD). N-d spatial,
+// groups, dilations, strides, explicit pads or auto_pad (SAME_UPPER/SAME_LOWER/VALID).
+#include "../op_util.h"
+
+namespace asc::ops {
+namespace {
+
+struct ConvGeom {
+  int64_t spatial;
+  std::vector<int64_t> kernel, strides, dilations, pads;  // pads: begins then ends
+};
+
+Result<ConvGeom> convGeometry(InferContext& ctx, bool transpose) {
+  const ir::Shape& x = ctx.shape(0);
+  const ir::Shape& w = ctx.shape(1);
+  if (x.size() < 3) return ctx.fail("input must have rank >= 3 (N, C, spatial...), it has {}", x.size());
+  if (w.size() != x.size())
+    return ctx.fail("weight rank {} differs from input rank {}", w.size(), x.size());
+  ConvGeom g;
+  g.spatial = static_cast<int64_t>(x.size()) - 2;
+  g.kernel = ctx.attrs().getInts("kernel_shape", ir::Shape(w.begin() + 2, w.end()));
+  g.strides = ctx.attrs().getInts("strides", std::vector<int64_t>(g.spatial, 1));
+  g.dilations = ctx.attrs().getInts("dilations", std::vector<int64_t>(g.spatial, 1));
+  g.pads = ctx.attrs().getInts("pads", std::vector<int64_t>(2 * g.spatial, 0));
+  if (static_cast<int64_t>(g.kernel.size()) != g.spatial ||
+      static_cast<int64_t>(g.strides.size()) != g.spatial ||
+      static_cast<int64_t>(g.dilations.size()) != g.spatial ||
+      static_cast<int64_t>(g.pads.size()) != 2 * g.spatial)
+    return ctx.fail("kernel_shape/strides/dilations/pads do not match {} spatial dims", g.spatial);
+  for (int64_t i = 0; i < g.spatial; ++i) {
+    if (g.kernel[i] != w[2 + i])
+      return ctx.fail("kernel_shape [{}] does not match the weight shape [{}]",
+                      ir::shapeToString(g.kernel), ir::shapeToString(w));
+    if (g.strides[i] <= 0 || g.dilations[i] <= 0 || g.kernel[i] <= 0)
+      return ctx.fail("strides, dilations and kernel dims must be positive");
+    if (g.pads[i] < 0 || g.pads[i + g.spatial] < 0) return ctx.fail("pads must be >= 0");
+  }
+  std::string auto_pad = ctx.attrs().getString("auto_pad", "NOTSET");
+  if (auto_pad != "NOTSET" && auto_pad != "VALID" && auto_pad != "SAME_UPPER" &&
+      auto_pad != "SAME_LOWER")
+    return ctx.fail("auto_pad '{}' is not one of NOTSET, VALID, SAME_UPPER, SAME_LOWER", auto_pad);
+  if (auto_pad == "VALID") {
+    std::fill(g.pads.begin(), g.pads.end(), 0);
+  } else if (auto_pad != "NOTSET") {
+    // Resolve SAME_* into explicit pads so later stages see one form.
+    for (int64_t i = 0; i < g.spatial; ++i) {
+      int64_t in = x[2 + i];
+      int64_t ek = (g.kernel[i] - 1) * g.dilations[i] + 1;
+      int64_t total;
+      if (!transpose) {
+        int64_t out = (in + g.strides[i] - 1) / g.strides[i];
+        total = std::max<int64_t>(0, (out - 1) * g.strides[i] + ek - in);
+      } else {
+        auto op = ctx.attrs().getInts("output_padding", std::vector<int64_t>(g.spatial, 0));
+        total = std::max<int64_t>(0, g.strides[i] * (in - 1) + op[i] + ek - in * g.strides[i]);
+      }
+      int64_t small = total / 2, big = total - small;
+      g.pads[i] = auto_pad == "SAME_UPPER" ? small : big;
+      g.pads[i + g.spatial] = auto_pad == "SAME_UPPER" ? big : small;
+    }
+  }
+  ctx.attrs().set("pads", g.pads);
+  ctx.attrs().set("auto_pad", std::string("NOTSET"));
+  ctx.attrs().set("kernel_shape", g.kernel);
+  ctx.attrs().set("strides", g.strides);
+  ctx.attrs().set("dilations", g.dilations);
+  return g;
+}
+
+Status inferConv(InferContext& ctx) {
+  ASC_TRY(ConvGeom g, convGeometry(ctx, false));
+  const ir::Shape& x = ctx.shape(0);
+  const ir::Shape& w = ctx.shape(1);
+  int64_t group = ctx.attrs().getInt("group", 1);
+  if (group <= 0 || x[1] % group != 0 || w[0] % group != 0)
+    return ctx.fail("group {} does not divide input channels {} and output channels {}", group,
+                    x[1], w[0]);
+  if (w[1] * group != x[1])
+    return ctx.fail("weight [{}] expects {} input channels per group, the input has {} in {} "
+                    "groups",
+                    ir::shapeToString(w), w[1], x[1], group);
+  if (ctx.hasInput(2) && (ctx.shape(2).size() != 1 || ctx.shape(2)[0] != w[0]))
+    return ctx.fail("bias shape [{}] should be [{}]", ir::shapeToString(ctx.shape(2)), w[0]);
+  ir::Shape out = {x[0], w[0]};
+  for (int64_t i = 0; i < g.spatial; ++i) {
+    int64_t ek = (g.kernel[i] - 1) * g.dilations[i] + 1;
+    int64_t padded = x[2 + i] + g.pads[i] + g.pads[i + g.spatial];
+    if (padded < ek)
+      return ctx.fail("spatial dim {} ({} with padding) is smaller than the kernel extent {}", i,
+                      padded, ek);
+    out.push_back((padded - ek) / g.strides[i] + 1);
+  }
+  ctx.attrs().set("group", group);
+  ctx.setOutput(0, ctx.dtype(0), out);
+  return Status::ok();
+}
+
+Status inferConvTranspose(InferContext& ctx) {
+  ASC_TRY(ConvGeom g, convGeometry(ctx, true));
+  const ir::Shape& x = ctx.shape(0);
+  const ir::Shape& w = ctx.shape(1);
+  int64_t group = ctx.attrs().getInt("group", 1);
+  if (group <= 0 || x[1] % group != 0) return ctx.fail("group {} does not divide channels {}", group, x[1]);
+  if (w[0] != x[1])
+    return ctx.fail("weight [{}] expects {} input channels, the input has {}",
+                    ir::shapeToString(w), w[0], x[1]);
+  int64_t cout = w[1] * group;
+  if (ctx.hasInput(2) && (ctx.shape(2).size() != 1 || ctx.shape(2)[0] != cout))
+    return ctx.fail("bias shape [{}] should be [{}]", ir::shapeToString(ctx.shape(2)), cout);
+  auto op = ctx.attrs().getInts("output_padding", std::vector<int64_t>(g.spatial, 0));
+  if (static_cast<int64_t>(op.size()) != g.spatial) return ctx.fail("output_padding has the wrong length");
+  ir::Shape out = {x[0], cout};
+  auto output_shape = ctx.attrs().getInts("output_shape");
+  for (int64_t i = 0; i < g.spatial; ++i) {
+    int64_t ek = (g.kernel[i] - 1) * g.dilations[i] + 1;
+    int64_t o = g.strides[i] * (x[2 + i] - 1) + op[i] + ek - g.pads[i] - g.pads[i + g.spatial];
+    if (!output_shape.empty()) {
+      // output_shape wins: derive the pads from it (SAME_UPPER style split).
+      int64_t want = output_shape[output_shape.size() - g.spatial + i];
+      int64_t total = g.strides[i] * (x[2 + i] - 1) + op[i] + ek - want;
+      if (total < 0) return ctx.fail("output_shape is larger than the op can produce");
+      g.pads[i] = total / 2;
+      g.pads[i + g.spatial] = total - total / 2;
+      o = want;
+    }
+    if (o <= 0) return ctx.fail("output spatial dim {} would be {}", i, o);
+    out.push_back(o);
+  }
+  ctx.attrs().erase("output_shape");
+  ctx.attrs().set("pads", g.pads);
+  ctx.attrs().set("output_padding", op);
+  ctx.attrs().set("group", group);
+  ctx.setOutput(0, ctx.dtype(0), out);
+  return Status::ok();
+}
+
+int64_t convFlops(const ir::Node& n) {
+  const ir::Shape& w = n.inputs[1]->shape;
+  int64_t per_out = 2 * ir::numElements(ir::Shape(w.begin() + 1, w.end()));
+  return n.outputs[0]->numel() * per_out;
+}
+
+int64_t convTransposeFlops(const ir::Node& n) {
+  // Every input element scatters into Cout/group * kernel outputs.
+  const ir::Shape& w = n.inputs[1]->shape;
+  return 2 * n.inputs[0]->numel() * ir::numElements(ir::Shape(w.begin() + 1, w.end()));
+}
+
+}  // namespace
+
+const OpDef& defConv() {
+  static const OpDef d = OpDef("Conv").onnx(1).cann("Conv2D").inputs(2, 3)
+      .inferShape(inferConv).flops(convFlops)
+      .summary("N-d convolution with groups, dilations, pads/auto_pad, optional bias");
+  return d;
+}
+
+const OpDef& defConvTranspose() {
+  static const OpDef d = OpDef("ConvTranspose").onnx(1).cann("Conv2DTransposeD").inputs(2, 3)
+      .inferShape(inferConvTranspose).flops(convTransposeFlops)
+      .summary("transposed convolution; output_shape/output_padding resolved into pads");
+  return d;
+}
+
+}  // namespace asc::ops

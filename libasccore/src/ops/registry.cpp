@@ -1,0 +1,179 @@
+// registry.cpp: expands ops.def into the op table; the graph-wide inference and folding walk.
+#include "asc/ops/registry.h"
+
+#include <algorithm>
+#include <cassert>
+#include <unordered_set>
+
+#include "asc/support/log.h"
+
+namespace asc::ops {
+
+#define ASC_OP(name) const OpDef& def##name();
+#include "ops.def"
+#undef ASC_OP
+
+const char* engineName(Engine e) { return e == Engine::AiCore ? "AI_CORE" : "AI_CPU"; }
+
+const std::vector<const OpDef*>& allOps() {
+  static const std::vector<const OpDef*> table = [] {
+    std::vector<const OpDef*> t = {
+#define ASC_OP(name) &def##name(),
+#include "ops.def"
+#undef ASC_OP
+    };
+    std::sort(t.begin(), t.end(), [](auto* a, auto* b) { return a->name() < b->name(); });
+    for (size_t i = 1; i < t.size(); ++i)
+      assert(t[i - 1]->name() != t[i]->name() && "an op appears twice in ops.def");
+    return t;
+  }();
+  return table;
+}
+
+const OpDef* lookup(std::string_view name) {
+  const auto& t = allOps();
+  auto it = std::lower_bound(t.begin(), t.end(), name,
+                             [](const OpDef* d, std::string_view n) { return d->name() < n; });
+  return it != t.end() && (*it)->name() == name ? *it : nullptr;
+}
+
+const OpDef* lookupByCann(std::string_view type) {
+  for (auto* d : allOps())
+    if (d->cannType() == type) return d;
+  return nullptr;
+}
+
+int64_t nodeFlops(const ir::Node& n) {
+  const OpDef* d = lookup(n.op_type);
+  return d && d->flopsFn() ? d->flopsFn()(n) : 0;
+}
+
+Status InferContext::moveInputToInts(size_t i, const char* attr) {
+  if (!hasInput(i)) return Status::ok();
+  const ir::Value* v = constInput(i);
+  if (!v)
+    return fail("input {} ('{}') must be known at compile time (constant); dynamic values are "
+                "not supported",
+                i, input(i).name);
+  node_.attrs.set(attr, v->tensor().toInts());
+  return Status::ok();
+}
+
+Status InferContext::moveInputToFloat(size_t i, const char* attr) {
+  if (!hasInput(i)) return Status::ok();
+  const ir::Value* v = constInput(i);
+  if (!v)
+    return fail("input {} ('{}') must be known at compile time (constant)", i, input(i).name);
+  if (v->numel() != 1) return fail("input {} must hold one value, it holds {}", i, v->numel());
+  node_.attrs.set(attr, static_cast<float>(v->tensor().floatAt(0)));
+  return Status::ok();
+}
+
+void InferContext::truncateInputs(size_t n) {
+  if (node_.inputs.size() > n) node_.inputs.resize(n);
+}
+
+void InferContext::setOutput(size_t i, ir::DType dtype, ir::Shape shape) {
+  if (i >= node_.outputs.size() || !node_.outputs[i]) return;
+  node_.outputs[i]->dtype = dtype;
+  node_.outputs[i]->shape = std::move(shape);
+}
+
+namespace {
+Status checkCounts(const OpDef& d, const ir::Node& n) {
+  int nin = static_cast<int>(n.inputs.size());
+  while (nin > 0 && !n.inputs[nin - 1]) --nin;  // trailing omitted optionals
+  int nout = static_cast<int>(n.outputs.size());
+  if (nin < d.minInputs() || nin > d.maxInputs())
+    return Status::error(ErrorCode::InvalidModel,
+                         "node '{}' ({}): has {} inputs, the op takes {} to {}", n.name, n.op_type,
+                         nin, d.minInputs(), d.maxInputs());
+  for (int i = 0; i < d.minInputs(); ++i)
+    if (!n.inputs[i])
+      return Status::error(ErrorCode::InvalidModel, "node '{}' ({}): required input {} is empty",
+                           n.name, n.op_type, i);
+  if (nout < d.minOutputs() || nout > d.maxOutputs())
+    return Status::error(ErrorCode::InvalidModel,
+                         "node '{}' ({}): has {} outputs, the op gives {} to {}", n.name,
+                         n.op_type, nout, d.minOutputs(), d.maxOutputs());
+  return Status::ok();
+}
+}  // namespace
+
+Status inferGraph(ir::Graph& g, const InferOptions& opts) {
+  std::unordered_set<const ir::Node*> folded;
+  for (const auto& up : g.nodes()) {
+    ir::Node& n = *up;
+    const OpDef* d = lookup(n.op_type);
+    if (!d)
+      return Status::error(ErrorCode::UnsupportedOp,
+                           "unsupported operator '{}' (node '{}'); see 'atc --list_ops' for the "
+                           "supported set",
+                           n.op_type, n.name);
+    if (g.opset < d->onnxSince())
+      return Status::error(ErrorCode::UnsupportedOp,
+                           "operator '{}' (node '{}') needs opset {} or later, the model uses {}",
+                           n.op_type, n.name, d->onnxSince(), g.opset);
+    ASC_RETURN_IF_ERROR(checkCounts(*d, n));
+    for (size_t i = 0; i < n.inputs.size(); ++i)
+      if (n.inputs[i] && n.inputs[i]->dtype == ir::DType::Undefined)
+        return Status::error(ErrorCode::InvalidModel,
+                             "node '{}' ({}): input {} ('{}') has an unknown or unsupported dtype",
+                             n.name, n.op_type, i, n.inputs[i]->name);
+    InferContext ctx(g, n);
+    if (d->canonicalizeFn()) ASC_RETURN_IF_ERROR(d->canonicalizeFn()(ctx));
+    ASC_RETURN_IF_ERROR(d->inferFn()(ctx));
+    for (auto* out : n.outputs) {
+      if (out->dtype == ir::DType::Undefined)
+        return Status::error(ErrorCode::Internal, "node '{}' ({}): output '{}' got no dtype",
+                             n.name, n.op_type, out->name);
+      for (auto dim : out->shape)
+        if (dim < 0)
+          return Status::error(ErrorCode::InvalidModel,
+                               "node '{}' ({}): output '{}' has a negative dim [{}]", n.name,
+                               n.op_type, out->name, ir::shapeToString(out->shape));
+    }
+
+    if (!opts.fold_constants || !d->evalFn()) continue;
+    bool all_const = true;
+    std::vector<ir::Tensor> ins;
+    for (auto* v : n.inputs) {
+      if (!v) {
+        ins.emplace_back();
+        continue;
+      }
+      if (!v->isConstant() && !d->evalNeedsOnlyShapes()) {
+        all_const = false;
+        break;
+      }
+      ins.push_back(v->tensor());  // data is null for a non-constant (shapes-only eval)
+    }
+    size_t out_bytes = 0;
+    for (auto* out : n.outputs) out_bytes += out->byteSize();
+    if (!all_const || out_bytes > opts.fold_limit_bytes) continue;
+    auto r = d->evalFn()(n, ins);
+    if (!r) return r.status();
+    if (r->size() != n.outputs.size())
+      return Status::error(ErrorCode::Internal, "node '{}': constant evaluation gave {} outputs",
+                           n.name, r->size());
+    for (size_t i = 0; i < r->size(); ++i) {
+      ir::Value* out = n.outputs[i];
+      const ir::Tensor& t = (*r)[i];
+      if (t.dtype != out->dtype || t.shape != out->shape || !t.data ||
+          t.data->size() != out->byteSize())
+        return Status::error(ErrorCode::Internal,
+                             "node '{}' ({}): constant evaluation disagrees with shape "
+                             "inference on output {}",
+                             n.name, n.op_type, i);
+      out->data = t.data;
+      out->producer = nullptr;
+    }
+    ASC_LOG_DEBUG("folded constant node '{}' ({})", n.name, n.op_type);
+    folded.insert(&n);
+  }
+  if (!folded.empty()) g.removeNodesIf([&](const ir::Node& n) { return folded.count(&n) != 0; });
+  g.pruneValues();
+  return Status::ok();
+}
+
+}  // namespace asc::ops

@@ -1,0 +1,1005 @@
+// shape.cpp: shape-manipulation and data-movement ops. PyTorch exports shape arithmetic as
+// Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains, so every op here folds on constant
+// inputs (Shape even on a runtime input: it needs only the shape). Parameters that later opsets
+// turned into inputs (Reshape shape, Squeeze/Unsqueeze axes, Expand shape, Tile repeats, Split
+// split, Slice starts/ends/axes/steps, Pad pads/value) must be constant and become attributes,
+// resolved and normalized (non-negative axes, explicit defaults) so that re-running inference
+// on a canonical node gives the same result. Slice's one exception: with a negative step an end
+// before index 0 is stored as -(dim+1), which reads as -1 once a negative index is wrapped.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+#include "../op_util.h"
+#include "asc/support/log.h"
+
+namespace asc::ops {
+namespace {
+
+template <typename... Args>
+Status evalFail(const ir::Node& n, fmt::format_string<Args...> f, Args&&... args) {
+  return Status::error(ErrorCode::InvalidModel, "node '{}' ({}): {}", n.name, n.op_type,
+                       fmt::format(f, std::forward<Args>(args)...));
+}
+
+using Eval = Result<std::vector<ir::Tensor>>;
+
+Eval one(ir::Tensor t) { return std::vector<ir::Tensor>{std::move(t)}; }
+
+// A tensor of `out_shape` whose element at multi-index idx is the input element at flat offset
+// src(idx), or `fill` (one element of the dtype) when src returns -1.
+template <typename SrcFn>
+ir::Tensor mapElements(const ir::Tensor& in, const ir::Shape& out_shape, SrcFn src,
+                       const uint8_t* fill = nullptr) {
+  TensorBuilder b(in.dtype, out_shape);
+  const size_t esz = ir::dtypeSize(in.dtype);
+  const int64_t n = ir::numElements(out_shape);
+  const int64_t r = static_cast<int64_t>(out_shape.size());
+  std::vector<int64_t> idx(out_shape.size(), 0);
+  for (int64_t e = 0; e < n; ++e) {
+    int64_t off = src(idx);
+    uint8_t* dst = b.bytes.data() + e * esz;
+    if (off >= 0) std::memcpy(dst, in.data->data() + off * esz, esz);
+    else if (fill) std::memcpy(dst, fill, esz);
+    for (int64_t d = r - 1; d >= 0; --d) {
+      if (++idx[d] < out_shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return b.finish();
+}
+
+int64_t product(const ir::Shape& s, size_t from, size_t to) {
+  int64_t p = 1;
+  for (size_t i = from; i < to && i < s.size(); ++i) p *= s[i];
+  return p;
+}
+
+// Normalizes a list of axes against `rank`, fails on out-of-range or repeated axes, sorts.
+Result<std::vector<int64_t>> normalizeAxes(InferContext& ctx, const std::vector<int64_t>& axes,
+                                           int64_t rank, bool sort) {
+  std::vector<int64_t> out;
+  for (int64_t a : axes) {
+    auto n = normalizeAxis(a, rank);
+    if (!n) return ctx.fail("axis {} is out of range for rank {}", a, rank);
+    if (std::find(out.begin(), out.end(), *n) != out.end())
+      return ctx.fail("axes [{}] name axis {} twice", ir::shapeToString(axes), *n);
+    out.push_back(*n);
+  }
+  if (sort) std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Moves constant input i into int-list attribute `attr` and drops inputs from `keep` on.
+Status moveParam(InferContext& ctx, size_t i, const char* attr) {
+  if (!ctx.hasInput(i)) return Status::ok();
+  if (ctx.rank(i) > 1)
+    return ctx.fail("input {} ('{}') must be 1-D, it has shape [{}]", i, ctx.input(i).name,
+                    ir::shapeToString(ctx.shape(i)));
+  if (ir::isFloat(ctx.dtype(i)))
+    return ctx.fail("input {} ('{}') must be an integer tensor, it is {}", i, ctx.input(i).name,
+                    ir::dtypeName(ctx.dtype(i)));
+  return ctx.moveInputToInts(i, attr);
+}
+
+Eval evalReshapeLike(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  return one(reshapeTensor(in[0], n.outputs[0]->shape));
+}
+
+// --- Shape ----------------------------------------------------------------------------------
+
+Status inferShapeOp(InferContext& ctx) {
+  const int64_t r = ctx.rank(0);
+  auto clampDim = [r](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + r : v, 0, r); };
+  int64_t start = clampDim(ctx.attrs().getInt("start", 0));
+  int64_t end = clampDim(ctx.attrs().getInt("end", r));
+  if (start == 0 && end == r) {
+    ctx.attrs().erase("start");
+    ctx.attrs().erase("end");
+  } else {
+    ctx.attrs().set("start", start);
+    ctx.attrs().set("end", end);
+  }
+  ctx.setOutput(0, ir::DType::I64, {std::max<int64_t>(0, end - start)});
+  return Status::ok();
+}
+
+Eval evalShapeOp(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const ir::Shape& s = in[0].shape;
+  int64_t start = n.attrs.getInt("start", 0);
+  int64_t len = n.outputs[0]->shape[0];
+  return one(makeInt64Tensor(ir::Shape(s.begin() + start, s.begin() + start + len), {len}));
+}
+
+// --- Reshape, Flatten, Squeeze, Unsqueeze ----------------------------------------------------
+
+Status canonReshape(InferContext& ctx) {
+  if (ctx.hasInput(1)) {
+    ASC_RETURN_IF_ERROR(moveParam(ctx, 1, "shape"));
+    ctx.truncateInputs(1);
+  } else if (!ctx.attrs().has("shape")) {
+    return ctx.fail("the target shape is missing (input 1 or attribute 'shape')");
+  }
+  return Status::ok();
+}
+
+Status inferReshape(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  const std::vector<int64_t> spec = ctx.attrs().getInts("shape");
+  const bool allowzero = ctx.attrs().getInt("allowzero", 0) != 0;
+  ir::Shape out(spec.size());
+  int64_t infer_at = -1, known = 1;
+  bool has_zero = false;
+  for (size_t i = 0; i < spec.size(); ++i) {
+    int64_t s = spec[i];
+    if (s == -1) {
+      if (infer_at >= 0) return ctx.fail("shape [{}] has more than one -1", ir::shapeToString(spec));
+      infer_at = static_cast<int64_t>(i);
+      continue;
+    }
+    if (s < -1) return ctx.fail("shape [{}] has the invalid dim {}", ir::shapeToString(spec), s);
+    if (s == 0 && !allowzero) {
+      if (i >= x.size())
+        return ctx.fail("shape [{}]: dim {} is 0 (copy the input dim) but the input [{}] has "
+                        "only {} dims",
+                        ir::shapeToString(spec), i, ir::shapeToString(x), x.size());
+      s = x[i];
+    }
+    has_zero |= s == 0;
+    out[i] = s;
+    known *= s;
+  }
+  const int64_t numel = ir::numElements(x);
+  if (infer_at >= 0) {
+    if (allowzero && has_zero)
+      return ctx.fail("shape [{}] has both 0 and -1 with allowzero=1", ir::shapeToString(spec));
+    if (known == 0 || numel % known != 0)
+      return ctx.fail("cannot reshape [{}] ({} elements) to [{}]: the -1 dim cannot be inferred",
+                      ir::shapeToString(x), numel, ir::shapeToString(spec));
+    out[infer_at] = numel / known;
+  } else if (known != numel) {
+    return ctx.fail("cannot reshape [{}] ({} elements) to [{}] ({} elements)",
+                    ir::shapeToString(x), numel, ir::shapeToString(out), known);
+  }
+  ctx.attrs().set("shape", out);
+  // A resolved 0 is a real 0: keep it one when inference runs again.
+  if (std::find(out.begin(), out.end(), 0) != out.end()) ctx.attrs().set("allowzero", int64_t{1});
+  ctx.setOutput(0, ctx.dtype(0), out);
+  return Status::ok();
+}
+
+Status inferFlatten(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  const int64_t r = ctx.rank(0);
+  int64_t axis = ctx.attrs().getInt("axis", 1);
+  int64_t a = axis < 0 ? axis + r : axis;
+  if (a < 0 || a > r) return ctx.fail("axis {} is out of range [{}, {}]", axis, -r, r);
+  ctx.attrs().set("axis", a);
+  ctx.setOutput(0, ctx.dtype(0), {product(x, 0, a), product(x, a, x.size())});
+  return Status::ok();
+}
+
+Status canonAxesInput(InferContext& ctx) {
+  if (ctx.hasInput(1)) ASC_RETURN_IF_ERROR(moveParam(ctx, 1, "axes"));
+  ctx.truncateInputs(1);
+  return Status::ok();
+}
+
+Status inferSqueeze(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  std::vector<int64_t> axes;
+  if (ctx.attrs().has("axes") && !ctx.attrs().getInts("axes").empty()) {
+    ASC_TRY(axes, normalizeAxes(ctx, ctx.attrs().getInts("axes"), ctx.rank(0), true));
+    for (int64_t a : axes)
+      if (x[a] != 1)
+        return ctx.fail("cannot squeeze axis {} of shape [{}]: its size is {}, not 1", a,
+                        ir::shapeToString(x), x[a]);
+  } else {
+    for (size_t i = 0; i < x.size(); ++i)
+      if (x[i] == 1) axes.push_back(static_cast<int64_t>(i));
+  }
+  ir::Shape out;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (!std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(i)))
+      out.push_back(x[i]);
+  ctx.attrs().set("axes", axes);
+  ctx.setOutput(0, ctx.dtype(0), out);
+  return Status::ok();
+}
+
+Status inferUnsqueeze(InferContext& ctx) {
+  if (!ctx.attrs().has("axes"))
+    return ctx.fail("axes are missing (attribute before opset 13, input 1 since)");
+  const ir::Shape& x = ctx.shape(0);
+  const std::vector<int64_t> raw = ctx.attrs().getInts("axes");
+  const int64_t out_rank = ctx.rank(0) + static_cast<int64_t>(raw.size());
+  ASC_TRY(std::vector<int64_t> axes, normalizeAxes(ctx, raw, out_rank, true));
+  ir::Shape out;
+  size_t next = 0;
+  for (int64_t i = 0; i < out_rank; ++i) {
+    if (std::binary_search(axes.begin(), axes.end(), i)) out.push_back(1);
+    else out.push_back(x[next++]);
+  }
+  ctx.attrs().set("axes", axes);
+  ctx.setOutput(0, ctx.dtype(0), out);
+  return Status::ok();
+}
+
+// --- Transpose, Expand, Tile -----------------------------------------------------------------
+
+Status inferTranspose(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  const int64_t r = ctx.rank(0);
+  std::vector<int64_t> def(r);
+  for (int64_t i = 0; i < r; ++i) def[i] = r - 1 - i;
+  std::vector<int64_t> perm = ctx.attrs().getInts("perm", def);
+  if (static_cast<int64_t>(perm.size()) != r)
+    return ctx.fail("perm [{}] has {} entries, the input has rank {}", ir::shapeToString(perm),
+                    perm.size(), r);
+  std::vector<bool> seen(r, false);
+  ir::Shape out(r);
+  for (int64_t i = 0; i < r; ++i) {
+    if (perm[i] < 0 || perm[i] >= r || seen[perm[i]])
+      return ctx.fail("perm [{}] is not a permutation of 0..{}", ir::shapeToString(perm), r - 1);
+    seen[perm[i]] = true;
+    out[i] = x[perm[i]];
+  }
+  ctx.attrs().set("perm", perm);
+  ctx.setOutput(0, ctx.dtype(0), out);
+  return Status::ok();
+}
+
+Eval evalTranspose(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  std::vector<int64_t> perm = n.attrs.getInts("perm");
+  std::vector<int64_t> st = stridesOf(in[0].shape), pst(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) pst[i] = st[perm[i]];
+  return one(mapElements(in[0], n.outputs[0]->shape, [&](const std::vector<int64_t>& idx) {
+    int64_t off = 0;
+    for (size_t i = 0; i < idx.size(); ++i) off += idx[i] * pst[i];
+    return off;
+  }));
+}
+
+Status canonExpand(InferContext& ctx) {
+  if (ctx.hasInput(1)) {
+    ASC_RETURN_IF_ERROR(moveParam(ctx, 1, "shape"));
+    ctx.truncateInputs(1);
+  } else if (!ctx.attrs().has("shape")) {
+    return ctx.fail("the target shape (input 1) is missing");
+  }
+  return Status::ok();
+}
+
+Status inferExpand(InferContext& ctx) {
+  std::vector<int64_t> shape = ctx.attrs().getInts("shape");
+  for (int64_t d : shape)
+    if (d < 0) return ctx.fail("shape [{}] has a negative dim", ir::shapeToString(shape));
+  auto out = broadcastShapes(ctx.shape(0), shape);
+  if (!out)
+    return ctx.fail("input of shape [{}] cannot be expanded to [{}]",
+                    ir::shapeToString(ctx.shape(0)), ir::shapeToString(shape));
+  ctx.attrs().set("shape", *out);
+  ctx.setOutput(0, ctx.dtype(0), *out);
+  return Status::ok();
+}
+
+Eval evalExpand(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  auto r = evalBroadcast({in[0]}, in[0].dtype, n.outputs[0]->shape,
+                         [](const double* a) { return a[0]; }, [](const int64_t* a) { return a[0]; });
+  if (!r) return r.status();
+  return one(*r);
+}
+
+Status canonTile(InferContext& ctx) {
+  if (ctx.opset() < 6 && ctx.hasInput(2)) {
+    // Tile-1: a scalar count `tiles` along one `axis`.
+    const ir::Value* tiles = ctx.constInput(1);
+    const ir::Value* axis = ctx.constInput(2);
+    if (!tiles || !axis || tiles->numel() != 1 || axis->numel() != 1)
+      return ctx.fail("tiles and axis (inputs 1 and 2) must be constant scalars");
+    auto a = normalizeAxis(axis->tensor().intAt(0), ctx.rank(0));
+    if (!a) return ctx.fail("axis {} is out of range", axis->tensor().intAt(0));
+    std::vector<int64_t> repeats(ctx.rank(0), 1);
+    repeats[*a] = tiles->tensor().intAt(0);
+    ctx.attrs().set("repeats", repeats);
+    ctx.truncateInputs(1);
+    return Status::ok();
+  }
+  if (ctx.hasInput(1)) {
+    ASC_RETURN_IF_ERROR(moveParam(ctx, 1, "repeats"));
+    ctx.truncateInputs(1);
+  } else if (!ctx.attrs().has("repeats")) {
+    return ctx.fail("repeats (input 1) are missing");
+  }
+  return Status::ok();
+}
+
+Status inferTile(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  std::vector<int64_t> rep = ctx.attrs().getInts("repeats");
+  if (rep.size() != x.size())
+    return ctx.fail("repeats [{}] has {} entries, the input has rank {}", ir::shapeToString(rep),
+                    rep.size(), x.size());
+  ir::Shape out(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (rep[i] < 0) return ctx.fail("repeats [{}] has a negative entry", ir::shapeToString(rep));
+    out[i] = x[i] * rep[i];
+  }
+  ctx.setOutput(0, ctx.dtype(0), out);
+  return Status::ok();
+}
+
+Eval evalTile(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const ir::Shape& x = in[0].shape;
+  std::vector<int64_t> st = stridesOf(x);
+  return one(mapElements(in[0], n.outputs[0]->shape, [&](const std::vector<int64_t>& idx) {
+    int64_t off = 0;
+    for (size_t i = 0; i < idx.size(); ++i) off += (idx[i] % x[i]) * st[i];
+    return off;
+  }));
+}
+
+// --- Concat, Split ---------------------------------------------------------------------------
+
+Status inferConcat(InferContext& ctx) {
+  if (!ctx.attrs().has("axis") && ctx.opset() >= 4) return ctx.fail("attribute axis is required");
+  for (size_t i = 0; i < ctx.numInputs(); ++i)
+    if (!ctx.hasInput(i)) return ctx.fail("input {} is empty (omitted)", i);
+  const int64_t r = ctx.rank(0);
+  int64_t axis_attr = ctx.attrs().getInt("axis", 1);
+  auto axis = normalizeAxis(axis_attr, r);
+  if (!axis) return ctx.fail("axis {} is out of range for inputs of rank {}", axis_attr, r);
+  ir::Shape out = ctx.shape(0);
+  for (size_t i = 1; i < ctx.numInputs(); ++i) {
+    const ir::Shape& s = ctx.shape(i);
+    if (ctx.dtype(i) != ctx.dtype(0))
+      return ctx.fail("input {} has dtype {}, input 0 has {}", i, ir::dtypeName(ctx.dtype(i)),
+                      ir::dtypeName(ctx.dtype(0)));
+    bool ok = static_cast<int64_t>(s.size()) == r;
+    for (int64_t d = 0; ok && d < r; ++d) ok = d == *axis || s[d] == out[d];
+    if (!ok)
+      return ctx.fail("input {} of shape [{}] does not match input 0 [{}] outside axis {}", i,
+                      ir::shapeToString(s), ir::shapeToString(ctx.shape(0)), *axis);
+    out[*axis] += s[*axis];
+  }
+  ctx.attrs().set("axis", *axis);
+  ctx.setOutput(0, ctx.dtype(0), out);
+  return Status::ok();
+}
+
+Eval evalConcat(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const int64_t axis = n.attrs.getInt("axis", 0);
+  const ir::Shape& os = n.outputs[0]->shape;
+  const size_t esz = ir::dtypeSize(in[0].dtype);
+  const int64_t outer = product(os, 0, axis);
+  const int64_t inner = product(os, axis + 1, os.size());
+  TensorBuilder b(in[0].dtype, os);
+  uint8_t* dst = b.bytes.data();
+  for (int64_t o = 0; o < outer; ++o)
+    for (const auto& t : in) {
+      size_t chunk = static_cast<size_t>(t.shape[axis] * inner) * esz;
+      if (chunk) std::memcpy(dst, t.data->data() + o * chunk, chunk);
+      dst += chunk;
+    }
+  return one(b.finish());
+}
+
+Status canonSplit(InferContext& ctx) {
+  if (ctx.hasInput(1)) ASC_RETURN_IF_ERROR(moveParam(ctx, 1, "split"));
+  ctx.truncateInputs(1);
+  return Status::ok();
+}
+
+Status inferSplit(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  int64_t axis_attr = ctx.attrs().getInt("axis", 0);
+  auto axis = normalizeAxis(axis_attr, ctx.rank(0));
+  if (!axis) return ctx.fail("axis {} is out of range for an input of rank {}", axis_attr, x.size());
+  const int64_t dim = x[*axis];
+  const int64_t n = static_cast<int64_t>(ctx.node().outputs.size());
+  std::vector<int64_t> split = ctx.attrs().getInts("split");
+  if (!split.empty()) {
+    if (static_cast<int64_t>(split.size()) != n)
+      return ctx.fail("split [{}] has {} entries for {} outputs", ir::shapeToString(split),
+                      split.size(), n);
+    int64_t sum = 0;
+    for (int64_t s : split) {
+      if (s < 0) return ctx.fail("split [{}] has a negative entry", ir::shapeToString(split));
+      sum += s;
+    }
+    if (sum != dim)
+      return ctx.fail("split [{}] sums to {}, but axis {} has size {}", ir::shapeToString(split),
+                      sum, *axis, dim);
+  } else if (ctx.attrs().has("num_outputs")) {
+    // Opset 18: equal chunks of ceil(dim / n), the last one smaller.
+    if (ctx.attrs().getInt("num_outputs", 0) != n)
+      return ctx.fail("num_outputs {} differs from the {} outputs of the node",
+                      ctx.attrs().getInt("num_outputs", 0), n);
+    int64_t chunk = (dim + n - 1) / n;
+    if (chunk * (n - 1) >= dim && n > 1)
+      return ctx.fail("axis {} of size {} cannot give {} non-empty chunks", *axis, dim, n);
+    split.assign(n, chunk);
+    split.back() = dim - chunk * (n - 1);
+  } else {
+    if (dim % n != 0)
+      return ctx.fail("axis {} of size {} does not split into {} equal parts; give 'split'",
+                      *axis, dim, n);
+    split.assign(n, dim / n);
+  }
+  ctx.attrs().erase("num_outputs");
+  ctx.attrs().set("split", split);
+  ctx.attrs().set("axis", *axis);
+  for (int64_t i = 0; i < n; ++i) {
+    ir::Shape s = x;
+    s[*axis] = split[i];
+    ctx.setOutput(i, ctx.dtype(0), s);
+  }
+  return Status::ok();
+}
+
+Eval evalSplit(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const int64_t axis = n.attrs.getInt("axis", 0);
+  const ir::Shape& x = in[0].shape;
+  const size_t esz = ir::dtypeSize(in[0].dtype);
+  const int64_t outer = product(x, 0, axis);
+  const int64_t inner = product(x, axis + 1, x.size());
+  const size_t in_row = static_cast<size_t>(x[axis] * inner) * esz;
+  std::vector<ir::Tensor> outs;
+  size_t col = 0;
+  for (const ir::Value* v : n.outputs) {
+    TensorBuilder b(in[0].dtype, v->shape);
+    size_t chunk = static_cast<size_t>(v->shape[axis] * inner) * esz;
+    for (int64_t o = 0; o < outer && chunk; ++o)
+      std::memcpy(b.bytes.data() + o * chunk, in[0].data->data() + o * in_row + col, chunk);
+    col += chunk;
+    outs.push_back(b.finish());
+  }
+  return outs;
+}
+
+// --- Slice -----------------------------------------------------------------------------------
+
+Status canonSlice(InferContext& ctx) {
+  if (ctx.opset() < 10) return Status::ok();  // starts/ends/axes were attributes
+  if (ctx.hasInput(1)) {
+    if (!ctx.hasInput(2)) return ctx.fail("ends (input 2) are missing");
+    ASC_RETURN_IF_ERROR(moveParam(ctx, 1, "starts"));
+    ASC_RETURN_IF_ERROR(moveParam(ctx, 2, "ends"));
+    ASC_RETURN_IF_ERROR(moveParam(ctx, 3, "axes"));
+    ASC_RETURN_IF_ERROR(moveParam(ctx, 4, "steps"));
+  } else if (!ctx.attrs().has("starts")) {
+    return ctx.fail("starts and ends (inputs 1 and 2) are missing");
+  }
+  ctx.truncateInputs(1);
+  return Status::ok();
+}
+
+Status inferSlice(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  const int64_t r = ctx.rank(0);
+  ir::Attrs& a = ctx.attrs();
+  if (!a.has("starts") || !a.has("ends")) return ctx.fail("starts and ends are required");
+  std::vector<int64_t> starts = a.getInts("starts"), ends = a.getInts("ends");
+  const size_t k = starts.size();
+  std::vector<int64_t> raw_axes(k), steps = a.getInts("steps", std::vector<int64_t>(k, 1));
+  std::iota(raw_axes.begin(), raw_axes.end(), 0);
+  raw_axes = a.getInts("axes", raw_axes);
+  if (ends.size() != k || raw_axes.size() != k || steps.size() != k)
+    return ctx.fail("starts [{}], ends [{}], axes [{}] and steps [{}] differ in length",
+                    ir::shapeToString(starts), ir::shapeToString(ends),
+                    ir::shapeToString(raw_axes), ir::shapeToString(steps));
+  ASC_TRY(std::vector<int64_t> axes, normalizeAxes(ctx, raw_axes, r, false));
+  ir::Shape out = x;
+  for (size_t i = 0; i < k; ++i) {
+    const int64_t d = x[axes[i]], st = steps[i];
+    if (st == 0) return ctx.fail("steps [{}] has a 0 step", ir::shapeToString(steps));
+    int64_t s = starts[i], e = ends[i];
+    if (s < 0) s += d;
+    if (e < 0) e += d;
+    int64_t len;
+    if (d == 0) {
+      s = e = len = 0;
+    } else if (st > 0) {
+      s = std::clamp<int64_t>(s, 0, d);
+      e = std::clamp<int64_t>(e, 0, d);
+      len = e > s ? (e - s + st - 1) / st : 0;
+    } else {
+      s = std::clamp<int64_t>(s, 0, d - 1);
+      e = std::clamp<int64_t>(e, -1, d - 1);
+      len = s > e ? (s - e + (-st) - 1) / (-st) : 0;
+      if (e == -1) e = -(d + 1);  // "before index 0", stable under re-normalization
+    }
+    starts[i] = s;
+    ends[i] = e;
+    out[axes[i]] = len;
+  }
+  a.set("starts", starts);
+  a.set("ends", ends);
+  a.set("axes", axes);
+  a.set("steps", steps);
+  ctx.setOutput(0, ctx.dtype(0), out);
+  return Status::ok();
+}
+
+Eval evalSlice(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const ir::Shape& x = in[0].shape;
+  std::vector<int64_t> begin(x.size(), 0), step(x.size(), 1);
+  std::vector<int64_t> starts = n.attrs.getInts("starts"), axes = n.attrs.getInts("axes"),
+                       steps = n.attrs.getInts("steps");
+  for (size_t i = 0; i < axes.size(); ++i) {
+    begin[axes[i]] = starts[i];
+    step[axes[i]] = steps[i];
+  }
+  std::vector<int64_t> st = stridesOf(x);
+  return one(mapElements(in[0], n.outputs[0]->shape, [&](const std::vector<int64_t>& idx) {
+    int64_t off = 0;
+    for (size_t i = 0; i < idx.size(); ++i) off += (begin[i] + idx[i] * step[i]) * st[i];
+    return off;
+  }));
+}
+
+// --- Gather ----------------------------------------------------------------------------------
+
+Status inferGather(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  const ir::Shape& ind = ctx.shape(1);
+  if (ctx.dtype(1) != ir::DType::I64 && ctx.dtype(1) != ir::DType::I32)
+    return ctx.fail("indices have dtype {}, expected int32 or int64", ir::dtypeName(ctx.dtype(1)));
+  int64_t axis_attr = ctx.attrs().getInt("axis", 0);
+  auto axis = normalizeAxis(axis_attr, ctx.rank(0));
+  if (!axis) return ctx.fail("axis {} is out of range for data of rank {}", axis_attr, x.size());
+  if (const ir::Value* c = ctx.constInput(1)) {
+    const ir::Tensor t = c->tensor();
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      int64_t v = t.intAt(i);
+      if (v < -x[*axis] || v >= x[*axis])
+        return ctx.fail("index {} is out of range for axis {} of size {}", v, *axis, x[*axis]);
+    }
+  }
+  ir::Shape out(x.begin(), x.begin() + *axis);
+  out.insert(out.end(), ind.begin(), ind.end());
+  out.insert(out.end(), x.begin() + *axis + 1, x.end());
+  ctx.attrs().set("axis", *axis);
+  ctx.setOutput(0, ctx.dtype(0), out);
+  return Status::ok();
+}
+
+Eval evalGather(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const int64_t axis = n.attrs.getInt("axis", 0);
+  const ir::Shape& x = in[0].shape;
+  const size_t esz = ir::dtypeSize(in[0].dtype);
+  const int64_t outer = product(x, 0, axis), dim = x[axis];
+  const size_t inner = static_cast<size_t>(product(x, axis + 1, x.size())) * esz;
+  const int64_t count = in[1].numel();
+  TensorBuilder b(in[0].dtype, n.outputs[0]->shape);
+  uint8_t* dst = b.bytes.data();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < count; ++j) {
+      int64_t v = in[1].intAt(j);
+      if (v < 0) v += dim;
+      if (v < 0 || v >= dim)
+        return evalFail(n, "index {} is out of range for axis {} of size {}", in[1].intAt(j),
+                        axis, dim);
+      if (inner) std::memcpy(dst, in[0].data->data() + (o * dim + v) * inner, inner);
+      dst += inner;
+    }
+  return one(b.finish());
+}
+
+// --- Cast, Identity, Dropout -----------------------------------------------------------------
+
+Status canonCast(InferContext& ctx) {
+  // Cast-1 names the type as a string ("FLOAT").
+  const ir::AttrValue* v = ctx.attrs().find("to");
+  const std::string* s = v ? std::get_if<std::string>(v) : nullptr;
+  if (!s) return Status::ok();
+  static const std::pair<const char*, int64_t> kNames[] = {
+      {"FLOAT", 1},  {"UINT8", 2},  {"INT8", 3},   {"UINT16", 4},  {"INT16", 5},
+      {"INT32", 6},  {"INT64", 7},  {"BOOL", 9},   {"FLOAT16", 10}, {"DOUBLE", 11},
+      {"UINT32", 12}, {"UINT64", 13}, {"BFLOAT16", 16}};
+  for (const auto& [name, num] : kNames)
+    if (*s == name) {
+      ctx.attrs().set("to", num);
+      return Status::ok();
+    }
+  return ctx.fail("'to' names the unsupported type '{}'", *s);
+}
+
+Status inferCast(InferContext& ctx) {
+  if (!ctx.attrs().has("to")) return ctx.fail("attribute 'to' is required");
+  int64_t to = ctx.attrs().getInt("to", 0);
+  ir::DType t = ir::dtypeFromOnnx(static_cast<int>(to));
+  if (t == ir::DType::Undefined)
+    return ctx.fail("'to' = {} is not a supported ONNX data type (string, complex and 8-bit "
+                    "float types are not supported)",
+                    to);
+  ctx.setOutput(0, t, ctx.shape(0));
+  return Status::ok();
+}
+
+Eval evalCast(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const ir::Tensor& x = in[0];
+  const ir::DType to = n.outputs[0]->dtype;
+  const bool from_float = ir::isFloat(x.dtype);
+  TensorBuilder b(to, x.shape);
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    if (to == ir::DType::Bool) {
+      b.setInt(i, from_float ? x.floatAt(i) != 0 : x.intAt(i) != 0);
+    } else if (ir::isFloat(to)) {
+      b.setFloat(i, x.floatAt(i));
+    } else if (from_float) {
+      double f = x.floatAt(i);
+      b.setInt(i, std::isfinite(f) && std::fabs(f) < 9.2e18 ? static_cast<int64_t>(f) : 0);
+    } else {
+      b.setInt(i, x.intAt(i));
+    }
+  }
+  return one(b.finish());
+}
+
+Eval evalIdentity(const ir::Node& n, const std::vector<ir::Tensor>& in) { return one(in[0]); }
+
+Status canonDropout(InferContext& ctx) {
+  if (ctx.hasInput(2)) {
+    const ir::Value* tm = ctx.constInput(2);
+    if (tm && tm->numel() == 1 && tm->tensor().intAt(0) != 0)
+      return ctx.fail("training_mode is true: training-mode Dropout is not supported, only "
+                      "inference (identity)");
+    if (!tm)
+      ASC_LOG_WARN("node '{}' (Dropout): training_mode is not a constant; compiled for "
+                   "inference (identity)",
+                   ctx.node().name);
+  }
+  if (const ir::Value* ratio = ctx.constInput(1); ratio && ratio->numel() == 1)
+    ctx.attrs().set("ratio", static_cast<float>(ratio->tensor().floatAt(0)));
+  ctx.truncateInputs(1);
+  return Status::ok();
+}
+
+Status inferDropout(InferContext& ctx) {
+  ctx.setOutput(0, ctx.dtype(0), ctx.shape(0));
+  // The mask is bool since opset 10, of the input's type before.
+  ctx.setOutput(1, ctx.opset() >= 10 ? ir::DType::Bool : ctx.dtype(0), ctx.shape(0));
+  return Status::ok();
+}
+
+Eval evalDropout(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  std::vector<ir::Tensor> outs{in[0]};
+  if (n.outputs.size() > 1) {
+    TensorBuilder mask(n.outputs[1]->dtype, in[0].shape);
+    for (int64_t i = 0; i < in[0].numel(); ++i) mask.setInt(i, 1);
+    outs.push_back(mask.finish());
+  }
+  return outs;
+}
+
+// --- Constant, ConstantOfShape ---------------------------------------------------------------
+
+Status canonConstant(InferContext& ctx) {
+  ir::Attrs& a = ctx.attrs();
+  for (const char* unsupported : {"value_string", "value_strings", "sparse_value"})
+    if (a.has(unsupported)) return ctx.fail("attribute '{}' is not supported", unsupported);
+  if (a.getTensor("value")) return Status::ok();
+  ir::Tensor t;
+  if (const ir::AttrValue* v = a.find("value_float"); v && std::get_if<float>(v)) {
+    float f = std::get<float>(*v);
+    t = ir::Tensor{ir::DType::F32, {}, ir::Blob::copyOf(&f, sizeof f)};
+  } else if (const ir::AttrValue* v = a.find("value_floats")) {
+    std::vector<float> fs = a.getFloats("value_floats");
+    t = ir::Tensor{ir::DType::F32, {static_cast<int64_t>(fs.size())},
+                   ir::Blob::copyOf(fs.data(), fs.size() * sizeof(float))};
+  } else if (a.has("value_int")) {
+    int64_t i = a.getInt("value_int", 0);
+    t = makeInt64Tensor({i}, {});
+  } else if (a.has("value_ints")) {
+    std::vector<int64_t> is = a.getInts("value_ints");
+    t = makeInt64Tensor(is, {static_cast<int64_t>(is.size())});
+  } else {
+    return ctx.fail("no value: expected attribute 'value' or value_float(s)/value_int(s)");
+  }
+  for (const char* k : {"value_float", "value_floats", "value_int", "value_ints"}) a.erase(k);
+  a.set("value", t);
+  return Status::ok();
+}
+
+Status inferConstant(InferContext& ctx) {
+  const ir::Tensor* t = ctx.attrs().getTensor("value");
+  if (!t) return ctx.fail("attribute 'value' is not a tensor");
+  if (t->dtype == ir::DType::Undefined) return ctx.fail("'value' has an unsupported dtype");
+  for (int64_t d : t->shape)
+    if (d < 0) return ctx.fail("'value' has a negative dim [{}]", ir::shapeToString(t->shape));
+  if (!t->data || t->data->size() != t->byteSize())
+    return ctx.fail("'value' of shape [{}] {} holds {} bytes, expected {}",
+                    ir::shapeToString(t->shape), ir::dtypeName(t->dtype),
+                    t->data ? t->data->size() : 0, t->byteSize());
+  ctx.setOutput(0, t->dtype, t->shape);
+  return Status::ok();
+}
+
+Eval evalConstant(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  return one(*n.attrs.getTensor("value"));
+}
+
+Status inferConstantOfShape(InferContext& ctx) {
+  const ir::Value* c = ctx.constInput(0);
+  if (!c) return ctx.fail("the shape (input 0) must be a constant; dynamic shapes are not supported");
+  if (c->shape.size() != 1 || ir::isFloat(c->dtype))
+    return ctx.fail("the shape (input 0) must be a 1-D integer tensor, it is {} [{}]",
+                    ir::dtypeName(c->dtype), ir::shapeToString(c->shape));
+  ir::Shape out = c->tensor().toInts();
+  for (int64_t d : out)
+    if (d < 0) return ctx.fail("shape [{}] has a negative dim", ir::shapeToString(out));
+  ir::DType dt = ir::DType::F32;
+  if (const ir::Tensor* v = ctx.attrs().getTensor("value")) {
+    if (v->numel() != 1 || !v->data || v->data->size() != v->byteSize())
+      return ctx.fail("'value' must hold exactly one element, it has shape [{}]",
+                      ir::shapeToString(v->shape));
+    dt = v->dtype;
+  } else {
+    float zero = 0;
+    ctx.attrs().set("value", ir::Tensor{dt, {1}, ir::Blob::copyOf(&zero, sizeof zero)});
+  }
+  ctx.setOutput(0, dt, out);
+  return Status::ok();
+}
+
+Eval evalConstantOfShape(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const ir::Tensor& v = *n.attrs.getTensor("value");
+  TensorBuilder b(v.dtype, n.outputs[0]->shape);
+  const size_t esz = ir::dtypeSize(v.dtype);
+  for (size_t off = 0; off < b.bytes.size(); off += esz)
+    std::memcpy(b.bytes.data() + off, v.data->data(), esz);
+  return one(b.finish());
+}
+
+// --- DepthToSpace, Pad -----------------------------------------------------------------------
+
+Status inferDepthToSpace(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  if (x.size() != 4) return ctx.fail("input must be 4-D (N, C, H, W), it is [{}]", ir::shapeToString(x));
+  if (!ctx.attrs().has("blocksize")) return ctx.fail("attribute blocksize is required");
+  int64_t b = ctx.attrs().getInt("blocksize", 0);
+  if (b <= 0) return ctx.fail("blocksize {} must be positive", b);
+  std::string mode = ctx.attrs().getString("mode", "DCR");
+  if (mode != "DCR" && mode != "CRD") return ctx.fail("mode '{}' is not DCR or CRD", mode);
+  if (x[1] % (b * b) != 0)
+    return ctx.fail("channels {} are not divisible by blocksize^2 = {}", x[1], b * b);
+  ctx.attrs().set("mode", mode);
+  ctx.setOutput(0, ctx.dtype(0), {x[0], x[1] / (b * b), x[2] * b, x[3] * b});
+  return Status::ok();
+}
+
+Eval evalDepthToSpace(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const ir::Shape& x = in[0].shape;
+  const int64_t b = n.attrs.getInt("blocksize", 1);
+  const bool dcr = n.attrs.getString("mode", "DCR") == "DCR";
+  const int64_t oc = x[1] / (b * b);
+  std::vector<int64_t> st = stridesOf(x);
+  return one(mapElements(in[0], n.outputs[0]->shape, [&](const std::vector<int64_t>& i) {
+    int64_t bi = i[2] % b, bj = i[3] % b;
+    int64_t c = dcr ? (bi * b + bj) * oc + i[1] : i[1] * b * b + bi * b + bj;
+    return i[0] * st[0] + c * st[1] + (i[2] / b) * st[2] + (i[3] / b) * st[3];
+  }));
+}
+
+Status canonPad(InferContext& ctx) {
+  ir::Attrs& a = ctx.attrs();
+  if (a.has("paddings") && !a.has("pads")) {  // Pad-1
+    a.set("pads", a.getInts("paddings"));
+    a.erase("paddings");
+  }
+  if (ctx.opset() < 11 || ctx.numInputs() < 2) return Status::ok();
+  if (ctx.hasInput(1)) ASC_RETURN_IF_ERROR(moveParam(ctx, 1, "pads"));
+  if (ctx.hasInput(2)) {
+    const ir::Value* cv = ctx.constInput(2);
+    if (cv && cv->numel() == 0) {
+      a.set("value", 0.0f);  // an empty constant_value means 0
+    } else {
+      ASC_RETURN_IF_ERROR(ctx.moveInputToFloat(2, "value"));
+    }
+  }
+  if (ctx.hasInput(3)) {  // opset 18 axes: pads are given for these axes only
+    const ir::Value* c = ctx.constInput(3);
+    if (!c) return ctx.fail("axes (input 3) must be a constant");
+    const int64_t r = ctx.rank(0);
+    ASC_TRY(std::vector<int64_t> axes, normalizeAxes(ctx, c->tensor().toInts(), r, false));
+    std::vector<int64_t> p = a.getInts("pads"), full(2 * r, 0);
+    if (p.size() != 2 * axes.size())
+      return ctx.fail("pads [{}] must have 2 entries per axis of [{}]", ir::shapeToString(p),
+                      ir::shapeToString(axes));
+    for (size_t i = 0; i < axes.size(); ++i) {
+      full[axes[i]] = p[i];
+      full[r + axes[i]] = p[axes.size() + i];
+    }
+    a.set("pads", full);
+  }
+  ctx.truncateInputs(1);
+  return Status::ok();
+}
+
+Status inferPad(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  const int64_t r = ctx.rank(0);
+  ir::Attrs& a = ctx.attrs();
+  if (!a.has("pads")) return ctx.fail("pads are missing");
+  std::vector<int64_t> pads = a.getInts("pads");
+  if (static_cast<int64_t>(pads.size()) != 2 * r)
+    return ctx.fail("pads [{}] has {} entries, expected 2 * rank = {}", ir::shapeToString(pads),
+                    pads.size(), 2 * r);
+  std::string mode = a.getString("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge")
+    return ctx.fail("mode '{}' is not supported (constant, reflect, edge)", mode);
+  ir::Shape out(r);
+  for (int64_t i = 0; i < r; ++i) {
+    out[i] = x[i] + pads[i] + pads[r + i];
+    if (out[i] < 0)
+      return ctx.fail("pads [{}] remove more than dim {} of size {}", ir::shapeToString(pads), i,
+                      x[i]);
+    int64_t most = std::max(pads[i], pads[r + i]);
+    if (mode == "reflect" && most > 0 && most >= x[i])
+      return ctx.fail("reflect padding of {} needs dim {} larger than that, it is {}", most, i,
+                      x[i]);
+    if (mode == "edge" && most > 0 && x[i] == 0)
+      return ctx.fail("edge padding of the empty dim {}", i);
+  }
+  a.set("mode", mode);
+  a.set("value", a.getFloat("value", 0.0f));
+  ctx.setOutput(0, ctx.dtype(0), out);
+  return Status::ok();
+}
+
+Eval evalPad(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const ir::Shape& x = in[0].shape;
+  const int64_t r = static_cast<int64_t>(x.size());
+  const std::vector<int64_t> pads = n.attrs.getInts("pads");
+  const std::string mode = n.attrs.getString("mode", "constant");
+  TensorBuilder fill(in[0].dtype, {1});
+  fill.setFloat(0, n.attrs.getFloat("value", 0.0f));
+  std::vector<int64_t> st = stridesOf(x);
+  auto src = [&](const std::vector<int64_t>& idx) -> int64_t {
+    int64_t off = 0;
+    for (int64_t i = 0; i < r; ++i) {
+      int64_t s = idx[i] - pads[i];
+      if (s < 0 || s >= x[i]) {
+        if (mode == "constant") return -1;
+        if (mode == "edge") s = std::clamp<int64_t>(s, 0, x[i] - 1);
+        else s = s < 0 ? -s : 2 * (x[i] - 1) - s;
+      }
+      off += s * st[i];
+    }
+    return off;
+  };
+  return one(mapElements(in[0], n.outputs[0]->shape, src, fill.bytes.data()));
+}
+
+}  // namespace
+
+const OpDef& defShape() {
+  static const OpDef d = OpDef("Shape").onnx(1).inferShape(inferShapeOp).evalConst(evalShapeOp)
+      .evalFromShapes().summary("the input's shape as int64 (opset 15: dims [start, end))");
+  return d;
+}
+
+const OpDef& defReshape() {
+  static const OpDef d = OpDef("Reshape").onnx(1).inputs(1, 2).canonicalize(canonReshape)
+      .inferShape(inferReshape).evalConst(evalReshapeLike)
+      .summary("new shape (constant; 0 copies a dim unless allowzero, -1 is inferred)");
+  return d;
+}
+
+const OpDef& defFlatten() {
+  static const OpDef d = OpDef("Flatten").onnx(1).inferShape(inferFlatten)
+      .evalConst(evalReshapeLike).summary("2-D [prod(dims < axis), prod(dims >= axis)]");
+  return d;
+}
+
+const OpDef& defTranspose() {
+  static const OpDef d = OpDef("Transpose").onnx(1).cann("TransposeD").inferShape(inferTranspose)
+      .evalConst(evalTranspose).summary("permutes dims by perm (default: reversed)");
+  return d;
+}
+
+const OpDef& defSqueeze() {
+  static const OpDef d = OpDef("Squeeze").onnx(1).inputs(1, 2).canonicalize(canonAxesInput)
+      .inferShape(inferSqueeze).evalConst(evalReshapeLike)
+      .summary("removes size-1 dims (axes: attribute before opset 13, input since)");
+  return d;
+}
+
+const OpDef& defUnsqueeze() {
+  static const OpDef d = OpDef("Unsqueeze").onnx(1).inputs(1, 2).canonicalize(canonAxesInput)
+      .inferShape(inferUnsqueeze).evalConst(evalReshapeLike)
+      .summary("inserts size-1 dims at axes of the output");
+  return d;
+}
+
+const OpDef& defExpand() {
+  static const OpDef d = OpDef("Expand").onnx(8).cann("ExpandD").inputs(1, 2)
+      .canonicalize(canonExpand).inferShape(inferExpand).evalConst(evalExpand)
+      .summary("broadcasts the input to a constant shape");
+  return d;
+}
+
+const OpDef& defTile() {
+  static const OpDef d = OpDef("Tile").onnx(1).cann("TileD").inputs(1, 3)
+      .canonicalize(canonTile).inferShape(inferTile).evalConst(evalTile)
+      .summary("repeats the input `repeats[i]` times along each dim");
+  return d;
+}
+
+const OpDef& defConcat() {
+  static const OpDef d = OpDef("Concat").onnx(1).cann("ConcatD").inputs(1, 1 << 20)
+      .inferShape(inferConcat).evalConst(evalConcat).summary("joins inputs along axis");
+  return d;
+}
+
+const OpDef& defSplit() {
+  static const OpDef d = OpDef("Split").onnx(1).cann("SplitV").inputs(1, 2).outputs(1, 1 << 20)
+      .canonicalize(canonSplit).inferShape(inferSplit).evalConst(evalSplit)
+      .summary("splits along axis into parts of sizes `split` (default: equal)");
+  return d;
+}
+
+const OpDef& defSlice() {
+  static const OpDef d = OpDef("Slice").onnx(1).cann("StridedSliceV2").inputs(1, 5)
+      .canonicalize(canonSlice).inferShape(inferSlice).evalConst(evalSlice)
+      .summary("strided slice by constant starts/ends/axes/steps");
+  return d;
+}
+
+const OpDef& defGather() {
+  static const OpDef d = OpDef("Gather").onnx(1).cann("GatherV2").inputs(2, 2)
+      .inferShape(inferGather).evalConst(evalGather)
+      .summary("takes entries of data along axis at indices (negative ok)");
+  return d;
+}
+
+const OpDef& defCast() {
+  static const OpDef d = OpDef("Cast").onnx(1).canonicalize(canonCast).inferShape(inferCast)
+      .evalConst(evalCast).summary("converts to the element type `to`");
+  return d;
+}
+
+const OpDef& defIdentity() {
+  static const OpDef d = OpDef("Identity").onnx(1).inferShape(inferSameAsInput0)
+      .evalConst(evalIdentity).summary("output = input");
+  return d;
+}
+
+const OpDef& defDropout() {
+  static const OpDef d = OpDef("Dropout").onnx(1).inputs(1, 3).outputs(1, 2)
+      .canonicalize(canonDropout).inferShape(inferDropout).evalConst(evalDropout)
+      .summary("inference: identity (optional all-true mask)");
+  return d;
+}
+
+const OpDef& defConstant() {
+  static const OpDef d = OpDef("Constant").onnx(1).cann("Const").inputs(0, 0)
+      .canonicalize(canonConstant).inferShape(inferConstant).evalConst(evalConstant)
+      .summary("a constant tensor (value or value_float(s)/value_int(s))");
+  return d;
+}
+
+const OpDef& defConstantOfShape() {
+  static const OpDef d = OpDef("ConstantOfShape").onnx(9).cann("Fill")
+      .inferShape(inferConstantOfShape).evalConst(evalConstantOfShape)
+      .summary("a tensor of a constant shape filled with `value` (default float 0)");
+  return d;
+}
+
+const OpDef& defDepthToSpace() {
+  static const OpDef d = OpDef("DepthToSpace").onnx(1).inferShape(inferDepthToSpace)
+      .evalConst(evalDepthToSpace)
+      .summary("moves channel blocks into spatial blocks (DCR or CRD)");
+  return d;
+}
+
+const OpDef& defPad() {
+  static const OpDef d = OpDef("Pad").onnx(1).cann("PadV3").inputs(1, 4).canonicalize(canonPad)
+      .inferShape(inferPad).evalConst(evalPad)
+      .summary("pads (or crops) each dim; constant, reflect or edge");
+  return d;
+}
+
+}  // namespace asc::ops

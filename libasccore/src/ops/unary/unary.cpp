@@ -1,0 +1,178 @@
+// unary.cpp: element-wise unary ops (activations and math). Output = input's shape and dtype.
+// Clip's min/max were attributes before opset 11 and inputs since; both become attributes.
+// PRelu's slope broadcasts to x one way; a legacy (opset < 7) per-channel slope of shape [C]
+// is rewritten to [C, 1, ..., 1] so later stages see numpy broadcasting only.
+#include <cmath>
+#include <limits>
+
+#include "../op_util.h"
+
+namespace asc::ops {
+namespace {
+
+Status inferFloatUnary(InferContext& ctx) {
+  if (!ir::isFloat(ctx.dtype(0)))
+    return ctx.fail("input dtype {} is not a float type", ir::dtypeName(ctx.dtype(0)));
+  return inferSameAsInput0(ctx);
+}
+
+int64_t flopsPerElement(const ir::Node& n, int64_t k) {
+  return n.outputs[0]->numel() * k;
+}
+
+template <double (*F)(double)>
+Result<std::vector<ir::Tensor>> evalUnary(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  auto r = evalBroadcast({in[0]}, in[0].dtype, in[0].shape,
+                         [](const double* a) { return F(a[0]); },
+                         [](const int64_t* a) { return static_cast<int64_t>(F(double(a[0]))); });
+  if (!r) return r.status();
+  return std::vector<ir::Tensor>{*r};
+}
+
+double reluF(double x) { return x > 0 ? x : 0; }
+double sqrtF(double x) { return std::sqrt(x); }
+double expF(double x) { return std::exp(x); }
+double logF(double x) { return std::log(x); }
+
+Status canonClip(InferContext& ctx) {
+  if (ctx.opset() >= 11) {
+    ASC_RETURN_IF_ERROR(ctx.moveInputToFloat(1, "min"));
+    ASC_RETURN_IF_ERROR(ctx.moveInputToFloat(2, "max"));
+    ctx.truncateInputs(1);
+  }
+  return Status::ok();
+}
+
+Status inferLeakyRelu(InferContext& ctx) { return inferFloatUnary(ctx); }
+
+Status canonPRelu(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  const ir::Shape& s = ctx.shape(1);
+  // Before opset 7 a 1-D slope of C values applied per channel (axis 1), not to the last axis.
+  if (ctx.opset() >= 7 || x.size() < 3 || s.size() != 1 || s[0] != x[1] || s[0] == 1)
+    return Status::ok();
+  const ir::Value* c = ctx.constInput(1);
+  if (!c)
+    return ctx.fail("a per-channel slope of shape [{}] (opset {}) must be a constant",
+                    ir::shapeToString(s), ctx.opset());
+  ir::Shape cs(x.size() - 1, 1);
+  cs[0] = s[0];
+  ir::Tensor t = reshapeTensor(c->tensor(), cs);
+  ctx.node().inputs[1] = ctx.graph().addConstant(c->name + "_per_channel", t);
+  return Status::ok();
+}
+
+Status inferPRelu(InferContext& ctx) {
+  if (!ir::isFloat(ctx.dtype(0)))
+    return ctx.fail("input dtype {} is not a float type", ir::dtypeName(ctx.dtype(0)));
+  if (ctx.dtype(1) != ctx.dtype(0))
+    return ctx.fail("slope dtype {} differs from input dtype {}", ir::dtypeName(ctx.dtype(1)),
+                    ir::dtypeName(ctx.dtype(0)));
+  auto b = broadcastShapes(ctx.shape(0), ctx.shape(1));
+  if (!b || *b != ctx.shape(0))
+    return ctx.fail("slope of shape [{}] does not broadcast to the input shape [{}]",
+                    ir::shapeToString(ctx.shape(1)), ir::shapeToString(ctx.shape(0)));
+  return inferSameAsInput0(ctx);
+}
+
+Result<std::vector<ir::Tensor>> evalPRelu(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  auto r = evalBroadcast(
+      in, in[0].dtype, in[0].shape, [](const double* a) { return a[0] >= 0 ? a[0] : a[0] * a[1]; },
+      [](const int64_t* a) { return a[0] >= 0 ? a[0] : a[0] * a[1]; });
+  if (!r) return r.status();
+  return std::vector<ir::Tensor>{*r};
+}
+
+}  // namespace
+
+const OpDef& defRelu() {
+  static const OpDef d = OpDef("Relu").onnx(6).inferShape(inferSameAsInput0)
+      .evalConst(evalUnary<reluF>)
+      .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
+      .summary("max(x, 0)");
+  return d;
+}
+
+const OpDef& defLeakyRelu() {
+  static const OpDef d = OpDef("LeakyRelu").onnx(6).inferShape(inferLeakyRelu)
+      .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
+      .summary("x >= 0 ? x : alpha*x (alpha default 0.01)");
+  return d;
+}
+
+const OpDef& defPRelu() {
+  static const OpDef d = OpDef("PRelu").onnx(1).cann("PRelu").inputs(2, 2)
+      .canonicalize(canonPRelu).inferShape(inferPRelu).evalConst(evalPRelu)
+      .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
+      .summary("x >= 0 ? x : slope*x; slope broadcasts to x");
+  return d;
+}
+
+const OpDef& defSigmoid() {
+  static const OpDef d = OpDef("Sigmoid").onnx(6).inferShape(inferFloatUnary)
+      .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
+      .summary("1 / (1 + exp(-x))");
+  return d;
+}
+
+const OpDef& defTanh() {
+  static const OpDef d = OpDef("Tanh").onnx(6).inferShape(inferFloatUnary)
+      .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
+      .summary("tanh(x)");
+  return d;
+}
+
+const OpDef& defErf() {
+  static const OpDef d = OpDef("Erf").onnx(9).inferShape(inferFloatUnary)
+      .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
+      .summary("Gauss error function");
+  return d;
+}
+
+const OpDef& defHardSigmoid() {
+  static const OpDef d = OpDef("HardSigmoid").onnx(6).inferShape(inferFloatUnary)
+      .flops([](const ir::Node& n) { return flopsPerElement(n, 3); })
+      .summary("max(0, min(1, alpha*x + beta)), alpha 0.2, beta 0.5");
+  return d;
+}
+
+const OpDef& defHardSwish() {
+  static const OpDef d = OpDef("HardSwish").onnx(14).inferShape(inferFloatUnary)
+      .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
+      .summary("x * max(0, min(1, x/6 + 1/2))");
+  return d;
+}
+
+const OpDef& defClip() {
+  static const OpDef d = OpDef("Clip").onnx(6).cann("ClipByValue").inputs(1, 3)
+      .canonicalize(canonClip).inferShape(inferSameAsInput0)
+      .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
+      .summary("min(max(x, min), max); min/max as attributes or constant inputs");
+  return d;
+}
+
+const OpDef& defSqrt() {
+  static const OpDef d = OpDef("Sqrt").onnx(6).inferShape(inferFloatUnary)
+      .evalConst(evalUnary<sqrtF>)
+      .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
+      .summary("square root");
+  return d;
+}
+
+const OpDef& defExp() {
+  static const OpDef d = OpDef("Exp").onnx(6).inferShape(inferFloatUnary)
+      .evalConst(evalUnary<expF>)
+      .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
+      .summary("e^x");
+  return d;
+}
+
+const OpDef& defLog() {
+  static const OpDef d = OpDef("Log").onnx(6).inferShape(inferFloatUnary)
+      .evalConst(evalUnary<logF>)
+      .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
+      .summary("natural logarithm");
+  return d;
+}
+
+}  // namespace asc::ops

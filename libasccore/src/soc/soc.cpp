@@ -1,0 +1,43 @@
+// soc.cpp: the chip table. Memory sizes are those of the common board of each chip.
+#include "asc/soc/soc.h"
+
+#include <fmt/format.h>
+
+namespace asc::soc {
+
+const std::vector<SocInfo>& allSocs() {
+  constexpr uint64_t GiB = uint64_t(1) << 30;
+  static const std::vector<SocInfo> table = {
+      {"Ascend310", "MINI", 8 * GiB, 16, false, 8.0, {}},
+      {"Ascend310B1", "MINI", 16 * GiB, 16, false, 10.0, {}},
+      {"Ascend310P1", "MINI", 24 * GiB, 16, false, 70.0, {}},
+      {"Ascend310P3", "MINI", 24 * GiB, 16, false, 70.0, {}},
+      {"Ascend910", "CLOUD", 32 * GiB, 16, false, 256.0, {}},
+      {"Ascend910A", "CLOUD", 32 * GiB, 16, false, 256.0, {}},
+      {"Ascend910B1", "CLOUD", 64 * GiB, 16, true, 414.0, {}},
+      {"Ascend910B2", "CLOUD", 64 * GiB, 16, true, 376.0, {}},
+      {"Ascend910B3", "CLOUD", 64 * GiB, 16, true, 313.0, {}},
+      {"Ascend910B4", "CLOUD", 32 * GiB, 16, true, 280.0, {}},
+  };
+  return table;
+}
+
+Result<const SocInfo*> findSoc(std::string_view name) {
+  if (name.empty())
+    return Status::error(ErrorCode::EmptyParam,
+                         "Value for --soc_version is empty; give the chip the model will run on, "
+                         "e.g. --soc_version=Ascend310P3");
+  std::vector<std::string> names;
+  for (const auto& s : allSocs()) {
+    if (name == s.name) return &s;
+    names.push_back(s.name);
+  }
+  return Status::error(ErrorCode::InvalidParam,
+                       "Value {} for parameter --soc_version is invalid. Reason: unknown chip; "
+                       "known chips are: {}",
+                       name, fmt::join(names, ", "));
+}
+
+bool supportsDtype(const SocInfo& s, ir::DType t) { return t != ir::DType::BF16 || s.has_bf16; }
+
+}  // namespace asc::soc

@@ -1,0 +1,162 @@
+// file.cpp: mmap-backed input files and atomic output files (temp + rename).
+#include "asc/support/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <vector>
+
+namespace asc {
+
+Result<std::shared_ptr<MappedFile>> MappedFile::open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return Status::error(ErrorCode::FileOpenFailed, "cannot open '{}': {}", path,
+                         std::strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Status::error(ErrorCode::FileOpenFailed, "cannot open '{}': not a regular file", path);
+  }
+  std::shared_ptr<MappedFile> f(new MappedFile());
+  f->path_ = path;
+  f->size_ = static_cast<size_t>(st.st_size);
+  if (f->size_ > 0) {
+    void* p = mmap(nullptr, f->size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      int e = errno;
+      ::close(fd);
+      return Status::error(ErrorCode::FileReadFailed, "cannot map '{}': {}", path, std::strerror(e));
+    }
+    f->data_ = static_cast<const uint8_t*>(p);
+  }
+  ::close(fd);
+  return f;
+}
+
+MappedFile::~MappedFile() {
+  if (data_) munmap(const_cast<uint8_t*>(data_), size_);
+}
+
+Result<std::unique_ptr<OutputFile>> OutputFile::create(const std::string& path) {
+  std::unique_ptr<OutputFile> f(new OutputFile());
+  f->path_ = path;
+  std::string tmpl = path + ".tmp.XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  f->fd_ = mkstemp(buf.data());
+  if (f->fd_ < 0)
+    return Status::error(ErrorCode::FileWriteFailed,
+                         "cannot create '{}': {}; check that folder '{}' exists and is writable",
+                         path, std::strerror(errno), dirName(path));
+  f->tmp_path_ = buf.data();
+  fchmod(f->fd_, 0644);
+  return f;
+}
+
+OutputFile::~OutputFile() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!kept_ && !tmp_path_.empty()) ::unlink(tmp_path_.c_str());
+}
+
+Status OutputFile::write(const void* data, size_t size) {
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    ssize_t n = ::write(fd_, p, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Status::error(ErrorCode::FileWriteFailed, "cannot write '{}': {}", path_,
+                           std::strerror(errno));
+    }
+    p += n;
+    size -= static_cast<size_t>(n);
+    offset_ += static_cast<uint64_t>(n);
+  }
+  return Status::ok();
+}
+
+Status OutputFile::writeZeros(size_t size) {
+  static const char zeros[4096] = {};
+  while (size > 0) {
+    size_t n = size < sizeof(zeros) ? size : sizeof(zeros);
+    ASC_RETURN_IF_ERROR(write(zeros, n));
+    size -= n;
+  }
+  return Status::ok();
+}
+
+Status OutputFile::writeAt(uint64_t offset, const void* data, size_t size) {
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    ssize_t n = ::pwrite(fd_, p, size, static_cast<off_t>(offset));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Status::error(ErrorCode::FileWriteFailed, "cannot write '{}': {}", path_,
+                           std::strerror(errno));
+    }
+    p += n;
+    size -= static_cast<size_t>(n);
+    offset += static_cast<uint64_t>(n);
+  }
+  return Status::ok();
+}
+
+Status OutputFile::keep() {
+  if (::close(fd_) != 0) {
+    fd_ = -1;
+    return Status::error(ErrorCode::FileWriteFailed, "cannot write '{}': {}", path_,
+                         std::strerror(errno));
+  }
+  fd_ = -1;
+  if (::rename(tmp_path_.c_str(), path_.c_str()) != 0)
+    return Status::error(ErrorCode::FileWriteFailed, "cannot create '{}': {}", path_,
+                         std::strerror(errno));
+  kept_ = true;
+  return Status::ok();
+}
+
+Status writeFileAtomic(const std::string& path, const void* data, size_t size) {
+  ASC_TRY(auto f, OutputFile::create(path));
+  ASC_RETURN_IF_ERROR(f->write(data, size));
+  return f->keep();
+}
+
+bool isDirectory(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool fileExists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+std::string dirName(const std::string& path) {
+  auto pos = path.find_last_of('/');
+  if (pos == std::string::npos) return ".";
+  if (pos == 0) return "/";
+  return path.substr(0, pos);
+}
+
+std::string fileStem(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  auto dot = base.find_last_of('.');
+  return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
+}
+
+Status makeDirs(const std::string& path) {
+  if (path.empty() || isDirectory(path)) return Status::ok();
+  std::string parent = dirName(path);
+  if (parent != path) ASC_RETURN_IF_ERROR(makeDirs(parent));
+  if (::mkdir(path.c_str(), 0775) != 0 && errno != EEXIST)
+    return Status::error(ErrorCode::FileWriteFailed, "cannot create folder '{}': {}", path,
+                         std::strerror(errno));
+  return Status::ok();
+}
+
+}  // namespace asc
