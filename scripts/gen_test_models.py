@@ -5,6 +5,7 @@ Run with /usr/bin/python3 (the python3 first on PATH may not see Debian's packag
     /usr/bin/python3 scripts/gen_test_models.py
 The outputs are checked in; the build never runs this script.
 """
+import copy
 import os
 
 import numpy as np
@@ -49,7 +50,8 @@ def tiny_conv(opset=13):
 
 def main():
     os.makedirs(OUT, exist_ok=True)
-    save(tiny_conv(), "tiny_conv.onnx")
+    base = tiny_conv()
+    save(base, "tiny_conv.onnx")
     save(tiny_conv(opset=7), "tiny_conv_opset7.onnx")
 
     # An op asc-tools has no mapping for (E2002).
@@ -77,8 +79,8 @@ def main():
              weight("fw", (10, 48)), weight("fb", (10,))]
     save(model(nodes, [f32("x", [2, 3, 4, 4])], [f32("y", [2, 10])], inits), "shape_chain.onnx")
 
-    # Weights stored as external data beside the model.
-    m = tiny_conv()
+    # The same weights stored as external data beside the model.
+    m = copy.deepcopy(base)
     onnx.save(m, os.path.join(OUT, "tiny_external.onnx"), save_as_external_data=True,
               all_tensors_to_one_file=True, location="tiny_external.onnx.data",
               size_threshold=0)

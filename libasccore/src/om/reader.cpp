@@ -13,6 +13,7 @@
 #include "asc/support/file.h"
 #include "format.h"
 #include "ge_convert.h"
+#include "support/protobuf_log.h"
 
 namespace asc::om {
 namespace {
@@ -35,6 +36,7 @@ struct Container {
 };
 
 Result<Container> openContainer(const std::string& path) {
+  routeProtobufLogs();
   Container c;
   ASC_TRY(c.file, MappedFile::open(path));
   const size_t size = c.file->size();

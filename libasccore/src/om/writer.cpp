@@ -143,7 +143,7 @@ class OmBuilder {
       for (auto& w : weights_) {
         w.offset = off;
         w.desc->set_data_offset(static_cast<int64_t>(off));
-        off = alignUp(off + w.value->byteSize(), kWeightAlign);
+        off = pad0 + alignUp(off + w.value->byteSize() - pad0, kWeightAlign);
       }
       weights_size_ = weights_.empty() ? 0 : off;
       std::vector<int64_t> om_info = {static_cast<int64_t>(weights_size_), 0, 0,

@@ -13,6 +13,7 @@
 #include "asc/support/file.h"
 #include "asc/support/log.h"
 #include "onnx/onnx.pb.h"
+#include "support/protobuf_log.h"
 
 namespace asc::frontend {
 namespace {
@@ -453,6 +454,7 @@ Result<ir::Graph> importOnnxBytes(const void* data, size_t size, const std::stri
                          "store the weights as external data (onnx.save(..., "
                          "save_as_external_data=True))",
                          size);
+  routeProtobufLogs();
   ImportState st;
   st.model = std::make_shared<onnx::ModelProto>();
   st.base_dir = base_dir;

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# install-deps.sh: installs the Debian packages asc-tools needs. Idempotent and
+# non-interactive: it only calls apt-get when something is missing.
+#   scripts/install-deps.sh           build, tests and demo
+#   scripts/install-deps.sh --models  also python3-onnx/-torch/-torchvision (model scripts)
+#   scripts/install-deps.sh --bench   also the above plus Node.js/npm for the ONNX Runtime peer
+set -euo pipefail
+
+pkgs=(cmake g++ make libcxxopts-dev libfmt-dev libprotobuf-dev protobuf-compiler catch2
+      zlib1g-dev libdnnl-dev ocl-icd-opencl-dev libonnx-dev)
+for arg in "$@"; do
+  case "$arg" in
+    --models) pkgs+=(python3-onnx python3-numpy python3-torch python3-torchvision) ;;
+    --bench) pkgs+=(python3-onnx python3-numpy python3-torch python3-torchvision nodejs npm) ;;
+    *) echo "install-deps.sh: unknown option '$arg' (use --models or --bench)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${pkgs[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    # nodejs/npm may come from elsewhere than Debian: accept working binaries
+    if { [ "$p" = nodejs ] && command -v node >/dev/null; } ||
+       { [ "$p" = npm ] && command -v npm >/dev/null; }; then continue; fi
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && { echo "install-deps: all packages present"; exit 0; }
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+if ! $SUDO apt-get install -y --no-install-recommends "${missing[@]}"; then
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,12 @@
+# --mode=1 renders the ModelDef: every op with its input and output shapes, enums by name.
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310
+run atc --mode=1 --om=m.om --json=m.json
+expect_exit 0
+expect_file m.json
+grep -q '"type": "Conv2D"' m.json || fail "no Conv2D op in the JSON"
+grep -q '"type": "Relu"' m.json || fail "no Relu op in the JSON"
+grep -q '"dtype": "DT_FLOAT"' m.json || fail "dtype not rendered by name"
+grep -q '"_datadump_original_op_names"' m.json || fail "no fusion map attribute"
+run atc --mode=1 --om=m.om
+expect_exit 255
+expect_stdout_contains "E10004"

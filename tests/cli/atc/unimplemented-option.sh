@@ -1,0 +1,19 @@
+# An option that is not implemented yet is refused (E10055), unless it carries its default.
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310 --out_nodes="relu1:0"
+expect_exit 255
+expect_stdout_contains "E10055"
+expect_stdout_contains "--out_nodes"
+expect_no_file m.om
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310 --disable_reuse_memory=0
+expect_exit 0
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m2 --soc_version=Ascend310 --precision_mode=force_fp16
+expect_exit 255
+expect_stdout_contains "E10055"
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m2 --soc_version=Ascend310 --precision_mode=force_fp32
+expect_exit 0
+run atc --mode=3 --model="$DATA/tiny_conv.onnx" --framework=5
+expect_exit 255
+expect_stdout_contains "E10055"
+run atc --mode=9 --om=m.om
+expect_exit 255
+expect_stdout_contains "E10001"

@@ -1,0 +1,8 @@
+# An op with no mapping: E2002 naming the op type and the node; no .om.
+run atc --model="$DATA/grid_sample.onnx" --framework=5 --output=out/gs --soc_version=Ascend310
+expect_exit 255
+expect_stdout_contains "ATC run failed"
+expect_stdout_contains "E2002"
+expect_stdout_contains "GridSample"
+expect_stdout_contains "gs_3"
+expect_no_file out/gs.om

@@ -1,0 +1,57 @@
+// file_test.cpp: atomic outputs and mapped inputs.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+
+#include "asc/support/file.h"
+#include "asc/support/fp16.h"
+
+using namespace asc;
+
+TEST_CASE("OutputFile is invisible until keep()", "[support]") {
+  REQUIRE(makeDirs(ASC_TEST_TMP "/file").isOk());
+  std::string path = ASC_TEST_TMP "/file/out.bin";
+  std::remove(path.c_str());
+  {
+    auto f = OutputFile::create(path);
+    REQUIRE(f.isOk());
+    REQUIRE((*f)->write("abc", 3).isOk());
+    CHECK_FALSE(fileExists(path));
+  }  // dropped without keep(): nothing appears
+  CHECK_FALSE(fileExists(path));
+  auto f = OutputFile::create(path);
+  REQUIRE(f.isOk());
+  REQUIRE((*f)->write("abcdef", 6).isOk());
+  REQUIRE((*f)->writeAt(0, "X", 1).isOk());
+  REQUIRE((*f)->keep().isOk());
+  auto m = MappedFile::open(path);
+  REQUIRE(m.isOk());
+  CHECK(std::string(reinterpret_cast<const char*>((*m)->data()), (*m)->size()) == "Xbcdef");
+}
+
+TEST_CASE("errors name the file", "[support]") {
+  auto m = MappedFile::open("/no/such/file");
+  REQUIRE_FALSE(m.isOk());
+  CHECK(m.status().code() == ErrorCode::FileOpenFailed);
+  CHECK(m.status().message().find("/no/such/file") != std::string::npos);
+  auto f = OutputFile::create("/no/such/dir/out");
+  REQUIRE_FALSE(f.isOk());
+  CHECK(f.status().code() == ErrorCode::FileWriteFailed);
+}
+
+TEST_CASE("path helpers", "[support]") {
+  CHECK(dirName("a/b/c.om") == "a/b");
+  CHECK(dirName("c.om") == ".");
+  CHECK(fileStem("a/b/m.onnx") == "m");
+  CHECK(fileStem("a/b/m") == "m");
+}
+
+TEST_CASE("fp16 conversions round to nearest even", "[support]") {
+  for (float f : {0.f, 1.f, -2.5f, 65504.f, 6.1035156e-05f, 5.9604645e-08f, 0.33325195f})
+    CHECK(halfToFloat(floatToHalf(f)) == f);
+  CHECK(floatToHalf(1e6f) == 0x7c00);             // overflow to +inf
+  CHECK(floatToHalf(1.0f + 1.0f / 2048) == 0x3c00);  // tie to even
+  CHECK(halfToFloat(0x0001) == 5.9604645e-08f);   // smallest subnormal
+  CHECK(bf16ToFloat(floatToBf16(1.5f)) == 1.5f);
+}
