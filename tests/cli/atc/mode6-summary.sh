@@ -5,6 +5,11 @@ expect_exit 0
 expect_stdout_line "============ Display Model Info start ============"
 expect_stdout_contains "Original Atc command line: atc --model="
 expect_stdout_contains "soc_version[Ascend310P3], framework_type[Onnx]."
-expect_stdout_contains "resource info: memory_size[2048 B], weight_size[576 B], stream_num[1], event_num[0]."
+expect_stdout_contains "resource info: memory_size[2048 B], weight_size["
+expect_stdout_contains "], stream_num[1], event_num[0]."
+# weight_size is the WEIGHTS_DATA partition's size
+ws=$(sed -n 's/.*weight_size\[\([0-9]*\) B\].*/\1/p' "$STDOUT")
+wd=$(sed -n 's/.*weight_data_size\[\([0-9]*\) B\].*/\1/p' "$STDOUT")
+[ -n "$ws" ] && [ "$ws" = "$wd" ] || fail "weight_size $ws differs from weight_data_size $wd"
 expect_stdout_contains "om       info: modeldef_size["
 expect_stdout_line "============ Display Model Info end   ============"

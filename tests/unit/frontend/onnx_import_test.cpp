@@ -43,7 +43,7 @@ TEST_CASE("the PyTorch shape chain folds into a constant reshape", "[frontend]")
   CHECK(g->outputs[0]->shape == ir::Shape{2, 10});
 }
 
-TEST_CASE("--input_shape parsing", "[frontend]") {
+TEST_CASE("input_shape option parsing", "[frontend]") {
   auto m = frontend::parseInputShapes("input:1,3,224,224;x:0:2,5");
   REQUIRE(m.isOk());
   CHECK(m->at("input") == ir::Shape{1, 3, 224, 224});

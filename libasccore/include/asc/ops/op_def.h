@@ -12,6 +12,7 @@
 
 #include "asc/asc.h"
 #include "asc/ir/graph.h"
+#include "asc/ops/kernel.h"
 #include "asc/support/status.h"
 
 namespace asc::ops {
@@ -48,6 +49,13 @@ class ASC_API InferContext {
 
   void setOutput(size_t i, ir::DType dtype, ir::Shape shape);
 
+  /// E10055: a valid model uses something asc-tools does not support (yet).
+  template <typename... Args>
+  Status unsupported(fmt::format_string<Args...> f, Args&&... args) const {
+    return Status::error(ErrorCode::NotImplemented, "node '{}' ({}): {}", node_.name,
+                         node_.op_type, fmt::format(f, std::forward<Args>(args)...));
+  }
+
   /// E16001 "node 'n' (Op): <message>".
   template <typename... Args>
   Status fail(fmt::format_string<Args...> f, Args&&... args) const {
@@ -83,6 +91,11 @@ class ASC_API OpDef {
   OpDef& evalFromShapes() { eval_shapes_only_ = true; return *this; }
   OpDef& flops(FlopsFn f) { flops_ = f; return *this; }
   OpDef& summary(std::string s) { summary_ = std::move(s); return *this; }
+  OpDef& kernel(KernelFactory f) { kernel_ = f; return *this; }
+  OpDef& layout(LayoutFn f) { layout_ = f; return *this; }
+  /// The kernel reads and writes every dtype itself (data movement, Cast): the runtime passes
+  /// fp16 tensors through unconverted.
+  OpDef& nativeDtypes() { native_dtypes_ = true; return *this; }
 
   const std::string& name() const { return name_; }
   const std::string& cannType() const { return cann_type_; }
@@ -98,6 +111,10 @@ class ASC_API OpDef {
   bool evalNeedsOnlyShapes() const { return eval_shapes_only_; }
   FlopsFn flopsFn() const { return flops_; }
   const std::string& summaryText() const { return summary_; }
+  KernelFactory kernelFactory() const { return kernel_; }
+  /// nullptr: the op works on plain layouts only.
+  LayoutFn layoutFn() const { return layout_; }
+  bool hasNativeDtypes() const { return native_dtypes_; }
 
  private:
   std::string name_, cann_type_;
@@ -108,6 +125,9 @@ class ASC_API OpDef {
   EvalFn eval_ = nullptr;
   bool eval_shapes_only_ = false;
   FlopsFn flops_ = nullptr;
+  KernelFactory kernel_ = nullptr;
+  LayoutFn layout_ = nullptr;
+  bool native_dtypes_ = false;
   std::string summary_;
 };
 

@@ -172,11 +172,16 @@ Result<ir::AttrValue> attrFromProto(ImportState& st, const onnx::AttributeProto&
 
 Result<ir::DType> valueInfoType(const onnx::ValueInfoProto& vi) {
   if (!vi.type().has_tensor_type())
-    return invalid(fmt::format("graph input/output '{}' is not a tensor", vi.name()));
+    return Status::error(ErrorCode::NotImplemented,
+                         "graph input/output '{}' is a sequence, map or optional; only tensors "
+                         "are supported",
+                         vi.name());
   ir::DType t = ir::dtypeFromOnnx(vi.type().tensor_type().elem_type());
   if (t == ir::DType::Undefined)
-    return invalid(fmt::format("graph input '{}' has element type {} which is not supported",
-                               vi.name(), vi.type().tensor_type().elem_type()));
+    return Status::error(ErrorCode::NotImplemented,
+                         "graph input '{}' has ONNX element type {} (strings, complex and 8-bit "
+                         "floats are not supported)",
+                         vi.name(), vi.type().tensor_type().elem_type());
   return t;
 }
 
@@ -188,7 +193,7 @@ Status applyInputShape(ir::Value* v, const onnx::ValueInfoProto& vi,
   std::vector<std::string> symbolic;
   if (has_shape)
     for (const auto& d : vi.type().tensor_type().shape().dim()) {
-      if (d.has_dim_value() && d.dim_value() > 0) {
+      if (d.has_dim_value() && d.dim_value() >= 0) {
         model_shape.push_back(d.dim_value());
       } else {
         model_shape.push_back(-1);
@@ -290,8 +295,12 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
   for (const auto& op : m.opset_import())
     if (op.domain().empty() || op.domain() == "ai.onnx") g.opset = static_cast<int>(op.version());
   if (g.opset < 0) {
-    if (m.opset_import_size() == 0 && m.ir_version() > 0 && m.ir_version() < 3) g.opset = 1;
-    else return invalid("the model imports no default-domain opset");
+    std::vector<std::string> domains;
+    for (const auto& op : m.opset_import()) domains.push_back(op.domain());
+    return Status::error(ErrorCode::UnsupportedOp,
+                         "the model uses only operator domains asc-tools does not support ({}); "
+                         "it needs the default ONNX domain",
+                         fmt::join(domains, ", "));
   }
   if (g.opset < kMinOpset || g.opset > kMaxOpset)
     return Status::error(ErrorCode::NotImplemented,

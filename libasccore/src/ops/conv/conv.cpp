@@ -1,6 +1,7 @@
 // conv.cpp: Conv (-> CANN Conv2D) and ConvTranspose (-> Conv2DTransposeD). N-d spatial,
 // groups, dilations, strides, explicit pads or auto_pad (SAME_UPPER/SAME_LOWER/VALID).
 #include "../op_util.h"
+#include "conv_kernel.h"
 
 namespace asc::ops {
 namespace {
@@ -91,6 +92,10 @@ Status inferConv(InferContext& ctx) {
     out.push_back((padded - ek) / g.strides[i] + 1);
   }
   ctx.attrs().set("group", group);
+  // A residual fused by the fuse-conv-add pass is added to the output before the activation.
+  if (ctx.numInputs() > 3 && ctx.hasInput(3) && ctx.shape(3) != out)
+    return ctx.fail("fused residual input has shape [{}], the output is [{}]",
+                    ir::shapeToString(ctx.shape(3)), ir::shapeToString(out));
   ctx.setOutput(0, ctx.dtype(0), out);
   return Status::ok();
 }
@@ -118,7 +123,9 @@ Status inferConvTranspose(InferContext& ctx) {
       // output_shape wins: derive the pads from it (SAME_UPPER style split).
       int64_t want = output_shape[output_shape.size() - g.spatial + i];
       int64_t total = g.strides[i] * (x[2 + i] - 1) + op[i] + ek - want;
-      if (total < 0) return ctx.fail("output_shape is larger than the op can produce");
+      if (total < 0)
+        return ctx.unsupported("output_shape [{}] needs negative padding, which is not supported",
+                               ir::shapeToString(output_shape));
       g.pads[i] = total / 2;
       g.pads[i + g.spatial] = total - total / 2;
       o = want;
@@ -149,15 +156,18 @@ int64_t convTransposeFlops(const ir::Node& n) {
 }  // namespace
 
 const OpDef& defConv() {
-  static const OpDef d = OpDef("Conv").onnx(1).cann("Conv2D").inputs(2, 3)
+  static const OpDef d = OpDef("Conv").onnx(1).cann("Conv2D").inputs(2, 4)
       .inferShape(inferConv).flops(convFlops)
-      .summary("N-d convolution with groups, dilations, pads/auto_pad, optional bias");
+      .kernel(createConvKernel).layout(convLayout)
+      .summary("N-d convolution with groups, dilations, pads/auto_pad, optional bias; fused "
+               "activation and residual (oneDNN)");
   return d;
 }
 
 const OpDef& defConvTranspose() {
   static const OpDef d = OpDef("ConvTranspose").onnx(1).cann("Conv2DTransposeD").inputs(2, 3)
       .inferShape(inferConvTranspose).flops(convTransposeFlops)
+      .kernel(createConvTransposeKernel).layout(convLayout)
       .summary("transposed convolution; output_shape/output_padding resolved into pads");
   return d;
 }

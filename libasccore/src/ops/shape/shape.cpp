@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 
 #include "../op_util.h"
+#include "shape_kernel.h"
 #include "asc/support/log.h"
 
 namespace asc::ops {
@@ -71,7 +73,7 @@ Result<std::vector<int64_t>> normalizeAxes(InferContext& ctx, const std::vector<
   return out;
 }
 
-// Moves constant input i into int-list attribute `attr` and drops inputs from `keep` on.
+// Moves constant 1-D integer input i into the int-list attribute `attr`.
 Status moveParam(InferContext& ctx, size_t i, const char* attr) {
   if (!ctx.hasInput(i)) return Status::ok();
   if (ctx.rank(i) > 1)
@@ -134,7 +136,8 @@ Status inferReshape(InferContext& ctx) {
   for (size_t i = 0; i < spec.size(); ++i) {
     int64_t s = spec[i];
     if (s == -1) {
-      if (infer_at >= 0) return ctx.fail("shape [{}] has more than one -1", ir::shapeToString(spec));
+      if (infer_at >= 0)
+        return ctx.fail("shape [{}] has more than one -1", ir::shapeToString(spec));
       infer_at = static_cast<int64_t>(i);
       continue;
     }
@@ -286,7 +289,8 @@ Status inferExpand(InferContext& ctx) {
 
 Eval evalExpand(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   auto r = evalBroadcast({in[0]}, in[0].dtype, n.outputs[0]->shape,
-                         [](const double* a) { return a[0]; }, [](const int64_t* a) { return a[0]; });
+                         [](const double* a) { return a[0]; },
+                         [](const int64_t* a) { return a[0]; });
   if (!r) return r.status();
   return one(*r);
 }
@@ -395,7 +399,8 @@ Status inferSplit(InferContext& ctx) {
   const ir::Shape& x = ctx.shape(0);
   int64_t axis_attr = ctx.attrs().getInt("axis", 0);
   auto axis = normalizeAxis(axis_attr, ctx.rank(0));
-  if (!axis) return ctx.fail("axis {} is out of range for an input of rank {}", axis_attr, x.size());
+  if (!axis)
+    return ctx.fail("axis {} is out of range for an input of rank {}", axis_attr, x.size());
   const int64_t dim = x[*axis];
   const int64_t n = static_cast<int64_t>(ctx.node().outputs.size());
   std::vector<int64_t> split = ctx.attrs().getInts("split");
@@ -503,11 +508,12 @@ Status inferSlice(InferContext& ctx) {
     } else if (st > 0) {
       s = std::clamp<int64_t>(s, 0, d);
       e = std::clamp<int64_t>(e, 0, d);
-      len = e > s ? (e - s + st - 1) / st : 0;
+      len = e > s ? (e - s - 1) / st + 1 : 0;
     } else {
       s = std::clamp<int64_t>(s, 0, d - 1);
       e = std::clamp<int64_t>(e, -1, d - 1);
-      len = s > e ? (s - e + (-st) - 1) / (-st) : 0;
+      const int64_t mag = st == std::numeric_limits<int64_t>::min() ? d + 1 : -st;
+      len = s > e ? (s - e - 1) / mag + 1 : 0;
       if (e == -1) e = -(d + 1);  // "before index 0", stable under re-normalization
     }
     starts[i] = s;
@@ -611,7 +617,7 @@ Status inferCast(InferContext& ctx) {
   int64_t to = ctx.attrs().getInt("to", 0);
   ir::DType t = ir::dtypeFromOnnx(static_cast<int>(to));
   if (t == ir::DType::Undefined)
-    return ctx.fail("'to' = {} is not a supported ONNX data type (string, complex and 8-bit "
+    return ctx.unsupported("'to' = {} is not a supported ONNX data type (string, complex and 8-bit "
                     "float types are not supported)",
                     to);
   ctx.setOutput(0, t, ctx.shape(0));
@@ -644,12 +650,11 @@ Status canonDropout(InferContext& ctx) {
   if (ctx.hasInput(2)) {
     const ir::Value* tm = ctx.constInput(2);
     if (tm && tm->numel() == 1 && tm->tensor().intAt(0) != 0)
-      return ctx.fail("training_mode is true: training-mode Dropout is not supported, only "
+      return ctx.unsupported("training_mode is true: training-mode Dropout is not supported, only "
                       "inference (identity)");
     if (!tm)
-      ASC_LOG_WARN("node '{}' (Dropout): training_mode is not a constant; compiled for "
-                   "inference (identity)",
-                   ctx.node().name);
+      return ctx.unsupported("training_mode is computed at run time; only inference (a constant "
+                             "false or no training_mode) is supported");
   }
   if (const ir::Value* ratio = ctx.constInput(1); ratio && ratio->numel() == 1)
     ctx.attrs().set("ratio", static_cast<float>(ratio->tensor().floatAt(0)));
@@ -685,7 +690,7 @@ Status canonConstant(InferContext& ctx) {
   if (const ir::AttrValue* v = a.find("value_float"); v && std::get_if<float>(v)) {
     float f = std::get<float>(*v);
     t = ir::Tensor{ir::DType::F32, {}, ir::Blob::copyOf(&f, sizeof f)};
-  } else if (const ir::AttrValue* v = a.find("value_floats")) {
+  } else if (a.has("value_floats")) {
     std::vector<float> fs = a.getFloats("value_floats");
     t = ir::Tensor{ir::DType::F32, {static_cast<int64_t>(fs.size())},
                    ir::Blob::copyOf(fs.data(), fs.size() * sizeof(float))};
@@ -723,7 +728,8 @@ Eval evalConstant(const ir::Node& n, const std::vector<ir::Tensor>& in) {
 
 Status inferConstantOfShape(InferContext& ctx) {
   const ir::Value* c = ctx.constInput(0);
-  if (!c) return ctx.fail("the shape (input 0) must be a constant; dynamic shapes are not supported");
+  if (!c)
+    return ctx.fail("the shape (input 0) must be known at compile time (a constant); dynamic shapes are not supported");
   if (c->shape.size() != 1 || ir::isFloat(c->dtype))
     return ctx.fail("the shape (input 0) must be a 1-D integer tensor, it is {} [{}]",
                     ir::dtypeName(c->dtype), ir::shapeToString(c->shape));
@@ -757,7 +763,8 @@ Eval evalConstantOfShape(const ir::Node& n, const std::vector<ir::Tensor>& in) {
 
 Status inferDepthToSpace(InferContext& ctx) {
   const ir::Shape& x = ctx.shape(0);
-  if (x.size() != 4) return ctx.fail("input must be 4-D (N, C, H, W), it is [{}]", ir::shapeToString(x));
+  if (x.size() != 4)
+    return ctx.fail("input must be 4-D (N, C, H, W), it is [{}]", ir::shapeToString(x));
   if (!ctx.attrs().has("blocksize")) return ctx.fail("attribute blocksize is required");
   int64_t b = ctx.attrs().getInt("blocksize", 0);
   if (b <= 0) return ctx.fail("blocksize {} must be positive", b);
@@ -801,7 +808,7 @@ Status canonPad(InferContext& ctx) {
   }
   if (ctx.hasInput(3)) {  // opset 18 axes: pads are given for these axes only
     const ir::Value* c = ctx.constInput(3);
-    if (!c) return ctx.fail("axes (input 3) must be a constant");
+    if (!c) return ctx.fail("axes (input 3) must be known at compile time (a constant)");
     const int64_t r = ctx.rank(0);
     ASC_TRY(std::vector<int64_t> axes, normalizeAxes(ctx, c->tensor().toInts(), r, false));
     std::vector<int64_t> p = a.getInts("pads"), full(2 * r, 0);
@@ -876,127 +883,127 @@ Eval evalPad(const ir::Node& n, const std::vector<ir::Tensor>& in) {
 }  // namespace
 
 const OpDef& defShape() {
-  static const OpDef d = OpDef("Shape").onnx(1).inferShape(inferShapeOp).evalConst(evalShapeOp)
+  static const OpDef d = OpDef("Shape").kernel(createConstKernel).nativeDtypes().onnx(1).inferShape(inferShapeOp).evalConst(evalShapeOp)
       .evalFromShapes().summary("the input's shape as int64 (opset 15: dims [start, end))");
   return d;
 }
 
 const OpDef& defReshape() {
-  static const OpDef d = OpDef("Reshape").onnx(1).inputs(1, 2).canonicalize(canonReshape)
+  static const OpDef d = OpDef("Reshape").kernel(createCopyKernel).nativeDtypes().onnx(1).inputs(1, 2).canonicalize(canonReshape)
       .inferShape(inferReshape).evalConst(evalReshapeLike)
       .summary("new shape (constant; 0 copies a dim unless allowzero, -1 is inferred)");
   return d;
 }
 
 const OpDef& defFlatten() {
-  static const OpDef d = OpDef("Flatten").onnx(1).inferShape(inferFlatten)
+  static const OpDef d = OpDef("Flatten").kernel(createCopyKernel).nativeDtypes().onnx(1).inferShape(inferFlatten)
       .evalConst(evalReshapeLike).summary("2-D [prod(dims < axis), prod(dims >= axis)]");
   return d;
 }
 
 const OpDef& defTranspose() {
-  static const OpDef d = OpDef("Transpose").onnx(1).cann("TransposeD").inferShape(inferTranspose)
+  static const OpDef d = OpDef("Transpose").kernel(createTransposeKernel).nativeDtypes().onnx(1).cann("TransposeD").inferShape(inferTranspose)
       .evalConst(evalTranspose).summary("permutes dims by perm (default: reversed)");
   return d;
 }
 
 const OpDef& defSqueeze() {
-  static const OpDef d = OpDef("Squeeze").onnx(1).inputs(1, 2).canonicalize(canonAxesInput)
+  static const OpDef d = OpDef("Squeeze").kernel(createCopyKernel).nativeDtypes().onnx(1).inputs(1, 2).canonicalize(canonAxesInput)
       .inferShape(inferSqueeze).evalConst(evalReshapeLike)
       .summary("removes size-1 dims (axes: attribute before opset 13, input since)");
   return d;
 }
 
 const OpDef& defUnsqueeze() {
-  static const OpDef d = OpDef("Unsqueeze").onnx(1).inputs(1, 2).canonicalize(canonAxesInput)
+  static const OpDef d = OpDef("Unsqueeze").kernel(createCopyKernel).nativeDtypes().onnx(1).inputs(1, 2).canonicalize(canonAxesInput)
       .inferShape(inferUnsqueeze).evalConst(evalReshapeLike)
       .summary("inserts size-1 dims at axes of the output");
   return d;
 }
 
 const OpDef& defExpand() {
-  static const OpDef d = OpDef("Expand").onnx(8).cann("ExpandD").inputs(1, 2)
+  static const OpDef d = OpDef("Expand").kernel(createExpandKernel).nativeDtypes().onnx(8).cann("ExpandD").inputs(1, 2)
       .canonicalize(canonExpand).inferShape(inferExpand).evalConst(evalExpand)
       .summary("broadcasts the input to a constant shape");
   return d;
 }
 
 const OpDef& defTile() {
-  static const OpDef d = OpDef("Tile").onnx(1).cann("TileD").inputs(1, 3)
+  static const OpDef d = OpDef("Tile").kernel(createTileKernel).nativeDtypes().onnx(1).cann("TileD").inputs(1, 3)
       .canonicalize(canonTile).inferShape(inferTile).evalConst(evalTile)
       .summary("repeats the input `repeats[i]` times along each dim");
   return d;
 }
 
 const OpDef& defConcat() {
-  static const OpDef d = OpDef("Concat").onnx(1).cann("ConcatD").inputs(1, 1 << 20)
+  static const OpDef d = OpDef("Concat").kernel(createConcatKernel).layout(concatLayout).nativeDtypes().onnx(1).cann("ConcatD").inputs(1, 1 << 20)
       .inferShape(inferConcat).evalConst(evalConcat).summary("joins inputs along axis");
   return d;
 }
 
 const OpDef& defSplit() {
-  static const OpDef d = OpDef("Split").onnx(1).cann("SplitV").inputs(1, 2).outputs(1, 1 << 20)
+  static const OpDef d = OpDef("Split").kernel(createSplitKernel).nativeDtypes().onnx(1).cann("SplitV").inputs(1, 2).outputs(1, 1 << 20)
       .canonicalize(canonSplit).inferShape(inferSplit).evalConst(evalSplit)
       .summary("splits along axis into parts of sizes `split` (default: equal)");
   return d;
 }
 
 const OpDef& defSlice() {
-  static const OpDef d = OpDef("Slice").onnx(1).cann("StridedSliceV2").inputs(1, 5)
+  static const OpDef d = OpDef("Slice").kernel(createSliceKernel).nativeDtypes().onnx(1).cann("StridedSliceV2").inputs(1, 5)
       .canonicalize(canonSlice).inferShape(inferSlice).evalConst(evalSlice)
       .summary("strided slice by constant starts/ends/axes/steps");
   return d;
 }
 
 const OpDef& defGather() {
-  static const OpDef d = OpDef("Gather").onnx(1).cann("GatherV2").inputs(2, 2)
+  static const OpDef d = OpDef("Gather").kernel(createGatherKernel).nativeDtypes().onnx(1).cann("GatherV2").inputs(2, 2)
       .inferShape(inferGather).evalConst(evalGather)
       .summary("takes entries of data along axis at indices (negative ok)");
   return d;
 }
 
 const OpDef& defCast() {
-  static const OpDef d = OpDef("Cast").onnx(1).canonicalize(canonCast).inferShape(inferCast)
+  static const OpDef d = OpDef("Cast").kernel(createCastKernel).nativeDtypes().onnx(1).canonicalize(canonCast).inferShape(inferCast)
       .evalConst(evalCast).summary("converts to the element type `to`");
   return d;
 }
 
 const OpDef& defIdentity() {
-  static const OpDef d = OpDef("Identity").onnx(1).inferShape(inferSameAsInput0)
+  static const OpDef d = OpDef("Identity").kernel(createCopyKernel).nativeDtypes().onnx(1).inferShape(inferSameAsInput0)
       .evalConst(evalIdentity).summary("output = input");
   return d;
 }
 
 const OpDef& defDropout() {
-  static const OpDef d = OpDef("Dropout").onnx(1).inputs(1, 3).outputs(1, 2)
+  static const OpDef d = OpDef("Dropout").kernel(createCopyKernel).nativeDtypes().onnx(1).inputs(1, 3).outputs(1, 2)
       .canonicalize(canonDropout).inferShape(inferDropout).evalConst(evalDropout)
       .summary("inference: identity (optional all-true mask)");
   return d;
 }
 
 const OpDef& defConstant() {
-  static const OpDef d = OpDef("Constant").onnx(1).cann("Const").inputs(0, 0)
+  static const OpDef d = OpDef("Constant").kernel(createConstKernel).nativeDtypes().onnx(1).cann("Const").inputs(0, 0)
       .canonicalize(canonConstant).inferShape(inferConstant).evalConst(evalConstant)
       .summary("a constant tensor (value or value_float(s)/value_int(s))");
   return d;
 }
 
 const OpDef& defConstantOfShape() {
-  static const OpDef d = OpDef("ConstantOfShape").onnx(9).cann("Fill")
+  static const OpDef d = OpDef("ConstantOfShape").kernel(createConstKernel).nativeDtypes().onnx(9).cann("Fill")
       .inferShape(inferConstantOfShape).evalConst(evalConstantOfShape)
       .summary("a tensor of a constant shape filled with `value` (default float 0)");
   return d;
 }
 
 const OpDef& defDepthToSpace() {
-  static const OpDef d = OpDef("DepthToSpace").onnx(1).inferShape(inferDepthToSpace)
+  static const OpDef d = OpDef("DepthToSpace").kernel(createDepthToSpaceKernel).nativeDtypes().onnx(1).inferShape(inferDepthToSpace)
       .evalConst(evalDepthToSpace)
       .summary("moves channel blocks into spatial blocks (DCR or CRD)");
   return d;
 }
 
 const OpDef& defPad() {
-  static const OpDef d = OpDef("Pad").onnx(1).cann("PadV3").inputs(1, 4).canonicalize(canonPad)
+  static const OpDef d = OpDef("Pad").kernel(createPadKernel).nativeDtypes().onnx(1).cann("PadV3").inputs(1, 4).canonicalize(canonPad)
       .inferShape(inferPad).evalConst(evalPad)
       .summary("pads (or crops) each dim; constant, reflect or edge");
   return d;

@@ -6,6 +6,8 @@
 #include <limits>
 
 #include "../op_util.h"
+#include "unary_kernel.h"
+#include "../binary/binary_kernel.h"
 
 namespace asc::ops {
 namespace {
@@ -76,9 +78,9 @@ Status inferPRelu(InferContext& ctx) {
 }
 
 Result<std::vector<ir::Tensor>> evalPRelu(const ir::Node& n, const std::vector<ir::Tensor>& in) {
-  auto r = evalBroadcast(
-      in, in[0].dtype, in[0].shape, [](const double* a) { return a[0] >= 0 ? a[0] : a[0] * a[1]; },
-      [](const int64_t* a) { return a[0] >= 0 ? a[0] : a[0] * a[1]; });
+  auto r = evalBroadcast({in[0], in[1]}, in[0].dtype, in[0].shape,
+                         [](const double* a) { return a[0] >= 0 ? a[0] : a[0] * a[1]; },
+                         [](const int64_t* a) { return a[0] >= 0 ? a[0] : a[0] * a[1]; });
   if (!r) return r.status();
   return std::vector<ir::Tensor>{*r};
 }
@@ -86,7 +88,7 @@ Result<std::vector<ir::Tensor>> evalPRelu(const ir::Node& n, const std::vector<i
 }  // namespace
 
 const OpDef& defRelu() {
-  static const OpDef d = OpDef("Relu").onnx(6).inferShape(inferSameAsInput0)
+  static const OpDef d = OpDef("Relu").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferSameAsInput0)
       .evalConst(evalUnary<reluF>)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
       .summary("max(x, 0)");
@@ -94,14 +96,14 @@ const OpDef& defRelu() {
 }
 
 const OpDef& defLeakyRelu() {
-  static const OpDef d = OpDef("LeakyRelu").onnx(6).inferShape(inferLeakyRelu)
+  static const OpDef d = OpDef("LeakyRelu").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferLeakyRelu)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
       .summary("x >= 0 ? x : alpha*x (alpha default 0.01)");
   return d;
 }
 
 const OpDef& defPRelu() {
-  static const OpDef d = OpDef("PRelu").onnx(1).cann("PRelu").inputs(2, 2)
+  static const OpDef d = OpDef("PRelu").kernel(createBinaryKernel).onnx(1).cann("PRelu").inputs(2, 2)
       .canonicalize(canonPRelu).inferShape(inferPRelu).evalConst(evalPRelu)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
       .summary("x >= 0 ? x : slope*x; slope broadcasts to x");
@@ -109,42 +111,42 @@ const OpDef& defPRelu() {
 }
 
 const OpDef& defSigmoid() {
-  static const OpDef d = OpDef("Sigmoid").onnx(6).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("Sigmoid").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
       .summary("1 / (1 + exp(-x))");
   return d;
 }
 
 const OpDef& defTanh() {
-  static const OpDef d = OpDef("Tanh").onnx(6).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("Tanh").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
       .summary("tanh(x)");
   return d;
 }
 
 const OpDef& defErf() {
-  static const OpDef d = OpDef("Erf").onnx(9).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("Erf").kernel(createUnaryKernel).layout(unaryLayout).onnx(9).inferShape(inferFloatUnary)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
       .summary("Gauss error function");
   return d;
 }
 
 const OpDef& defHardSigmoid() {
-  static const OpDef d = OpDef("HardSigmoid").onnx(6).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("HardSigmoid").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 3); })
       .summary("max(0, min(1, alpha*x + beta)), alpha 0.2, beta 0.5");
   return d;
 }
 
 const OpDef& defHardSwish() {
-  static const OpDef d = OpDef("HardSwish").onnx(14).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("HardSwish").kernel(createUnaryKernel).layout(unaryLayout).onnx(14).inferShape(inferFloatUnary)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
       .summary("x * max(0, min(1, x/6 + 1/2))");
   return d;
 }
 
 const OpDef& defClip() {
-  static const OpDef d = OpDef("Clip").onnx(6).cann("ClipByValue").inputs(1, 3)
+  static const OpDef d = OpDef("Clip").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).cann("ClipByValue").inputs(1, 3)
       .canonicalize(canonClip).inferShape(inferSameAsInput0)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
       .summary("min(max(x, min), max); min/max as attributes or constant inputs");
@@ -152,7 +154,7 @@ const OpDef& defClip() {
 }
 
 const OpDef& defSqrt() {
-  static const OpDef d = OpDef("Sqrt").onnx(6).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("Sqrt").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
       .evalConst(evalUnary<sqrtF>)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
       .summary("square root");
@@ -160,7 +162,7 @@ const OpDef& defSqrt() {
 }
 
 const OpDef& defExp() {
-  static const OpDef d = OpDef("Exp").onnx(6).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("Exp").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
       .evalConst(evalUnary<expF>)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
       .summary("e^x");
@@ -168,7 +170,7 @@ const OpDef& defExp() {
 }
 
 const OpDef& defLog() {
-  static const OpDef d = OpDef("Log").onnx(6).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("Log").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
       .evalConst(evalUnary<logF>)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
       .summary("natural logarithm");

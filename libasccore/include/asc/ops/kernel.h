@@ -1,0 +1,73 @@
+// kernel.h: the CPU kernel interface. The runtime decides every tensor's buffer and layout once,
+// at load time; a kernel is created with those fixed buffers (so it can prepare oneDNN
+// primitives, reorder weights and size its scratch memory up front) and run() then does no
+// allocation. Kernels compute in fp32 (and integer types where the op has them); the runtime
+// converts fp16 storage at op boundaries.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "asc/asc.h"
+#include "asc/ir/graph.h"
+#include "asc/support/status.h"
+
+namespace asc::ops {
+
+/// Physical layout of an activation buffer. Blocked is oneDNN's nChw{B}c / nCdhw{B}c: channels
+/// in blocks of B (the channel dim padded up to a multiple of B), the layout the JIT
+/// convolutions use: B = 16 on CPUs with AVX-512, 8 on AVX2 CPUs (see blockSize()).
+enum class Layout : uint8_t { Plain, Blocked };
+
+/// The channel block of the Blocked layout on this CPU (16 with AVX-512, else 8).
+ASC_API int blockSize();
+
+struct TensorRef {
+  void* data = nullptr;               // nullptr for an omitted optional input
+  const ir::Value* value = nullptr;   // dtype and logical shape
+  Layout layout = Layout::Plain;
+  ir::DType type = ir::DType::Undefined;  // element type in this buffer (may differ from the
+                                          // value's storage type: fp16 values compute in fp32)
+  size_t bytes = 0;                   // physical size of the buffer
+
+  const float* f32() const { return static_cast<const float*>(data); }
+  float* f32() { return static_cast<float*>(data); }
+  const ir::Shape& shape() const { return value->shape; }
+  ir::DType dtype() const { return type; }
+  int64_t numel() const { return value->numel(); }
+};
+
+/// Per-session resources kernels share (the oneDNN engine and stream). Opaque here.
+struct KernelEnv;
+
+struct KernelInit {
+  const ir::Node& node;
+  std::vector<TensorRef> inputs;
+  std::vector<TensorRef> outputs;
+  KernelEnv& env;
+  int threads = 1;
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  /// Runs the op on the buffers fixed at creation.
+  virtual void run() = 0;
+  /// A short description of the implementation chosen (e.g. oneDNN's "jit:avx2"), for logs.
+  virtual std::string implName() const { return "cpu"; }
+};
+
+using KernelFactory = Result<std::unique_ptr<Kernel>> (*)(const KernelInit&);
+
+/// Chooses the layout of the op's outputs from its inputs' layouts. Returning Blocked means the
+/// kernel takes the inputs as they are; returning Plain makes the runtime give the kernel plain
+/// inputs (reordering blocked ones first).
+using LayoutFn = Layout (*)(const ir::Node&, const std::vector<Layout>& inputs);
+
+/// Bytes a value needs in `layout` (Blocked pads dim 1 up to a multiple of blockSize()).
+ASC_API size_t physicalBytes(const ir::Value& v, Layout layout);
+/// Whether a value can be stored Blocked at all (4-D or 5-D, fp32/fp16/bf16).
+ASC_API bool canBlock(const ir::Value& v);
+
+}  // namespace asc::ops

@@ -1,0 +1,32 @@
+// tensor_file.h: tensors on disk: raw .bin (as msame writes them), .npy (numpy's format, read
+// and written), and msame's .txt rendering.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "asc/asc.h"
+#include "asc/ir/tensor.h"
+#include "asc/support/status.h"
+
+namespace asc::tensorio {
+
+/// A tensor read from a file. For .npy the dtype and shape come from the header; for raw .bin
+/// they are unknown (dtype Undefined, shape {bytes}).
+struct LoadedTensor {
+  ir::Tensor tensor;
+  bool has_dtype = false;
+};
+
+/// Reads .npy (C or Fortran order, either byte order; converted to native C order) or any other
+/// file as raw bytes. E13001 when it cannot be opened; E13005 for a malformed .npy.
+ASC_API Result<LoadedTensor> readTensorFile(const std::string& path);
+/// Parses .npy bytes.
+ASC_API Result<ir::Tensor> parseNpy(const void* data, size_t size, const std::string& what);
+/// The .npy encoding of a tensor (version 1.0, little-endian, C order).
+ASC_API std::string encodeNpy(const ir::Tensor& t);
+/// msame's text form: values separated by a space, a newline after each row of the last dim.
+ASC_API std::string formatTxt(const ir::Tensor& t);
+
+}  // namespace asc::tensorio

@@ -1,0 +1,142 @@
+// dnnl_util.cpp: oneDNN descriptors for asc tensors.
+#include "dnnl_util.h"
+
+#include <cstring>
+#include <limits>
+#include <unordered_map>
+
+namespace asc::cpu {
+
+memory::dims dimsOf(const ir::Shape& s) {
+  if (s.empty()) return {1};
+  return memory::dims(s.begin(), s.end());
+}
+
+memory::format_tag plainTag(size_t rank) {
+  using tag = memory::format_tag;
+  switch (rank) {
+    case 0:
+    case 1: return tag::a;
+    case 2: return tag::ab;
+    case 3: return tag::abc;
+    case 4: return tag::abcd;
+    case 5: return tag::abcde;
+    case 6: return tag::abcdef;
+    default: return tag::undef;
+  }
+}
+
+memory::format_tag blockedTag(size_t rank) {
+  using tag = memory::format_tag;
+  const bool b16 = ops::blockSize() == 16;
+  switch (rank) {
+    case 3: return b16 ? tag::nCw16c : tag::nCw8c;
+    case 4: return b16 ? tag::nChw16c : tag::nChw8c;
+    case 5: return b16 ? tag::nCdhw16c : tag::nCdhw8c;
+    default: return tag::undef;
+  }
+}
+
+memory::data_type dnnlType(ir::DType t) {
+  using dt = memory::data_type;
+  switch (t) {
+    case ir::DType::F32: return dt::f32;
+    case ir::DType::F16: return dt::f16;
+    case ir::DType::BF16: return dt::bf16;
+    case ir::DType::I32: return dt::s32;
+    case ir::DType::I8: return dt::s8;
+    case ir::DType::U8: return dt::u8;
+    default: return dt::undef;
+  }
+}
+
+memory::desc descOf(const ir::Shape& shape, ir::DType dtype, ops::Layout layout) {
+  auto dims = dimsOf(shape);
+  auto tag = layout == ops::Layout::Blocked ? blockedTag(dims.size()) : plainTag(dims.size());
+  return memory::desc(dims, dnnlType(dtype), tag);
+}
+
+memory::desc descOf(const ops::TensorRef& t) { return descOf(t.shape(), t.dtype(), t.layout); }
+
+memory memOf(const ops::TensorRef& t, const dnnl::engine& eng) {
+  return memory(descOf(t), eng, t.data);
+}
+
+void execute(ops::KernelEnv& env, const dnnl::primitive& p,
+             const std::unordered_map<int, memory>& args) {
+  p.execute(env.stream, args);
+  env.stream.wait();
+}
+
+Status dnnlError(const ir::Node& n, const dnnl::error& e) {
+  return Status::error(ErrorCode::Internal, "node '{}' ({}): oneDNN could not build the kernel: {}",
+                       n.name, n.op_type, e.what());
+}
+
+}  // namespace asc::cpu
+
+namespace asc::cpu {
+
+Status AdaptedInput::init(const ir::Node& n, const ops::TensorRef& t, const memory::desc& want,
+                          const dnnl::engine& eng) {
+  try {
+    src_ = memOf(t, eng);
+    if (src_.get_desc() == want) {
+      mem_ = src_;
+      return Status::ok();
+    }
+    mem_ = memory(want, eng);  // oneDNN owns this scratch buffer
+    reorder_ = dnnl::reorder(src_, mem_);
+    needs_reorder_ = true;
+  } catch (const dnnl::error& e) {
+    return dnnlError(n, e);
+  }
+  return Status::ok();
+}
+
+void AdaptedInput::prepare(ops::KernelEnv& env) {
+  if (!needs_reorder_) return;
+  reorder_.execute(env.stream, src_, mem_);
+}
+
+Result<memory> reorderConstant(const ir::Node& n, const memory::desc& have, const void* data,
+                               const memory::desc& want, ops::KernelEnv& env) {
+  try {
+    memory src(have, env.engine, const_cast<void*>(data));
+    if (have == want) {
+      // Keep our own copy anyway: the constant may live in a read-only mapping.
+      memory dst(want, env.engine);
+      std::memcpy(dst.get_data_handle(), data, have.get_size());
+      return dst;
+    }
+    memory dst(want, env.engine);
+    dnnl::reorder(src, dst).execute(env.stream, src, dst);
+    env.stream.wait();
+    return dst;
+  } catch (const dnnl::error& e) {
+    return dnnlError(n, e);
+  }
+}
+
+Status appendActivation(const ir::Node& n, dnnl::post_ops& po) {
+  const std::string act = n.attrs.getString("activation", "");
+  using alg = dnnl::algorithm;
+  if (act.empty()) return Status::ok();
+  if (act == "Relu") po.append_eltwise(1.f, alg::eltwise_relu, 0.f, 0.f);
+  else if (act == "LeakyRelu")
+    po.append_eltwise(1.f, alg::eltwise_relu, n.attrs.getFloat("activation_alpha", 0.01f), 0.f);
+  else if (act == "Clip")
+    po.append_eltwise(1.f, alg::eltwise_clip_v2,
+                      n.attrs.getFloat("activation_min", -std::numeric_limits<float>::infinity()),
+                      n.attrs.getFloat("activation_max", std::numeric_limits<float>::infinity()));
+  else if (act == "Sigmoid") po.append_eltwise(1.f, alg::eltwise_logistic, 0.f, 0.f);
+  else if (act == "Tanh") po.append_eltwise(1.f, alg::eltwise_tanh, 0.f, 0.f);
+  else if (act == "HardSwish") po.append_eltwise(1.f, alg::eltwise_hardswish, 0.f, 0.f);
+  else if (act == "Gelu") po.append_eltwise(1.f, alg::eltwise_gelu_erf, 0.f, 0.f);
+  else
+    return Status::error(ErrorCode::InvalidModel, "node '{}': unknown fused activation '{}'",
+                         n.name, act);
+  return Status::ok();
+}
+
+}  // namespace asc::cpu

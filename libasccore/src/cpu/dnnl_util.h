@@ -1,0 +1,74 @@
+// dnnl_util.h: the oneDNN side of kernels: the per-session engine and stream (KernelEnv), and
+// memory descriptors for TensorRefs in their plain or blocked layout.
+#pragma once
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <unordered_map>
+
+#include "asc/ops/kernel.h"
+
+namespace asc::ops {
+
+struct KernelEnv {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+};
+
+}  // namespace asc::ops
+
+namespace asc::cpu {
+
+using dnnl::memory;
+
+/// oneDNN dims of a shape (a scalar becomes {1}).
+memory::dims dimsOf(const ir::Shape& s);
+/// Plain row-major tag for a rank (a, ab, abc, abcd, ...).
+memory::format_tag plainTag(size_t rank);
+/// The Blocked tag for a rank (nChw8c/nChw16c for 4-D, nCdhw.. for 5-D, nCw.. for 3-D).
+memory::format_tag blockedTag(size_t rank);
+memory::data_type dnnlType(ir::DType t);
+/// The memory descriptor of a tensor in its layout.
+memory::desc descOf(const ops::TensorRef& t);
+memory::desc descOf(const ir::Shape& shape, ir::DType dtype, ops::Layout layout);
+/// A memory object over a tensor's buffer.
+memory memOf(const ops::TensorRef& t, const dnnl::engine& eng);
+
+/// Runs a primitive with its arguments on the env's stream and waits.
+void execute(ops::KernelEnv& env, const dnnl::primitive& p,
+             const std::unordered_map<int, memory>& args);
+
+/// The oneDNN error text as a Status (E19999), naming the node.
+Status dnnlError(const ir::Node& n, const dnnl::error& e);
+
+}  // namespace asc::cpu
+
+namespace asc::cpu {
+
+/// A kernel's view of one input in the layout its primitive wants: the tensor's own buffer when
+/// the layouts agree, else a scratch buffer (allocated once) that a reorder fills at run time.
+class AdaptedInput {
+ public:
+  AdaptedInput() = default;
+  /// E19999 (naming the node) if oneDNN cannot reorder between the two layouts.
+  Status init(const ir::Node& n, const ops::TensorRef& t, const memory::desc& want,
+              const dnnl::engine& eng);
+  /// Reorders into the scratch buffer if needed; call at the start of run().
+  void prepare(ops::KernelEnv& env);
+  const memory& mem() const { return mem_; }
+
+ private:
+  memory src_, mem_;
+  dnnl::reorder reorder_;
+  bool needs_reorder_ = false;
+};
+
+/// Weights reordered once, at kernel creation, into the layout the primitive chose.
+Result<memory> reorderConstant(const ir::Node& n, const memory::desc& have, const void* data,
+                               const memory::desc& want, ops::KernelEnv& env);
+
+/// oneDNN post-ops for a fused activation recorded on a node ("activation" attribute and its
+/// parameters), or nothing. E16001-style error for an unknown activation.
+Status appendActivation(const ir::Node& n, dnnl::post_ops& po);
+
+}  // namespace asc::cpu

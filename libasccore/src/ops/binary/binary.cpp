@@ -1,0 +1,287 @@
+// binary.cpp: broadcasting element-wise ops with two or more inputs: Add, Sub, Mul, Div (-> CANN
+// RealDiv), Pow, Equal (bool output), the variadic Sum (-> AddN), Max (-> Maximum) and Min
+// (-> Minimum), and Where (-> SelectV2). All follow numpy broadcasting; the legacy (opset < 7)
+// `broadcast`/`axis` attributes are accepted when they mean the same thing and then dropped.
+// All fold on constant inputs; integer math wraps like two's complement and Div truncates
+// toward zero like C (dividing by zero is an error).
+#include <cmath>
+#include <limits>
+
+#include "../op_util.h"
+#include "binary_kernel.h"
+
+namespace asc::ops {
+namespace {
+
+template <typename... Args>
+Status evalFail(const ir::Node& n, fmt::format_string<Args...> f, Args&&... args) {
+  return Status::error(ErrorCode::InvalidModel, "node '{}' ({}): {}", n.name, n.op_type,
+                       fmt::format(f, std::forward<Args>(args)...));
+}
+
+int64_t wrapAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+int64_t wrapSub(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+int64_t wrapMul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+
+int64_t intPow(int64_t base, int64_t exp) {
+  if (exp < 0) {
+    if (base == 1) return 1;
+    if (base == -1) return exp % 2 == 0 ? 1 : -1;
+    return 0;  // |base| > 1: the exact result rounds to 0 (base 0: undefined, 0 chosen)
+  }
+  int64_t r = 1;
+  while (exp > 0) {
+    if (exp & 1) r = wrapMul(r, base);
+    base = wrapMul(base, base);
+    exp >>= 1;
+  }
+  return r;
+}
+
+// Opset < 7 Add/Sub/Mul/Div/Pow/Equal: broadcast=1 with axis=k aligns B's dims with A's from k
+// on. That equals numpy broadcasting only when B's dims end at A's last dim.
+Status canonLegacyBroadcast(InferContext& ctx) {
+  if (ctx.opset() >= 7) return Status::ok();
+  if (ctx.attrs().getInt("broadcast", 0) != 0 && ctx.attrs().has("axis")) {
+    int64_t ra = ctx.rank(0), rb = ctx.rank(1);
+    int64_t axis = ctx.attrs().getInt("axis", 0);
+    auto a = normalizeAxis(axis, ra);
+    if (!a) return ctx.fail("legacy broadcast axis {} is out of range for rank {}", axis, ra);
+    if (*a + rb != ra)
+      return ctx.fail("legacy broadcast of [{}] to [{}] at axis {} is not numpy broadcasting "
+                      "and is not supported; export the model with opset >= 7",
+                      ir::shapeToString(ctx.shape(1)), ir::shapeToString(ctx.shape(0)), axis);
+  }
+  ctx.attrs().erase("broadcast");
+  ctx.attrs().erase("axis");
+  ctx.attrs().erase("consumed_inputs");
+  return Status::ok();
+}
+
+// Checks that inputs [first, numInputs) share one dtype.
+Status checkSameDtypes(InferContext& ctx, size_t first) {
+  for (size_t i = first + 1; i < ctx.numInputs(); ++i)
+    if (ctx.hasInput(i) && ctx.dtype(i) != ctx.dtype(first))
+      return ctx.fail("input {} has dtype {}, input {} has {}; they must match", i,
+                      ir::dtypeName(ctx.dtype(i)), first, ir::dtypeName(ctx.dtype(first)));
+  return Status::ok();
+}
+
+Status inferArith(InferContext& ctx) {
+  size_t k = ctx.numInputs();
+  while (k > 0 && !ctx.hasInput(k - 1)) --k;
+  for (size_t i = 0; i < k; ++i)  // Sum/Max/Min: no gaps in the input list
+    if (!ctx.hasInput(i)) return ctx.fail("input {} is empty (omitted)", i);
+  ASC_RETURN_IF_ERROR(checkSameDtypes(ctx, 0));
+  if (ctx.dtype(0) == ir::DType::Bool)
+    return ctx.fail("arithmetic on bool inputs is not supported");
+  return inferBroadcast(ctx);
+}
+
+Status inferPow(InferContext& ctx) {
+  if (ctx.dtype(0) == ir::DType::Bool || ctx.dtype(1) == ir::DType::Bool)
+    return ctx.fail("Pow does not take bool inputs");
+  return inferBroadcast(ctx);  // the exponent may have another dtype (opset 12+)
+}
+
+Status inferEqual(InferContext& ctx) {
+  ASC_RETURN_IF_ERROR(checkSameDtypes(ctx, 0));
+  ASC_RETURN_IF_ERROR(inferBroadcast(ctx));
+  ctx.setOutput(0, ir::DType::Bool, ctx.node().outputs[0]->shape);
+  return Status::ok();
+}
+
+Status inferWhere(InferContext& ctx) {
+  if (ctx.dtype(0) != ir::DType::Bool)
+    return ctx.fail("condition (input 0) has dtype {}, expected bool", ir::dtypeName(ctx.dtype(0)));
+  ASC_RETURN_IF_ERROR(checkSameDtypes(ctx, 1));
+  ASC_RETURN_IF_ERROR(inferBroadcast(ctx));
+  ctx.setOutput(0, ctx.dtype(1), ctx.node().outputs[0]->shape);
+  return Status::ok();
+}
+
+// Number of inputs without the trailing omitted ones (they reach eval as empty tensors).
+size_t presentInputs(const std::vector<ir::Tensor>& in) {
+  size_t k = in.size();
+  while (k > 0 && !in[k - 1].data) --k;
+  return k;
+}
+
+Result<std::vector<ir::Tensor>> evalWith(const ir::Node& n, const std::vector<ir::Tensor>& in,
+                                         const std::function<double(const double*)>& ff,
+                                         const std::function<int64_t(const int64_t*)>& fi) {
+  const ir::Value* out = n.outputs[0];
+  std::vector<ir::Tensor> args(in.begin(), in.begin() + presentInputs(in));
+  auto r = evalBroadcast(args, out->dtype, out->shape, ff, fi);
+  if (!r) return r.status();
+  return std::vector<ir::Tensor>{*r};
+}
+
+Result<std::vector<ir::Tensor>> evalAdd(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  return evalWith(n, in, [](const double* a) { return a[0] + a[1]; },
+                  [](const int64_t* a) { return wrapAdd(a[0], a[1]); });
+}
+
+Result<std::vector<ir::Tensor>> evalSub(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  return evalWith(n, in, [](const double* a) { return a[0] - a[1]; },
+                  [](const int64_t* a) { return wrapSub(a[0], a[1]); });
+}
+
+Result<std::vector<ir::Tensor>> evalMul(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  return evalWith(n, in, [](const double* a) { return a[0] * a[1]; },
+                  [](const int64_t* a) { return wrapMul(a[0], a[1]); });
+}
+
+Result<std::vector<ir::Tensor>> evalDiv(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  bool by_zero = false;
+  auto r = evalWith(n, in, [](const double* a) { return a[0] / a[1]; },
+                    [&by_zero](const int64_t* a) -> int64_t {
+                      if (a[1] == 0) {
+                        by_zero = true;
+                        return 0;
+                      }
+                      if (a[1] == -1) return wrapSub(0, a[0]);  // INT64_MIN / -1 wraps
+                      return a[0] / a[1];
+                    });
+  if (by_zero) return evalFail(n, "integer division by zero in constant inputs");
+  return r;
+}
+
+Result<std::vector<ir::Tensor>> evalPow(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  return evalWith(n, in, [](const double* a) { return std::pow(a[0], a[1]); },
+                  [](const int64_t* a) { return intPow(a[0], a[1]); });
+}
+
+Result<std::vector<ir::Tensor>> evalEqual(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  return evalWith(n, in, [](const double* a) { return a[0] == a[1] ? 1.0 : 0.0; },
+                  [](const int64_t* a) -> int64_t { return a[0] == a[1]; });
+}
+
+Result<std::vector<ir::Tensor>> evalWhere(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  return evalWith(n, in, [](const double* a) { return a[0] != 0 ? a[1] : a[2]; },
+                  [](const int64_t* a) { return a[0] != 0 ? a[1] : a[2]; });
+}
+
+Result<std::vector<ir::Tensor>> evalSum(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const size_t k = presentInputs(in);
+  return evalWith(
+      n, in,
+      [k](const double* a) {
+        double s = 0;
+        for (size_t i = 0; i < k; ++i) s += a[i];
+        return s;
+      },
+      [k](const int64_t* a) {
+        int64_t s = 0;
+        for (size_t i = 0; i < k; ++i) s = wrapAdd(s, a[i]);
+        return s;
+      });
+}
+
+template <bool kMax>
+Result<std::vector<ir::Tensor>> evalExtreme(const ir::Node& n,
+                                            const std::vector<ir::Tensor>& in) {
+  const size_t k = presentInputs(in);
+  return evalWith(
+      n, in,
+      [k](const double* a) {
+        double m = a[0];
+        for (size_t i = 1; i < k; ++i) {
+          if (std::isnan(a[i]) || std::isnan(m)) return std::numeric_limits<double>::quiet_NaN();
+          if (kMax ? a[i] > m : a[i] < m) m = a[i];
+        }
+        return m;
+      },
+      [k](const int64_t* a) {
+        int64_t m = a[0];
+        for (size_t i = 1; i < k; ++i)
+          if (kMax ? a[i] > m : a[i] < m) m = a[i];
+        return m;
+      });
+}
+
+int64_t perOutput(const ir::Node& n) { return n.outputs[0]->numel(); }
+int64_t variadicFlops(const ir::Node& n) {
+  int64_t k = static_cast<int64_t>(n.inputs.size());
+  return n.outputs[0]->numel() * (k > 1 ? k - 1 : 0);
+}
+
+constexpr int kVariadic = 1 << 20;
+
+OpDef arith(const char* name, const char* cann, EvalFn eval, const char* summary) {
+  return OpDef(name).kernel(createBinaryKernel).layout(binaryLayout).onnx(1).cann(cann).inputs(2, 2).canonicalize(canonLegacyBroadcast)
+      .inferShape(inferArith).evalConst(eval).flops(perOutput).summary(summary);
+}
+
+}  // namespace
+
+const OpDef& defAdd() {
+  static const OpDef d = arith("Add", "Add", evalAdd, "a + b, broadcasting");
+  return d;
+}
+
+const OpDef& defSub() {
+  static const OpDef d = arith("Sub", "Sub", evalSub, "a - b, broadcasting");
+  return d;
+}
+
+const OpDef& defMul() {
+  static const OpDef d = arith("Mul", "Mul", evalMul, "a * b, broadcasting");
+  return d;
+}
+
+const OpDef& defDiv() {
+  static const OpDef d =
+      arith("Div", "RealDiv", evalDiv, "a / b, broadcasting; integers truncate toward zero");
+  return d;
+}
+
+const OpDef& defPow() {
+  static const OpDef d = OpDef("Pow").kernel(createBinaryKernel).layout(binaryLayout).onnx(1).inputs(2, 2).canonicalize(canonLegacyBroadcast)
+      .inferShape(inferPow).evalConst(evalPow).flops(perOutput)
+      .summary("a ^ b, broadcasting; output has a's dtype");
+  return d;
+}
+
+const OpDef& defEqual() {
+  static const OpDef d = OpDef("Equal").kernel(createBinaryKernel).layout(binaryLayout).onnx(1).inputs(2, 2)
+      .canonicalize(canonLegacyBroadcast).inferShape(inferEqual).evalConst(evalEqual)
+      .flops(perOutput).summary("a == b, broadcasting; bool output");
+  return d;
+}
+
+const OpDef& defSum() {
+  static const OpDef d = OpDef("Sum").kernel(createBinaryKernel).layout(binaryLayout).onnx(1).cann("AddN").inputs(1, kVariadic)
+      .inferShape(inferArith).evalConst(evalSum).flops(variadicFlops)
+      .summary("element-wise sum of 1 or more inputs, broadcasting");
+  return d;
+}
+
+const OpDef& defMax() {
+  static const OpDef d = OpDef("Max").kernel(createBinaryKernel).layout(binaryLayout).onnx(1).cann("Maximum").inputs(1, kVariadic)
+      .inferShape(inferArith).evalConst(evalExtreme<true>).flops(variadicFlops)
+      .summary("element-wise maximum of 1 or more inputs, broadcasting");
+  return d;
+}
+
+const OpDef& defMin() {
+  static const OpDef d = OpDef("Min").kernel(createBinaryKernel).layout(binaryLayout).onnx(1).cann("Minimum").inputs(1, kVariadic)
+      .inferShape(inferArith).evalConst(evalExtreme<false>).flops(variadicFlops)
+      .summary("element-wise minimum of 1 or more inputs, broadcasting");
+  return d;
+}
+
+const OpDef& defWhere() {
+  static const OpDef d = OpDef("Where").kernel(createBinaryKernel).layout(binaryLayout).onnx(9).cann("SelectV2").inputs(3, 3)
+      .inferShape(inferWhere).evalConst(evalWhere).flops(perOutput)
+      .summary("cond ? x : y, broadcasting; cond is bool");
+  return d;
+}
+
+}  // namespace asc::ops

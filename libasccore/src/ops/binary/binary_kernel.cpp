@@ -1,0 +1,286 @@
+// binary_kernel.cpp: Add, Sub, Mul, Div, Pow, Max, Min, Sum, Equal and Where with numpy
+// broadcasting. Rows of the innermost output dimension are the unit of work; each input walks
+// them with stride 1 or 0 (broadcast), so the inner loop vectorises.
+#include "binary_kernel.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "../op_util.h"
+#include "cpu/parallel.h"
+
+namespace asc::ops {
+namespace {
+
+struct Broadcast {
+  ir::Shape out;
+  std::vector<std::vector<int64_t>> strides;  // per input, aligned to out's rank; 0 = broadcast
+  int64_t inner = 1, outer = 1;
+
+  void init(const std::vector<ir::Shape>& ins, const ir::Shape& o) {
+    out = o;
+    const size_t r = o.size();
+    for (const auto& s : ins) {
+      auto st = stridesOf(s);
+      std::vector<int64_t> a(r, 0);
+      for (size_t k = 0; k < s.size(); ++k) a[r - s.size() + k] = s[k] == 1 ? 0 : st[k];
+      strides.push_back(std::move(a));
+    }
+    inner = r ? o.back() : 1;
+    outer = inner ? ir::numElements(o) / inner : 0;
+  }
+  // Offsets of row `row` in each input.
+  void offsets(int64_t row, int64_t* off) const {
+    const size_t r = out.size();
+    for (size_t k = 0; k < strides.size(); ++k) off[k] = 0;
+    int64_t rem = row;
+    for (int64_t d = static_cast<int64_t>(r) - 2; d >= 0; --d) {
+      int64_t idx = rem % out[d];
+      rem /= out[d];
+      for (size_t k = 0; k < strides.size(); ++k) off[k] += idx * strides[k][d];
+    }
+  }
+  int64_t innerStride(size_t k) const { return out.empty() ? 0 : strides[k].back(); }
+};
+
+template <typename A, typename B, typename O, typename F>
+class Binary2 : public Kernel {
+ public:
+  Binary2(const A* a, const B* b, O* o, Broadcast bc, F f) : a_(a), b_(b), o_(o), bc_(std::move(bc)), f_(f) {}
+  void run() override {
+    const int64_t inner = bc_.inner, sa = bc_.innerStride(0), sb = bc_.innerStride(1);
+    cpu::parallelFor(bc_.outer, std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(inner, 1)),
+                     [&](int64_t rb, int64_t re) {
+      int64_t off[2];
+      for (int64_t row = rb; row < re; ++row) {
+        bc_.offsets(row, off);
+        const A* a = a_ + off[0];
+        const B* b = b_ + off[1];
+        O* o = o_ + row * inner;
+        if (sa == 1 && sb == 1)
+          for (int64_t j = 0; j < inner; ++j) o[j] = f_(a[j], b[j]);
+        else if (sa == 1 && sb == 0)
+          for (int64_t j = 0; j < inner; ++j) o[j] = f_(a[j], b[0]);
+        else if (sa == 0 && sb == 1)
+          for (int64_t j = 0; j < inner; ++j) o[j] = f_(a[0], b[j]);
+        else
+          for (int64_t j = 0; j < inner; ++j) o[j] = f_(a[j * sa], b[j * sb]);
+      }
+    });
+  }
+  std::string implName() const override { return "broadcast"; }
+
+ private:
+  const A* a_;
+  const B* b_;
+  O* o_;
+  Broadcast bc_;
+  F f_;
+};
+
+// Blocked (identical buffers, scalar constants): element-wise over the physical buffer.
+template <typename F>
+class Flat2 : public Kernel {
+ public:
+  Flat2(const float* a, const float* b, float* o, int64_t n, bool a_scalar, bool b_scalar, F f)
+      : a_(a), b_(b), o_(o), n_(n), as_(a_scalar), bs_(b_scalar), f_(f) {}
+  void run() override {
+    cpu::parallelFor(n_, 1 << 14, [&](int64_t s, int64_t e) {
+      for (int64_t i = s; i < e; ++i) o_[i] = f_(a_[as_ ? 0 : i], b_[bs_ ? 0 : i]);
+    });
+  }
+  std::string implName() const override { return "flat"; }
+
+ private:
+  const float* a_;
+  const float* b_;
+  float* o_;
+  int64_t n_;
+  bool as_, bs_;
+  F f_;
+};
+
+template <typename T, typename O, typename F>
+std::unique_ptr<Kernel> make2(const TensorRef& a, const TensorRef& b, const TensorRef& o, F f) {
+  Broadcast bc;
+  bc.init({a.shape(), b.shape()}, o.shape());
+  return std::make_unique<Binary2<T, T, O, F>>(static_cast<const T*>(a.data),
+                                               static_cast<const T*>(b.data),
+                                               static_cast<O*>(o.data), std::move(bc), f);
+}
+
+template <typename T>
+Result<std::unique_ptr<Kernel>> arith(const std::string& op, const TensorRef& a, const TensorRef& b,
+                                      const TensorRef& o) {
+  if (op == "Add" || op == "Sum") return make2<T, T>(a, b, o, [](T x, T y) { return T(x + y); });
+  if (op == "Sub") return make2<T, T>(a, b, o, [](T x, T y) { return T(x - y); });
+  if (op == "Mul") return make2<T, T>(a, b, o, [](T x, T y) { return T(x * y); });
+  if (op == "Div") return make2<T, T>(a, b, o, [](T x, T y) { return y == T(0) && !std::is_floating_point<T>::value ? T(0) : T(x / y); });
+  if (op == "Max") return make2<T, T>(a, b, o, [](T x, T y) { return x > y || x != x ? x : y; });
+  if (op == "Min") return make2<T, T>(a, b, o, [](T x, T y) { return x < y || x != x ? x : y; });
+  if (op == "Pow") return make2<T, T>(a, b, o, [](T x, T y) { return T(std::pow(double(x), double(y))); });
+  if (op == "PRelu") return make2<T, T>(a, b, o, [](T x, T s) { return x < T(0) ? T(s * x) : x; });
+  if (op == "Equal") return make2<T, uint8_t>(a, b, o, [](T x, T y) { return uint8_t(x == y); });
+  return Status::error(ErrorCode::Internal, "no binary kernel for {}", op);
+}
+
+Result<std::unique_ptr<Kernel>> dispatch(const std::string& op, const TensorRef& a,
+                                         const TensorRef& b, const TensorRef& o) {
+  switch (a.dtype()) {
+    case ir::DType::F32: return arith<float>(op, a, b, o);
+    case ir::DType::F64: return arith<double>(op, a, b, o);
+    case ir::DType::I64: return arith<int64_t>(op, a, b, o);
+    case ir::DType::I32: return arith<int32_t>(op, a, b, o);
+    case ir::DType::Bool:
+    case ir::DType::U8: return arith<uint8_t>(op, a, b, o);
+    case ir::DType::I8: return arith<int8_t>(op, a, b, o);
+    default:
+      return Status::error(ErrorCode::NotImplemented, "{} on {} tensors is not supported", op,
+                           ir::dtypeName(a.dtype()));
+  }
+}
+
+template <typename T>
+class WhereKernel : public Kernel {
+ public:
+  WhereKernel(const KernelInit& k) : c_(static_cast<const uint8_t*>(k.inputs[0].data)),
+      x_(static_cast<const T*>(k.inputs[1].data)), y_(static_cast<const T*>(k.inputs[2].data)),
+      o_(static_cast<T*>(k.outputs[0].data)) {
+    bc_.init({k.inputs[0].shape(), k.inputs[1].shape(), k.inputs[2].shape()}, k.outputs[0].shape());
+  }
+  void run() override {
+    const int64_t inner = bc_.inner;
+    const int64_t s0 = bc_.innerStride(0), s1 = bc_.innerStride(1), s2 = bc_.innerStride(2);
+    cpu::parallelFor(bc_.outer, 64, [&](int64_t rb, int64_t re) {
+      int64_t off[3];
+      for (int64_t row = rb; row < re; ++row) {
+        bc_.offsets(row, off);
+        for (int64_t j = 0; j < inner; ++j)
+          o_[row * inner + j] = c_[off[0] + j * s0] ? x_[off[1] + j * s1] : y_[off[2] + j * s2];
+      }
+    });
+  }
+  std::string implName() const override { return "broadcast"; }
+
+ private:
+  const uint8_t* c_;
+  const T* x_;
+  const T* y_;
+  T* o_;
+  Broadcast bc_;
+};
+
+// Pow with any pair of numeric types (the exponent's type may differ from the base's): computed
+// in double, written in the output's type.
+class PowMixed : public Kernel {
+ public:
+  explicit PowMixed(const KernelInit& k) : a_(k.inputs[0]), b_(k.inputs[1]), o_(k.outputs[0]) {
+    bc_.init({a_.shape(), b_.shape()}, o_.shape());
+  }
+  void run() override {
+    ir::Tensor ta{a_.dtype(), {a_.numel()}, std::make_shared<ir::Blob>(a_.data, a_.bytes, nullptr)};
+    ir::Tensor tb{b_.dtype(), {b_.numel()}, std::make_shared<ir::Blob>(b_.data, b_.bytes, nullptr)};
+    TensorBuilder out(o_.dtype(), {o_.numel()});
+    const int64_t inner = bc_.inner, sa = bc_.innerStride(0), sb = bc_.innerStride(1);
+    int64_t off[2];
+    for (int64_t row = 0; row < bc_.outer; ++row) {
+      bc_.offsets(row, off);
+      for (int64_t j = 0; j < inner; ++j) {
+        double v = std::pow(ta.floatAt(off[0] + j * sa), tb.floatAt(off[1] + j * sb));
+        if (ir::isFloat(o_.dtype())) out.setFloat(row * inner + j, v);
+        else out.setInt(row * inner + j, static_cast<int64_t>(v));
+      }
+    }
+    std::memcpy(o_.data, out.bytes.data(), out.bytes.size());
+  }
+  std::string implName() const override { return "pow-mixed"; }
+
+ private:
+  TensorRef a_, b_, o_;
+  Broadcast bc_;
+};
+
+// Variadic Sum/Max/Min: the first pair into the output, then the output with each further input.
+class Chain : public Kernel {
+ public:
+  std::vector<std::unique_ptr<Kernel>> steps;
+  void run() override {
+    for (auto& s : steps) s->run();
+  }
+  std::string implName() const override { return "broadcast-chain"; }
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Kernel>> createBinaryKernel(const KernelInit& k) {
+  const std::string& op = k.node.op_type;
+  const TensorRef& o = k.outputs[0];
+  if (op == "Where") {
+    switch (k.inputs[1].dtype()) {
+      case ir::DType::F32: case ir::DType::I32: case ir::DType::U32:
+        return std::unique_ptr<Kernel>(std::make_unique<WhereKernel<uint32_t>>(k));
+      case ir::DType::I64: case ir::DType::U64: case ir::DType::F64:
+        return std::unique_ptr<Kernel>(std::make_unique<WhereKernel<uint64_t>>(k));
+      case ir::DType::F16: case ir::DType::I16: case ir::DType::U16: case ir::DType::BF16:
+        return std::unique_ptr<Kernel>(std::make_unique<WhereKernel<uint16_t>>(k));
+      default:
+        return std::unique_ptr<Kernel>(std::make_unique<WhereKernel<uint8_t>>(k));
+    }
+  }
+  if (op == "Pow" && (k.inputs[0].dtype() != ir::DType::F32 || k.inputs[1].dtype() != ir::DType::F32))
+    return std::unique_ptr<Kernel>(std::make_unique<PowMixed>(k));
+  if (k.inputs.size() == 1) {  // Sum/Max/Min of one input: a copy
+    struct Copy : Kernel {
+      const void* s; void* d; size_t n;
+      void run() override { std::memcpy(d, s, n); }
+    };
+    auto c = std::make_unique<Copy>();
+    c->s = k.inputs[0].data;
+    c->d = o.data;
+    c->n = o.bytes;
+    return std::unique_ptr<Kernel>(std::move(c));
+  }
+  if (o.layout == Layout::Blocked) {
+    const TensorRef& a = k.inputs[0];
+    const TensorRef& b = k.inputs[1];
+    const int64_t n = static_cast<int64_t>(o.bytes / 4);
+    const bool as = a.numel() == 1, bs = b.numel() == 1;
+    auto flat = [&](auto f) -> std::unique_ptr<Kernel> {
+      return std::make_unique<Flat2<decltype(f)>>(a.f32(), b.f32(), static_cast<float*>(o.data), n, as, bs, f);
+    };
+    if (op == "Add" || op == "Sum") return flat([](float x, float y) { return x + y; });
+    if (op == "Sub") return flat([](float x, float y) { return x - y; });
+    if (op == "Mul") return flat([](float x, float y) { return x * y; });
+    if (op == "Div") return flat([](float x, float y) { return x / y; });
+    if (op == "Max") return flat([](float x, float y) { return x > y || x != x ? x : y; });
+    if (op == "Min") return flat([](float x, float y) { return x < y || x != x ? x : y; });
+    if (op == "Pow") return flat([](float x, float y) { return std::pow(x, y); });
+  }
+  if (k.inputs.size() == 2) return dispatch(op, k.inputs[0], k.inputs[1], o);
+  auto chain = std::make_unique<Chain>();
+  ASC_TRY(auto first, dispatch(op, k.inputs[0], k.inputs[1], o));
+  chain->steps.push_back(std::move(first));
+  TensorRef acc = o;
+  for (size_t i = 2; i < k.inputs.size(); ++i) {
+    ASC_TRY(auto step, dispatch(op, acc, k.inputs[i], o));
+    chain->steps.push_back(std::move(step));
+  }
+  return std::unique_ptr<Kernel>(std::move(chain));
+}
+
+Layout binaryLayout(const ir::Node& n, const std::vector<Layout>& in) {
+  if (n.op_type == "Equal" || n.op_type == "Where" || n.inputs.size() != 2) return Layout::Plain;
+  bool blocked = false;
+  for (size_t i = 0; i < n.inputs.size(); ++i) {
+    const ir::Value* v = n.inputs[i];
+    if (v->isConstant()) {
+      if (v->numel() != 1) return Layout::Plain;
+      continue;
+    }
+    if (in[i] != Layout::Blocked || v->shape != n.outputs[0]->shape) return Layout::Plain;
+    blocked = true;
+  }
+  return blocked ? Layout::Blocked : Layout::Plain;
+}
+
+}  // namespace asc::ops

@@ -1,0 +1,193 @@
+// conv_kernel.cpp: Conv and ConvTranspose on oneDNN. The primitive picks its own source and
+// weight layouts (format "any"); weights are reordered once at creation, the input is reordered
+// at run time only when its layout differs. A fused residual (input 3, from the fuse-conv-add
+// pass) is added with a binary post-op and a fused activation follows it.
+#include "conv_kernel.h"
+
+#include "cpu/dnnl_util.h"
+
+namespace asc::ops {
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+
+struct Geometry {
+  memory::dims strides, dilations, pad_l, pad_r;
+  int64_t group;
+};
+
+Geometry geometry(const ir::Node& n, size_t spatial) {
+  Geometry g;
+  auto strides = n.attrs.getInts("strides", std::vector<int64_t>(spatial, 1));
+  auto dil = n.attrs.getInts("dilations", std::vector<int64_t>(spatial, 1));
+  auto pads = n.attrs.getInts("pads", std::vector<int64_t>(2 * spatial, 0));
+  for (size_t i = 0; i < spatial; ++i) {
+    g.strides.push_back(strides[i]);
+    g.dilations.push_back(dil[i] - 1);
+    g.pad_l.push_back(pads[i]);
+    g.pad_r.push_back(pads[i + spatial]);
+  }
+  g.group = n.attrs.getInt("group", 1);
+  return g;
+}
+
+class ConvKernel : public Kernel {
+ public:
+  explicit ConvKernel(KernelEnv& env) : env_(env) {}
+
+  Status init(const KernelInit& k, bool transpose) {
+    const ir::Node& n = k.node;
+    const TensorRef& x = k.inputs[0];
+    const TensorRef& w = k.inputs[1];
+    const TensorRef& y = k.outputs[0];
+    if (!w.value->isConstant())
+      return Status::error(ErrorCode::NotImplemented,
+                           "node '{}' ({}): weights computed at run time are not supported; the "
+                           "weight input must be a constant",
+                           n.name, n.op_type);
+    const size_t spatial = x.shape().size() - 2;
+    Geometry g = geometry(n, spatial);
+    // The weights as oneDNN dims over the ONNX bytes, described by explicit strides.
+    // Conv: ONNX [O, I/g, k...] = oneDNN [g, O/g, I/g, k...] row-major (or [O, I, k...]).
+    // ConvTranspose: ONNX [I, O/g, k...]; oneDNN wants [g, O/g, I/g, k...] / [O, I, k...].
+    const ir::Shape& ws = w.shape();
+    int64_t ksize = 1;
+    for (size_t i = 2; i < ws.size(); ++i) ksize *= ws[i];
+    memory::dims wd, wstr;
+    auto spatialStrides = [&] {
+      int64_t st = 1;
+      memory::dims s(spatial);
+      for (int64_t i = static_cast<int64_t>(spatial) - 1; i >= 0; --i) {
+        s[i] = st;
+        st *= ws[2 + i];
+      }
+      return s;
+    };
+    if (!transpose) {
+      const int64_t o = ws[0], ipg = ws[1];
+      if (g.group > 1) {
+        wd = {g.group, o / g.group, ipg};
+        wstr = {(o / g.group) * ipg * ksize, ipg * ksize, ksize};
+      } else {
+        wd = {o, ipg};
+        wstr = {ipg * ksize, ksize};
+      }
+    } else {
+      const int64_t in_c = ws[0], opg = ws[1];
+      if (g.group > 1) {
+        wd = {g.group, opg, in_c / g.group};
+        wstr = {(in_c / g.group) * opg * ksize, ksize, opg * ksize};
+      } else {
+        wd = {opg, in_c};
+        wstr = {ksize, opg * ksize};
+      }
+    }
+    for (size_t i = 2; i < ws.size(); ++i) wd.push_back(ws[i]);
+    for (auto st : spatialStrides()) wstr.push_back(st);
+    memory::desc w_plain(wd, memory::data_type::f32, wstr);
+    const bool has_bias = k.inputs.size() > 2 && k.inputs[2].data;
+    const bool has_sum = k.inputs.size() > 3 && k.inputs[3].data;
+    try {
+      memory::desc src_any(cpu::dimsOf(x.shape()), memory::data_type::f32, tag::any);
+      memory::desc wei_any(wd, memory::data_type::f32, tag::any);
+      memory::desc bias_md({y.shape()[1]}, memory::data_type::f32, tag::a);
+      memory::desc dst_md = cpu::descOf(y);
+      dnnl::primitive_attr attr;
+      dnnl::post_ops po;
+      if (has_sum) po.append_binary(dnnl::algorithm::binary_add, dst_md);
+      ASC_RETURN_IF_ERROR(cpu::appendActivation(n, po));
+      attr.set_post_ops(po);
+      memory::desc src_md, wei_md;
+      if (!transpose) {
+        auto d = has_bias ? dnnl::convolution_forward::desc(
+                                dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                src_any, wei_any, bias_md, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r)
+                          : dnnl::convolution_forward::desc(
+                                dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                src_any, wei_any, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r);
+        auto pd = dnnl::convolution_forward::primitive_desc(d, attr, env_.engine);
+        prim_ = dnnl::convolution_forward(pd);
+        src_md = pd.src_desc();
+        wei_md = pd.weights_desc();
+        impl_ = pd.impl_info_str();
+      } else {
+        // oneDNN derives the output size from the dims given; fold output_padding into pad_r.
+        for (size_t i = 0; i < spatial; ++i) {
+          int64_t ek = (wd[wd.size() - spatial + i] - 1) * (g.dilations[i] + 1) + 1;
+          g.pad_r[i] = (x.shape()[2 + i] - 1) * g.strides[i] + ek - g.pad_l[i] - y.shape()[2 + i];
+        }
+        auto d = has_bias ? dnnl::deconvolution_forward::desc(
+                                dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
+                                src_any, wei_any, bias_md, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r)
+                          : dnnl::deconvolution_forward::desc(
+                                dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
+                                src_any, wei_any, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r);
+        auto pd = dnnl::deconvolution_forward::primitive_desc(d, attr, env_.engine);
+        prim_ = dnnl::deconvolution_forward(pd);
+        src_md = pd.src_desc();
+        wei_md = pd.weights_desc();
+        impl_ = pd.impl_info_str();
+      }
+      ASC_RETURN_IF_ERROR(src_.init(n, x, src_md, env_.engine));
+      ASC_TRY(wei_, cpu::reorderConstant(n, w_plain, w.data, wei_md, env_));
+      args_[DNNL_ARG_SRC] = src_.mem();
+      args_[DNNL_ARG_WEIGHTS] = wei_;
+      if (has_bias) {
+        const TensorRef& b = k.inputs[2];
+        if (!b.value->isConstant())
+          return Status::error(ErrorCode::NotImplemented, "node '{}': the bias must be constant", n.name);
+        ASC_TRY(bias_, cpu::reorderConstant(n, bias_md, b.data, bias_md, env_));
+        args_[DNNL_ARG_BIAS] = bias_;
+      }
+      if (has_sum) {
+        ASC_RETURN_IF_ERROR(sum_.init(n, k.inputs[3], dst_md, env_.engine));
+        args_[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = sum_.mem();
+      }
+      has_sum_ = has_sum;
+      args_[DNNL_ARG_DST] = cpu::memOf(y, env_.engine);
+    } catch (const dnnl::error& e) {
+      return cpu::dnnlError(n, e);
+    }
+    return Status::ok();
+  }
+
+  void run() override {
+    src_.prepare(env_);
+    if (has_sum_) sum_.prepare(env_);
+    prim_.execute(env_.stream, args_);
+    env_.stream.wait();
+  }
+  std::string implName() const override { return impl_; }
+
+ private:
+  KernelEnv& env_;
+  dnnl::primitive prim_;
+  cpu::AdaptedInput src_, sum_;
+  memory wei_, bias_;
+  bool has_sum_ = false;
+  std::unordered_map<int, memory> args_;
+  std::string impl_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Kernel>> createConvKernel(const KernelInit& k) {
+  auto kernel = std::make_unique<ConvKernel>(k.env);
+  ASC_RETURN_IF_ERROR(kernel->init(k, false));
+  return std::unique_ptr<Kernel>(std::move(kernel));
+}
+
+Result<std::unique_ptr<Kernel>> createConvTransposeKernel(const KernelInit& k) {
+  auto kernel = std::make_unique<ConvKernel>(k.env);
+  ASC_RETURN_IF_ERROR(kernel->init(k, true));
+  return std::unique_ptr<Kernel>(std::move(kernel));
+}
+
+Layout convLayout(const ir::Node& n, const std::vector<Layout>& in) {
+  // Blocked activations for the AVX2 kernels; the runtime falls back to plain for ranks other
+  // than 4 and 5.
+  return Layout::Blocked;
+}
+
+}  // namespace asc::ops

@@ -1,0 +1,29 @@
+// kernel.cpp: physical sizes of the two activation layouts.
+#include "asc/ops/kernel.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+namespace asc::ops {
+
+int blockSize() {
+  static const int b = [] {
+    auto isa = dnnl::get_effective_cpu_isa();
+    return isa >= dnnl::cpu_isa::avx512_core && isa != dnnl::cpu_isa::all ? 16 : 8;
+  }();
+  return b;
+}
+
+bool canBlock(const ir::Value& v) {
+  return ir::isFloat(v.dtype) && v.dtype != ir::DType::F64 &&
+         (v.shape.size() == 4 || v.shape.size() == 5) && v.shape[1] >= 1;
+}
+
+size_t physicalBytes(const ir::Value& v, Layout layout) {
+  if (layout == Layout::Plain || !canBlock(v)) return v.byteSize();
+  ir::Shape s = v.shape;
+  const int64_t b = blockSize();
+  s[1] = (s[1] + b - 1) / b * b;
+  return static_cast<size_t>(ir::numElements(s)) * ir::dtypeSize(v.dtype);
+}
+
+}  // namespace asc::ops

@@ -1,0 +1,142 @@
+// matmul_kernel.cpp: numpy-style MatMul (1-D operands promoted, batch dims broadcast) and Gemm
+// (transposes as strided descriptors, C as a broadcast bias) on oneDNN's matmul primitive. Gemm's
+// alpha and beta are folded into private copies of constant B and C at creation.
+#include "matmul_kernel.h"
+
+#include <cstring>
+
+#include "cpu/dnnl_util.h"
+
+namespace asc::ops {
+namespace {
+
+using dnnl::memory;
+
+class MatMulKernel : public Kernel {
+ public:
+  explicit MatMulKernel(KernelEnv& env) : env_(env) {}
+  void run() override {
+    prim_.execute(env_.stream, args_);
+    env_.stream.wait();
+  }
+  std::string implName() const override { return impl_; }
+
+  KernelEnv& env_;
+  dnnl::primitive prim_;
+  std::unordered_map<int, memory> args_;
+  std::string impl_;
+  std::vector<float> owned_b_, owned_c_;
+};
+
+memory::desc strided(const memory::dims& dims, bool transpose_last2) {
+  memory::dims strides(dims.size());
+  int64_t s = 1;
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 1; i >= 0; --i) {
+    strides[i] = s;
+    s *= dims[i];
+  }
+  if (transpose_last2) {
+    const size_t r = dims.size();
+    strides[r - 1] = dims[r - 2];
+    strides[r - 2] = 1;
+  }
+  return memory::desc(dims, memory::data_type::f32, strides);
+}
+
+Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
+  const ir::Node& n = k.node;
+  ir::Shape a = k.inputs[0].shape(), b = k.inputs[1].shape();
+  if (a.size() == 1) a.insert(a.begin(), 1);
+  if (b.size() == 1) b.push_back(1);
+  const size_t r = std::max(a.size(), b.size());
+  while (a.size() < r) a.insert(a.begin(), 1);
+  while (b.size() < r) b.insert(b.begin(), 1);
+  memory::dims c(r);
+  for (size_t i = 0; i + 2 < r; ++i) c[i] = std::max(a[i], b[i]);
+  c[r - 2] = a[r - 2];
+  c[r - 1] = b[r - 1];
+  auto kern = std::make_unique<MatMulKernel>(k.env);
+  try {
+    memory::dims ad(a.begin(), a.end()), bd(b.begin(), b.end());
+    auto amd = strided(ad, false), bmd = strided(bd, false), cmd = strided(c, false);
+    dnnl::matmul::desc d(amd, bmd, cmd);
+    dnnl::matmul::primitive_desc pd(d, k.env.engine);
+    kern->prim_ = dnnl::matmul(pd);
+    kern->impl_ = pd.impl_info_str();
+    kern->args_ = {{DNNL_ARG_SRC, memory(amd, k.env.engine, k.inputs[0].data)},
+                   {DNNL_ARG_WEIGHTS, memory(bmd, k.env.engine, k.inputs[1].data)},
+                   {DNNL_ARG_DST, memory(cmd, k.env.engine, k.outputs[0].data)}};
+  } catch (const dnnl::error& e) {
+    return cpu::dnnlError(n, e);
+  }
+  return std::unique_ptr<Kernel>(std::move(kern));
+}
+
+Result<std::unique_ptr<Kernel>> gemm(const KernelInit& k) {
+  const ir::Node& n = k.node;
+  const bool ta = n.attrs.getInt("transA", 0) != 0, tb = n.attrs.getInt("transB", 0) != 0;
+  const float alpha = n.attrs.getFloat("alpha", 1.f), beta = n.attrs.getFloat("beta", 1.f);
+  const ir::Shape& as = k.inputs[0].shape();
+  const ir::Shape& bs = k.inputs[1].shape();
+  const int64_t M = ta ? as[1] : as[0], K = ta ? as[0] : as[1], N = tb ? bs[0] : bs[1];
+  auto kern = std::make_unique<MatMulKernel>(k.env);
+  const void* bdata = k.inputs[1].data;
+  if (alpha != 1.f) {
+    if (!k.inputs[1].value->isConstant())
+      return Status::error(ErrorCode::NotImplemented,
+                           "node '{}' (Gemm): alpha != 1 needs a constant B", n.name);
+    const float* src = k.inputs[1].f32();
+    kern->owned_b_.assign(src, src + k.inputs[1].numel());
+    for (float& v : kern->owned_b_) v *= alpha;
+    bdata = kern->owned_b_.data();
+  }
+  const bool has_c = k.inputs.size() > 2 && k.inputs[2].data;
+  try {
+    auto amd = strided({M, K}, false), bmd = strided({K, N}, false), cmd = strided({M, N}, false);
+    if (ta) amd = strided({M, K}, true);
+    if (tb) bmd = strided({K, N}, true);
+    memory::desc bias_md;
+    const void* cdata = nullptr;
+    if (has_c && beta != 0.f) {
+      ir::Shape cs = k.inputs[2].shape();
+      while (cs.size() < 2) cs.insert(cs.begin(), 1);
+      bias_md = strided({cs[0], cs[1]}, false);
+      cdata = k.inputs[2].data;
+      if (beta != 1.f) {
+        if (!k.inputs[2].value->isConstant())
+          return Status::error(ErrorCode::NotImplemented,
+                               "node '{}' (Gemm): beta != 1 needs a constant C", n.name);
+        const float* src = k.inputs[2].f32();
+        kern->owned_c_.assign(src, src + k.inputs[2].numel());
+        for (float& v : kern->owned_c_) v *= beta;
+        cdata = kern->owned_c_.data();
+      }
+    }
+    auto d = cdata ? dnnl::matmul::desc(amd, bmd, bias_md, cmd) : dnnl::matmul::desc(amd, bmd, cmd);
+    dnnl::primitive_attr attr;
+    dnnl::post_ops po;
+    ASC_RETURN_IF_ERROR(cpu::appendActivation(n, po));
+    attr.set_post_ops(po);
+    dnnl::matmul::primitive_desc pd(d, attr, k.env.engine);
+    kern->prim_ = dnnl::matmul(pd);
+    kern->impl_ = pd.impl_info_str();
+    kern->args_ = {{DNNL_ARG_SRC, memory(amd, k.env.engine, k.inputs[0].data)},
+                   {DNNL_ARG_WEIGHTS, memory(bmd, k.env.engine, const_cast<void*>(bdata))},
+                   {DNNL_ARG_DST, memory(cmd, k.env.engine, k.outputs[0].data)}};
+    if (cdata) kern->args_[DNNL_ARG_BIAS] = memory(bias_md, k.env.engine, const_cast<void*>(cdata));
+  } catch (const dnnl::error& e) {
+    return cpu::dnnlError(n, e);
+  }
+  return std::unique_ptr<Kernel>(std::move(kern));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Kernel>> createMatMulKernel(const KernelInit& k) {
+  if (k.inputs[0].dtype() != ir::DType::F32 || k.inputs[1].dtype() != ir::DType::F32)
+    return Status::error(ErrorCode::NotImplemented, "node '{}': {} of {} is not supported",
+                         k.node.name, k.node.op_type, ir::dtypeName(k.inputs[0].dtype()));
+  return k.node.op_type == "Gemm" ? gemm(k) : matmul(k);
+}
+
+}  // namespace asc::ops

@@ -1,0 +1,75 @@
+// matmul_test.cpp: MatMul numpy semantics (1-D operands, broadcast batch dims), Gemm transposes
+// and C broadcasting, FLOP counts and the error cases.
+#include <catch2/catch.hpp>
+
+#include "support/op_tester.h"
+
+using namespace asc;
+using asc::test::OpTester;
+using ir::DType;
+
+namespace {
+bool mentions(const Status& s, const std::string& what) {
+  return !s.isOk() && s.message().find(what) != std::string::npos;
+}
+ir::Shape matmulShape(ir::Shape a, ir::Shape b) {
+  OpTester t("MatMul");
+  t.input(DType::F32, std::move(a)).input(DType::F32, std::move(b));
+  REQUIRE(t.run().isOk());
+  return t.out().shape;
+}
+}  // namespace
+
+TEST_CASE("MatMul shapes follow numpy", "[ops][matmul]") {
+  CHECK(matmulShape({2, 3}, {3, 4}) == ir::Shape{2, 4});
+  CHECK(matmulShape({3}, {3, 4}) == ir::Shape{4});
+  CHECK(matmulShape({2, 3}, {3}) == ir::Shape{2});
+  CHECK(matmulShape({3}, {3}) == ir::Shape{});
+  CHECK(matmulShape({5, 1, 2, 3}, {4, 3, 6}) == ir::Shape{5, 4, 2, 6});
+  CHECK(matmulShape({7, 2, 3}, {3}) == ir::Shape{7, 2});
+}
+
+TEST_CASE("MatMul FLOPs and errors", "[ops][matmul]") {
+  OpTester t("MatMul");
+  t.input(DType::F16, {8, 16, 32}).input(DType::F16, {32, 64});
+  REQUIRE(t.run().isOk());
+  CHECK(ops::nodeFlops(*t.node()) == 2 * 16 * 64 * 32 * 8);
+  OpTester k("MatMul");
+  k.input(DType::F32, {2, 3}).input(DType::F32, {4, 5});
+  CHECK(mentions(k.run(), "inner dims"));
+  OpTester b("MatMul");
+  b.input(DType::F32, {2, 2, 3}).input(DType::F32, {3, 3, 5});
+  CHECK(mentions(b.run(), "batch dims"));
+  OpTester s("MatMul");
+  s.input(DType::F32, {}).input(DType::F32, {3});
+  CHECK(mentions(s.run(), "rank >= 1"));
+  OpTester d("MatMul");
+  d.input(DType::F32, {2, 3}).input(DType::F16, {3, 2});
+  CHECK(mentions(d.run(), "dtypes"));
+}
+
+TEST_CASE("Gemm transposes and C broadcasting", "[ops][matmul]") {
+  OpTester t("Gemm");
+  t.input(DType::F32, {4, 3}).input(DType::F32, {5, 4}).input(DType::F32, {5})
+      .attr("transA", int64_t{1}).attr("transB", int64_t{1});
+  REQUIRE(t.run().isOk());
+  CHECK(t.out().shape == ir::Shape{3, 5});
+  CHECK(ops::nodeFlops(*t.node()) == 2 * 3 * 5 * 4 + 2 * 15);
+  OpTester n("Gemm", 13);
+  n.input(DType::F32, {2, 3}).input(DType::F32, {3, 4});
+  REQUIRE(n.run().isOk());
+  CHECK(n.out().shape == ir::Shape{2, 4});
+  CHECK(n.node()->attrs.getFloat("alpha", 0) == 1.0f);
+  OpTester k("Gemm");
+  k.input(DType::F32, {2, 3}).input(DType::F32, {4, 3});
+  CHECK(mentions(k.run(), "inner dims"));
+  OpTester c("Gemm");
+  c.input(DType::F32, {2, 3}).input(DType::F32, {3, 4}).input(DType::F32, {3, 4});
+  CHECK(mentions(c.run(), "C of shape"));
+  OpTester r("Gemm");
+  r.input(DType::F32, {2, 3, 1}).input(DType::F32, {3, 4});
+  CHECK(mentions(r.run(), "2-D"));
+  OpTester old("Gemm", 9);
+  old.input(DType::F32, {2, 3}).input(DType::F32, {3, 4});
+  CHECK(mentions(old.run(), "required before opset 11"));
+}

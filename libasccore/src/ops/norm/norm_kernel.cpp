@@ -1,0 +1,174 @@
+// norm_kernel.cpp: BatchNormalization (inference statistics), LayerNormalization and LRN on
+// oneDNN; InstanceNormalization as a two-pass loop per (n, c) plane in double precision.
+#include "norm_kernel.h"
+
+#include <cmath>
+
+#include "cpu/dnnl_util.h"
+#include "cpu/parallel.h"
+
+namespace asc::ops {
+namespace {
+
+using dnnl::memory;
+
+class DnnlKernel : public Kernel {
+ public:
+  explicit DnnlKernel(KernelEnv& env) : env_(env) {}
+  void run() override {
+    prim_.execute(env_.stream, args_);
+    env_.stream.wait();
+  }
+  std::string implName() const override { return impl_; }
+
+  KernelEnv& env_;
+  dnnl::primitive prim_;
+  std::unordered_map<int, memory> args_;
+  std::string impl_;
+};
+
+memory vec(const TensorRef& t, const dnnl::engine& eng) {
+  return memory(memory::desc({t.numel()}, memory::data_type::f32, memory::format_tag::a), eng,
+                t.data);
+}
+
+Result<std::unique_ptr<Kernel>> batchNorm(const KernelInit& k) {
+  auto kern = std::make_unique<DnnlKernel>(k.env);
+  try {
+    auto src = cpu::memOf(k.inputs[0], k.env.engine);
+    auto flags = dnnl::normalization_flags::use_global_stats | dnnl::normalization_flags::use_scale |
+                 dnnl::normalization_flags::use_shift;
+    dnnl::batch_normalization_forward::desc d(dnnl::prop_kind::forward_inference, src.get_desc(),
+                                              k.node.attrs.getFloat("epsilon", 1e-5f), flags);
+    dnnl::batch_normalization_forward::primitive_desc pd(d, k.env.engine);
+    kern->prim_ = dnnl::batch_normalization_forward(pd);
+    kern->impl_ = pd.impl_info_str();
+    kern->args_ = {{DNNL_ARG_SRC, src},
+                   {DNNL_ARG_DST, cpu::memOf(k.outputs[0], k.env.engine)},
+                   {DNNL_ARG_SCALE, vec(k.inputs[1], k.env.engine)},
+                   {DNNL_ARG_SHIFT, vec(k.inputs[2], k.env.engine)},
+                   {DNNL_ARG_MEAN, vec(k.inputs[3], k.env.engine)},
+                   {DNNL_ARG_VARIANCE, vec(k.inputs[4], k.env.engine)}};
+  } catch (const dnnl::error& e) {
+    return cpu::dnnlError(k.node, e);
+  }
+  return std::unique_ptr<Kernel>(std::move(kern));
+}
+
+Result<std::unique_ptr<Kernel>> layerNorm(const KernelInit& k) {
+  const ir::Node& n = k.node;
+  if (k.outputs.size() > 1)
+    return Status::error(ErrorCode::NotImplemented,
+                         "node '{}' (LayerNormalization): the Mean/InvStdDev outputs are not "
+                         "supported",
+                         n.name);
+  const ir::Shape& s = k.inputs[0].shape();
+  const int64_t rank = static_cast<int64_t>(s.size());
+  int64_t axis = n.attrs.getInt("axis", -1);
+  if (axis < 0) axis += rank;
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < rank; ++i) (i < axis ? outer : inner) *= s[i];
+  if (k.inputs[1].numel() != inner || (k.inputs.size() > 2 && k.inputs[2].data && k.inputs[2].numel() != inner))
+    return Status::error(ErrorCode::NotImplemented,
+                         "node '{}' (LayerNormalization): scale/bias must cover the normalized "
+                         "dims exactly ({} values)",
+                         n.name, inner);
+  auto kern = std::make_unique<DnnlKernel>(k.env);
+  try {
+    memory::desc md({outer, inner}, memory::data_type::f32, memory::format_tag::ab);
+    auto flags = dnnl::normalization_flags::use_scale;
+    const bool shift = k.inputs.size() > 2 && k.inputs[2].data;
+    if (shift) flags = flags | dnnl::normalization_flags::use_shift;
+    dnnl::layer_normalization_forward::desc d(dnnl::prop_kind::forward_inference, md,
+                                              n.attrs.getFloat("epsilon", 1e-5f), flags);
+    dnnl::layer_normalization_forward::primitive_desc pd(d, k.env.engine);
+    kern->prim_ = dnnl::layer_normalization_forward(pd);
+    kern->impl_ = pd.impl_info_str();
+    kern->args_ = {{DNNL_ARG_SRC, memory(md, k.env.engine, k.inputs[0].data)},
+                   {DNNL_ARG_DST, memory(md, k.env.engine, k.outputs[0].data)},
+                   {DNNL_ARG_SCALE, vec(k.inputs[1], k.env.engine)}};
+    if (shift) kern->args_[DNNL_ARG_SHIFT] = vec(k.inputs[2], k.env.engine);
+  } catch (const dnnl::error& e) {
+    return cpu::dnnlError(n, e);
+  }
+  return std::unique_ptr<Kernel>(std::move(kern));
+}
+
+Result<std::unique_ptr<Kernel>> lrn(const KernelInit& k) {
+  const ir::Node& n = k.node;
+  auto kern = std::make_unique<DnnlKernel>(k.env);
+  try {
+    auto src = cpu::memOf(k.inputs[0], k.env.engine);
+    dnnl::lrn_forward::desc d(dnnl::prop_kind::forward_inference,
+                              dnnl::algorithm::lrn_across_channels, src.get_desc(),
+                              n.attrs.getInt("size", 1), n.attrs.getFloat("alpha", 1e-4f),
+                              n.attrs.getFloat("beta", 0.75f), n.attrs.getFloat("bias", 1.f));
+    dnnl::lrn_forward::primitive_desc pd(d, k.env.engine);
+    kern->prim_ = dnnl::lrn_forward(pd);
+    kern->impl_ = pd.impl_info_str();
+    kern->args_ = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, cpu::memOf(k.outputs[0], k.env.engine)}};
+  } catch (const dnnl::error& e) {
+    return cpu::dnnlError(n, e);
+  }
+  return std::unique_ptr<Kernel>(std::move(kern));
+}
+
+class InstanceNorm : public Kernel {
+ public:
+  explicit InstanceNorm(const KernelInit& k)
+      : x_(k.inputs[0].f32()), scale_(k.inputs[1].f32()), bias_(k.inputs[2].f32()),
+        y_(static_cast<float*>(k.outputs[0].data)), eps_(k.node.attrs.getFloat("epsilon", 1e-5f)) {
+    const ir::Shape& s = k.inputs[0].shape();
+    n_ = s[0];
+    c_ = s[1];
+    hw_ = 1;
+    for (size_t i = 2; i < s.size(); ++i) hw_ *= s[i];
+  }
+  void run() override {
+    cpu::parallelFor(n_ * c_, 1, [&](int64_t b, int64_t e) {
+      for (int64_t p = b; p < e; ++p) {
+        const float* x = x_ + p * hw_;
+        float* y = y_ + p * hw_;
+        double sum = 0, sq = 0;
+        for (int64_t i = 0; i < hw_; ++i) sum += x[i];
+        const double mean = sum / static_cast<double>(hw_);
+        for (int64_t i = 0; i < hw_; ++i) sq += (x[i] - mean) * (x[i] - mean);
+        const double inv = 1.0 / std::sqrt(sq / static_cast<double>(hw_) + eps_);
+        const int64_t c = p % c_;
+        const float a = static_cast<float>(scale_[c] * inv);
+        const float bb = static_cast<float>(bias_[c] - scale_[c] * inv * mean);
+        for (int64_t i = 0; i < hw_; ++i) y[i] = x[i] * a + bb;
+      }
+    });
+  }
+  std::string implName() const override { return "loop"; }
+
+ private:
+  const float* x_;
+  const float* scale_;
+  const float* bias_;
+  float* y_;
+  float eps_;
+  int64_t n_, c_, hw_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Kernel>> createNormKernel(const KernelInit& k) {
+  if (k.inputs[0].dtype() != ir::DType::F32)
+    return Status::error(ErrorCode::NotImplemented, "node '{}': {} of {} is not supported",
+                         k.node.name, k.node.op_type, ir::dtypeName(k.inputs[0].dtype()));
+  const std::string& op = k.node.op_type;
+  if (op == "BatchNormalization") return batchNorm(k);
+  if (op == "LayerNormalization") return layerNorm(k);
+  if (op == "LRN") return lrn(k);
+  if (op == "InstanceNormalization") return std::unique_ptr<Kernel>(std::make_unique<InstanceNorm>(k));
+  return Status::error(ErrorCode::Internal, "no normalization kernel for {}", op);
+}
+
+Layout normLayout(const ir::Node& n, const std::vector<Layout>& in) {
+  if (n.op_type == "BatchNormalization" || n.op_type == "LRN") return in[0];
+  return Layout::Plain;
+}
+
+}  // namespace asc::ops

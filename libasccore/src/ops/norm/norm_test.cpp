@@ -1,0 +1,107 @@
+// norm_test.cpp: BatchNormalization (inference only), InstanceNormalization,
+// LayerNormalization (opset 17, stats outputs) and LRN: shapes, parameter checks, errors.
+#include <catch2/catch.hpp>
+
+#include "support/op_tester.h"
+
+using namespace asc;
+using asc::test::OpTester;
+using ir::DType;
+
+namespace {
+bool mentions(const Status& s, const std::string& what) {
+  return !s.isOk() && s.message().find(what) != std::string::npos;
+}
+OpTester& bnParams(OpTester& t, int64_t c) {
+  for (int i = 0; i < 4; ++i) t.input(DType::F32, {c});
+  return t;
+}
+}  // namespace
+
+TEST_CASE("BatchNormalization inference", "[ops][norm]") {
+  OpTester t("BatchNormalization", 15);
+  t.input(DType::F32, {2, 8, 5, 5});
+  bnParams(t, 8);
+  REQUIRE(t.run().isOk());
+  CHECK(t.out().shape == ir::Shape{2, 8, 5, 5});
+  CHECK(t.node()->attrs.getFloat("epsilon", 0) == Approx(1e-5));
+  OpTester two("BatchNormalization", 9);
+  two.input(DType::F16, {4, 3});
+  for (int i = 0; i < 4; ++i) two.input(DType::F16, {3});
+  REQUIRE(two.run().isOk());
+}
+
+TEST_CASE("BatchNormalization refuses training mode and bad parameters", "[ops][norm]") {
+  OpTester tr("BatchNormalization", 15);
+  tr.input(DType::F32, {2, 8, 5, 5});
+  bnParams(tr, 8).outputs(3);
+  CHECK(mentions(tr.run(), "training-mode BatchNormalization"));
+  OpTester tm("BatchNormalization", 15);
+  tm.input(DType::F32, {2, 8, 5, 5});
+  bnParams(tm, 8).attr("training_mode", int64_t{1});
+  CHECK(mentions(tm.run(), "training_mode"));
+  OpTester c("BatchNormalization", 15);
+  c.input(DType::F32, {2, 8, 5, 5});
+  bnParams(c, 4);
+  CHECK(mentions(c.run(), "expected [8]"));
+  OpTester r("BatchNormalization", 15);
+  r.input(DType::F32, {8});
+  bnParams(r, 8);
+  CHECK(mentions(r.run(), "rank >= 2"));
+  OpTester few("BatchNormalization", 15);
+  few.input(DType::F32, {2, 8}).input(DType::F32, {8});
+  CHECK_FALSE(few.run().isOk());
+}
+
+TEST_CASE("InstanceNormalization", "[ops][norm]") {
+  OpTester t("InstanceNormalization");
+  t.input(DType::F32, {2, 4, 8, 8}).input(DType::F32, {4}).input(DType::F32, {4});
+  REQUIRE(t.run().isOk());
+  CHECK(t.out().shape == ir::Shape{2, 4, 8, 8});
+  OpTester b("InstanceNormalization");
+  b.input(DType::F32, {2, 4, 8, 8}).input(DType::F32, {4}).input(DType::F32, {2, 2});
+  CHECK(mentions(b.run(), "bias"));
+  OpTester r("InstanceNormalization");
+  r.input(DType::F32, {2, 4}).input(DType::F32, {4}).input(DType::F32, {4});
+  CHECK(mentions(r.run(), "rank >= 3"));
+}
+
+TEST_CASE("LayerNormalization shapes, stats outputs and opset", "[ops][norm]") {
+  OpTester t("LayerNormalization", 17);
+  t.input(DType::F16, {2, 5, 64}).input(DType::F16, {64}).input(DType::F16, {64}).outputs(3);
+  REQUIRE(t.run().isOk());
+  CHECK(t.out(0).shape == ir::Shape{2, 5, 64});
+  CHECK(t.out(0).dtype == DType::F16);
+  CHECK(t.out(1).shape == ir::Shape{2, 5, 1});
+  CHECK(t.out(2).dtype == DType::F32);
+  CHECK(t.node()->attrs.getInt("axis", 0) == 2);
+  OpTester a("LayerNormalization", 17);
+  a.input(DType::F32, {2, 5, 64}).input(DType::F32, {5, 64}).attr("axis", int64_t{1});
+  REQUIRE(a.run().isOk());
+  OpTester s("LayerNormalization", 17);
+  s.input(DType::F32, {2, 5, 64}).input(DType::F32, {32});
+  CHECK(mentions(s.run(), "scale"));
+  OpTester ax("LayerNormalization", 17);
+  ax.input(DType::F32, {2, 5}).input(DType::F32, {5}).attr("axis", int64_t{2});
+  CHECK(mentions(ax.run(), "axis 2"));
+  OpTester old("LayerNormalization", 16);
+  old.input(DType::F32, {2, 5}).input(DType::F32, {5});
+  CHECK(old.run().code() == ErrorCode::UnsupportedOp);
+}
+
+TEST_CASE("LRN needs a positive size", "[ops][norm]") {
+  OpTester t("LRN");
+  t.input(DType::F32, {1, 16, 8, 8}).attr("size", int64_t{5});
+  REQUIRE(t.run().isOk());
+  CHECK(t.out().shape == ir::Shape{1, 16, 8, 8});
+  CHECK(t.node()->attrs.getFloat("beta", 0) == 0.75f);
+  OpTester n("LRN");
+  n.input(DType::F32, {1, 16, 8, 8});
+  CHECK(mentions(n.run(), "size is required"));
+  OpTester z("LRN");
+  z.input(DType::F32, {1, 16, 8, 8}).attr("size", int64_t{0});
+  CHECK(mentions(z.run(), "positive"));
+  OpTester r("LRN");
+  r.input(DType::F32, {16}).attr("size", int64_t{3});
+  CHECK(mentions(r.run(), "rank >= 3"));
+}

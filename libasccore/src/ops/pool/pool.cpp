@@ -1,0 +1,191 @@
+// pool.cpp: pooling over the spatial dims of an (N, C, D1, ..., Dn) input. MaxPool (-> CANN
+// MaxPoolV3, optional int64 Indices output) and AveragePool (-> AvgPoolV2) take kernel_shape,
+// strides, dilations, pads or auto_pad and ceil_mode; auto_pad is resolved into explicit pads
+// (and ceil_mode 0, since SAME/VALID sizes do not depend on it) so later stages see one form.
+// GlobalAveragePool and GlobalMaxPool reduce every spatial dim to 1.
+#include <algorithm>
+
+#include "../op_util.h"
+#include "pool_kernel.h"
+
+namespace asc::ops {
+namespace {
+
+struct PoolGeom {
+  int64_t spatial = 0;
+  std::vector<int64_t> kernel, strides, dilations, pads;  // pads: begins then ends
+  bool ceil_mode = false;
+};
+
+// Output size of one spatial dim for explicit pads (the ONNX/onnxruntime formula: with
+// ceil_mode the last window must still start inside the input or its begin padding).
+int64_t poolOutDim(int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb, int64_t pe,
+                   bool ceil_mode) {
+  int64_t ek = (k - 1) * d + 1;
+  int64_t span = in + pb + pe - ek;
+  int64_t out = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+  if (ceil_mode && (out - 1) * s >= in + pb) --out;
+  return out;
+}
+
+Result<PoolGeom> poolGeometry(InferContext& ctx, bool has_dilations) {
+  const ir::Shape& x = ctx.shape(0);
+  if (x.size() < 3)
+    return ctx.fail("input must have rank >= 3 (N, C, spatial...), it has rank {} [{}]", x.size(),
+                    ir::shapeToString(x));
+  PoolGeom g;
+  g.spatial = static_cast<int64_t>(x.size()) - 2;
+  ir::Attrs& a = ctx.attrs();
+  if (!a.has("kernel_shape")) return ctx.fail("attribute kernel_shape is required");
+  g.kernel = a.getInts("kernel_shape");
+  g.strides = a.getInts("strides", std::vector<int64_t>(g.spatial, 1));
+  g.dilations = a.getInts("dilations", std::vector<int64_t>(g.spatial, 1));
+  g.pads = a.getInts("pads", std::vector<int64_t>(2 * g.spatial, 0));
+  g.ceil_mode = a.getInt("ceil_mode", 0) != 0;
+  if (static_cast<int64_t>(g.kernel.size()) != g.spatial)
+    return ctx.fail("kernel_shape [{}] has {} dims, the input has {} spatial dims",
+                    ir::shapeToString(g.kernel), g.kernel.size(), g.spatial);
+  if (static_cast<int64_t>(g.strides.size()) != g.spatial ||
+      static_cast<int64_t>(g.dilations.size()) != g.spatial ||
+      static_cast<int64_t>(g.pads.size()) != 2 * g.spatial)
+    return ctx.fail("strides [{}] / dilations [{}] / pads [{}] do not match {} spatial dims",
+                    ir::shapeToString(g.strides), ir::shapeToString(g.dilations),
+                    ir::shapeToString(g.pads), g.spatial);
+  for (int64_t i = 0; i < g.spatial; ++i) {
+    if (g.kernel[i] <= 0 || g.strides[i] <= 0 || g.dilations[i] <= 0)
+      return ctx.fail("kernel_shape [{}], strides [{}] and dilations [{}] must be positive",
+                      ir::shapeToString(g.kernel), ir::shapeToString(g.strides),
+                      ir::shapeToString(g.dilations));
+    if (!has_dilations && g.dilations[i] != 1)
+      return ctx.fail("dilations [{}] are not supported by this op",
+                      ir::shapeToString(g.dilations));
+    if (g.pads[i] < 0 || g.pads[i + g.spatial] < 0)
+      return ctx.fail("pads [{}] must be >= 0", ir::shapeToString(g.pads));
+  }
+  std::string auto_pad = a.getString("auto_pad", "NOTSET");
+  if (auto_pad != "NOTSET" && auto_pad != "VALID" && auto_pad != "SAME_UPPER" &&
+      auto_pad != "SAME_LOWER")
+    return ctx.fail("auto_pad '{}' is not one of NOTSET, VALID, SAME_UPPER, SAME_LOWER", auto_pad);
+  if (auto_pad == "VALID") {
+    std::fill(g.pads.begin(), g.pads.end(), 0);
+    g.ceil_mode = false;
+  } else if (auto_pad != "NOTSET") {
+    // SAME_*: output = ceil(in / stride); the padding that gives it, the odd pixel at the end
+    // (SAME_UPPER) or at the beginning (SAME_LOWER).
+    for (int64_t i = 0; i < g.spatial; ++i) {
+      int64_t in = x[2 + i];
+      int64_t ek = (g.kernel[i] - 1) * g.dilations[i] + 1;
+      int64_t out = (in + g.strides[i] - 1) / g.strides[i];
+      int64_t total = std::max<int64_t>(0, (out - 1) * g.strides[i] + ek - in);
+      int64_t small = total / 2, big = total - small;
+      g.pads[i] = auto_pad == "SAME_UPPER" ? small : big;
+      g.pads[i + g.spatial] = auto_pad == "SAME_UPPER" ? big : small;
+    }
+    g.ceil_mode = false;
+  }
+  a.set("kernel_shape", g.kernel);
+  a.set("strides", g.strides);
+  if (has_dilations) a.set("dilations", g.dilations);
+  a.set("pads", g.pads);
+  a.set("auto_pad", std::string("NOTSET"));
+  a.set("ceil_mode", int64_t{g.ceil_mode ? 1 : 0});
+  return g;
+}
+
+Result<ir::Shape> poolOutShape(InferContext& ctx, const PoolGeom& g) {
+  const ir::Shape& x = ctx.shape(0);
+  ir::Shape out = {x[0], x[1]};
+  for (int64_t i = 0; i < g.spatial; ++i) {
+    int64_t ek = (g.kernel[i] - 1) * g.dilations[i] + 1;
+    int64_t padded = x[2 + i] + g.pads[i] + g.pads[i + g.spatial];
+    if (padded < ek)
+      return ctx.fail("spatial dim {} ({} with padding) is smaller than the kernel extent {}", i,
+                      padded, ek);
+    // A window may not lie entirely in the padding (pads must be smaller than the kernel).
+    if (g.pads[i] >= ek || g.pads[i + g.spatial] >= ek)
+      return ctx.fail("pads [{}] must be smaller than the kernel extent {} in spatial dim {}",
+                      ir::shapeToString(g.pads), ek, i);
+    out.push_back(poolOutDim(x[2 + i], g.kernel[i], g.strides[i], g.dilations[i], g.pads[i],
+                             g.pads[i + g.spatial], g.ceil_mode));
+  }
+  return out;
+}
+
+Status inferMaxPool(InferContext& ctx) {
+  ASC_TRY(PoolGeom g, poolGeometry(ctx, true));
+  int64_t order = ctx.attrs().getInt("storage_order", 0);
+  if (order != 0 && order != 1)
+    return ctx.fail("storage_order {} must be 0 (row major) or 1 (column major)", order);
+  ASC_TRY(ir::Shape out, poolOutShape(ctx, g));
+  ctx.setOutput(0, ctx.dtype(0), out);
+  ctx.setOutput(1, ir::DType::I64, out);
+  return Status::ok();
+}
+
+Status inferAveragePool(InferContext& ctx) {
+  if (!ir::isFloat(ctx.dtype(0)))
+    return ctx.fail("input dtype {} is not a float type", ir::dtypeName(ctx.dtype(0)));
+  ASC_TRY(PoolGeom g, poolGeometry(ctx, true));
+  int64_t cip = ctx.attrs().getInt("count_include_pad", 0);
+  if (cip != 0 && cip != 1) return ctx.fail("count_include_pad {} must be 0 or 1", cip);
+  ctx.attrs().set("count_include_pad", cip);
+  ASC_TRY(ir::Shape out, poolOutShape(ctx, g));
+  ctx.setOutput(0, ctx.dtype(0), out);
+  return Status::ok();
+}
+
+Status inferGlobalPool(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  if (x.size() < 3)
+    return ctx.fail("input must have rank >= 3 (N, C, spatial...), it has rank {} [{}]", x.size(),
+                    ir::shapeToString(x));
+  ir::Shape out = x;
+  std::fill(out.begin() + 2, out.end(), 1);
+  ctx.setOutput(0, ctx.dtype(0), out);
+  return Status::ok();
+}
+
+Status inferGlobalAveragePool(InferContext& ctx) {
+  if (!ir::isFloat(ctx.dtype(0)))
+    return ctx.fail("input dtype {} is not a float type", ir::dtypeName(ctx.dtype(0)));
+  return inferGlobalPool(ctx);
+}
+
+int64_t poolFlops(const ir::Node& n) {
+  int64_t k = ir::numElements(n.attrs.getInts("kernel_shape"));
+  return n.outputs[0]->numel() * k;
+}
+
+int64_t globalPoolFlops(const ir::Node& n) { return n.inputs[0]->numel(); }
+
+}  // namespace
+
+const OpDef& defMaxPool() {
+  static const OpDef d = OpDef("MaxPool").kernel(createPoolKernel).layout(poolLayout).onnx(1).cann("MaxPoolV3").outputs(1, 2)
+      .inferShape(inferMaxPool).flops(poolFlops)
+      .summary("max pooling; pads/auto_pad, strides, dilations, ceil_mode; optional Indices");
+  return d;
+}
+
+const OpDef& defAveragePool() {
+  static const OpDef d = OpDef("AveragePool").kernel(createPoolKernel).layout(poolLayout).onnx(1).cann("AvgPoolV2")
+      .inferShape(inferAveragePool).flops(poolFlops)
+      .summary("average pooling; pads/auto_pad, strides, ceil_mode, count_include_pad");
+  return d;
+}
+
+const OpDef& defGlobalAveragePool() {
+  static const OpDef d = OpDef("GlobalAveragePool").kernel(createPoolKernel).layout(poolLayout).onnx(1).cann("GlobalAveragePool")
+      .inferShape(inferGlobalAveragePool).flops(globalPoolFlops)
+      .summary("mean over all spatial dims; output (N, C, 1, ..., 1)");
+  return d;
+}
+
+const OpDef& defGlobalMaxPool() {
+  static const OpDef d = OpDef("GlobalMaxPool").kernel(createPoolKernel).layout(poolLayout).onnx(1).cann("GlobalMaxPool")
+      .inferShape(inferGlobalPool).flops(globalPoolFlops)
+      .summary("max over all spatial dims; output (N, C, 1, ..., 1)");
+  return d;
+}
+
+}  // namespace asc::ops

@@ -1,0 +1,160 @@
+// resize_kernel.cpp: nearest, (multi-)linear and cubic resampling with every ONNX coordinate
+// transformation mode except tf_crop_and_resize. Per dimension and output coordinate the kernel
+// precomputes its taps (source index, weight); an output element is the weighted sum over the
+// product of its dimensions' taps.
+#include "resize_kernel.h"
+
+#include <cmath>
+
+#include "../op_util.h"
+#include "cpu/parallel.h"
+
+namespace asc::ops {
+namespace {
+
+struct Tap {
+  int64_t index;
+  float weight;
+};
+
+// `out_len` is the resized length as the spec defines it: in * scale when scales were given
+// (not floored), else the output size.
+double sourceCoord(const std::string& mode, int64_t x, double scale, int64_t in, double out_len) {
+  const double xd = static_cast<double>(x);
+  if (mode == "half_pixel") return (xd + 0.5) / scale - 0.5;
+  if (mode == "pytorch_half_pixel") return out_len > 1 ? (xd + 0.5) / scale - 0.5 : 0.0;
+  if (mode == "align_corners")
+    return out_len == 1 ? 0.0 : xd * static_cast<double>(in - 1) / (out_len - 1);
+  if (mode == "tf_half_pixel_for_nn") return (xd + 0.5) / scale;
+  return xd / scale;  // asymmetric
+}
+
+int64_t nearestIndex(const std::string& mode, double x) {
+  if (mode == "floor") return static_cast<int64_t>(std::floor(x));
+  if (mode == "ceil") return static_cast<int64_t>(std::ceil(x));
+  const double f = std::floor(x);
+  if (x - f == 0.5) return static_cast<int64_t>(mode == "round_prefer_ceil" ? f + 1 : f);
+  return static_cast<int64_t>(std::round(x));
+}
+
+double cubicWeight(double t, double a) {
+  t = std::fabs(t);
+  if (t <= 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+  if (t < 2) return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+  return 0;
+}
+
+class ResizeKernel : public Kernel {
+ public:
+  Status init(const KernelInit& k) {
+    const ir::Node& n = k.node;
+    const ir::Shape& x = k.inputs[0].shape();
+    const ir::Shape& y = k.outputs[0].shape();
+    const bool upsample = n.op_type == "Upsample";
+    std::string mode = n.attrs.getString("mode", "nearest");
+    if (mode == "bilinear" || mode == "trilinear") mode = "linear";
+    const std::string coord = upsample ? "asymmetric"
+                                       : n.attrs.getString("coordinate_transformation_mode", "half_pixel");
+    const std::string nearest = upsample ? "floor" : n.attrs.getString("nearest_mode", "round_prefer_floor");
+    const double a = n.attrs.getFloat("cubic_coeff_a", -0.75f);
+    const bool exclude = n.attrs.getInt("exclude_outside", 0) != 0;
+    if (coord == "tf_crop_and_resize")
+      return Status::error(ErrorCode::NotImplemented,
+                           "node '{}': tf_crop_and_resize is not supported", n.name);
+    auto scales = n.attrs.getFloats("scales");
+    in_ = k.inputs[0].f32();
+    out_ = static_cast<float*>(k.outputs[0].data);
+    in_shape_ = x;
+    out_shape_ = y;
+    in_strides_ = stridesOf(x);
+    taps_.resize(x.size());
+    for (size_t d = 0; d < x.size(); ++d) {
+      const int64_t in = x[d], out = y[d];
+      const double scale = scales.size() == x.size() ? scales[d]
+                                                     : static_cast<double>(out) / static_cast<double>(in);
+      taps_[d].resize(out);
+      for (int64_t o = 0; o < out; ++o) {
+        auto& t = taps_[d][o];
+        if (in == out && scale == 1.0) {
+          t.push_back({o, 1.f});
+          continue;
+        }
+        const double out_len = scales.size() == x.size() ? static_cast<double>(in) * scale
+                                                         : static_cast<double>(out);
+        double src = sourceCoord(coord, o, scale, in, out_len);
+        if (mode == "nearest") {
+          int64_t i = nearestIndex(nearest, src);
+          t.push_back({std::clamp<int64_t>(i, 0, in - 1), 1.f});
+        } else if (mode == "linear") {
+          src = std::clamp(src, 0.0, static_cast<double>(in - 1));
+          int64_t i0 = static_cast<int64_t>(std::floor(src));
+          int64_t i1 = std::min(i0 + 1, in - 1);
+          float w1 = static_cast<float>(src - static_cast<double>(i0));
+          t.push_back({i0, 1.f - w1});
+          if (w1 != 0.f) t.push_back({i1, w1});
+        } else if (mode == "cubic") {
+          const double f = std::floor(src);
+          double sum = 0;
+          std::vector<std::pair<int64_t, double>> ws;
+          for (int64_t j = -1; j <= 2; ++j) {
+            int64_t idx = static_cast<int64_t>(f) + j;
+            double w = cubicWeight(src - static_cast<double>(idx), a);
+            if (exclude && (idx < 0 || idx >= in)) w = 0;
+            ws.push_back({std::clamp<int64_t>(idx, 0, in - 1), w});
+            sum += w;
+          }
+          for (auto& [idx, w] : ws)
+            t.push_back({idx, static_cast<float>(exclude && sum != 0 ? w / sum : w)});
+        } else {
+          return Status::error(ErrorCode::NotImplemented, "node '{}': resize mode '{}'", n.name, mode);
+        }
+      }
+    }
+    return Status::ok();
+  }
+
+  void run() override {
+    const int64_t total = ir::numElements(out_shape_);
+    const size_t r = out_shape_.size();
+    cpu::parallelFor(total, 1024, [&](int64_t b, int64_t e) {
+      std::vector<int64_t> idx(r);
+      for (int64_t o = b; o < e; ++o) {
+        int64_t rem = o;
+        for (int64_t d = static_cast<int64_t>(r) - 1; d >= 0; --d) {
+          idx[d] = rem % out_shape_[d];
+          rem /= out_shape_[d];
+        }
+        out_[o] = static_cast<float>(accumulate(idx, 0, 0));
+      }
+    });
+  }
+  std::string implName() const override { return "resize"; }
+
+ private:
+  double accumulate(const std::vector<int64_t>& idx, size_t d, int64_t off) const {
+    if (d == idx.size()) return in_[off];
+    double s = 0;
+    for (const Tap& t : taps_[d][idx[d]])
+      s += t.weight * accumulate(idx, d + 1, off + t.index * in_strides_[d]);
+    return s;
+  }
+
+  const float* in_ = nullptr;
+  float* out_ = nullptr;
+  ir::Shape in_shape_, out_shape_;
+  std::vector<int64_t> in_strides_;
+  std::vector<std::vector<std::vector<Tap>>> taps_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Kernel>> createResizeKernel(const KernelInit& k) {
+  if (k.inputs[0].dtype() != ir::DType::F32)
+    return Status::error(ErrorCode::NotImplemented, "node '{}': resize of {} is not supported",
+                         k.node.name, ir::dtypeName(k.inputs[0].dtype()));
+  auto r = std::make_unique<ResizeKernel>();
+  ASC_RETURN_IF_ERROR(r->init(k));
+  return std::unique_ptr<Kernel>(std::move(r));
+}
+
+}  // namespace asc::ops

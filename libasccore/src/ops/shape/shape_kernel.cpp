@@ -1,0 +1,406 @@
+// shape_kernel.cpp: kernels that move bytes: copies, transposes, concat/split, slice, gather,
+// broadcast (Expand, Tile), Pad, DepthToSpace, Cast. They work on any element size, so fp16
+// tensors pass through unconverted. General index maps walk the output row by row (the last
+// dim) with a per-row source offset, in parallel over rows.
+#include "shape_kernel.h"
+
+#include <cstring>
+#include <functional>
+
+#include "../op_util.h"
+#include "asc/ops/registry.h"
+#include "asc/support/fp16.h"
+#include "cpu/parallel.h"
+
+namespace asc::ops {
+namespace {
+
+using Bytes = uint8_t;
+
+struct FnKernel : Kernel {
+  std::function<void()> fn;
+  std::string name;
+  FnKernel(std::function<void()> f, std::string n) : fn(std::move(f)), name(std::move(n)) {}
+  void run() override { fn(); }
+  std::string implName() const override { return name; }
+};
+
+std::unique_ptr<Kernel> fnKernel(std::function<void()> f, std::string name) {
+  return std::make_unique<FnKernel>(std::move(f), std::move(name));
+}
+
+void copyElems(Bytes* dst, const Bytes* src, int64_t n, int64_t src_stride, size_t es) {
+  if (src_stride == 1) {
+    std::memcpy(dst, src, static_cast<size_t>(n) * es);
+    return;
+  }
+  switch (es) {
+    case 4: {
+      auto* d = reinterpret_cast<uint32_t*>(dst);
+      auto* s = reinterpret_cast<const uint32_t*>(src);
+      for (int64_t j = 0; j < n; ++j) d[j] = s[j * src_stride];
+      break;
+    }
+    case 8: {
+      auto* d = reinterpret_cast<uint64_t*>(dst);
+      auto* s = reinterpret_cast<const uint64_t*>(src);
+      for (int64_t j = 0; j < n; ++j) d[j] = s[j * src_stride];
+      break;
+    }
+    case 2: {
+      auto* d = reinterpret_cast<uint16_t*>(dst);
+      auto* s = reinterpret_cast<const uint16_t*>(src);
+      for (int64_t j = 0; j < n; ++j) d[j] = s[j * src_stride];
+      break;
+    }
+    default:
+      for (int64_t j = 0; j < n; ++j) std::memcpy(dst + j * es, src + j * src_stride * es, es);
+  }
+}
+
+// out[idx] = in[sum(idx[d] * stride[d]) + base] for an output shape; strides may be 0 or
+// negative (as element counts). The workhorse of transpose, slice, expand and tile.
+class StridedCopy : public Kernel {
+ public:
+  StridedCopy(const void* in, void* out, ir::Shape out_shape, std::vector<int64_t> strides,
+              int64_t base, size_t es, std::string name)
+      : in_(static_cast<const Bytes*>(in)), out_(static_cast<Bytes*>(out)),
+        shape_(std::move(out_shape)), strides_(std::move(strides)), base_(base), es_(es),
+        name_(std::move(name)) {
+    if (shape_.empty()) {
+      shape_ = {1};
+      strides_ = {0};
+    }
+    inner_ = shape_.back();
+    rows_ = inner_ ? ir::numElements(shape_) / inner_ : 0;
+  }
+  void run() override {
+    const size_t r = shape_.size();
+    cpu::parallelFor(rows_, std::max<int64_t>(1, 4096 / std::max<int64_t>(1, inner_)),
+                     [&](int64_t b, int64_t e) {
+      for (int64_t row = b; row < e; ++row) {
+        int64_t rem = row, off = base_;
+        for (int64_t d = static_cast<int64_t>(r) - 2; d >= 0; --d) {
+          off += (rem % shape_[d]) * strides_[d];
+          rem /= shape_[d];
+        }
+        copyElems(out_ + row * inner_ * es_, in_ + off * static_cast<int64_t>(es_), inner_,
+                  strides_.back(), es_);
+      }
+    });
+  }
+  std::string implName() const override { return name_; }
+
+ private:
+  const Bytes* in_;
+  Bytes* out_;
+  ir::Shape shape_;
+  std::vector<int64_t> strides_;
+  int64_t base_;
+  size_t es_;
+  int64_t inner_ = 1, rows_ = 0;
+  std::string name_;
+};
+
+size_t elemSize(const TensorRef& t) { return ir::dtypeSize(t.dtype()); }
+
+}  // namespace
+
+Result<std::unique_ptr<Kernel>> createCopyKernel(const KernelInit& k) {
+  const void* src = k.inputs[0].data;
+  void* dst = k.outputs[0].data;
+  size_t n = k.outputs[0].bytes;
+  auto kern = fnKernel([=] { if (src != dst) std::memcpy(dst, src, n); }, "copy");
+  // Dropout's optional mask output: all true (inference keeps every element).
+  if (k.outputs.size() > 1) {
+    void* mask = k.outputs[1].data;
+    size_t mb = k.outputs[1].bytes;
+    const bool is_bool = k.outputs[1].dtype() == ir::DType::Bool;
+    return fnKernel([=] {
+      if (src != dst) std::memcpy(dst, src, n);
+      if (is_bool) std::memset(mask, 1, mb);
+      else std::memcpy(mask, src, mb);  // pre-opset-10 mask has the input's type
+    }, "copy");
+  }
+  return kern;
+}
+
+Result<std::unique_ptr<Kernel>> createTransposeKernel(const KernelInit& k) {
+  const ir::Shape& in = k.inputs[0].shape();
+  auto perm = k.node.attrs.getInts("perm");
+  auto st = stridesOf(in);
+  std::vector<int64_t> strides;
+  for (auto p : perm) strides.push_back(st[p]);
+  return std::unique_ptr<Kernel>(std::make_unique<StridedCopy>(
+      k.inputs[0].data, k.outputs[0].data, k.outputs[0].shape(), strides, 0, elemSize(k.inputs[0]),
+      "transpose"));
+}
+
+Result<std::unique_ptr<Kernel>> createSliceKernel(const KernelInit& k) {
+  const ir::Shape& in = k.inputs[0].shape();
+  auto starts = k.node.attrs.getInts("starts"), axes = k.node.attrs.getInts("axes"),
+       steps = k.node.attrs.getInts("steps");
+  auto st = stridesOf(in);
+  std::vector<int64_t> strides = st;
+  int64_t base = 0;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    base += starts[i] * st[axes[i]];
+    strides[axes[i]] = st[axes[i]] * steps[i];
+  }
+  if (k.outputs[0].numel() == 0) return fnKernel([] {}, "slice");
+  return std::unique_ptr<Kernel>(std::make_unique<StridedCopy>(
+      k.inputs[0].data, k.outputs[0].data, k.outputs[0].shape(), strides, base,
+      elemSize(k.inputs[0]), "slice"));
+}
+
+Result<std::unique_ptr<Kernel>> createExpandKernel(const KernelInit& k) {
+  const ir::Shape& in = k.inputs[0].shape();
+  const ir::Shape& out = k.outputs[0].shape();
+  auto st = stridesOf(in);
+  std::vector<int64_t> strides(out.size(), 0);
+  for (size_t i = 0; i < in.size(); ++i) {
+    size_t o = out.size() - in.size() + i;
+    strides[o] = in[i] == 1 ? 0 : st[i];
+  }
+  if (k.outputs[0].numel() == 0) return fnKernel([] {}, "expand");
+  return std::unique_ptr<Kernel>(std::make_unique<StridedCopy>(
+      k.inputs[0].data, k.outputs[0].data, out, strides, 0, elemSize(k.inputs[0]), "expand"));
+}
+
+Result<std::unique_ptr<Kernel>> createTileKernel(const KernelInit& k) {
+  // out[i] = in[i mod d]: view the output as [repeats_0, d_0, repeats_1, d_1, ...].
+  const ir::Shape& in = k.inputs[0].shape();
+  auto reps = k.node.attrs.getInts("repeats");
+  auto st = stridesOf(in);
+  ir::Shape view;
+  std::vector<int64_t> strides;
+  for (size_t i = 0; i < in.size(); ++i) {
+    view.push_back(reps[i]);
+    strides.push_back(0);
+    view.push_back(in[i]);
+    strides.push_back(st[i]);
+  }
+  if (k.outputs[0].numel() == 0) return fnKernel([] {}, "tile");
+  return std::unique_ptr<Kernel>(std::make_unique<StridedCopy>(
+      k.inputs[0].data, k.outputs[0].data, view, strides, 0, elemSize(k.inputs[0]), "tile"));
+}
+
+Result<std::unique_ptr<Kernel>> createDepthToSpaceKernel(const KernelInit& k) {
+  const ir::Shape& x = k.inputs[0].shape();
+  const int64_t b = k.node.attrs.getInt("blocksize", 1);
+  const bool crd = k.node.attrs.getString("mode", "DCR") == "CRD";
+  const int64_t N = x[0], C = x[1], H = x[2], W = x[3], c = C / (b * b);
+  // View the input as 6-D and permute into [N, c, H, b, W, b].
+  ir::Shape v = crd ? ir::Shape{N, c, b, b, H, W} : ir::Shape{N, b, b, c, H, W};
+  auto st = stridesOf(v);
+  std::vector<int64_t> perm = crd ? std::vector<int64_t>{0, 1, 4, 2, 5, 3}
+                                  : std::vector<int64_t>{0, 3, 4, 1, 5, 2};
+  ir::Shape out_view;
+  std::vector<int64_t> strides;
+  for (auto p : perm) {
+    out_view.push_back(v[p]);
+    strides.push_back(st[p]);
+  }
+  return std::unique_ptr<Kernel>(std::make_unique<StridedCopy>(
+      k.inputs[0].data, k.outputs[0].data, out_view, strides, 0, elemSize(k.inputs[0]),
+      "depth_to_space"));
+}
+
+Result<std::unique_ptr<Kernel>> createConcatKernel(const KernelInit& k) {
+  // Per outer index each input contributes one contiguous chunk. For blocked tensors along
+  // channels (multiples of 8) the chunks are whole channel blocks, so the same loop works on
+  // the physical bytes.
+  const ir::Shape& out = k.outputs[0].shape();
+  const int64_t axis = k.node.attrs.getInt("axis", 0);
+  int64_t outer = 1;
+  for (int64_t i = 0; i < axis; ++i) outer *= out[i];
+  std::vector<std::pair<const Bytes*, size_t>> chunks;
+  for (const auto& in : k.inputs)
+    if (in.data) chunks.push_back({static_cast<const Bytes*>(in.data), outer ? in.bytes / outer : 0});
+  Bytes* dst = static_cast<Bytes*>(k.outputs[0].data);
+  size_t row = outer ? k.outputs[0].bytes / outer : 0;
+  return fnKernel([=] {
+    cpu::parallelFor(outer, 4, [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        size_t col = 0;
+        for (const auto& [p, n] : chunks) {
+          std::memcpy(dst + o * row + col, p + o * n, n);
+          col += n;
+        }
+      }
+    });
+  }, "concat");
+}
+
+Result<std::unique_ptr<Kernel>> createSplitKernel(const KernelInit& k) {
+  const ir::Shape& in = k.inputs[0].shape();
+  const int64_t axis = k.node.attrs.getInt("axis", 0);
+  int64_t outer = 1;
+  for (int64_t i = 0; i < axis; ++i) outer *= in[i];
+  std::vector<std::pair<Bytes*, size_t>> chunks;
+  for (const auto& o : k.outputs) chunks.push_back({static_cast<Bytes*>(o.data), outer ? o.bytes / outer : 0});
+  const Bytes* src = static_cast<const Bytes*>(k.inputs[0].data);
+  size_t row = outer ? k.inputs[0].bytes / outer : 0;
+  return fnKernel([=] {
+    for (int64_t o = 0; o < outer; ++o) {
+      size_t col = 0;
+      for (const auto& [p, n] : chunks) {
+        std::memcpy(p + o * n, src + o * row + col, n);
+        col += n;
+      }
+    }
+  }, "split");
+}
+
+Result<std::unique_ptr<Kernel>> createGatherKernel(const KernelInit& k) {
+  const ir::Shape& x = k.inputs[0].shape();
+  const int64_t axis = k.node.attrs.getInt("axis", 0);
+  const int64_t n_idx = k.inputs[1].numel();
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < axis; ++i) outer *= x[i];
+  for (size_t i = axis + 1; i < x.size(); ++i) inner *= x[i];
+  const int64_t dim = x[axis];
+  const size_t es = elemSize(k.inputs[0]);
+  const Bytes* src = static_cast<const Bytes*>(k.inputs[0].data);
+  Bytes* dst = static_cast<Bytes*>(k.outputs[0].data);
+  const void* idx = k.inputs[1].data;
+  const bool i64 = k.inputs[1].dtype() == ir::DType::I64;
+  const size_t chunk = static_cast<size_t>(inner) * es;
+  return fnKernel([=] {
+    cpu::parallelFor(outer * n_idx, 64, [&](int64_t b, int64_t e) {
+      for (int64_t t = b; t < e; ++t) {
+        const int64_t o = t / n_idx, j = t % n_idx;
+        int64_t v = i64 ? static_cast<const int64_t*>(idx)[j] : static_cast<const int32_t*>(idx)[j];
+        if (v < 0) v += dim;
+        Bytes* d = dst + t * chunk;
+        if (v < 0 || v >= dim) std::memset(d, 0, chunk);  // out of range: zeros, never OOB
+        else std::memcpy(d, src + (o * dim + v) * chunk, chunk);
+      }
+    });
+  }, "gather");
+}
+
+Result<std::unique_ptr<Kernel>> createPadKernel(const KernelInit& k) {
+  const ir::Shape& x = k.inputs[0].shape();
+  const ir::Shape& y = k.outputs[0].shape();
+  const auto pads = k.node.attrs.getInts("pads");
+  const std::string mode = k.node.attrs.getString("mode", "constant");
+  const int64_t r = static_cast<int64_t>(x.size());
+  const size_t es = elemSize(k.inputs[0]);
+  // The fill value in the tensor's own type.
+  std::vector<Bytes> fill(es, 0);
+  {
+    TensorBuilder b(k.inputs[0].dtype(), {1});
+    b.setFloat(0, k.node.attrs.getFloat("value", 0.f));
+    std::memcpy(fill.data(), b.bytes.data(), es);
+  }
+  const Bytes* src = static_cast<const Bytes*>(k.inputs[0].data);
+  Bytes* dst = static_cast<Bytes*>(k.outputs[0].data);
+  const auto xs = stridesOf(x);
+  const int64_t rows = y.empty() ? 1 : ir::numElements(y) / std::max<int64_t>(1, y.back());
+  const int64_t inner = y.empty() ? 1 : y.back();
+  if (ir::numElements(y) == 0) return fnKernel([] {}, "pad");
+  return fnKernel([=] {
+    cpu::parallelFor(rows, 16, [&](int64_t b, int64_t e) {
+      std::vector<int64_t> idx(r);
+      for (int64_t row = b; row < e; ++row) {
+        int64_t rem = row;
+        for (int64_t d = r - 2; d >= 0; --d) {
+          idx[d] = rem % y[d];
+          rem /= y[d];
+        }
+        for (int64_t j = 0; j < inner; ++j) {
+          if (r) idx[r - 1] = j;
+          int64_t off = 0;
+          bool outside = false;
+          for (int64_t d = 0; d < r; ++d) {
+            int64_t s = idx[d] - pads[d];
+            const int64_t n = x[d];
+            if (s < 0 || s >= n) {
+              if (mode == "constant" || n == 0) {
+                outside = true;
+                break;
+              }
+              if (mode == "edge") {
+                s = s < 0 ? 0 : n - 1;
+              } else {  // reflect (without repeating the edge)
+                const int64_t period = n == 1 ? 1 : 2 * (n - 1);
+                s = ((s % period) + period) % period;
+                if (s >= n) s = period - s;
+              }
+            }
+            off += s * xs[d];
+          }
+          Bytes* d = dst + (row * inner + j) * es;
+          if (outside) std::memcpy(d, fill.data(), es);
+          else std::memcpy(d, src + off * es, es);
+        }
+      }
+    });
+  }, "pad");
+}
+
+Result<std::unique_ptr<Kernel>> createCastKernel(const KernelInit& k) {
+  const TensorRef in = k.inputs[0];
+  const TensorRef out = k.outputs[0];
+  const int64_t n = in.numel();
+  auto blob = std::make_shared<ir::Blob>(in.data, in.bytes, nullptr);
+  return fnKernel([=] {
+    ir::Tensor t{in.dtype(), in.shape(), blob};
+    Bytes* d = static_cast<Bytes*>(out.data);
+    const bool from_float = ir::isFloat(in.dtype());
+    cpu::parallelFor(n, 1 << 14, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) {
+        switch (out.dtype()) {
+          case ir::DType::F32: reinterpret_cast<float*>(d)[i] = static_cast<float>(t.floatAt(i)); break;
+          case ir::DType::F64: reinterpret_cast<double*>(d)[i] = t.floatAt(i); break;
+          case ir::DType::F16: reinterpret_cast<uint16_t*>(d)[i] = floatToHalf(static_cast<float>(t.floatAt(i))); break;
+          case ir::DType::BF16: reinterpret_cast<uint16_t*>(d)[i] = floatToBf16(static_cast<float>(t.floatAt(i))); break;
+          case ir::DType::Bool: d[i] = from_float ? t.floatAt(i) != 0 : t.intAt(i) != 0; break;
+          case ir::DType::I64: reinterpret_cast<int64_t*>(d)[i] = from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i); break;
+          case ir::DType::I32: reinterpret_cast<int32_t*>(d)[i] = static_cast<int32_t>(from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i)); break;
+          case ir::DType::I16: reinterpret_cast<int16_t*>(d)[i] = static_cast<int16_t>(from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i)); break;
+          case ir::DType::I8: reinterpret_cast<int8_t*>(d)[i] = static_cast<int8_t>(from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i)); break;
+          case ir::DType::U8: d[i] = static_cast<uint8_t>(from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i)); break;
+          case ir::DType::U16: reinterpret_cast<uint16_t*>(d)[i] = static_cast<uint16_t>(from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i)); break;
+          case ir::DType::U32: reinterpret_cast<uint32_t*>(d)[i] = static_cast<uint32_t>(from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i)); break;
+          case ir::DType::U64: reinterpret_cast<uint64_t*>(d)[i] = static_cast<uint64_t>(from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i)); break;
+          default: break;
+        }
+      }
+    });
+  }, "cast");
+}
+
+Result<std::unique_ptr<Kernel>> createConstKernel(const KernelInit& k) {
+  // Outputs that depend only on attributes and shapes (normally folded at compile time, e.g.
+  // when folding was off): evaluate once now and copy the bytes at run time.
+  const OpDef* d = lookup(k.node.op_type);
+  if (!d || !d->evalFn())
+    return Status::error(ErrorCode::Internal, "node '{}' ({}) has no constant evaluation",
+                         k.node.name, k.node.op_type);
+  std::vector<ir::Tensor> ins;
+  for (const auto& in : k.inputs)
+    ins.push_back(in.value ? (in.value->isConstant() ? in.value->tensor()
+                                                     : ir::Tensor{in.value->dtype, in.value->shape, nullptr})
+                           : ir::Tensor{});
+  ASC_TRY(std::vector<ir::Tensor> outs, d->evalFn()(k.node, ins));
+  std::vector<std::pair<ir::Tensor, void*>> copies;
+  for (size_t i = 0; i < outs.size() && i < k.outputs.size(); ++i)
+    copies.push_back({outs[i], k.outputs[i].data});
+  return fnKernel([copies] {
+    for (const auto& [t, dst] : copies) std::memcpy(dst, t.data->data(), t.data->size());
+  }, "constant");
+}
+
+Layout concatLayout(const ir::Node& n, const std::vector<Layout>& in) {
+  if (n.attrs.getInt("axis", 0) != 1) return Layout::Plain;
+  for (size_t i = 0; i < n.inputs.size(); ++i) {
+    const ir::Value* v = n.inputs[i];
+    if (!v || v->isConstant() || in[i] != Layout::Blocked || v->shape[1] % blockSize() != 0)
+      return Layout::Plain;
+  }
+  return Layout::Blocked;
+}
+
+}  // namespace asc::ops

@@ -1,0 +1,23 @@
+// shape_kernel.h: data-movement kernels (see shape_kernel.cpp).
+#pragma once
+
+#include "asc/ops/kernel.h"
+
+namespace asc::ops {
+/// Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout: a copy of the bytes.
+Result<std::unique_ptr<Kernel>> createCopyKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createTransposeKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createConcatKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createSplitKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createSliceKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createGatherKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createExpandKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createTileKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createPadKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createDepthToSpaceKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createCastKernel(const KernelInit& k);
+/// Shape, Constant, ConstantOfShape: outputs known at compile time (normally folded away).
+Result<std::unique_ptr<Kernel>> createConstKernel(const KernelInit& k);
+/// Concat along channels of blocked tensors whose channel counts are multiples of the block.
+Layout concatLayout(const ir::Node& n, const std::vector<Layout>& in);
+}  // namespace asc::ops

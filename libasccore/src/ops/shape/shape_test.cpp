@@ -1,0 +1,571 @@
+// shape_test.cpp: shape inference, canonical attributes and constant folding of the
+// shape-manipulation ops, including a whole Shape -> Gather -> Unsqueeze -> Concat -> Reshape
+// chain on a runtime input, which must fold down to one Reshape with a constant shape.
+#include <catch2/catch.hpp>
+
+#include <limits>
+
+#include "support/op_tester.h"
+
+using namespace asc;
+using asc::test::OpTester;
+using ir::DType;
+using Ints = std::vector<int64_t>;
+
+namespace {
+
+bool mentions(const Status& s, const std::string& what) {
+  return !s.isOk() && s.message().find(what) != std::string::npos;
+}
+
+std::vector<float> floatsOf(const ir::Value& v) {
+  std::vector<float> out;
+  ir::Tensor t = v.tensor();
+  for (int64_t i = 0; i < t.numel(); ++i) out.push_back(static_cast<float>(t.floatAt(i)));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Shape gives the dims and folds even on a runtime input", "[ops][shape]") {
+  OpTester t("Shape");
+  t.input(DType::F32, {2, 3, 4});
+  REQUIRE(t.run().isOk());
+  REQUIRE(t.out().isConstant());
+  CHECK(t.out().dtype == DType::I64);
+  CHECK(t.out().tensor().toInts() == Ints{2, 3, 4});
+  CHECK(t.node() == nullptr);  // folded away
+
+  OpTester s("Shape", 15);
+  s.input(DType::F32, {2, 3, 4, 5}).attr("start", int64_t{1}).attr("end", int64_t{-1});
+  REQUIRE(s.run().isOk());
+  CHECK(s.out().tensor().toInts() == Ints{3, 4});
+
+  OpTester nf("Shape");
+  nf.input(DType::F32, {7});
+  REQUIRE(nf.run(false).isOk());
+  CHECK(nf.out().shape == ir::Shape{1});
+  CHECK_FALSE(nf.out().isConstant());
+}
+
+TEST_CASE("Shape->Gather->Unsqueeze->Concat->Reshape folds to one Reshape", "[ops][shape]") {
+  ir::Graph g;
+  g.opset = 13;
+  auto add = [&](const std::string& name, DType t, ir::Shape s) {
+    ir::Value* v = g.addValue(name);
+    v->dtype = t;
+    v->shape = std::move(s);
+    return v;
+  };
+  ir::Value* x = add("x", DType::F32, {2, 3, 4});
+  g.inputs.push_back(x);
+  auto ints = [&](const std::string& name, Ints v, ir::Shape s) {
+    return g.addConstant(name, ir::Tensor{DType::I64, s, ir::Blob::copyOf(v.data(), v.size() * 8)});
+  };
+  ir::Value* shape = g.addValue("shape");
+  g.addNode("Shape", "shape", {x}, {shape});
+  ir::Value* dim0 = g.addValue("dim0");
+  g.addNode("Gather", "gather", {shape, ints("zero", {0}, {})}, {dim0});
+  ir::Value* dim0v = g.addValue("dim0v");
+  g.addNode("Unsqueeze", "unsq", {dim0, ints("axes", {0}, {1})}, {dim0v});
+  ir::Value* target = g.addValue("target");
+  ir::Node* cat = g.addNode("Concat", "cat", {dim0v, ints("minus1", {-1}, {1})}, {target});
+  cat->attrs.set("axis", int64_t{0});
+  ir::Value* y = g.addValue("y");
+  g.addNode("Reshape", "reshape", {x, target}, {y});
+  g.outputs.push_back(y);
+
+  REQUIRE(ops::inferGraph(g).isOk());
+  REQUIRE(g.nodes().size() == 1);
+  const ir::Node& r = *g.nodes()[0];
+  CHECK(r.op_type == "Reshape");
+  CHECK(r.inputs.size() == 1);
+  CHECK(r.attrs.getInts("shape") == Ints{2, 12});
+  CHECK(y->shape == ir::Shape{2, 12});
+  CHECK(ir::verify(g).isOk());
+}
+
+TEST_CASE("Reshape resolves 0 and -1 into the shape attribute", "[ops][shape]") {
+  OpTester t("Reshape");
+  t.input(DType::F32, {2, 3, 4}).constInts({0, -1});
+  REQUIRE(t.run().isOk());
+  CHECK(t.out().shape == ir::Shape{2, 12});
+  CHECK(t.node()->inputs.size() == 1);
+  CHECK(t.node()->attrs.getInts("shape") == Ints{2, 12});
+
+  OpTester z("Reshape", 14);
+  z.input(DType::F32, {0, 3}).constInts({3, 0}).attr("allowzero", int64_t{1});
+  REQUIRE(z.run().isOk());
+  CHECK(z.out().shape == ir::Shape{3, 0});
+
+  OpTester old("Reshape", 4);  // shape was an attribute before opset 5
+  old.input(DType::F32, {6}).attr("shape", Ints{2, -1});
+  REQUIRE(old.run().isOk());
+  CHECK(old.out().shape == ir::Shape{2, 3});
+
+  std::vector<float> data = {1, 2, 3, 4, 5, 6};
+  OpTester c("Reshape");
+  c.constFloats(data, {6}).constInts({3, 2});
+  REQUIRE(c.run().isOk());
+  REQUIRE(c.out().isConstant());
+  CHECK(c.out().shape == ir::Shape{3, 2});
+  CHECK(floatsOf(c.out()) == data);
+}
+
+TEST_CASE("Reshape rejects bad shapes and dynamic targets", "[ops][shape]") {
+  OpTester n("Reshape");
+  n.input(DType::F32, {2, 3}).constInts({4, 2});
+  CHECK(mentions(n.run(), "cannot reshape"));
+  OpTester two("Reshape");
+  two.input(DType::F32, {2, 3}).constInts({-1, -1});
+  CHECK(mentions(two.run(), "more than one -1"));
+  OpTester zero("Reshape");
+  zero.input(DType::F32, {2, 3}).constInts({1, 1, 0});
+  CHECK(mentions(zero.run(), "only 2 dims"));
+  OpTester dyn("Reshape");
+  dyn.input(DType::F32, {2, 3}).input(DType::I64, {2});
+  CHECK(mentions(dyn.run(), "compile time"));
+}
+
+TEST_CASE("Flatten and Transpose", "[ops][shape]") {
+  OpTester f("Flatten");
+  f.input(DType::F32, {2, 3, 4, 5}).attr("axis", int64_t{-2});
+  REQUIRE(f.run().isOk());
+  CHECK(f.out().shape == ir::Shape{6, 20});
+  OpTester f0("Flatten");
+  f0.input(DType::F32, {2, 3}).attr("axis", int64_t{0});
+  REQUIRE(f0.run().isOk());
+  CHECK(f0.out().shape == ir::Shape{1, 6});
+  OpTester fb("Flatten");
+  fb.input(DType::F32, {2, 3}).attr("axis", int64_t{3});
+  CHECK(mentions(fb.run(), "axis 3"));
+
+  OpTester t("Transpose");
+  t.input(DType::F32, {2, 3, 4});
+  REQUIRE(t.run().isOk());
+  CHECK(t.out().shape == ir::Shape{4, 3, 2});
+  CHECK(t.node()->attrs.getInts("perm") == Ints{2, 1, 0});
+  OpTester bad("Transpose");
+  bad.input(DType::F32, {2, 3, 4}).attr("perm", Ints{0, 0, 1});
+  CHECK(mentions(bad.run(), "permutation"));
+  OpTester len("Transpose");
+  len.input(DType::F32, {2, 3}).attr("perm", Ints{0, 1, 2});
+  CHECK(mentions(len.run(), "rank 2"));
+
+  OpTester c("Transpose");
+  c.constFloats({1, 2, 3, 4, 5, 6}, {2, 3}).attr("perm", Ints{1, 0});
+  REQUIRE(c.run().isOk());
+  CHECK(c.out().shape == ir::Shape{3, 2});
+  CHECK(floatsOf(c.out()) == std::vector<float>{1, 4, 2, 5, 3, 6});
+}
+
+TEST_CASE("Squeeze axes: attribute at opset 11, input at 13", "[ops][shape]") {
+  OpTester a("Squeeze", 11);
+  a.input(DType::F32, {1, 3, 1, 4}).attr("axes", Ints{-2});
+  REQUIRE(a.run().isOk());
+  CHECK(a.out().shape == ir::Shape{1, 3, 4});
+  CHECK(a.node()->attrs.getInts("axes") == Ints{2});
+
+  OpTester i("Squeeze", 13);
+  i.input(DType::F32, {1, 3, 1, 4}).constInts({2, 0});
+  REQUIRE(i.run().isOk());
+  CHECK(i.out().shape == ir::Shape{3, 4});
+  CHECK(i.node()->inputs.size() == 1);
+  CHECK(i.node()->attrs.getInts("axes") == Ints{0, 2});
+
+  OpTester all("Squeeze", 13);
+  all.input(DType::F32, {1, 3, 1});
+  REQUIRE(all.run().isOk());
+  CHECK(all.out().shape == ir::Shape{3});
+
+  OpTester not1("Squeeze", 13);
+  not1.input(DType::F32, {1, 3}).constInts({1});
+  CHECK(mentions(not1.run(), "not 1"));
+  OpTester range("Squeeze", 11);
+  range.input(DType::F32, {1, 3}).attr("axes", Ints{2});
+  CHECK(mentions(range.run(), "out of range"));
+  OpTester dyn("Squeeze", 13);
+  dyn.input(DType::F32, {1, 3}).input(DType::I64, {1});
+  CHECK(mentions(dyn.run(), "compile time"));
+}
+
+TEST_CASE("Unsqueeze axes count in the output rank and fold", "[ops][shape]") {
+  OpTester a("Unsqueeze", 11);
+  a.input(DType::F32, {3, 4}).attr("axes", Ints{0, -1});
+  REQUIRE(a.run().isOk());
+  CHECK(a.out().shape == ir::Shape{1, 3, 4, 1});
+  CHECK(a.node()->attrs.getInts("axes") == Ints{0, 3});
+
+  OpTester i("Unsqueeze", 13);
+  i.constInts({5}, {}).constInts({0});
+  REQUIRE(i.run().isOk());
+  REQUIRE(i.out().isConstant());
+  CHECK(i.out().shape == ir::Shape{1});
+  CHECK(i.out().tensor().toInts() == Ints{5});
+
+  OpTester dup("Unsqueeze", 13);
+  dup.input(DType::F32, {3}).constInts({0, 0});
+  CHECK(mentions(dup.run(), "twice"));
+  OpTester none("Unsqueeze", 13);
+  none.input(DType::F32, {3});
+  CHECK(mentions(none.run(), "axes"));
+}
+
+TEST_CASE("Expand and Tile", "[ops][shape]") {
+  OpTester e("Expand");
+  e.input(DType::F32, {3, 1}).constInts({2, 1, 4});
+  REQUIRE(e.run().isOk());
+  CHECK(e.out().shape == ir::Shape{2, 3, 4});
+  CHECK(e.node()->attrs.getInts("shape") == Ints{2, 3, 4});
+  OpTester eb("Expand");
+  eb.input(DType::F32, {3}).constInts({4});
+  CHECK(mentions(eb.run(), "cannot be expanded"));
+  OpTester ec("Expand");
+  ec.constInts({1, 2}, {2, 1}).constInts({2, 3});
+  REQUIRE(ec.run().isOk());
+  CHECK(ec.out().tensor().toInts() == Ints{1, 1, 1, 2, 2, 2});
+
+  OpTester t("Tile");
+  t.input(DType::F32, {2, 3}).constInts({2, 1});
+  REQUIRE(t.run().isOk());
+  CHECK(t.out().shape == ir::Shape{4, 3});
+  OpTester tc("Tile");
+  tc.constInts({1, 2}, {2}).constInts({3});
+  REQUIRE(tc.run().isOk());
+  CHECK(tc.out().tensor().toInts() == Ints{1, 2, 1, 2, 1, 2});
+  OpTester tb("Tile");
+  tb.input(DType::F32, {2, 3}).constInts({2});
+  CHECK(mentions(tb.run(), "rank 2"));
+}
+
+TEST_CASE("Concat checks ranks and dims and folds", "[ops][shape]") {
+  OpTester t("Concat");
+  t.input(DType::F32, {2, 3}).input(DType::F32, {2, 5}).attr("axis", int64_t{-1});
+  REQUIRE(t.run().isOk());
+  CHECK(t.out().shape == ir::Shape{2, 8});
+  CHECK(t.node()->attrs.getInt("axis", -1) == 1);
+  OpTester bad("Concat");
+  bad.input(DType::F32, {2, 3}).input(DType::F32, {3, 3}).attr("axis", int64_t{1});
+  CHECK(mentions(bad.run(), "does not match"));
+  OpTester noaxis("Concat");
+  noaxis.input(DType::F32, {2});
+  CHECK(mentions(noaxis.run(), "axis is required"));
+  OpTester range("Concat");
+  range.input(DType::F32, {2}).attr("axis", int64_t{1});
+  CHECK(mentions(range.run(), "out of range"));
+  OpTester c("Concat");
+  c.constInts({1, 2, 3, 4}, {2, 2}).constInts({5, 6}, {2, 1}).attr("axis", int64_t{1});
+  REQUIRE(c.run().isOk());
+  CHECK(c.out().tensor().toInts() == Ints{1, 2, 5, 3, 4, 6});
+}
+
+TEST_CASE("Split: attribute before 13, input since, equal parts otherwise", "[ops][shape]") {
+  OpTester a("Split", 11);
+  a.input(DType::F32, {2, 6}).attr("axis", int64_t{1}).attr("split", Ints{2, 4}).outputs(2);
+  REQUIRE(a.run().isOk());
+  CHECK(a.out(0).shape == ir::Shape{2, 2});
+  CHECK(a.out(1).shape == ir::Shape{2, 4});
+  OpTester i("Split", 13);
+  i.input(DType::F32, {6}).constInts({1, 5}).outputs(2);
+  REQUIRE(i.run().isOk());
+  CHECK(i.out(1).shape == ir::Shape{5});
+  CHECK(i.node()->attrs.getInts("split") == Ints{1, 5});
+  OpTester eq("Split", 13);
+  eq.input(DType::F32, {6, 2}).outputs(3);
+  REQUIRE(eq.run().isOk());
+  CHECK(eq.out(2).shape == ir::Shape{2, 2});
+  OpTester uneven("Split", 13);
+  uneven.input(DType::F32, {7}).outputs(2);
+  CHECK(mentions(uneven.run(), "equal parts"));
+  OpTester sum("Split", 13);
+  sum.input(DType::F32, {6}).constInts({1, 2}).outputs(2);
+  CHECK(mentions(sum.run(), "sums to 3"));
+  OpTester c("Split", 13);
+  c.constInts({1, 2, 3, 4, 5, 6}, {2, 3}).constInts({1, 2}).attr("axis", int64_t{1}).outputs(2);
+  REQUIRE(c.run().isOk());
+  CHECK(c.out(0).tensor().toInts() == Ints{1, 4});
+  CHECK(c.out(1).tensor().toInts() == Ints{2, 3, 5, 6});
+}
+
+TEST_CASE("Slice normalizes starts/ends/axes/steps", "[ops][shape]") {
+  const int64_t big = std::numeric_limits<int64_t>::max();
+  OpTester t("Slice", 13);
+  t.input(DType::F32, {10, 20}).constInts({1, -5}).constInts({big, -1}).constInts({0, -1});
+  REQUIRE(t.run().isOk());
+  CHECK(t.out().shape == ir::Shape{9, 4});
+  CHECK(t.node()->inputs.size() == 1);
+  CHECK(t.node()->attrs.getInts("starts") == Ints{1, 15});
+  CHECK(t.node()->attrs.getInts("ends") == Ints{10, 19});
+  CHECK(t.node()->attrs.getInts("axes") == Ints{0, 1});
+  CHECK(t.node()->attrs.getInts("steps") == Ints{1, 1});
+
+  OpTester rev("Slice", 13);  // x[::-1] and x[::-2] along the two axes
+  rev.input(DType::F32, {5, 6}).constInts({-1, big}).constInts({-big - 1, -big - 1})
+      .constInts({0, 1}).constInts({-1, -2});
+  REQUIRE(rev.run().isOk());
+  CHECK(rev.out().shape == ir::Shape{5, 3});
+  CHECK(rev.node()->attrs.getInts("starts") == Ints{4, 5});
+  CHECK(rev.node()->attrs.getInts("ends") == Ints{-6, -7});
+
+  OpTester old("Slice", 9);
+  old.input(DType::F32, {4, 6}).attr("starts", Ints{1}).attr("ends", Ints{3}).attr("axes", Ints{1});
+  REQUIRE(old.run().isOk());
+  CHECK(old.out().shape == ir::Shape{4, 2});
+
+  OpTester c("Slice", 13);
+  c.constInts({0, 1, 2, 3, 4, 5}).constInts({-2}).constInts({0}).none().constInts({-2});
+  REQUIRE(c.run().isOk());
+  REQUIRE(c.out().isConstant());
+  CHECK(c.out().tensor().toInts() == Ints{4, 2});
+
+  OpTester zero("Slice", 13);
+  zero.input(DType::F32, {4}).constInts({0}).constInts({4}).constInts({0}).constInts({0});
+  CHECK(mentions(zero.run(), "0 step"));
+  OpTester axis("Slice", 13);
+  axis.input(DType::F32, {4}).constInts({0}).constInts({4}).constInts({1});
+  CHECK(mentions(axis.run(), "out of range"));
+  OpTester len("Slice", 13);
+  len.input(DType::F32, {4, 4}).constInts({0, 0}).constInts({4});
+  CHECK(mentions(len.run(), "differ in length"));
+}
+
+TEST_CASE("Slice re-inference on the canonical node is stable", "[ops][shape]") {
+  const int64_t big = std::numeric_limits<int64_t>::max();
+  OpTester t("Slice", 13);
+  t.input(DType::F32, {5}).constInts({big}).constInts({-big - 1}).constInts({0})
+      .constInts({-1});
+  REQUIRE(t.run().isOk());
+  CHECK(t.out().shape == ir::Shape{5});
+  ir::Attrs before = t.node()->attrs;
+  REQUIRE(ops::inferGraph(t.graph()).isOk());
+  CHECK(t.out().shape == ir::Shape{5});
+  CHECK(t.node()->attrs == before);
+}
+
+TEST_CASE("Gather shapes, negative indices and range checks", "[ops][shape]") {
+  OpTester t("Gather");
+  t.input(DType::F32, {5, 6, 7}).input(DType::I64, {2, 3}).attr("axis", int64_t{1});
+  REQUIRE(t.run().isOk());
+  CHECK(t.out().shape == ir::Shape{5, 2, 3, 7});
+  OpTester s("Gather");
+  s.input(DType::F32, {5, 6}).constInts({-1}, {});
+  REQUIRE(s.run().isOk());
+  CHECK(s.out().shape == ir::Shape{6});
+  OpTester c("Gather");
+  c.constInts({10, 20, 30, 40}).constInts({-1, 0, 2}, {3});
+  REQUIRE(c.run().isOk());
+  CHECK(c.out().tensor().toInts() == Ints{40, 10, 30});
+  OpTester oob("Gather");
+  oob.input(DType::F32, {4}).constInts({4}, {1});
+  CHECK(mentions(oob.run(), "out of range"));
+  OpTester axis("Gather");
+  axis.input(DType::F32, {4}).input(DType::I64, {1}).attr("axis", int64_t{1});
+  CHECK(mentions(axis.run(), "axis 1"));
+  OpTester fl("Gather");
+  fl.input(DType::F32, {4}).input(DType::F32, {1});
+  CHECK(mentions(fl.run(), "int32 or int64"));
+}
+
+TEST_CASE("Cast, Identity and Dropout", "[ops][shape]") {
+  OpTester t("Cast");
+  t.input(DType::F32, {2}).attr("to", int64_t{7});
+  REQUIRE(t.run().isOk());
+  CHECK(t.out().dtype == DType::I64);
+  OpTester c("Cast");
+  c.constFloats({1.7f, -2.5f, 0.0f}, {3}).attr("to", int64_t{9});
+  REQUIRE(c.run().isOk());
+  CHECK(c.out().dtype == DType::Bool);
+  CHECK(c.out().tensor().toInts() == Ints{1, 1, 0});
+  OpTester ci("Cast");
+  ci.constFloats({1.7f, -2.5f}, {2}).attr("to", int64_t{6});
+  REQUIRE(ci.run().isOk());
+  CHECK(ci.out().tensor().toInts() == Ints{1, -2});
+  OpTester s("Cast", 5);
+  s.input(DType::I64, {2}).attr("to", std::string("FLOAT16"));
+  REQUIRE(s.run().isOk());
+  CHECK(s.out().dtype == DType::F16);
+  OpTester str("Cast");
+  str.input(DType::F32, {2}).attr("to", int64_t{8});
+  CHECK(mentions(str.run(), "not a supported"));
+  OpTester none("Cast");
+  none.input(DType::F32, {2});
+  CHECK(mentions(none.run(), "'to'"));
+
+  OpTester id("Identity");
+  id.constInts({3, 4});
+  REQUIRE(id.run().isOk());
+  CHECK(id.out().tensor().toInts() == Ints{3, 4});
+
+  float ratio = 0.5f;
+  uint8_t no = 0, yes = 1;
+  OpTester d("Dropout", 13);
+  d.input(DType::F32, {2, 3}).constant(DType::F32, {}, &ratio, 4).constant(DType::Bool, {}, &no, 1)
+      .outputs(2);
+  REQUIRE(d.run().isOk());
+  CHECK(d.node()->inputs.size() == 1);
+  CHECK(d.out(0).shape == ir::Shape{2, 3});
+  CHECK(d.out(1).dtype == DType::Bool);
+  OpTester tr("Dropout", 13);
+  tr.input(DType::F32, {2}).constant(DType::F32, {}, &ratio, 4).constant(DType::Bool, {}, &yes, 1);
+  CHECK(mentions(tr.run(), "training"));
+}
+
+TEST_CASE("Constant and ConstantOfShape", "[ops][shape]") {
+  OpTester f("Constant");
+  f.attr("value_floats", std::vector<float>{1.5f, 2.5f});
+  REQUIRE(f.run().isOk());
+  REQUIRE(f.out().isConstant());
+  CHECK(f.out().shape == ir::Shape{2});
+  CHECK(floatsOf(f.out()) == std::vector<float>{1.5f, 2.5f});
+  OpTester i("Constant");
+  i.attr("value_int", int64_t{7});
+  REQUIRE(i.run().isOk());
+  CHECK(i.out().shape == ir::Shape{});
+  CHECK(i.out().tensor().toInts() == Ints{7});
+  Ints v = {1, 2, 3, 4, 5, 6};
+  OpTester t("Constant");
+  t.attr("value", ir::Tensor{DType::I64, {2, 3}, ir::Blob::copyOf(v.data(), v.size() * 8)});
+  REQUIRE(t.run().isOk());
+  CHECK(t.out().shape == ir::Shape{2, 3});
+  CHECK(t.out().tensor().toInts() == v);
+  OpTester none("Constant");
+  CHECK(mentions(none.run(), "no value"));
+  OpTester bad("Constant");
+  bad.attr("value", ir::Tensor{DType::I64, {4}, ir::Blob::copyOf(v.data(), 8)});
+  CHECK(mentions(bad.run(), "bytes"));
+
+  OpTester z("ConstantOfShape");
+  z.constInts({2, 3});
+  REQUIRE(z.run().isOk());
+  CHECK(z.out().dtype == DType::F32);
+  CHECK(floatsOf(z.out()) == std::vector<float>(6, 0.0f));
+  int64_t seven = 7;
+  OpTester s("ConstantOfShape");
+  s.constInts({3}).attr("value", ir::Tensor{DType::I64, {1}, ir::Blob::copyOf(&seven, 8)});
+  REQUIRE(s.run().isOk());
+  CHECK(s.out().tensor().toInts() == Ints{7, 7, 7});
+  OpTester dyn("ConstantOfShape");
+  dyn.input(DType::I64, {2});
+  CHECK(mentions(dyn.run(), "constant"));
+  OpTester neg("ConstantOfShape");
+  neg.constInts({2, -1});
+  CHECK(mentions(neg.run(), "negative"));
+}
+
+TEST_CASE("DepthToSpace DCR and CRD", "[ops][shape]") {
+  OpTester t("DepthToSpace");
+  t.input(DType::F32, {1, 8, 2, 3}).attr("blocksize", int64_t{2});
+  REQUIRE(t.run().isOk());
+  CHECK(t.out().shape == ir::Shape{1, 2, 4, 6});
+  std::vector<float> x(8);
+  for (int i = 0; i < 8; ++i) x[i] = static_cast<float>(i);
+  OpTester dcr("DepthToSpace");
+  dcr.constFloats(x, {1, 8, 1, 1}).attr("blocksize", int64_t{2});
+  REQUIRE(dcr.run().isOk());
+  CHECK(floatsOf(dcr.out()) == std::vector<float>{0, 2, 4, 6, 1, 3, 5, 7});
+  OpTester crd("DepthToSpace", 11);
+  crd.constFloats(x, {1, 8, 1, 1}).attr("blocksize", int64_t{2}).attr("mode", std::string("CRD"));
+  REQUIRE(crd.run().isOk());
+  CHECK(floatsOf(crd.out()) == x);
+  OpTester bad("DepthToSpace");
+  bad.input(DType::F32, {1, 6, 2, 2}).attr("blocksize", int64_t{2});
+  CHECK(mentions(bad.run(), "divisible"));
+  OpTester rank("DepthToSpace");
+  rank.input(DType::F32, {8, 2, 2}).attr("blocksize", int64_t{2});
+  CHECK(mentions(rank.run(), "4-D"));
+}
+
+TEST_CASE("Pad: attributes before 11, inputs since, modes fold", "[ops][shape]") {
+  OpTester a("Pad", 2);
+  a.input(DType::F32, {2, 3}).attr("pads", Ints{0, 1, 0, 2});
+  REQUIRE(a.run().isOk());
+  CHECK(a.out().shape == ir::Shape{2, 6});
+  float v = 9.0f;
+  OpTester i("Pad", 13);
+  i.input(DType::F32, {2, 3}).constInts({1, 1, 1, 1}).constant(DType::F32, {}, &v, 4);
+  REQUIRE(i.run().isOk());
+  CHECK(i.out().shape == ir::Shape{4, 5});
+  CHECK(i.node()->inputs.size() == 1);
+  CHECK(i.node()->attrs.getFloat("value", 0) == 9.0f);
+  OpTester ax("Pad", 18);
+  ax.input(DType::F32, {2, 3}).constInts({2, 3}).none().constInts({-1});
+  REQUIRE(ax.run().isOk());
+  CHECK(ax.out().shape == ir::Shape{2, 8});
+  CHECK(ax.node()->attrs.getInts("pads") == Ints{0, 2, 0, 3});
+
+  OpTester c("Pad", 13);
+  c.constFloats({1, 2, 3}, {3}).constInts({2, 1}).constant(DType::F32, {}, &v, 4);
+  REQUIRE(c.run().isOk());
+  CHECK(floatsOf(c.out()) == std::vector<float>{9, 9, 1, 2, 3, 9});
+  OpTester r("Pad", 13);
+  r.constFloats({1, 2, 3}, {3}).constInts({2, 1}).attr("mode", std::string("reflect"));
+  REQUIRE(r.run().isOk());
+  CHECK(floatsOf(r.out()) == std::vector<float>{3, 2, 1, 2, 3, 2});
+  OpTester e("Pad", 13);
+  e.constFloats({1, 2, 3}, {3}).constInts({1, 2}).attr("mode", std::string("edge"));
+  REQUIRE(e.run().isOk());
+  CHECK(floatsOf(e.out()) == std::vector<float>{1, 1, 2, 3, 3, 3});
+  OpTester crop("Pad", 13);
+  crop.constFloats({1, 2, 3}, {3}).constInts({-1, 0});
+  REQUIRE(crop.run().isOk());
+  CHECK(floatsOf(crop.out()) == std::vector<float>{2, 3});
+
+  OpTester len("Pad", 13);
+  len.input(DType::F32, {2, 3}).constInts({1, 1});
+  CHECK(mentions(len.run(), "2 * rank"));
+  OpTester refl("Pad", 13);
+  refl.input(DType::F32, {2}).constInts({2, 0}).attr("mode", std::string("reflect"));
+  CHECK(mentions(refl.run(), "reflect"));
+  OpTester wrap("Pad", 19);
+  wrap.input(DType::F32, {2}).constInts({1, 0}).attr("mode", std::string("wrap"));
+  CHECK(mentions(wrap.run(), "not supported"));
+}
+
+TEST_CASE("canonical shape ops re-infer to the same node", "[ops][shape]") {
+  auto stable = [](OpTester& t) {
+    REQUIRE(t.run().isOk());
+    REQUIRE(t.node() != nullptr);
+    const ir::Attrs attrs = t.node()->attrs;
+    const size_t ins = t.node()->inputs.size();
+    std::vector<ir::Shape> shapes;
+    for (int i = 0; i < static_cast<int>(t.node()->outputs.size()); ++i)
+      shapes.push_back(t.out(i).shape);
+    REQUIRE(ops::inferGraph(t.graph()).isOk());
+    CHECK(t.node()->attrs == attrs);
+    CHECK(t.node()->inputs.size() == ins);
+    for (size_t i = 0; i < shapes.size(); ++i) CHECK(t.out(static_cast<int>(i)).shape == shapes[i]);
+  };
+  OpTester r("Reshape", 13);
+  r.input(DType::F32, {0, 3, 4}).constInts({0, 12});
+  stable(r);
+  OpTester sq("Squeeze", 13);
+  sq.input(DType::F32, {1, 3, 1}).constInts({-1});
+  stable(sq);
+  OpTester un("Unsqueeze", 13);
+  un.input(DType::F32, {3}).constInts({-1, 0});
+  stable(un);
+  OpTester ex("Expand");
+  ex.input(DType::F32, {3, 1}).constInts({2, 1, 4});
+  stable(ex);
+  OpTester ti("Tile");
+  ti.input(DType::F32, {3, 1}).constInts({1, 4});
+  stable(ti);
+  OpTester sp("Split", 13);
+  sp.input(DType::F32, {6}).outputs(3);
+  stable(sp);
+  OpTester pa("Pad", 18);
+  pa.input(DType::F32, {2, 3}).constInts({1, 2}).none().constInts({1});
+  stable(pa);
+  OpTester ca("Cast", 5);
+  ca.input(DType::F32, {2}).attr("to", std::string("INT32"));
+  stable(ca);
+  OpTester dr("Dropout", 13);
+  dr.input(DType::F32, {2}).constFloats({0.1f}, {}).outputs(2);
+  stable(dr);
+  OpTester tr("Transpose");
+  tr.input(DType::F32, {2, 3, 4});
+  stable(tr);
+  OpTester ga("Gather");
+  ga.input(DType::F32, {2, 3}).input(DType::I64, {5}).attr("axis", int64_t{-1});
+  stable(ga);
+}

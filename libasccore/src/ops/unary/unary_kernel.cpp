@@ -1,0 +1,124 @@
+// unary_kernel.cpp: element-wise unary kernels. oneDNN's eltwise primitive (JIT, any layout)
+// where it has the function; a plain loop for the rest (HardSigmoid, Erf). Element-wise ops
+// keep their input's layout, so blocked activations flow through them without reorders.
+#include "unary_kernel.h"
+
+#include <cmath>
+
+#include "cpu/dnnl_util.h"
+#include "cpu/parallel.h"
+
+namespace asc::ops {
+namespace {
+
+using dnnl::algorithm;
+
+struct EltwiseSpec {
+  algorithm alg;
+  float alpha, beta;
+};
+
+bool eltwiseSpec(const ir::Node& n, EltwiseSpec* s) {
+  const auto& a = n.attrs;
+  const std::string& t = n.op_type;
+  if (t == "Relu") *s = {algorithm::eltwise_relu, 0.f, 0.f};
+  else if (t == "LeakyRelu") *s = {algorithm::eltwise_relu, a.getFloat("alpha", 0.01f), 0.f};
+  else if (t == "Sigmoid") *s = {algorithm::eltwise_logistic, 0.f, 0.f};
+  else if (t == "Tanh") *s = {algorithm::eltwise_tanh, 0.f, 0.f};
+  else if (t == "Clip")
+    *s = {algorithm::eltwise_clip_v2, a.getFloat("min", -std::numeric_limits<float>::max()),
+          a.getFloat("max", std::numeric_limits<float>::max())};
+  else if (t == "HardSwish") *s = {algorithm::eltwise_hardswish, 0.f, 0.f};
+  else if (t == "Sqrt") *s = {algorithm::eltwise_sqrt, 0.f, 0.f};
+  else if (t == "Exp") *s = {algorithm::eltwise_exp, 0.f, 0.f};
+  else if (t == "Gelu") *s = {algorithm::eltwise_gelu_erf, 0.f, 0.f};
+  else return false;
+  return true;
+}
+
+class EltwiseKernel : public Kernel {
+ public:
+  EltwiseKernel(KernelEnv& env) : env_(env) {}
+  Status init(const KernelInit& k, const EltwiseSpec& s) {
+    try {
+      auto src = cpu::memOf(k.inputs[0], env_.engine);
+      auto dst = cpu::memOf(k.outputs[0], env_.engine);
+      dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference, s.alg, src.get_desc(),
+                                    s.alpha, s.beta);
+      dnnl::eltwise_forward::primitive_desc pd(d, env_.engine);
+      prim_ = dnnl::eltwise_forward(pd);
+      impl_ = pd.impl_info_str();
+      args_ = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
+    } catch (const dnnl::error& e) {
+      return cpu::dnnlError(k.node, e);
+    }
+    return Status::ok();
+  }
+  void run() override {
+    prim_.execute(env_.stream, args_);
+    env_.stream.wait();
+  }
+  std::string implName() const override { return impl_; }
+
+ private:
+  KernelEnv& env_;
+  dnnl::primitive prim_;
+  std::unordered_map<int, dnnl::memory> args_;
+  std::string impl_;
+};
+
+// Loops over the physical buffer (padding lanes of a blocked layout included: harmless).
+template <typename F>
+class LoopKernel : public Kernel {
+ public:
+  LoopKernel(const TensorRef& in, const TensorRef& out, F f)
+      : in_(in.f32()), out_(static_cast<float*>(out.data)), n_(static_cast<int64_t>(out.bytes / 4)), f_(f) {}
+  void run() override {
+    cpu::parallelFor(n_, 1 << 14, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) out_[i] = f_(in_[i]);
+    });
+  }
+  std::string implName() const override { return "loop"; }
+
+ private:
+  const float* in_;
+  float* out_;
+  int64_t n_;
+  F f_;
+};
+
+template <typename F>
+std::unique_ptr<Kernel> loop(const KernelInit& k, F f) {
+  return std::make_unique<LoopKernel<F>>(k.inputs[0], k.outputs[0], f);
+}
+
+Status requireF32(const KernelInit& k) {
+  if (k.inputs[0].dtype() != ir::DType::F32)
+    return Status::error(ErrorCode::NotImplemented, "node '{}' ({}): {} input is not supported",
+                         k.node.name, k.node.op_type, ir::dtypeName(k.inputs[0].dtype()));
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Kernel>> createUnaryKernel(const KernelInit& k) {
+  ASC_RETURN_IF_ERROR(requireF32(k));
+  const ir::Node& n = k.node;
+  if (n.op_type == "HardSigmoid") {
+    float alpha = n.attrs.getFloat("alpha", 0.2f), beta = n.attrs.getFloat("beta", 0.5f);
+    return loop(k, [alpha, beta](float x) { return std::fmin(1.f, std::fmax(0.f, alpha * x + beta)); });
+  }
+  if (n.op_type == "Erf") return loop(k, [](float x) { return std::erf(x); });
+  // oneDNN's JIT log is off by ~1e-6 near 1 (log(1) != 0); the libm one is exact there.
+  if (n.op_type == "Log") return loop(k, [](float x) { return std::log(x); });
+  EltwiseSpec s;
+  if (!eltwiseSpec(n, &s))
+    return Status::error(ErrorCode::Internal, "no unary kernel for {}", n.op_type);
+  auto kernel = std::make_unique<EltwiseKernel>(k.env);
+  ASC_RETURN_IF_ERROR(kernel->init(k, s));
+  return std::unique_ptr<Kernel>(std::move(kernel));
+}
+
+Layout unaryLayout(const ir::Node& n, const std::vector<Layout>& in) { return in[0]; }
+
+}  // namespace asc::ops

@@ -1,0 +1,25 @@
+// memory_planner.h: places buffers with known lifetimes in one arena. Two buffers share bytes
+// only when their lifetimes (first and last step that touch them) do not overlap.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace asc::runtime {
+
+struct BufferRequest {
+  size_t bytes = 0;
+  int first = 0;  // step that writes it first (-1: before the first step)
+  int last = 0;   // step that reads it last
+};
+
+struct MemoryPlan {
+  std::vector<size_t> offsets;  // per request
+  size_t arena_bytes = 0;
+  size_t peak_live_bytes = 0;   // the lower bound: most bytes live at one step
+};
+
+/// Greedy best-offset placement, largest buffers first; `reuse = false` lays them end to end.
+MemoryPlan planMemory(const std::vector<BufferRequest>& reqs, size_t alignment, bool reuse);
+
+}  // namespace asc::runtime

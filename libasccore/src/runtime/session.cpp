@@ -1,0 +1,389 @@
+// session.cpp: building and running a Session. The build walks the graph once: it picks each
+// op's output layout (plain or oneDNN's blocked nChw8c/nChw16c), inserts the reorders and fp16<->fp32
+// conversions the kernels need, plans one arena over every buffer's lifetime, allocates it, and
+// creates the kernels on their fixed buffers.
+#include "asc/runtime/session.h"
+
+#include <omp.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <unordered_map>
+
+#include "asc/om/om_file.h"
+#include "asc/ops/registry.h"
+#include "asc/support/log.h"
+#include "cpu/convert.h"
+#include "cpu/dnnl_util.h"
+#include "memory_planner.h"
+
+namespace asc::runtime {
+
+using ops::Layout;
+
+namespace {
+
+constexpr size_t kAlign = 64;
+
+struct Slot {
+  const ir::Value* value = nullptr;
+  Layout layout = Layout::Plain;
+  ir::DType type = ir::DType::Undefined;
+  size_t bytes = 0;
+  int first = -1, last = -1;
+  const void* external = nullptr;  // constants: their data (never in the arena)
+  void* ptr = nullptr;
+};
+
+enum class StepKind { Kernel, Reorder, Convert };
+
+struct Step {
+  StepKind kind;
+  const ir::Node* node = nullptr;          // Kernel
+  std::vector<int> ins, outs;              // slot indices (-1: omitted input)
+  std::unique_ptr<ops::Kernel> kernel;
+  dnnl::reorder reorder;
+  std::string label;
+};
+
+ir::DType computeType(ir::DType t) {
+  return t == ir::DType::F16 || t == ir::DType::BF16 ? ir::DType::F32 : t;
+}
+
+int resolveThreads(int requested) {
+  if (requested > 0) return requested;
+  if (const char* env = std::getenv("ASC_NUM_THREADS")) {
+    int n = std::atoi(env);
+    if (n > 0) return n;
+  }
+  return omp_get_num_procs();
+}
+
+}  // namespace
+
+class Session::Impl {
+ public:
+  ir::Graph graph;
+  int threads = 1;
+  ops::KernelEnv env;
+  std::vector<Slot> slots;
+  std::vector<Step> steps;
+  std::map<std::tuple<const ir::Value*, Layout, ir::DType>, int> versions;
+  std::vector<int> input_slots, output_slots;
+  std::vector<TensorInfo> input_info, output_info;
+  std::unique_ptr<uint8_t, decltype(&std::free)> arena{nullptr, &std::free};
+  size_t arena_bytes = 0;
+
+  int newSlot(const ir::Value* v, Layout layout, ir::DType type, int first) {
+    Slot s;
+    s.value = v;
+    s.layout = layout;
+    s.type = type;
+    ir::Value tmp;
+    tmp.dtype = type;
+    tmp.shape = v->shape;
+    s.bytes = ops::physicalBytes(tmp, layout);
+    s.first = s.last = first;
+    slots.push_back(s);
+    int id = static_cast<int>(slots.size()) - 1;
+    versions[{v, layout, type}] = id;
+    return id;
+  }
+
+  std::unordered_map<const ir::Value*, int> main_slot;  // the stored version of each value
+
+  int mainSlot(const ir::Value* v) {
+    auto it = main_slot.find(v);
+    return it == main_slot.end() ? -1 : it->second;
+  }
+
+  // The version of `v` in `layout` and `type`, adding conversion steps (placed now, before the
+  // step that needs it) when it does not exist yet. `use` is the step index of the consumer.
+  int need(const ir::Value* v, Layout layout, ir::DType type, int use) {
+    auto it = versions.find({v, layout, type});
+    if (it != versions.end()) {
+      slots[it->second].last = std::max(slots[it->second].last, use);
+      return it->second;
+    }
+    int src = mainSlot(v);
+    const Slot base = slots[src];
+    if (base.layout != layout) {
+      // Reorders run in fp32: convert first if needed, then reorder, then convert back.
+      int f32 = need(v, base.layout, ir::DType::F32, use);
+      int step = static_cast<int>(steps.size());
+      int dst = newSlot(v, layout, ir::DType::F32, step);
+      slots[f32].last = std::max(slots[f32].last, step);
+      Step s;
+      s.kind = StepKind::Reorder;
+      s.ins = {f32};
+      s.outs = {dst};
+      s.label = fmt::format("reorder {} to {}", v->name, layout == Layout::Plain ? "plain" : "blocked");
+      steps.push_back(std::move(s));
+      slots[dst].last = use;
+      return type == ir::DType::F32 ? dst : need(v, layout, type, use);
+    }
+    int step = static_cast<int>(steps.size());
+    int from = versions.count({v, layout, ir::DType::F32}) && type != ir::DType::F32
+                   ? versions[{v, layout, ir::DType::F32}]
+                   : src;
+    int dst = newSlot(v, layout, type, step);
+    slots[from].last = std::max(slots[from].last, step);
+    Step s;
+    s.kind = StepKind::Convert;
+    s.ins = {from};
+    s.outs = {dst};
+    s.label = fmt::format("convert {} {} to {}", v->name, ir::dtypeName(slots[from].type),
+                          ir::dtypeName(type));
+    steps.push_back(std::move(s));
+    slots[dst].last = use;
+    return dst;
+  }
+
+  Status build(bool reuse) {
+    for (auto* v : graph.inputs) {
+      int id = newSlot(v, Layout::Plain, v->dtype, -1);
+      main_slot[v] = id;
+      input_slots.push_back(id);
+      input_info.push_back({v->name, v->dtype, v->shape, v->byteSize()});
+    }
+    for (const auto& v : graph.values())
+      if (v->isConstant()) {
+        int id = newSlot(v.get(), Layout::Plain, v->dtype, -1);
+        main_slot[v.get()] = id;
+        slots[id].external = v->data->data();
+      }
+    for (const auto& up : graph.nodes()) {
+      const ir::Node& n = *up;
+      const ops::OpDef* d = ops::lookup(n.op_type);
+      if (!d || !d->kernelFactory())
+        return Status::error(ErrorCode::UnsupportedOp,
+                             "operator '{}' (node '{}') has no CPU kernel in this runtime",
+                             n.op_type, n.name);
+      std::vector<Layout> in_layouts;
+      for (auto* in : n.inputs)
+        in_layouts.push_back(in && mainSlot(in) >= 0 ? slots[mainSlot(in)].layout : Layout::Plain);
+      Layout out_layout = d->layoutFn() ? d->layoutFn()(n, in_layouts) : Layout::Plain;
+      for (auto* out : n.outputs)
+        if (!ops::canBlock(*out) || computeType(out->dtype) != ir::DType::F32)
+          out_layout = Layout::Plain;
+      const bool native = d->hasNativeDtypes();
+      // Inputs: the kernel's step index is where it will be pushed, after any conversions;
+      // conversions for input i are pushed now, so compute the index after each.
+      std::vector<int> ins;
+      for (size_t i = 0; i < n.inputs.size(); ++i) {
+        const ir::Value* in = n.inputs[i];
+        if (!in) {
+          ins.push_back(-1);
+          continue;
+        }
+        Layout want = out_layout == Layout::Blocked ? in_layouts[i] : Layout::Plain;
+        if (in->isConstant()) want = Layout::Plain;
+        ir::DType type = native ? in->dtype : computeType(in->dtype);
+        ins.push_back(need(in, want, type, static_cast<int>(steps.size())));
+      }
+      const int step = static_cast<int>(steps.size());
+      for (int id : ins)
+        if (id >= 0) slots[id].last = std::max(slots[id].last, step);
+      std::vector<int> outs;
+      std::vector<std::pair<int, int>> post;  // (compute slot, storage slot) conversions after
+      for (auto* out : n.outputs) {
+        ir::DType ct = native ? out->dtype : computeType(out->dtype);
+        if (ct == out->dtype) {
+          outs.push_back(newSlot(out, out_layout, out->dtype, step));
+          main_slot[out] = outs.back();
+        } else {
+          int tmp = newSlot(out, out_layout, ct, step);
+          outs.push_back(tmp);
+          post.push_back({tmp, -1});
+        }
+      }
+      Step s;
+      s.kind = StepKind::Kernel;
+      s.node = &n;
+      s.ins = std::move(ins);
+      s.outs = outs;
+      s.label = fmt::format("{} ({})", n.name, d->cannType());
+      steps.push_back(std::move(s));
+      for (auto& [tmp, dst] : post) {
+        const ir::Value* v = slots[tmp].value;
+        int cstep = static_cast<int>(steps.size());
+        dst = newSlot(v, slots[tmp].layout, v->dtype, cstep);
+        slots[tmp].last = cstep;
+        Step c;
+        c.kind = StepKind::Convert;
+        c.ins = {tmp};
+        c.outs = {dst};
+        c.label = fmt::format("convert {} float32 to {}", v->name, ir::dtypeName(v->dtype));
+        steps.push_back(std::move(c));
+        // The storage slot is the value's main version from now on.
+        main_slot[v] = dst;
+      }
+    }
+    const int end = static_cast<int>(steps.size());
+    for (auto* v : graph.outputs) {
+      int id = need(v, Layout::Plain, v->dtype, end);
+      slots[id].last = end + 1;
+      output_slots.push_back(id);
+      output_info.push_back({v->name, v->dtype, v->shape, v->byteSize()});
+    }
+    for (int id : input_slots) slots[id].last = std::max(slots[id].last, 0);
+
+    // One arena for every non-constant buffer.
+    std::vector<BufferRequest> reqs;
+    std::vector<int> ids;
+    for (size_t i = 0; i < slots.size(); ++i) {
+      if (slots[i].external) continue;
+      reqs.push_back({slots[i].bytes, slots[i].first, std::max(slots[i].first, slots[i].last)});
+      ids.push_back(static_cast<int>(i));
+    }
+    MemoryPlan plan = planMemory(reqs, kAlign, reuse);
+    arena_bytes = plan.arena_bytes;
+    arena.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlign, std::max<size_t>(arena_bytes, kAlign))));
+    if (!arena)
+      return Status::error(ErrorCode::MemoryExceeded,
+                           "cannot allocate the {}-byte activation arena; free memory or use a "
+                           "smaller input shape",
+                           arena_bytes);
+    for (size_t k = 0; k < ids.size(); ++k) slots[ids[k]].ptr = arena.get() + plan.offsets[k];
+    for (auto& s : slots)
+      if (s.external) s.ptr = const_cast<void*>(s.external);
+    ASC_LOG_DEBUG("arena {} bytes (peak live {}), {} steps", arena_bytes, plan.peak_live_bytes,
+                  steps.size());
+
+    // Kernels and primitives on the fixed buffers.
+    for (auto& s : steps) {
+      if (s.kind == StepKind::Kernel) {
+        ops::KernelInit init{*s.node, {}, {}, env, threads};
+        for (int id : s.ins) init.inputs.push_back(ref(id));
+        for (int id : s.outs) init.outputs.push_back(ref(id));
+        auto k = ops::lookup(s.node->op_type)->kernelFactory()(init);
+        if (!k) return k.status();
+        s.kernel = std::move(*k);
+        s.label += " " + s.kernel->implName();
+      } else if (s.kind == StepKind::Reorder) {
+        try {
+          auto src = cpu::memOf(ref(s.ins[0]), env.engine);
+          auto dst = cpu::memOf(ref(s.outs[0]), env.engine);
+          s.reorder = dnnl::reorder(src, dst);
+        } catch (const dnnl::error& e) {
+          return Status::error(ErrorCode::Internal, "{}: {}", s.label, e.what());
+        }
+      }
+    }
+    return Status::ok();
+  }
+
+  ops::TensorRef ref(int id) {
+    if (id < 0) return ops::TensorRef{};
+    const Slot& s = slots[id];
+    ops::TensorRef r;
+    r.data = s.ptr;
+    r.value = s.value;
+    r.layout = s.layout;
+    r.type = s.type;
+    r.bytes = s.bytes;
+    return r;
+  }
+
+  void runStep(Step& s) {
+    switch (s.kind) {
+      case StepKind::Kernel: s.kernel->run(); break;
+      case StepKind::Reorder: {
+        auto src = cpu::memOf(ref(s.ins[0]), env.engine);
+        auto dst = cpu::memOf(ref(s.outs[0]), env.engine);
+        s.reorder.execute(env.stream, src, dst);
+        env.stream.wait();
+        break;
+      }
+      case StepKind::Convert: {
+        const Slot& a = slots[s.ins[0]];
+        const Slot& b = slots[s.outs[0]];
+        size_t n = b.bytes / ir::dtypeSize(b.type);
+        auto* src16 = static_cast<const uint16_t*>(a.ptr);
+        auto* dst16 = static_cast<uint16_t*>(b.ptr);
+        if (a.type == ir::DType::F16 && b.type == ir::DType::F32)
+          cpu::halfToFloat(src16, static_cast<float*>(b.ptr), n);
+        else if (a.type == ir::DType::F32 && b.type == ir::DType::F16)
+          cpu::floatToHalf(static_cast<const float*>(a.ptr), dst16, n);
+        else if (a.type == ir::DType::BF16 && b.type == ir::DType::F32)
+          cpu::bf16ToFloat(src16, static_cast<float*>(b.ptr), n);
+        else if (a.type == ir::DType::F32 && b.type == ir::DType::BF16)
+          cpu::floatToBf16(static_cast<const float*>(a.ptr), dst16, n);
+        break;
+      }
+    }
+  }
+};
+
+Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Session::~Session() = default;
+
+Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const SessionOptions& opts) {
+  auto impl = std::make_unique<Impl>();
+  impl->graph = std::move(graph);
+  impl->threads = resolveThreads(opts.threads);
+  omp_set_num_threads(impl->threads);
+  try {
+    ASC_RETURN_IF_ERROR(impl->build(/*reuse=*/true));
+  } catch (const dnnl::error& e) {
+    return Status::error(ErrorCode::Internal, "oneDNN: {}", e.what());
+  }
+  return std::unique_ptr<Session>(new Session(std::move(impl)));
+}
+
+Result<std::unique_ptr<Session>> Session::load(const std::string& om_path,
+                                               const SessionOptions& opts) {
+  ASC_TRY(om::OmModel m, om::loadOm(om_path));
+  return fromGraph(std::move(m.graph), opts);
+}
+
+const std::vector<TensorInfo>& Session::inputs() const { return impl_->input_info; }
+const std::vector<TensorInfo>& Session::outputs() const { return impl_->output_info; }
+
+Status Session::setInput(size_t i, const void* data, size_t bytes) {
+  if (i >= impl_->input_slots.size())
+    return Status::error(ErrorCode::InputShapeMismatch, "the model has {} inputs, not {}",
+                         impl_->input_slots.size(), i + 1);
+  const TensorInfo& info = impl_->input_info[i];
+  if (bytes != info.bytes)
+    return Status::error(ErrorCode::InputShapeMismatch,
+                         "input {} ('{}') needs {} bytes ({} [{}]), the data has {} bytes", i,
+                         info.name, info.bytes, ir::dtypeName(info.dtype),
+                         ir::shapeToString(info.shape), bytes);
+  std::memcpy(impl_->slots[impl_->input_slots[i]].ptr, data, bytes);
+  return Status::ok();
+}
+
+void Session::zeroInputs() {
+  for (size_t i = 0; i < impl_->input_slots.size(); ++i)
+    std::memset(impl_->slots[impl_->input_slots[i]].ptr, 0, impl_->input_info[i].bytes);
+}
+
+Status Session::run() {
+  try {
+    for (auto& s : impl_->steps) impl_->runStep(s);
+  } catch (const dnnl::error& e) {
+    return Status::error(ErrorCode::Internal, "oneDNN failed while running: {}", e.what());
+  }
+  return Status::ok();
+}
+
+const void* Session::outputData(size_t i) const {
+  return impl_->slots[impl_->output_slots.at(i)].ptr;
+}
+
+size_t Session::arenaBytes() const { return impl_->arena_bytes; }
+size_t Session::stepCount() const { return impl_->steps.size(); }
+int Session::threads() const { return impl_->threads; }
+const ir::Graph& Session::graph() const { return impl_->graph; }
+
+std::string Session::describe() const {
+  std::string out;
+  for (size_t i = 0; i < impl_->steps.size(); ++i)
+    out += fmt::format("{:4} {}\n", i, impl_->steps[i].label);
+  return out;
+}
+
+}  // namespace asc::runtime

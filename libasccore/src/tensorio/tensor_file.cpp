@@ -1,0 +1,186 @@
+// tensor_file.cpp: .npy parsing and writing, raw files, msame's text format.
+#include "asc/tensorio/tensor_file.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "asc/support/file.h"
+#include "asc/support/fp16.h"
+
+namespace asc::tensorio {
+namespace {
+
+Status bad(const std::string& what, const std::string& why) {
+  return Status::error(ErrorCode::ModelParseFailed, "{} is not a valid .npy file: {}", what, why);
+}
+
+struct NpyType {
+  const char* code;  // without byte-order character
+  ir::DType dtype;
+};
+const NpyType kNpyTypes[] = {
+    {"f4", ir::DType::F32}, {"f2", ir::DType::F16}, {"f8", ir::DType::F64},
+    {"i1", ir::DType::I8},  {"u1", ir::DType::U8},  {"i2", ir::DType::I16},
+    {"u2", ir::DType::U16}, {"i4", ir::DType::I32}, {"u4", ir::DType::U32},
+    {"i8", ir::DType::I64}, {"u8", ir::DType::U64}, {"b1", ir::DType::Bool},
+};
+
+// The value of 'key' in the header dict: the text after "'key':" up to the next top-level ','
+// or '}' (tuples keep their parentheses).
+std::string dictValue(const std::string& h, const std::string& key) {
+  auto p = h.find("'" + key + "'");
+  if (p == std::string::npos) return "";
+  p = h.find(':', p);
+  if (p == std::string::npos) return "";
+  ++p;
+  int depth = 0;
+  size_t e = p;
+  for (; e < h.size(); ++e) {
+    if (h[e] == '(') ++depth;
+    if (h[e] == ')') --depth;
+    if (depth == 0 && (h[e] == ',' || h[e] == '}')) break;
+  }
+  std::string v = h.substr(p, e - p);
+  v.erase(0, v.find_first_not_of(" \t"));
+  v.erase(v.find_last_not_of(" \t") + 1);
+  return v;
+}
+
+}  // namespace
+
+Result<ir::Tensor> parseNpy(const void* data, size_t size, const std::string& what) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  if (size < 10 || std::memcmp(p, "\x93NUMPY", 6) != 0) return bad(what, "no \\x93NUMPY magic");
+  const int major = p[6];
+  size_t hlen, hstart;
+  if (major == 1) {
+    hlen = p[8] | (p[9] << 8);
+    hstart = 10;
+  } else if (major == 2 || major == 3) {
+    if (size < 12) return bad(what, "truncated header");
+    hlen = p[8] | (p[9] << 8) | (size_t(p[10]) << 16) | (size_t(p[11]) << 24);
+    hstart = 12;
+  } else {
+    return bad(what, fmt::format("unknown format version {}", major));
+  }
+  if (hstart + hlen > size) return bad(what, "the header runs past the end of the file");
+  std::string h(reinterpret_cast<const char*>(p + hstart), hlen);
+  std::string descr = dictValue(h, "descr");
+  std::string order = dictValue(h, "fortran_order");
+  std::string shape_s = dictValue(h, "shape");
+  if (descr.size() < 4 || descr.front() != '\'' || descr.back() != '\'')
+    return bad(what, "no dtype in the header");
+  descr = descr.substr(1, descr.size() - 2);
+  char byteorder = descr[0];
+  std::string code = descr.substr(1);
+  ir::Tensor t;
+  for (const auto& nt : kNpyTypes)
+    if (code == nt.code) t.dtype = nt.dtype;
+  if (t.dtype == ir::DType::Undefined)
+    return Status::error(ErrorCode::NotImplemented, "{}: numpy dtype '{}' is not supported", what,
+                         descr);
+  if (order != "False" && order != "True") return bad(what, "no fortran_order in the header");
+  if (shape_s.size() < 2 || shape_s.front() != '(' || shape_s.back() != ')')
+    return bad(what, "no shape in the header");
+  std::string inner = shape_s.substr(1, shape_s.size() - 2);
+  size_t pos = 0;
+  while (pos < inner.size()) {
+    size_t c = inner.find(',', pos);
+    if (c == std::string::npos) c = inner.size();
+    std::string d = inner.substr(pos, c - pos);
+    d.erase(0, d.find_first_not_of(" "));
+    d.erase(d.find_last_not_of(" ") + 1);
+    if (!d.empty()) {
+      char* end = nullptr;
+      long long v = std::strtoll(d.c_str(), &end, 10);
+      if (*end || v < 0 || v > (1LL << 40)) return bad(what, "bad dim '" + d + "'");
+      t.shape.push_back(v);
+    }
+    pos = c + 1;
+  }
+  const size_t bytes = t.byteSize();
+  const size_t body = hstart + hlen;
+  if (size - body != bytes)
+    return bad(what, fmt::format("the header's shape ({}) needs {} bytes of data, the file has {}",
+                                 ir::shapeToString(t.shape), bytes, size - body));
+  std::vector<uint8_t> out(p + body, p + body + bytes);
+  const size_t es = ir::dtypeSize(t.dtype);
+  if (byteorder == '>' && es > 1)
+    for (size_t i = 0; i < out.size(); i += es) std::reverse(out.begin() + i, out.begin() + i + es);
+  if (order == "True" && t.shape.size() > 1) {
+    // Fortran order: transpose into C order.
+    std::vector<uint8_t> c(out.size());
+    const int64_t n = t.numel();
+    const size_t r = t.shape.size();
+    std::vector<int64_t> idx(r, 0);
+    for (int64_t e = 0; e < n; ++e) {
+      int64_t f = 0, stride = 1;
+      for (size_t d = 0; d < r; ++d) {
+        f += idx[d] * stride;
+        stride *= t.shape[d];
+      }
+      std::memcpy(&c[e * es], &out[f * es], es);
+      for (int64_t d = static_cast<int64_t>(r) - 1; d >= 0; --d) {
+        if (++idx[d] < t.shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    out.swap(c);
+  }
+  t.data = ir::Blob::fromVector(std::move(out));
+  return t;
+}
+
+Result<LoadedTensor> readTensorFile(const std::string& path) {
+  ASC_TRY(auto f, MappedFile::open(path));
+  LoadedTensor lt;
+  if (path.size() > 4 && path.compare(path.size() - 4, 4, ".npy") == 0) {
+    ASC_TRY(lt.tensor, parseNpy(f->data(), f->size(), path));
+    lt.has_dtype = true;
+    return lt;
+  }
+  lt.tensor.dtype = ir::DType::U8;
+  lt.tensor.shape = {static_cast<int64_t>(f->size())};
+  lt.tensor.data = std::make_shared<ir::Blob>(f->data(), f->size(), f);
+  return lt;
+}
+
+std::string encodeNpy(const ir::Tensor& t) {
+  const char* code = "u1";
+  for (const auto& nt : kNpyTypes)
+    if (nt.dtype == t.dtype) code = nt.code;
+  std::string shape;
+  for (size_t i = 0; i < t.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(t.shape[i]);
+  if (t.shape.size() == 1) shape += ",";
+  std::string dict = fmt::format("{{'descr': '{}{}', 'fortran_order': False, 'shape': ({}), }}",
+                                 ir::dtypeSize(t.dtype) == 1 ? "|" : "<", code, shape);
+  size_t total = 10 + dict.size() + 1;
+  size_t pad = (64 - total % 64) % 64;
+  dict.append(pad, ' ');
+  dict += '\n';
+  std::string out = "\x93NUMPY";
+  out += '\x01';
+  out += '\x00';
+  out += static_cast<char>(dict.size() & 0xff);
+  out += static_cast<char>((dict.size() >> 8) & 0xff);
+  out += dict;
+  if (t.data) out.append(reinterpret_cast<const char*>(t.data->data()), t.data->size());
+  return out;
+}
+
+std::string formatTxt(const ir::Tensor& t) {
+  std::string out;
+  const int64_t n = t.numel();
+  const int64_t row = t.shape.empty() ? 1 : std::max<int64_t>(1, t.shape.back());
+  out.reserve(static_cast<size_t>(n) * 10);
+  for (int64_t i = 0; i < n; ++i) {
+    if (ir::isFloat(t.dtype)) out += fmt::format("{:g} ", t.floatAt(i));
+    else out += fmt::format("{} ", t.intAt(i));
+    if ((i + 1) % row == 0) out += '\n';
+  }
+  return out;
+}
+
+}  // namespace asc::tensorio

@@ -1,0 +1,344 @@
+// msame.cpp: load a model, feed inputs (files, folders or zeros), run it --loop times, write
+// the outputs in the real msame's layout and print its lines, then one summary line with
+// load time, first-run time and statistics of the later runs.
+#include "msame.h"
+
+#include <fmt/ostream.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <dirent.h>
+
+#include "asc/frontend/onnx.h"
+#include "asc/runtime/session.h"
+#include "asc/support/file.h"
+#include "asc/support/log.h"
+#include "asc/tensorio/tensor_file.h"
+#include "msame_options.h"
+
+namespace asc::msame {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t p = 0;
+  while (p <= s.size()) {
+    size_t e = s.find(sep, p);
+    if (e == std::string::npos) e = s.size();
+    if (e > p) out.push_back(s.substr(p, e - p));
+    p = e + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> listFiles(const std::string& dir) {
+  std::vector<std::string> out;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      std::string p = dir + "/" + e->d_name;
+      if (e->d_name[0] != '.' && !isDirectory(p)) out.push_back(p);
+    }
+    closedir(d);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// <year><month><day>_<hour>_<min>_<sec>_<usec>, no zero padding (as the real msame names it).
+std::string timestampFolder() {
+  timeval tv;
+  gettimeofday(&tv, nullptr);
+  tm t;
+  localtime_r(&tv.tv_sec, &t);
+  return fmt::format("{}{}{}_{}_{}_{}_{}", t.tm_year + 1900, t.tm_mon + 1, t.tm_mday, t.tm_hour,
+                     t.tm_min, t.tm_sec, tv.tv_usec);
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  double rank = p / 100.0 * static_cast<double>(v.size() - 1);
+  size_t lo = static_cast<size_t>(rank);
+  size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (rank - static_cast<double>(lo));
+}
+
+class Runner {
+ public:
+  Runner(const Options& o, std::ostream& out) : o_(o), out_(out) {}
+
+  Status run() {
+    ASC_RETURN_IF_ERROR(checkOptions());
+    line("[INFO] acl init success");
+    line(fmt::format("[INFO] open device {} success", o_.device));
+    line("[INFO] create context success");
+    line("[INFO] create stream success");
+    line("[INFO] get run mode success");
+    auto t0 = Clock::now();
+    ASC_RETURN_IF_ERROR(load());
+    load_ms_ = msSince(t0);
+    line(fmt::format("[INFO] load model {} success", o_.model));
+    line("[INFO] create model description success");
+    line("[INFO] create model output success");
+    if (o_.debug == "true") describe();
+    if (!o_.output.empty()) {
+      ASC_RETURN_IF_ERROR(makeDirs(o_.output));
+      out_dir_ = o_.output + (endsWith(o_.output, "/") ? "" : "/") + timestampFolder();
+      ASC_RETURN_IF_ERROR(makeDirs(out_dir_));
+      line(out_dir_);
+    }
+    ASC_RETURN_IF_ERROR(runAll());
+    line("[INFO] unload model success, model Id is 1");
+    line("[INFO] end to destroy stream");
+    line("[INFO] end to destroy context");
+    line(fmt::format("[INFO] end to reset device is {}", o_.device));
+    line("[INFO] end to finalize acl");
+    return Status::ok();
+  }
+
+ private:
+  void line(const std::string& s) { out_ << s << '\n'; }
+
+  Status checkOptions() {
+    if (o_.model.empty())
+      return Status::error(ErrorCode::EmptyParam, "no --model given; see msame --help");
+    if (o_.model.find(".om") == std::string::npos && !endsWith(o_.model, ".onnx"))
+      return Status::error(ErrorCode::InvalidParam,
+                           "input model file type is not .om , please check your model type! "
+                           "(asc-tools also runs .onnx models)");
+    if (o_.max_loop < 1)
+      return Status::error(ErrorCode::InvalidParam, "--max_loop must be at least 1");
+    if (o_.loop < 1 || o_.loop > o_.max_loop)
+      return Status::error(ErrorCode::InvalidParam, "loop must in 1 to {}{}", o_.max_loop,
+                           o_.max_loop == 100 ? " (use --max_loop N for longer runs)" : "");
+    if (o_.device < 0 || o_.device > 255)
+      return Status::error(ErrorCode::InvalidParam, "device id must in 0 to 255");
+    if (o_.dump == "true" && o_.profiler == "true")
+      return Status::error(ErrorCode::InvalidParam, "dump and profiler can not both be true");
+    int dyn = !o_.dym_batch.empty() + !o_.dym_hw.empty() + !o_.dym_dims.empty() + !o_.dym_shape.empty();
+    if (dyn > 1)
+      return Status::error(ErrorCode::InvalidParam,
+                           "dymBatch dymDims dymHW dymShape cannot be set at the same time");
+    auto refuse = [](const char* what) {
+      return Status::error(ErrorCode::NotImplemented,
+                           "The operation is not supported. Reason: {} is not implemented by "
+                           "asc-tools msame yet",
+                           what);
+    };
+    if (o_.dump == "true") return refuse("--dump true");
+    if (o_.profiler == "true") return refuse("--profiler true (run the command under msprof)");
+    if (dyn) return refuse("dynamic shapes (--dymBatch/--dymHW/--dymDims/--dymShape)");
+    if (!o_.output_size.empty()) return refuse("--outputSize");
+    if (!o_.input_shape.empty() && !endsWith(o_.model, ".onnx"))
+      return Status::error(ErrorCode::InvalidParam,
+                           "--input_shape applies to .onnx models; an .om has fixed shapes");
+    return Status::ok();
+  }
+
+  Status load() {
+    runtime::SessionOptions so;
+    so.threads = o_.threads;
+    if (endsWith(o_.model, ".onnx")) {
+      frontend::OnnxImportOptions io;
+      io.input_shape = o_.input_shape;
+      ASC_TRY(ir::Graph g, frontend::importOnnx(o_.model, io));
+      ASC_TRY(session_, runtime::Session::fromGraph(std::move(g), so));
+    } else {
+      ASC_TRY(session_, runtime::Session::load(o_.model, so));
+    }
+    return Status::ok();
+  }
+
+  void describe() {
+    line("[INFO] model description:");
+    for (size_t i = 0; i < session_->inputs().size(); ++i) {
+      const auto& t = session_->inputs()[i];
+      line(fmt::format("  input[{}] {} {} [{}] {} bytes", i, t.name, ir::dtypeName(t.dtype),
+                       ir::shapeToString(t.shape), t.bytes));
+    }
+    for (size_t i = 0; i < session_->outputs().size(); ++i) {
+      const auto& t = session_->outputs()[i];
+      line(fmt::format("  output[{}] {} {} [{}] {} bytes", i, t.name, ir::dtypeName(t.dtype),
+                       ir::shapeToString(t.shape), t.bytes));
+    }
+    line(fmt::format("  arena {} bytes, {} threads, execution plan:", session_->arenaBytes(),
+                     session_->threads()));
+    out_ << session_->describe();
+  }
+
+  // Reads one input file for model input i and checks it against the model.
+  Status feed(size_t i, const std::string& path) {
+    const auto& info = session_->inputs()[i];
+    ASC_TRY(tensorio::LoadedTensor lt, tensorio::readTensorFile(path));
+    if (lt.has_dtype) {
+      if (lt.tensor.dtype != info.dtype)
+        return Status::error(ErrorCode::InputShapeMismatch,
+                             "{}: holds {} data, model input {} ('{}') is {}", path,
+                             ir::dtypeName(lt.tensor.dtype), i, info.name, ir::dtypeName(info.dtype));
+      if (lt.tensor.numel() != ir::numElements(info.shape))
+        return Status::error(ErrorCode::InputShapeMismatch,
+                             "{}: shape [{}] has {} elements, model input {} ('{}') is [{}]", path,
+                             ir::shapeToString(lt.tensor.shape), lt.tensor.numel(), i, info.name,
+                             ir::shapeToString(info.shape));
+    }
+    Status st = session_->setInput(i, lt.tensor.data->data(), lt.tensor.data->size());
+    return st.isOk() ? st : st.withContext(path);
+  }
+
+  Status runAll() {
+    const size_t nin = session_->inputs().size();
+    std::vector<std::string> items = split(o_.input, ',');
+    if (!items.empty() && items.size() != nin)
+      return Status::error(ErrorCode::InputShapeMismatch,
+                           "--input gives {} paths, the model has {} inputs", items.size(), nin);
+    bool dirs = !items.empty() && isDirectory(items[0]);
+    for (const auto& p : items)
+      if (isDirectory(p) != dirs)
+        return Status::error(ErrorCode::InvalidParam,
+                             "--input mixes files and folders; give all files or all folders");
+    if (dirs) return runDirectories(items);
+    // File or zero-input mode: one input set, --loop runs, outputs written after the last.
+    if (items.empty()) {
+      session_->zeroInputs();
+    } else {
+      for (size_t i = 0; i < nin; ++i) {
+        line(fmt::format("[INFO] start to process file:{}", items[i]));
+        ASC_RETURN_IF_ERROR(feed(i, items[i]));
+      }
+    }
+    for (int l = 0; l < o_.loop; ++l) ASC_RETURN_IF_ERROR(runOnce());
+    ASC_RETURN_IF_ERROR(writeOutputs(fileStem(o_.model)));
+    double sum = 0;
+    for (double t : times_) sum += t;
+    out_ << fmt::format("Inference average time: {:f} ms\n", sum / times_.size());
+    if (times_.size() > 1)
+      out_ << fmt::format("Inference average time without first time: {:f} ms\n",
+                          (sum - times_[0]) / (times_.size() - 1));
+    summary();
+    return Status::ok();
+  }
+
+  Status runDirectories(const std::vector<std::string>& dirs) {
+    std::vector<std::vector<std::string>> files;
+    for (const auto& d : dirs) files.push_back(listFiles(d));
+    for (size_t i = 1; i < files.size(); ++i)
+      if (files[i].size() != files[0].size())
+        return Status::error(ErrorCode::InputShapeMismatch,
+                             "input folders hold different numbers of files ({} in {}, {} in {})",
+                             files[0].size(), dirs[0], files[i].size(), dirs[i]);
+    if (files[0].empty())
+      return Status::error(ErrorCode::FileOpenFailed, "input folder {} has no files", dirs[0]);
+    for (size_t k = 0; k < files[0].size(); ++k) {
+      for (size_t i = 0; i < files.size(); ++i) {
+        line(fmt::format("[INFO] start to process file:{}", files[i][k]));
+        ASC_RETURN_IF_ERROR(feed(i, files[i][k]));
+      }
+      ASC_RETURN_IF_ERROR(runOnce());
+      ASC_RETURN_IF_ERROR(writeOutputs(fileStem(files[0][k])));
+    }
+    double sum = 0;
+    for (double t : times_) sum += t;
+    out_ << fmt::format("Inference average time : {:.2f} ms\n", sum / times_.size());
+    if (times_.size() > 1)
+      out_ << fmt::format("Inference average time without first time: {:.2f} ms\n",
+                          (sum - times_[0]) / (times_.size() - 1));
+    summary();
+    return Status::ok();
+  }
+
+  Status runOnce() {
+    auto t0 = Clock::now();
+    ASC_RETURN_IF_ERROR(session_->run());
+    double ms = msSince(t0);
+    times_.push_back(ms);
+    line("[INFO] model execute success");
+    out_ << fmt::format("Inference time: {:g}ms\n", ms);
+    return Status::ok();
+  }
+
+  Status writeOutputs(const std::string& name) {
+    if (out_dir_.empty()) return Status::ok();
+    const bool txt = o_.outfmt == "TXT";
+    for (size_t i = 0; i < session_->outputs().size(); ++i) {
+      const auto& info = session_->outputs()[i];
+      std::string path = fmt::format("{}/{}_output_{}.{}", out_dir_, name, i, txt ? "txt" : "bin");
+      if (txt) {
+        ir::Tensor t{info.dtype, info.shape,
+                     std::make_shared<ir::Blob>(session_->outputData(i), info.bytes, nullptr)};
+        std::string s = tensorio::formatTxt(t);
+        ASC_RETURN_IF_ERROR(writeFileAtomic(path, s.data(), s.size()));
+      } else {
+        ASC_RETURN_IF_ERROR(writeFileAtomic(path, session_->outputData(i), info.bytes));
+      }
+    }
+    line("[INFO] output data success");
+    return Status::ok();
+  }
+
+  void summary() {
+    std::vector<double> later(times_.begin() + (times_.size() > 1 ? 1 : 0), times_.end());
+    double mean = 0;
+    for (double t : later) mean += t;
+    mean /= later.size();
+    out_ << fmt::format(
+        "[INFO] summary: load_ms={:.3f} first_ms={:.3f} runs={} mean_ms={:.3f} median_ms={:.3f} "
+        "p90_ms={:.3f} p99_ms={:.3f} threads={}\n",
+        load_ms_, times_[0], times_.size(), mean, percentile(later, 50), percentile(later, 90),
+        percentile(later, 99), session_->threads());
+  }
+
+  const Options& o_;
+  std::ostream& out_;
+  std::unique_ptr<runtime::Session> session_;
+  std::string out_dir_;
+  std::vector<double> times_;
+  double load_ms_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, const char* const* argv, std::ostream& out) {
+  log::setProgram("msame");
+  auto opts = parseOptions(argc, argv);
+  if (opts && opts->no_args) {
+    out << "[ERROR] Invalid params\n[ERROR] Execute sample failed\n" << usage();
+    return 1;
+  }
+  if (!opts) {
+    out << "[ERROR] " << opts.status().message() << "\n[ERROR] Execute sample failed\n" << usage();
+    return 1;
+  }
+  if (opts->help) {
+    out << usage();
+    return 0;
+  }
+  if (opts->version) {
+    out << "msame (asc-tools) " << asc::version() << "\n";
+    return 0;
+  }
+  Runner r(*opts, out);
+  Status st = r.run();
+  if (!st) {
+    out << "[ERROR] " << st.toString() << "\n[ERROR] Execute sample failed\n";
+    out.flush();
+    return 1;
+  }
+  out << fmt::format("[INFO] pid: {} Execute sample success\n", getpid());
+  out.flush();
+  return 0;
+}
+
+}  // namespace asc::msame

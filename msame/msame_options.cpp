@@ -1,0 +1,98 @@
+// msame_options.cpp: the option table and parser.
+#include "msame_options.h"
+
+#include <cxxopts.hpp>
+
+namespace asc::msame {
+
+std::string usage() {
+  return
+      "usage: msame --model <model.om|model.onnx> [--input a.bin,b.npy | dir1,dir2] "
+      "[--output dir] [options]\n"
+      "  --model        offline model (.om), or an .onnx model run in fp32 without fusion\n"
+      "  --input        input files (.bin raw or .npy), comma separated, one per model input;\n"
+      "                 or folders, one per input, whose files are matched by sorted name.\n"
+      "                 Omitted: all-zero inputs\n"
+      "  --output       folder for results; a timestamped subfolder is created in it\n"
+      "  --outfmt       TXT writes text, anything else binary (.bin)\n"
+      "  --loop         runs per input, 1..100 (default 1)\n"
+      "  --max_loop     raise the --loop cap for long benchmarks (default 100)\n"
+      "  --device       device id 0..255 (the CPU runtime has one device)\n"
+      "  --debug        true prints the model description and execution plan\n"
+      "  --threads      kernel threads (default: ASC_NUM_THREADS, else all cores)\n"
+      "  --input_shape  \"name:d0,d1;...\" fixes dynamic dims of an .onnx model\n"
+      "  --dump, --profiler, --outputSize, --dymBatch, --dymHW, --dymDims, --dymShape:\n"
+      "                 accepted spellings, not implemented yet (refused when set)\n"
+      "  --version, --help\n"
+      "example:\n"
+      "  atc --model=resnet50.onnx --framework=5 --output=resnet50 --soc_version=Ascend310P3\n"
+      "  msame --model resnet50.om --input img.npy --output out/ --loop 10\n";
+}
+
+Result<Options> parseOptions(int argc, const char* const* argv) {
+  Options o;
+  if (argc <= 1) {
+    o.no_args = true;
+    return o;
+  }
+  cxxopts::Options p("msame", "");
+  p.add_options()
+      ("model", "", cxxopts::value<std::string>())
+      ("input", "", cxxopts::value<std::string>())
+      ("output", "", cxxopts::value<std::string>())
+      ("outfmt", "", cxxopts::value<std::string>())
+      ("loop", "", cxxopts::value<std::string>())
+      ("max_loop", "", cxxopts::value<std::string>())
+      ("dump", "", cxxopts::value<std::string>())
+      ("profiler", "", cxxopts::value<std::string>())
+      ("device", "", cxxopts::value<std::string>())
+      ("debug", "", cxxopts::value<std::string>())
+      ("outputSize", "", cxxopts::value<std::string>())
+      ("dymBatch", "", cxxopts::value<std::string>())
+      ("dymHW", "", cxxopts::value<std::string>())
+      ("dymDims", "", cxxopts::value<std::string>())
+      ("dymShape", "", cxxopts::value<std::string>())
+      ("input_shape", "", cxxopts::value<std::string>())
+      ("threads", "", cxxopts::value<std::string>())
+      ("version", "")
+      ("help", "");
+  auto toInt = [](const std::string& name, const std::string& v) -> Result<int> {
+    char* end = nullptr;
+    long n = std::strtol(v.c_str(), &end, 10);
+    if (v.empty() || *end)
+      return Status::error(ErrorCode::InvalidParam, "--{} must be an integer, not '{}'", name, v);
+    return static_cast<int>(n);
+  };
+  try {
+    auto r = p.parse(argc, argv);
+    if (!r.unmatched().empty())
+      return Status::error(ErrorCode::InvalidParam, "unknown paramenter '{}'", r.unmatched()[0]);
+    auto get = [&](const char* k, std::string& dst) {
+      if (r.count(k)) dst = r[k].as<std::string>();
+    };
+    get("model", o.model);
+    get("input", o.input);
+    get("output", o.output);
+    get("outfmt", o.outfmt);
+    get("dump", o.dump);
+    get("profiler", o.profiler);
+    get("debug", o.debug);
+    get("outputSize", o.output_size);
+    get("dymBatch", o.dym_batch);
+    get("dymHW", o.dym_hw);
+    get("dymDims", o.dym_dims);
+    get("dymShape", o.dym_shape);
+    get("input_shape", o.input_shape);
+    if (r.count("loop")) { ASC_TRY(o.loop, toInt("loop", r["loop"].as<std::string>())); }
+    if (r.count("max_loop")) { ASC_TRY(o.max_loop, toInt("max_loop", r["max_loop"].as<std::string>())); }
+    if (r.count("device")) { ASC_TRY(o.device, toInt("device", r["device"].as<std::string>())); }
+    if (r.count("threads")) { ASC_TRY(o.threads, toInt("threads", r["threads"].as<std::string>())); }
+    o.help = r.count("help") > 0;
+    o.version = r.count("version") > 0;
+  } catch (const cxxopts::exceptions::exception& e) {
+    return Status::error(ErrorCode::InvalidParam, "unknown paramenter ({})", e.what());
+  }
+  return o;
+}
+
+}  // namespace asc::msame

@@ -1,0 +1,26 @@
+// msame_options.h: msame's command line (getopt_long style: --opt value or --opt=value).
+#pragma once
+
+#include <string>
+
+#include "asc/support/status.h"
+
+namespace asc::msame {
+
+struct Options {
+  std::string model, input, output, outfmt = "BIN";
+  int loop = 1;
+  int max_loop = 100;  // the real tool's cap; --max_loop raises it for benchmarks
+  std::string dump = "false", profiler = "false", debug = "false";
+  int device = 0;
+  std::string output_size, dym_batch, dym_hw, dym_dims, dym_shape;
+  std::string input_shape;  // ONNX models only: pins dynamic input dims
+  int threads = 0;
+  bool help = false, version = false, no_args = false;
+};
+
+/// Parses argv. Errors carry the real tool's message text (without the "[ERROR] " prefix).
+Result<Options> parseOptions(int argc, const char* const* argv);
+std::string usage();
+
+}  // namespace asc::msame
