@@ -9,6 +9,7 @@
 #include "asc/frontend/onnx.h"
 #include "asc/om/om_file.h"
 #include "asc/ops/registry.h"
+#include "asc/passes/pass.h"
 #include "asc/soc/soc.h"
 #include "asc/support/file.h"
 #include "asc/support/log.h"
@@ -105,6 +106,11 @@ Status buildModel(const Options& o) {
   io.input_shape = o.get("input_shape");
   io.input_format = fmt_in;
   ASC_TRY(ir::Graph g, frontend::importOnnx(o.get("model"), io));
+  const size_t nodes_before = g.nodes().size();
+  passes::PassContext pc;
+  ASC_RETURN_IF_ERROR(passes::runDefaultPipeline(g, pc));
+  ASC_LOG_INFO("graph optimisation: {} rewrites, {} -> {} nodes", pc.log.size(), nodes_before,
+               g.nodes().size());
   auto t1 = std::chrono::steady_clock::now();
   g.name = fileStem(output);
   for (const auto& n : g.nodes())

@@ -151,6 +151,7 @@ class Runner {
   Status load() {
     runtime::SessionOptions so;
     so.threads = o_.threads;
+    so.profile = o_.debug == "true";
     if (endsWith(o_.model, ".onnx")) {
       frontend::OnnxImportOptions io;
       io.input_shape = o_.input_shape;
@@ -228,7 +229,22 @@ class Runner {
       out_ << fmt::format("Inference average time without first time: {:f} ms\n",
                           (sum - times_[0]) / (times_.size() - 1));
     summary();
+    if (o_.debug == "true") profile();
     return Status::ok();
+  }
+
+  // --debug: where the time went, slowest steps first.
+  void profile() {
+    auto steps = session_->stepProfile();
+    double total = 0;
+    for (const auto& s : steps) total += s.total_ms;
+    std::sort(steps.begin(), steps.end(),
+              [](const auto& a, const auto& b) { return a.total_ms > b.total_ms; });
+    line(fmt::format("[INFO] step profile over {} runs (mean ms per run, share):",
+                     steps.empty() ? 0 : steps[0].calls));
+    for (size_t i = 0; i < steps.size() && i < 25; ++i)
+      line(fmt::format("  {:8.3f} {:5.1f}%  {}", steps[i].total_ms / std::max<int64_t>(1, steps[i].calls),
+                       total > 0 ? 100.0 * steps[i].total_ms / total : 0.0, steps[i].label));
   }
 
   Status runDirectories(const std::vector<std::string>& dirs) {

@@ -91,6 +91,13 @@ def main():
     save(model(nodes, [f32("a", [1, 3, 4, 4]), f32("b", [1, 3, 4, 4])], [f32("y", [1, 3, 4, 4])]),
          "two_inputs.onnx")
 
+    # LayerNormalization exists from opset 17 on: at opset 13 it is an unknown op (E2002).
+    nodes = [helper.make_node("LayerNormalization", ["x", "s"], ["y"], name="ln")]
+    m = model(nodes, [f32("x", [2, 4])], [f32("y", [2, 4])],
+              [numpy_helper.from_array(np.ones(4, np.float32), "s")])
+    onnx.save(m, os.path.join(OUT, "layernorm_opset13.onnx"))  # the checker would refuse it
+    print("wrote tests/data/layernorm_opset13.onnx")
+
     # Not an ONNX file at all.
     with open(os.path.join(OUT, "not_a_model.onnx"), "wb") as f:
         f.write(bytes(rng.integers(0, 256, 300, dtype=np.uint8)))

@@ -44,8 +44,11 @@ class UNetSmall(nn.Module):
 def build(name):
     tv = torchvision.models
     if name == "transformer":
+        # GELU through a plain function: PyTorch's fused inference fast path
+        # (_transformer_encoder_layer_fwd) has no ONNX export, the function form avoids it.
         layer = nn.TransformerEncoderLayer(d_model=256, nhead=8, dim_feedforward=1024,
-                                           activation="gelu", batch_first=True)
+                                           activation=lambda x: nn.functional.gelu(x),
+                                           batch_first=True)
         return nn.TransformerEncoder(layer, num_layers=4), torch.randn(1, 128, 256)
     if name == "unet":
         return UNetSmall(), torch.randn(1, 3, 256, 256)

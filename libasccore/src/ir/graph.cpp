@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <unordered_set>
 
 namespace asc::ir {
@@ -65,6 +67,58 @@ std::unordered_map<const Value*, int> Graph::useCounts() const {
     for (auto* v : n->inputs)
       if (v) ++uses[v];
   return uses;
+}
+
+std::unordered_map<const Value*, std::vector<Node*>> Graph::users() const {
+  std::unordered_map<const Value*, std::vector<Node*>> u;
+  for (const auto& n : nodes_)
+    for (auto* v : n->inputs)
+      if (v && (u[v].empty() || u[v].back() != n.get())) u[v].push_back(n.get());
+  return u;
+}
+
+bool Graph::isGraphOutput(const Value* v) const {
+  return std::find(outputs.begin(), outputs.end(), v) != outputs.end();
+}
+
+Status Graph::topoSort() {
+  const size_t n = nodes_.size();
+  std::unordered_map<const Node*, size_t> index;
+  for (size_t i = 0; i < n; ++i) index[nodes_[i].get()] = i;
+  std::vector<int> missing(n, 0);
+  std::vector<std::vector<size_t>> succ(n);
+  for (size_t i = 0; i < n; ++i)
+    for (auto* v : nodes_[i]->inputs) {
+      if (!v || !v->producer) continue;
+      auto it = index.find(v->producer);
+      if (it == index.end()) continue;
+      ++missing[i];
+      succ[it->second].push_back(i);
+    }
+  std::vector<size_t> ready;
+  for (size_t i = 0; i < n; ++i)
+    if (missing[i] == 0) ready.push_back(i);
+  std::make_heap(ready.begin(), ready.end(), std::greater<size_t>());
+  std::vector<std::unique_ptr<Node>> sorted;
+  while (!ready.empty()) {
+    std::pop_heap(ready.begin(), ready.end(), std::greater<size_t>());
+    size_t i = ready.back();
+    ready.pop_back();
+    for (size_t s : succ[i])
+      if (--missing[s] == 0) {
+        ready.push_back(s);
+        std::push_heap(ready.begin(), ready.end(), std::greater<size_t>());
+      }
+    sorted.push_back(std::move(nodes_[i]));
+  }
+  if (sorted.size() != n) {
+    for (auto& p : nodes_)
+      if (p) sorted.push_back(std::move(p));
+    nodes_ = std::move(sorted);
+    return Status::error(ErrorCode::Internal, "the graph has a cycle after a rewrite");
+  }
+  nodes_ = std::move(sorted);
+  return Status::ok();
 }
 
 void Graph::pruneValues() {

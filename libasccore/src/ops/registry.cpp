@@ -110,10 +110,6 @@ Status inferGraph(ir::Graph& g, const InferOptions& opts) {
                            "unsupported operator '{}' (node '{}'); see 'atc --list_ops' for the "
                            "supported set",
                            n.op_type, n.name);
-    if (g.opset < d->onnxSince())
-      return Status::error(ErrorCode::UnsupportedOp,
-                           "operator '{}' (node '{}') needs opset {} or later, the model uses {}",
-                           n.op_type, n.name, d->onnxSince(), g.opset);
     ASC_RETURN_IF_ERROR(checkCounts(*d, n));
     for (size_t i = 0; i < n.inputs.size(); ++i)
       if (n.inputs[i] && n.inputs[i]->dtype == ir::DType::Undefined)

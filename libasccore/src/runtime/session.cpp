@@ -75,6 +75,9 @@ class Session::Impl {
   std::vector<TensorInfo> input_info, output_info;
   std::unique_ptr<uint8_t, decltype(&std::free)> arena{nullptr, &std::free};
   size_t arena_bytes = 0;
+  bool profile = false;
+  std::vector<double> step_ms;
+  int64_t profiled_runs = 0;
 
   int newSlot(const ir::Value* v, Layout layout, ir::DType type, int first) {
     Slot s;
@@ -324,6 +327,7 @@ Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const Sessi
   auto impl = std::make_unique<Impl>();
   impl->graph = std::move(graph);
   impl->threads = resolveThreads(opts.threads);
+  impl->profile = opts.profile;
   omp_set_num_threads(impl->threads);
   try {
     ASC_RETURN_IF_ERROR(impl->build(/*reuse=*/true));
@@ -363,7 +367,18 @@ void Session::zeroInputs() {
 
 Status Session::run() {
   try {
-    for (auto& s : impl_->steps) impl_->runStep(s);
+    if (impl_->profile) {
+      if (impl_->step_ms.empty()) impl_->step_ms.assign(impl_->steps.size(), 0.0);
+      for (size_t i = 0; i < impl_->steps.size(); ++i) {
+        auto t0 = std::chrono::steady_clock::now();
+        impl_->runStep(impl_->steps[i]);
+        impl_->step_ms[i] +=
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      }
+      ++impl_->profiled_runs;
+    } else {
+      for (auto& s : impl_->steps) impl_->runStep(s);
+    }
   } catch (const dnnl::error& e) {
     return Status::error(ErrorCode::Internal, "oneDNN failed while running: {}", e.what());
   }
@@ -378,6 +393,15 @@ size_t Session::arenaBytes() const { return impl_->arena_bytes; }
 size_t Session::stepCount() const { return impl_->steps.size(); }
 int Session::threads() const { return impl_->threads; }
 const ir::Graph& Session::graph() const { return impl_->graph; }
+
+std::vector<StepTime> Session::stepProfile() const {
+  std::vector<StepTime> out;
+  for (size_t i = 0; i < impl_->step_ms.size(); ++i) {
+    const auto& st = impl_->steps[i];
+    out.push_back({st.label, st.node ? st.node->name : "", impl_->step_ms[i], impl_->profiled_runs});
+  }
+  return out;
+}
 
 std::string Session::describe() const {
   std::string out;

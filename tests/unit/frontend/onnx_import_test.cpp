@@ -24,6 +24,13 @@ TEST_CASE("a small conv model imports with shapes and weights", "[frontend]") {
   CHECK(w->data->size() == 4 * 3 * 3 * 3 * 4);
 }
 
+TEST_CASE("an op used before the opset it exists from is E2002", "[frontend]") {
+  auto r = frontend::importOnnx(data("layernorm_opset13.onnx"));
+  REQUIRE(r.status().code() == ErrorCode::UnsupportedOp);
+  CHECK(r.status().message().find("opset 17") != std::string::npos);
+  CHECK(r.status().message().find("'ln'") != std::string::npos);
+}
+
 TEST_CASE("external data gives the same weights as inline data", "[frontend]") {
   auto a = frontend::importOnnx(data("tiny_conv.onnx"));
   auto b = frontend::importOnnx(data("tiny_external.onnx"));

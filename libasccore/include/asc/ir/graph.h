@@ -89,6 +89,12 @@ class ASC_API Graph {
   std::string uniqueNodeName(const std::string& base);
   /// Number of nodes consuming each value.
   std::unordered_map<const Value*, int> useCounts() const;
+  /// The nodes consuming each value, in execution order.
+  std::unordered_map<const Value*, std::vector<Node*>> users() const;
+  /// Restores a valid execution order after a rewrite (stable: keeps the current order where
+  /// it is already valid). E19999 if the graph has a cycle.
+  Status topoSort();
+  bool isGraphOutput(const Value* v) const;
 
  private:
   std::vector<std::unique_ptr<Node>> nodes_;

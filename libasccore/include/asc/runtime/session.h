@@ -16,6 +16,15 @@ namespace asc::runtime {
 struct SessionOptions {
   /// Threads for kernels; 0 = ASC_NUM_THREADS if set, else all cores.
   int threads = 0;
+  /// Time every step (one clock read per step); see Session::stepProfile().
+  bool profile = false;
+};
+
+struct StepTime {
+  std::string label;   // "node (CANNType) impl", or a reorder/conversion
+  std::string node;    // node name ("" for runtime-inserted steps)
+  double total_ms = 0;
+  int64_t calls = 0;
 };
 
 struct TensorInfo {
@@ -54,6 +63,8 @@ class ASC_API Session {
   int threads() const;
   /// One line per step: op name, type and implementation, for --debug.
   std::string describe() const;
+  /// Accumulated time per step since load (empty unless SessionOptions::profile).
+  std::vector<StepTime> stepProfile() const;
   const ir::Graph& graph() const;
 
   class Impl;

@@ -352,11 +352,17 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
                            "unsupported operator '{}' of domain '{}' (node '{}')", np.op_type(),
                            np.domain(), np.name().empty() ? "(unnamed)" : np.name());
     std::string name = np.name().empty() ? fmt::format("{}_{}", op_type, idx) : np.name();
-    if (!ops::lookup(op_type))
+    const ops::OpDef* def = ops::lookup(op_type);
+    if (!def)
       return Status::error(ErrorCode::UnsupportedOp,
                            "unsupported operator '{}' (node '{}'): no mapping for this ONNX op "
                            "type; see 'atc --list_ops' for the supported set",
                            op_type, name);
+    if (g.opset < def->onnxSince())
+      return Status::error(ErrorCode::UnsupportedOp,
+                           "operator '{}' (node '{}') exists from opset {} on, the model uses "
+                           "opset {}",
+                           op_type, name, def->onnxSince(), g.opset);
     std::vector<ir::Value*> ins;
     for (const auto& in : np.input()) {
       if (in.empty()) {

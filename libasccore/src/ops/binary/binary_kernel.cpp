@@ -118,7 +118,18 @@ Result<std::unique_ptr<Kernel>> arith(const std::string& op, const TensorRef& a,
   if (op == "Div") return make2<T, T>(a, b, o, [](T x, T y) { return y == T(0) && !std::is_floating_point<T>::value ? T(0) : T(x / y); });
   if (op == "Max") return make2<T, T>(a, b, o, [](T x, T y) { return x > y || x != x ? x : y; });
   if (op == "Min") return make2<T, T>(a, b, o, [](T x, T y) { return x < y || x != x ? x : y; });
-  if (op == "Pow") return make2<T, T>(a, b, o, [](T x, T y) { return T(std::pow(double(x), double(y))); });
+  if (op == "Pow") {
+    // Squares and square roots (LayerNorm patterns) without calling pow per element.
+    if (b.value->isConstant() && b.numel() == 1) {
+      const double e = b.value->tensor().floatAt(0);
+      if (e == 2) return make2<T, T>(a, b, o, [](T x, T) { return T(x * x); });
+      if (e == 1) return make2<T, T>(a, b, o, [](T x, T) { return x; });
+      if (e == 0.5) return make2<T, T>(a, b, o, [](T x, T) { return T(std::sqrt(double(x))); });
+    }
+    if (std::is_same<T, float>::value)
+      return make2<T, T>(a, b, o, [](T x, T y) { return T(std::pow(float(x), float(y))); });
+    return make2<T, T>(a, b, o, [](T x, T y) { return T(std::pow(double(x), double(y))); });
+  }
   if (op == "PRelu") return make2<T, T>(a, b, o, [](T x, T s) { return x < T(0) ? T(s * x) : x; });
   if (op == "Equal") return make2<T, uint8_t>(a, b, o, [](T x, T y) { return uint8_t(x == y); });
   return Status::error(ErrorCode::Internal, "no binary kernel for {}", op);

@@ -54,6 +54,11 @@ Status inferMatMul(InferContext& ctx) {
   std::string why;
   auto d = matmulDims(ctx.shape(0), ctx.shape(1), &why);
   if (!d) return ctx.fail("{}", why);
+  // A bias fused by the fuse-matmul-add pass: one value per output column.
+  if (ctx.numInputs() > 2 && ctx.hasInput(2) &&
+      (ctx.rank(2) != 1 || d->out.empty() || ctx.shape(2)[0] != d->out.back()))
+    return ctx.fail("fused bias has shape [{}], expected [{}]", ir::shapeToString(ctx.shape(2)),
+                    d->out.empty() ? 0 : d->out.back());
   ctx.setOutput(0, ctx.dtype(0), d->out);
   return Status::ok();
 }
@@ -113,7 +118,7 @@ int64_t gemmFlops(const ir::Node& n) {
 }  // namespace
 
 const OpDef& defMatMul() {
-  static const OpDef d = OpDef("MatMul").kernel(createMatMulKernel).onnx(1).cann("MatMulV2").inputs(2, 2)
+  static const OpDef d = OpDef("MatMul").kernel(createMatMulKernel).onnx(1).cann("MatMulV2").inputs(2, 3)
       .inferShape(inferMatMul).flops(matmulFlops)
       .summary("numpy matmul: 1-D operands, broadcast batch dims");
   return d;

@@ -59,13 +59,22 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
   try {
     memory::dims ad(a.begin(), a.end()), bd(b.begin(), b.end());
     auto amd = strided(ad, false), bmd = strided(bd, false), cmd = strided(c, false);
-    dnnl::matmul::desc d(amd, bmd, cmd);
-    dnnl::matmul::primitive_desc pd(d, k.env.engine);
+    const bool has_bias = k.inputs.size() > 2 && k.inputs[2].data;
+    memory::dims biasd(r, 1);
+    biasd[r - 1] = c[r - 1];
+    auto biasmd = strided(biasd, false);
+    auto d = has_bias ? dnnl::matmul::desc(amd, bmd, biasmd, cmd) : dnnl::matmul::desc(amd, bmd, cmd);
+    dnnl::primitive_attr attr;
+    dnnl::post_ops po;
+    ASC_RETURN_IF_ERROR(cpu::appendActivation(n, po));
+    attr.set_post_ops(po);
+    dnnl::matmul::primitive_desc pd(d, attr, k.env.engine);
     kern->prim_ = dnnl::matmul(pd);
     kern->impl_ = pd.impl_info_str();
     kern->args_ = {{DNNL_ARG_SRC, memory(amd, k.env.engine, k.inputs[0].data)},
                    {DNNL_ARG_WEIGHTS, memory(bmd, k.env.engine, k.inputs[1].data)},
                    {DNNL_ARG_DST, memory(cmd, k.env.engine, k.outputs[0].data)}};
+    if (has_bias) kern->args_[DNNL_ARG_BIAS] = memory(biasmd, k.env.engine, k.inputs[2].data);
   } catch (const dnnl::error& e) {
     return cpu::dnnlError(n, e);
   }

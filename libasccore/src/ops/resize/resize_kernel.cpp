@@ -4,6 +4,7 @@
 // product of its dimensions' taps.
 #include "resize_kernel.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "../op_util.h"
@@ -110,10 +111,20 @@ class ResizeKernel : public Kernel {
         }
       }
     }
+    planar_ = x.size() >= 2;
+    for (size_t d = 0; d + 2 < x.size() && planar_; ++d)
+      planar_ = x[d] == y[d] && taps_[d].size() == static_cast<size_t>(y[d]) &&
+                std::all_of(taps_[d].begin(), taps_[d].end(), [&](const std::vector<Tap>& t) {
+                  return t.size() == 1 && t[0].weight == 1.f;
+                });
+    if (planar_)
+      for (size_t d = 0; d + 2 < x.size(); ++d)
+        for (int64_t o = 0; o < y[d]; ++o) planar_ = planar_ && taps_[d][o][0].index == o;
     return Status::ok();
   }
 
   void run() override {
+    if (planar_) return runPlanar();
     const int64_t total = ir::numElements(out_shape_);
     const size_t r = out_shape_.size();
     cpu::parallelFor(total, 1024, [&](int64_t b, int64_t e) {
@@ -128,9 +139,38 @@ class ResizeKernel : public Kernel {
       }
     });
   }
-  std::string implName() const override { return "resize"; }
+  std::string implName() const override { return planar_ ? "resize-2d" : "resize"; }
+
+  // Only the last two dims change (images): per plane and output row, combine the row taps
+  // with precomputed column taps.
+  void runPlanar() {
+    const size_t r = in_shape_.size();
+    const int64_t ih = in_shape_[r - 2], iw = in_shape_[r - 1];
+    const int64_t oh = out_shape_[r - 2], ow = out_shape_[r - 1];
+    const int64_t planes = ir::numElements(in_shape_) / (ih * iw);
+    const auto& ty = taps_[r - 2];
+    const auto& tx = taps_[r - 1];
+    cpu::parallelFor(planes * oh, 4, [&](int64_t b, int64_t e) {
+      for (int64_t t = b; t < e; ++t) {
+        const int64_t p = t / oh, y = t % oh;
+        const float* src = in_ + p * ih * iw;
+        float* dst = out_ + (p * oh + y) * ow;
+        for (int64_t x = 0; x < ow; ++x) {
+          float acc = 0.f;
+          for (const Tap& a : ty[y]) {
+            const float* row = src + a.index * iw;
+            float s = 0.f;
+            for (const Tap& c : tx[x]) s += c.weight * row[c.index];
+            acc += a.weight * s;
+          }
+          dst[x] = acc;
+        }
+      }
+    });
+  }
 
  private:
+  bool planar_ = false;
   double accumulate(const std::vector<int64_t>& idx, size_t d, int64_t off) const {
     if (d == idx.size()) return in_[off];
     double s = 0;

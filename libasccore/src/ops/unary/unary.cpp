@@ -153,6 +153,16 @@ const OpDef& defClip() {
   return d;
 }
 
+// Gelu is not an ONNX op before opset 20: it only comes from the fuse-gelu pass (so an ONNX
+// model at opset <= 17 cannot contain it).
+const OpDef& defGelu() {
+  static const OpDef d = OpDef("Gelu").kernel(createUnaryKernel).layout(unaryLayout).onnx(20)
+      .inferShape(inferFloatUnary)
+      .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
+      .summary("fused: 0.5 * x * (1 + erf(x / sqrt(2))) (from the fuse-gelu pass)");
+  return d;
+}
+
 const OpDef& defSqrt() {
   static const OpDef d = OpDef("Sqrt").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
       .evalConst(evalUnary<sqrtF>)

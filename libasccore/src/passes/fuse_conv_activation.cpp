@@ -1,0 +1,59 @@
+// fuse_conv_activation.cpp: Conv, ConvTranspose or Gemm whose only user is an activation takes
+// the activation as a post-op (attribute "activation" and its parameters); the activation node
+// goes away. oneDNN applies it while the output is still in registers.
+#include <fmt/format.h>
+
+#include "pass_util.h"
+
+namespace asc::passes {
+namespace {
+
+struct Match {
+  ir::Node* producer;
+  ir::Node* act;
+};
+
+bool isFusableActivation(const ir::Node& n) {
+  static const char* kActs[] = {"Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSwish", "Gelu"};
+  for (const char* a : kActs)
+    if (n.op_type == a) return n.inputs.size() == 1;  // Clip: min/max already attributes
+  return false;
+}
+
+bool match(const ir::Graph& g, const Users& users, ir::Node& n, Match* m) {
+  if (n.op_type != "Conv" && n.op_type != "ConvTranspose" && n.op_type != "Gemm") return false;
+  if (n.attrs.has("activation")) return false;
+  ir::Node* act = soleUser(g, users, n.outputs[0]);
+  if (!act || !isFusableActivation(*act)) return false;
+  if (act->outputs.size() != 1 || act->outputs[0]->dtype != n.outputs[0]->dtype) return false;
+  *m = {&n, act};
+  return true;
+}
+
+void rewrite(const Match& m, PassContext& ctx) {
+  ir::Node* p = m.producer;
+  const ir::Node* a = m.act;
+  p->attrs.set("activation", a->op_type);
+  if (a->op_type == "LeakyRelu") p->attrs.set("activation_alpha", a->attrs.getFloat("alpha", 0.01f));
+  if (a->op_type == "Clip") {
+    if (a->attrs.has("min")) p->attrs.set("activation_min", a->attrs.getFloat("min", 0));
+    if (a->attrs.has("max")) p->attrs.set("activation_max", a->attrs.getFloat("max", 0));
+  }
+  ctx.log.push_back(fmt::format("fuse-conv-activation: {} '{}' + {} '{}'", p->op_type, p->name,
+                                a->op_type, a->name));
+  inheritNames(p, a);
+  takeOutput(p, m.act);
+}
+
+}  // namespace
+
+Status fuseConvActivation(ir::Graph& g, PassContext& ctx) {
+  Users users = g.users();
+  for (const auto& up : g.nodes()) {
+    Match m;
+    if (!up->outputs.empty() && match(g, users, *up, &m)) rewrite(m, ctx);
+  }
+  return Status::ok();
+}
+
+}  // namespace asc::passes

@@ -1,0 +1,58 @@
+// fuse_matmul_add.cpp: MatMul(A, W) + b with a constant 2-D W [K, N] and a constant bias of N
+// values becomes MatMul(A, W, b): the bias is added by the matmul primitive (the Linear layers
+// PyTorch exports as MatMul + Add).
+#include <fmt/format.h>
+
+#include "pass_util.h"
+
+namespace asc::passes {
+namespace {
+
+struct Match {
+  ir::Node* mm;
+  ir::Node* add;
+  ir::Value* bias;
+};
+
+bool match(const ir::Graph& g, const Users& users, ir::Node& mm, Match* m) {
+  if (mm.op_type != "MatMul" || mm.inputs.size() != 2) return false;
+  const ir::Value* w = mm.inputs[1];
+  if (!w->isConstant() || w->shape.size() != 2 || mm.inputs[0]->shape.size() < 2) return false;
+  ir::Node* add = soleUser(g, users, mm.outputs[0]);
+  if (!add || add->op_type != "Add") return false;
+  ir::Value* b = otherInput(add, mm.outputs[0]);
+  if (!b || !b->isConstant() || b->numel() != w->shape[1] || b->dtype != w->dtype) return false;
+  for (size_t i = 0; i + 1 < b->shape.size(); ++i)
+    if (b->shape[i] != 1) return false;
+  if (add->outputs[0]->shape != mm.outputs[0]->shape) return false;
+  *m = {&mm, add, b};
+  return true;
+}
+
+void rewrite(ir::Graph& g, const Match& m, PassContext& ctx) {
+  ir::Value* bias = m.bias;
+  if (bias->shape.size() != 1) {  // [1, N] -> [N], sharing the bytes
+    ir::Tensor t = bias->tensor();
+    t.shape = {bias->numel()};
+    bias = g.addConstant(bias->name + "_1d", t);
+  }
+  m.mm->inputs.push_back(bias);
+  ctx.log.push_back(fmt::format("fuse-matmul-add: MatMul '{}' + Add '{}'", m.mm->name, m.add->name));
+  inheritNames(m.mm, m.add);
+  takeOutput(m.mm, m.add);
+}
+
+}  // namespace
+
+Status fuseMatMulAdd(ir::Graph& g, PassContext& ctx) {
+  Users users = g.users();
+  std::vector<ir::Node*> nodes;
+  for (const auto& up : g.nodes()) nodes.push_back(up.get());
+  for (ir::Node* n : nodes) {
+    Match m;
+    if (!n->outputs.empty() && match(g, users, *n, &m)) rewrite(g, m, ctx);
+  }
+  return Status::ok();
+}
+
+}  // namespace asc::passes

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# msame_vs_ort.sh [model ...]: converts each benchmark model with atc (--precision_mode=force_fp32),
+# checks msame's outputs against ONNX Runtime's (onnxruntime-node) on the same random input, and
+# times both side by side, interleaved: ROUNDS rounds of RUNS runs each, same thread count. It
+# prints one row per model (accuracy, median latencies, ratio) and the geometric mean ratio.
+#   ROUNDS (5), RUNS (20), THREADS (nproc), BUILD_DIR (build), BENCH_OUT (a temp folder)
+# Exit status 1 when any model's outputs miss the bounds: cosine >= 0.99999 and
+# max |diff| <= 1e-4 * max |reference|.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${BUILD_DIR:-$root/build}
+rounds=${ROUNDS:-5}
+runs=${RUNS:-20}
+threads=${THREADS:-$(nproc)}
+models=("$@")
+[ ${#models[@]} -eq 0 ] && models=(resnet18 resnet50 mobilenet_v2 squeezenet1_1 shufflenet_v2_x1_0
+  efficientnet_b0 densenet121 googlenet transformer unet)
+out=${BENCH_OUT:-$(mktemp -d)}
+mkdir -p "$out"
+
+[ -x "$build/bin/atc" ] && [ -x "$build/bin/msame" ] || { echo "build first: scripts/test.sh" >&2; exit 1; }
+if [ ! -d "$here/node_modules/onnxruntime-node" ]; then
+  echo "installing onnxruntime-node (benchmarks only)..."
+  (cd "$here" && ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund >/dev/null)
+fi
+ort="node $here/ort_tool.js"
+
+median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
+
+printf '%-20s %-10s %-12s %-10s %-10s %-8s\n' model cosine "maxdiff/ref" "msame ms" "ORT ms" ratio
+status=0
+ratios=()
+for m in "${models[@]}"; do
+  onnx="$root/bench-models/$m.onnx"
+  [ -f "$onnx" ] || /usr/bin/python3 "$here/export_models.py" "$m" >/dev/null 2>&1
+  "$build/bin/atc" --model="$onnx" --framework=5 --output="$out/$m" --soc_version=Ascend310P3 \
+    --precision_mode=force_fp32 >"$out/$m.atc.log" || { echo "$m: atc failed (see $out/$m.atc.log)"; status=1; continue; }
+  shape=$("$build/bin/atc" --mode=6 --om="$out/$m.om" | sed -n 's/.*inputs\[[^:]*:float32:\[\([0-9,]*\)\]\].*/\1/p')
+  $ort gen "$out/$m.in.npy" "$shape" 7767517
+  rm -rf "$out/$m.msame"
+  "$build/bin/msame" --model "$out/$m.om" --input "$out/$m.in.npy" --output "$out/$m.msame" \
+    --threads "$threads" >"$out/$m.msame.log" || { echo "$m: msame failed (see $out/$m.msame.log)"; status=1; continue; }
+  $ort run "$onnx" "$out/$m.in.npy" "$out/$m.ort" 1 "$threads" >/dev/null
+  cmp=$($ort compare "$out/$m.msame"/*/"${m}_output_0.bin" "$out/$m.ort_0.bin")
+  cos=$(node -e "const r=$cmp; console.log(r.cosine.toFixed(7))")
+  rel=$(node -e "const r=$cmp; console.log((r.max_abs_diff / Math.max(r.max_abs_ref, 1e-30)).toExponential(2))")
+  ok=$(node -e "const r=$cmp; console.log(r.cosine >= 0.99999 && r.max_abs_diff <= 1e-4 * r.max_abs_ref ? 1 : 0)")
+  [ "$ok" = 1 ] || status=1
+  ms_list=() ; ort_list=()
+  for r in $(seq "$rounds"); do
+    ms=$("$build/bin/msame" --model "$out/$m.om" --input "$out/$m.in.npy" --loop "$runs" \
+         --threads "$threads" | sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p')
+    ms_list+=("$ms")
+    o=$($ort run "$onnx" "$out/$m.in.npy" "$out/$m.ortt" "$((runs + 1))" "$threads" | node -e \
+         "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).median_ms))")
+    ort_list+=("$o")
+  done
+  msm=$(printf '%s\n' "${ms_list[@]}" | median)
+  om=$(printf '%s\n' "${ort_list[@]}" | median)
+  ratio=$(awk -v a="$msm" -v b="$om" 'BEGIN { printf "%.3f", a / b }')
+  ratios+=("$ratio")
+  printf '%-20s %-10s %-12s %-10.3f %-10.3f %-8s%s\n' "$m" "$cos" "$rel" "$msm" "$om" "$ratio" \
+    "$([ "$ok" = 1 ] || echo '  ACCURACY FAIL')"
+done
+if [ ${#ratios[@]} -gt 0 ]; then
+  printf '%s\n' "${ratios[@]}" | awk '{ s += log($1); n++ } END { printf "geometric mean ratio (msame / ORT): %.3f over %d models, %s threads\n", exp(s / n), n, ENVIRON["THREADS_USED"] }' THREADS_USED="$threads"
+fi
+exit $status
