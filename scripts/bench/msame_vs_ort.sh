@@ -3,7 +3,8 @@
 # checks msame's outputs against ONNX Runtime's (onnxruntime-node) on the same random input, and
 # times both side by side, interleaved: ROUNDS rounds of RUNS runs each, same thread count. It
 # prints one row per model (accuracy, median latencies, ratio) and the geometric mean ratio.
-#   ROUNDS (5), RUNS (20), THREADS (nproc), BUILD_DIR (build), BENCH_OUT (a temp folder)
+#   ROUNDS (5), RUNS (20), THREADS (nproc), BUILD_DIR (build), BENCH_OUT (a temp folder),
+#   ACCURACY_ONLY=1 (check outputs, skip the timing)
 # Exit status 1 when any model's outputs miss the bounds: cosine >= 0.99999 and
 # max |diff| <= 1e-4 * max |reference|.
 set -euo pipefail
@@ -47,6 +48,10 @@ for m in "${models[@]}"; do
   rel=$(node -e "const r=$cmp; console.log((r.max_abs_diff / Math.max(r.max_abs_ref, 1e-30)).toExponential(2))")
   ok=$(node -e "const r=$cmp; console.log(r.cosine >= 0.99999 && r.max_abs_diff <= 1e-4 * r.max_abs_ref ? 1 : 0)")
   [ "$ok" = 1 ] || status=1
+  if [ "${ACCURACY_ONLY:-0}" = 1 ]; then
+    printf '%-20s %-10s %-12s%s\n' "$m" "$cos" "$rel" "$([ "$ok" = 1 ] || echo '  ACCURACY FAIL')"
+    continue
+  fi
   ms_list=() ; ort_list=()
   for r in $(seq "$rounds"); do
     ms=$("$build/bin/msame" --model "$out/$m.om" --input "$out/$m.in.npy" --loop "$runs" \

@@ -14,7 +14,7 @@ struct Match {
 };
 
 bool isFusableActivation(const ir::Node& n) {
-  static const char* kActs[] = {"Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSwish", "Gelu"};
+  static const char* kActs[] = {"Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSwish", "Gelu", "Swish"};
   for (const char* a : kActs)
     if (n.op_type == a) return n.inputs.size() == 1;  // Clip: min/max already attributes
   return false;

@@ -231,7 +231,9 @@ class Session::Impl {
       output_slots.push_back(id);
       output_info.push_back({v->name, v->dtype, v->shape, v->byteSize()});
     }
-    for (int id : input_slots) slots[id].last = std::max(slots[id].last, 0);
+    // Inputs are written once by the caller and read by every run: they live throughout (their
+    // bytes are never reused), so --loop reruns see the same data.
+    for (int id : input_slots) slots[id].last = end + 1;
 
     // One arena for every non-constant buffer.
     std::vector<BufferRequest> reqs;

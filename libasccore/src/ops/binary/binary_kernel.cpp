@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "../op_util.h"
+#include "cpu/dnnl_util.h"
 #include "cpu/parallel.h"
 
 namespace asc::ops {
@@ -211,6 +212,48 @@ class PowMixed : public Kernel {
   Broadcast bc_;
 };
 
+// Blocked tensors where one operand is broadcast over the spatial dims ([N, C, 1, 1], the
+// squeeze-and-excitation scale): oneDNN's binary primitive, which understands the layout.
+class DnnlBinary : public Kernel {
+ public:
+  explicit DnnlBinary(KernelEnv& env) : env_(env) {}
+  Status init(const KernelInit& k, int full) {
+    static const std::pair<const char*, dnnl::algorithm> kAlgs[] = {
+        {"Add", dnnl::algorithm::binary_add}, {"Sub", dnnl::algorithm::binary_sub},
+        {"Mul", dnnl::algorithm::binary_mul}, {"Div", dnnl::algorithm::binary_div},
+        {"Max", dnnl::algorithm::binary_max}, {"Min", dnnl::algorithm::binary_min}};
+    dnnl::algorithm alg = dnnl::algorithm::undef;
+    for (const auto& [name, a] : kAlgs)
+      if (k.node.op_type == name) alg = a;
+    if (alg == dnnl::algorithm::undef)
+      return Status::error(ErrorCode::Internal, "no oneDNN binary for {}", k.node.op_type);
+    try {
+      auto a = cpu::memOf(k.inputs[full], env_.engine);
+      auto b = cpu::memOf(k.inputs[1 - full], env_.engine);
+      auto o = cpu::memOf(k.outputs[0], env_.engine);
+      dnnl::binary::desc d(alg, a.get_desc(), b.get_desc(), o.get_desc());
+      dnnl::binary::primitive_desc pd(d, env_.engine);
+      prim_ = dnnl::binary(pd);
+      impl_ = pd.impl_info_str();
+      args_ = {{DNNL_ARG_SRC_0, a}, {DNNL_ARG_SRC_1, b}, {DNNL_ARG_DST, o}};
+    } catch (const dnnl::error& e) {
+      return cpu::dnnlError(k.node, e);
+    }
+    return Status::ok();
+  }
+  void run() override {
+    prim_.execute(env_.stream, args_);
+    env_.stream.wait();
+  }
+  std::string implName() const override { return impl_; }
+
+ private:
+  KernelEnv& env_;
+  dnnl::primitive prim_;
+  std::unordered_map<int, dnnl::memory> args_;
+  std::string impl_;
+};
+
 // Variadic Sum/Max/Min: the first pair into the output, then the output with each further input.
 class Chain : public Kernel {
  public:
@@ -254,6 +297,12 @@ Result<std::unique_ptr<Kernel>> createBinaryKernel(const KernelInit& k) {
   if (o.layout == Layout::Blocked) {
     const TensorRef& a = k.inputs[0];
     const TensorRef& b = k.inputs[1];
+    const bool a_full = a.shape() == o.shape(), b_full = b.shape() == o.shape();
+    if ((!a_full && a.numel() != 1) || (!b_full && b.numel() != 1)) {
+      auto d = std::make_unique<DnnlBinary>(k.env);
+      ASC_RETURN_IF_ERROR(d->init(k, a_full ? 0 : 1));
+      return std::unique_ptr<Kernel>(std::move(d));
+    }
     const int64_t n = static_cast<int64_t>(o.bytes / 4);
     const bool as = a.numel() == 1, bs = b.numel() == 1;
     auto flat = [&](auto f) -> std::unique_ptr<Kernel> {
@@ -280,18 +329,34 @@ Result<std::unique_ptr<Kernel>> createBinaryKernel(const KernelInit& k) {
 }
 
 Layout binaryLayout(const ir::Node& n, const std::vector<Layout>& in) {
-  if (n.op_type == "Equal" || n.op_type == "Where" || n.inputs.size() != 2) return Layout::Plain;
-  bool blocked = false;
+  if (n.op_type == "Equal" || n.op_type == "Where" || n.op_type == "Pow" || n.op_type == "PRelu" ||
+      n.inputs.size() != 2)
+    return Layout::Plain;
+  const ir::Shape& out = n.outputs[0]->shape;
+  // Spatial broadcast: [N, C, 1, ...] against the output's N and C.
+  auto spatialBroadcast = [&](const ir::Shape& s) {
+    if (s.size() != out.size() || s.size() < 3 || s[0] != out[0] || s[1] != out[1]) return false;
+    for (size_t i = 2; i < s.size(); ++i)
+      if (s[i] != 1) return false;
+    return true;
+  };
+  int full = 0;
   for (size_t i = 0; i < n.inputs.size(); ++i) {
     const ir::Value* v = n.inputs[i];
     if (v->isConstant()) {
       if (v->numel() != 1) return Layout::Plain;
       continue;
     }
-    if (in[i] != Layout::Blocked || v->shape != n.outputs[0]->shape) return Layout::Plain;
-    blocked = true;
+    if (in[i] != Layout::Blocked) return Layout::Plain;
+    if (v->shape == out) {
+      ++full;
+    } else if (!spatialBroadcast(v->shape)) {
+      return Layout::Plain;
+    } else if (i == 0 && (n.op_type == "Sub" || n.op_type == "Div")) {
+      return Layout::Plain;  // oneDNN broadcasts its second operand only
+    }
   }
-  return blocked ? Layout::Blocked : Layout::Plain;
+  return full > 0 ? Layout::Blocked : Layout::Plain;
 }
 
 }  // namespace asc::ops

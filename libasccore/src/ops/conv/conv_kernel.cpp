@@ -99,35 +99,50 @@ class ConvKernel : public Kernel {
       ASC_RETURN_IF_ERROR(cpu::appendActivation(n, po));
       attr.set_post_ops(po);
       memory::desc src_md, wei_md;
-      if (!transpose) {
-        auto d = has_bias ? dnnl::convolution_forward::desc(
-                                dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                src_any, wei_any, bias_md, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r)
-                          : dnnl::convolution_forward::desc(
-                                dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                src_any, wei_any, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r);
-        auto pd = dnnl::convolution_forward::primitive_desc(d, attr, env_.engine);
-        prim_ = dnnl::convolution_forward(pd);
-        src_md = pd.src_desc();
-        wei_md = pd.weights_desc();
-        impl_ = pd.impl_info_str();
-      } else {
-        // oneDNN derives the output size from the dims given; fold output_padding into pad_r.
-        for (size_t i = 0; i < spatial; ++i) {
-          int64_t ek = (wd[wd.size() - spatial + i] - 1) * (g.dilations[i] + 1) + 1;
-          g.pad_r[i] = (x.shape()[2 + i] - 1) * g.strides[i] + ek - g.pad_l[i] - y.shape()[2 + i];
+      // oneDNN picks the source layout from "any", but for some shapes (depthwise with a
+      // blocked destination) only a reference kernel accepts that combination; then give the
+      // source the destination's layout explicitly. The first non-reference candidate wins.
+      std::vector<memory::desc> src_candidates = {src_any};
+      src_candidates.push_back(memory::desc(cpu::dimsOf(x.shape()), memory::data_type::f32,
+                                            y.layout == Layout::Blocked ? cpu::blockedTag(x.shape().size())
+                                                                        : cpu::plainTag(x.shape().size())));
+      for (size_t ci = 0; ci < src_candidates.size(); ++ci) {
+        const memory::desc& sm = src_candidates[ci];
+        std::string impl;
+        if (!transpose) {
+          auto d = has_bias ? dnnl::convolution_forward::desc(
+                                  dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                  sm, wei_any, bias_md, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r)
+                            : dnnl::convolution_forward::desc(
+                                  dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                  sm, wei_any, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r);
+          auto pd = dnnl::convolution_forward::primitive_desc(d, attr, env_.engine);
+          impl = pd.impl_info_str();
+          if (impl.rfind("ref", 0) == 0 && ci + 1 < src_candidates.size()) continue;
+          prim_ = dnnl::convolution_forward(pd);
+          src_md = pd.src_desc();
+          wei_md = pd.weights_desc();
+        } else {
+          // oneDNN derives the output size from the dims given; fold output_padding into pad_r.
+          for (size_t i = 0; i < spatial; ++i) {
+            int64_t ek = (wd[wd.size() - spatial + i] - 1) * (g.dilations[i] + 1) + 1;
+            g.pad_r[i] = (x.shape()[2 + i] - 1) * g.strides[i] + ek - g.pad_l[i] - y.shape()[2 + i];
+          }
+          auto d = has_bias ? dnnl::deconvolution_forward::desc(
+                                  dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
+                                  sm, wei_any, bias_md, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r)
+                            : dnnl::deconvolution_forward::desc(
+                                  dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
+                                  sm, wei_any, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r);
+          auto pd = dnnl::deconvolution_forward::primitive_desc(d, attr, env_.engine);
+          impl = pd.impl_info_str();
+          if (impl.rfind("ref", 0) == 0 && ci + 1 < src_candidates.size()) continue;
+          prim_ = dnnl::deconvolution_forward(pd);
+          src_md = pd.src_desc();
+          wei_md = pd.weights_desc();
         }
-        auto d = has_bias ? dnnl::deconvolution_forward::desc(
-                                dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
-                                src_any, wei_any, bias_md, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r)
-                          : dnnl::deconvolution_forward::desc(
-                                dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
-                                src_any, wei_any, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r);
-        auto pd = dnnl::deconvolution_forward::primitive_desc(d, attr, env_.engine);
-        prim_ = dnnl::deconvolution_forward(pd);
-        src_md = pd.src_desc();
-        wei_md = pd.weights_desc();
-        impl_ = pd.impl_info_str();
+        impl_ = impl;
+        break;
       }
       ASC_RETURN_IF_ERROR(src_.init(n, x, src_md, env_.engine));
       ASC_TRY(wei_, cpu::reorderConstant(n, w_plain, w.data, wei_md, env_));

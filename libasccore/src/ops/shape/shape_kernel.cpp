@@ -4,6 +4,7 @@
 // dim) with a per-row source offset, in parallel over rows.
 #include "shape_kernel.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 
@@ -300,6 +301,50 @@ Result<std::unique_ptr<Kernel>> createPadKernel(const KernelInit& k) {
   const int64_t rows = y.empty() ? 1 : ir::numElements(y) / std::max<int64_t>(1, y.back());
   const int64_t inner = y.empty() ? 1 : y.back();
   if (ir::numElements(y) == 0) return fnKernel([] {}, "pad");
+  auto srcIndex = [=](int64_t s, int64_t n) -> int64_t {  // -1: outside (constant mode)
+    if (s >= 0 && s < n) return s;
+    if (mode == "constant" || n == 0) return -1;
+    if (mode == "edge") return s < 0 ? 0 : n - 1;
+    const int64_t period = n == 1 ? 1 : 2 * (n - 1);  // reflect, without repeating the edge
+    s = ((s % period) + period) % period;
+    return s >= n ? period - s : s;
+  };
+  const bool nonneg = std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p >= 0; });
+  if (nonneg && r >= 1) {
+    // Rows of the last dim: find the source row once, then left pad, one memcpy, right pad.
+    const int64_t lp = pads[r - 1], xin = x[r - 1];
+    return fnKernel([=] {
+      cpu::parallelFor(rows, 16, [&](int64_t b, int64_t e) {
+        for (int64_t row = b; row < e; ++row) {
+          int64_t rem = row, off = 0;
+          bool outside = false;
+          for (int64_t d = r - 2; d >= 0; --d) {
+            const int64_t s = srcIndex(rem % y[d] - pads[d], x[d]);
+            rem /= y[d];
+            if (s < 0) outside = true;
+            else off += s * xs[d];
+          }
+          Bytes* d = dst + row * inner * es;
+          if (outside) {
+            for (int64_t j = 0; j < inner; ++j) std::memcpy(d + j * es, fill.data(), es);
+            continue;
+          }
+          const Bytes* srow = src + off * es;
+          for (int64_t j = 0; j < inner; ++j) {
+            const int64_t sj = j - lp;
+            if (sj >= 0 && sj < xin) {  // the middle run in one copy
+              const int64_t run = std::min(inner - j, xin - sj);
+              std::memcpy(d + j * es, srow + sj * es, static_cast<size_t>(run) * es);
+              j += run - 1;
+              continue;
+            }
+            const int64_t si = srcIndex(sj, xin);
+            std::memcpy(d + j * es, si < 0 ? fill.data() : srow + si * es, es);
+          }
+        }
+      });
+    }, "pad-rows");
+  }
   return fnKernel([=] {
     cpu::parallelFor(rows, 16, [&](int64_t b, int64_t e) {
       std::vector<int64_t> idx(r);

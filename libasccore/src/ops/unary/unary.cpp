@@ -163,6 +163,15 @@ const OpDef& defGelu() {
   return d;
 }
 
+// Swish (SiLU, x * sigmoid(x)) only comes from the fuse-swish pass; it is no ONNX op.
+const OpDef& defSwish() {
+  static const OpDef d = OpDef("Swish").kernel(createUnaryKernel).layout(unaryLayout).onnx(1 << 20)
+      .inferShape(inferFloatUnary)
+      .flops([](const ir::Node& n) { return flopsPerElement(n, 5); })
+      .summary("fused: x * sigmoid(x) (from the fuse-swish pass)");
+  return d;
+}
+
 const OpDef& defSqrt() {
   static const OpDef d = OpDef("Sqrt").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
       .evalConst(evalUnary<sqrtF>)

@@ -32,6 +32,7 @@ bool eltwiseSpec(const ir::Node& n, EltwiseSpec* s) {
   else if (t == "Sqrt") *s = {algorithm::eltwise_sqrt, 0.f, 0.f};
   else if (t == "Exp") *s = {algorithm::eltwise_exp, 0.f, 0.f};
   else if (t == "Gelu") *s = {algorithm::eltwise_gelu_erf, 0.f, 0.f};
+  else if (t == "Swish") *s = {algorithm::eltwise_swish, 1.f, 0.f};
   else return false;
   return true;
 }
