@@ -1,6 +1,7 @@
-// fuse_conv_activation.cpp: Conv, ConvTranspose or Gemm whose only user is an activation takes
-// the activation as a post-op (attribute "activation" and its parameters); the activation node
-// goes away. oneDNN applies it while the output is still in registers.
+// fuse_conv_activation.cpp: Conv, ConvTranspose or Gemm (or BatchNormalization, for Relu) whose
+// only user is an activation takes the activation as a post-op (attribute "activation" and its
+// parameters); the activation node goes away. oneDNN applies it while the output is still in
+// registers.
 #include <fmt/format.h>
 
 #include "pass_util.h"
@@ -21,10 +22,12 @@ bool isFusableActivation(const ir::Node& n) {
 }
 
 bool match(const ir::Graph& g, const Users& users, ir::Node& n, Match* m) {
-  if (n.op_type != "Conv" && n.op_type != "ConvTranspose" && n.op_type != "Gemm") return false;
-  if (n.attrs.has("activation")) return false;
+  const bool bn = n.op_type == "BatchNormalization";
+  if (n.op_type != "Conv" && n.op_type != "ConvTranspose" && n.op_type != "Gemm" && !bn) return false;
+  if (n.attrs.has("activation") || n.outputs.size() != 1) return false;
   ir::Node* act = soleUser(g, users, n.outputs[0]);
   if (!act || !isFusableActivation(*act)) return false;
+  if (bn && act->op_type != "Relu") return false;  // oneDNN fuses ReLU only into batch norm
   if (act->outputs.size() != 1 || act->outputs[0]->dtype != n.outputs[0]->dtype) return false;
   *m = {&n, act};
   return true;

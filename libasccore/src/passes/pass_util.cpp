@@ -50,4 +50,12 @@ void takeOutput(ir::Node* to, ir::Node* from) {
   from->outputs.clear();
 }
 
+void replaceAllUses(ir::Graph& g, const ir::Value* from, ir::Value* to) {
+  for (const auto& n : g.nodes())
+    for (auto*& in : n->inputs)
+      if (in == from) in = to;
+  for (auto*& out : g.outputs)
+    if (out == from) out = to;
+}
+
 }  // namespace asc::passes

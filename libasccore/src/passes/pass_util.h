@@ -28,4 +28,7 @@ void inheritNames(ir::Node* to, const ir::Node* from);
 /// pattern's final output, so consumers and graph outputs need no change).
 void takeOutput(ir::Node* to, ir::Node* from);
 
+/// Makes every user of `from` (and the graph outputs) use `to` instead.
+void replaceAllUses(ir::Graph& g, const ir::Value* from, ir::Value* to);
+
 }  // namespace asc::passes

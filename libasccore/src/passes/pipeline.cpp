@@ -24,7 +24,7 @@ std::vector<std::string> defaultPipeline() {
   // Order matters: GELU and LayerNorm first (they free their Mul/Add nodes), then bias adds,
   // then residual adds before activations, so Conv -> Add -> Relu becomes one Conv whose
   // post-ops run sum then Relu.
-  return {"fuse-gelu", "fuse-layernorm", "fuse-swish", "fuse-matmul-add", "fuse-conv-add",
+  return {"fuse-pad", "fuse-gelu", "fuse-layernorm", "fuse-swish", "fuse-matmul-add", "fuse-conv-add",
           "fuse-conv-activation"};
 }
 

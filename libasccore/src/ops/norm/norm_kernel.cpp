@@ -38,6 +38,8 @@ Result<std::unique_ptr<Kernel>> batchNorm(const KernelInit& k) {
     auto src = cpu::memOf(k.inputs[0], k.env.engine);
     auto flags = dnnl::normalization_flags::use_global_stats | dnnl::normalization_flags::use_scale |
                  dnnl::normalization_flags::use_shift;
+    if (k.node.attrs.getString("activation", "") == "Relu")  // from fuse-conv-activation
+      flags = flags | dnnl::normalization_flags::fuse_norm_relu;
     dnnl::batch_normalization_forward::desc d(dnnl::prop_kind::forward_inference, src.get_desc(),
                                               k.node.attrs.getFloat("epsilon", 1e-5f), flags);
     dnnl::batch_normalization_forward::primitive_desc pd(d, k.env.engine);

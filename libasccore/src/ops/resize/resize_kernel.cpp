@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "../op_util.h"
+#include "cpu/dnnl_util.h"
 #include "cpu/parallel.h"
 
 namespace asc::ops {
@@ -186,9 +187,78 @@ class ResizeKernel : public Kernel {
   std::vector<std::vector<std::vector<Tap>>> taps_;
 };
 
+// Linear upsampling of image dims with half-pixel centres is what oneDNN's resampling computes
+// (source = (dst + 0.5) / factor - 0.5, clamped at the borders), and it works on blocked
+// tensors, so the tensor needs no reorder around the op. (Downsampling differs: oneDNN does not
+// interpolate between the two nearest sources there, so it stays on the plain kernel.)
+bool dnnlLinear(const ir::Node& n) {
+  if (n.op_type != "Resize" || n.attrs.getString("mode", "nearest") != "linear") return false;
+  const ir::Shape& x = n.inputs[0]->shape;
+  const ir::Shape& y = n.outputs[0]->shape;
+  if ((x.size() != 4 && x.size() != 5) || x[0] != y[0] || x[1] != y[1] ||
+      n.inputs[0]->dtype != ir::DType::F32)
+    return false;
+  for (size_t i = 2; i < x.size(); ++i)
+    if (y[i] < x[i]) return false;
+  const std::string c = n.attrs.getString("coordinate_transformation_mode", "half_pixel");
+  if (c == "half_pixel") return true;
+  if (c != "pytorch_half_pixel") return false;
+  for (size_t i = 2; i < y.size(); ++i)
+    if (y[i] <= 1) return false;
+  return true;
+}
+
+class DnnlResize : public Kernel {
+ public:
+  explicit DnnlResize(KernelEnv& env) : env_(env) {}
+  Status init(const KernelInit& k) {
+    const ir::Shape& x = k.inputs[0].shape();
+    const ir::Shape& y = k.outputs[0].shape();
+    auto scales = k.node.attrs.getFloats("scales");
+    std::vector<float> factors;
+    for (size_t i = 2; i < x.size(); ++i)
+      factors.push_back(scales.size() == x.size() ? scales[i]
+                                                  : static_cast<float>(y[i]) / static_cast<float>(x[i]));
+    try {
+      auto src = cpu::memOf(k.inputs[0], env_.engine);
+      auto dst = cpu::memOf(k.outputs[0], env_.engine);
+      dnnl::resampling_forward::desc d(dnnl::prop_kind::forward_inference,
+                                       dnnl::algorithm::resampling_linear, factors,
+                                       src.get_desc(), dst.get_desc());
+      dnnl::resampling_forward::primitive_desc pd(d, env_.engine);
+      prim_ = dnnl::resampling_forward(pd);
+      impl_ = pd.impl_info_str();
+      args_ = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
+    } catch (const dnnl::error& e) {
+      return cpu::dnnlError(k.node, e);
+    }
+    return Status::ok();
+  }
+  void run() override {
+    prim_.execute(env_.stream, args_);
+    env_.stream.wait();
+  }
+  std::string implName() const override { return impl_; }
+
+ private:
+  KernelEnv& env_;
+  dnnl::primitive prim_;
+  std::unordered_map<int, dnnl::memory> args_;
+  std::string impl_;
+};
+
 }  // namespace
 
+Layout resizeLayout(const ir::Node& n, const std::vector<Layout>& in) {
+  return dnnlLinear(n) ? in[0] : Layout::Plain;
+}
+
 Result<std::unique_ptr<Kernel>> createResizeKernel(const KernelInit& k) {
+  if (dnnlLinear(k.node)) {
+    auto d = std::make_unique<DnnlResize>(k.env);
+    ASC_RETURN_IF_ERROR(d->init(k));
+    return std::unique_ptr<Kernel>(std::move(d));
+  }
   if (k.inputs[0].dtype() != ir::DType::F32)
     return Status::error(ErrorCode::NotImplemented, "node '{}': resize of {} is not supported",
                          k.node.name, ir::dtypeName(k.inputs[0].dtype()));
