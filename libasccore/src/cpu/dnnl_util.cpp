@@ -28,11 +28,11 @@ memory::format_tag plainTag(size_t rank) {
 
 memory::format_tag blockedTag(size_t rank) {
   using tag = memory::format_tag;
-  const bool b16 = ops::blockSize() == 16;
+  const bool cl = ops::channelsLast();
   switch (rank) {
-    case 3: return b16 ? tag::nCw16c : tag::nCw8c;
-    case 4: return b16 ? tag::nChw16c : tag::nChw8c;
-    case 5: return b16 ? tag::nCdhw16c : tag::nCdhw8c;
+    case 3: return cl ? tag::nwc : tag::nCw8c;
+    case 4: return cl ? tag::nhwc : tag::nChw8c;
+    case 5: return cl ? tag::ndhwc : tag::nCdhw8c;
     default: return tag::undef;
   }
 }

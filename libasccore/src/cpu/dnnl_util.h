@@ -25,7 +25,7 @@ using dnnl::memory;
 memory::dims dimsOf(const ir::Shape& s);
 /// Plain row-major tag for a rank (a, ab, abc, abcd, ...).
 memory::format_tag plainTag(size_t rank);
-/// The Blocked tag for a rank (nChw8c/nChw16c for 4-D, nCdhw.. for 5-D, nCw.. for 3-D).
+/// The Blocked tag for a rank: nhwc/ndhwc/nwc when channels-last, else nChw8c/nCdhw8c/nCw8c.
 memory::format_tag blockedTag(size_t rank);
 memory::data_type dnnlType(ir::DType t);
 /// The memory descriptor of a tensor in its layout.

@@ -15,12 +15,15 @@
 
 namespace asc::ops {
 
-/// Physical layout of an activation buffer. Blocked is oneDNN's nChw{B}c / nCdhw{B}c: channels
-/// in blocks of B (the channel dim padded up to a multiple of B), the layout the JIT
-/// convolutions use: B = 16 on CPUs with AVX-512, 8 on AVX2 CPUs (see blockSize()).
+/// Physical layout of an activation buffer. Blocked is the layout this CPU's fastest oneDNN
+/// convolutions use: channels-last (NHWC) on AVX-512 CPUs (the brgemm kernels), and nChw8c
+/// (channels in blocks of 8, padded up to a multiple of 8) on AVX2 CPUs. Measured in
+/// docs/runtime.md; see channelsLast() and blockSize().
 enum class Layout : uint8_t { Plain, Blocked };
 
-/// The channel block of the Blocked layout on this CPU (16 with AVX-512, else 8).
+/// Whether Blocked means channels-last on this CPU.
+ASC_API bool channelsLast();
+/// The channel block of the Blocked layout (1 when it is channels-last).
 ASC_API int blockSize();
 
 struct TensorRef {

@@ -11,6 +11,7 @@
 #include "../op_util.h"
 #include "asc/ops/registry.h"
 #include "asc/support/fp16.h"
+#include "cpu/dnnl_util.h"
 #include "cpu/parallel.h"
 
 namespace asc::ops {
@@ -207,21 +208,63 @@ Result<std::unique_ptr<Kernel>> createDepthToSpaceKernel(const KernelInit& k) {
       "depth_to_space"));
 }
 
+// nChw8c tensors along channels: oneDNN's concat.
+class DnnlConcat : public Kernel {
+ public:
+  explicit DnnlConcat(KernelEnv& env) : env_(env) {}
+  Status init(const KernelInit& k) {
+    try {
+      std::vector<dnnl::memory::desc> mds;
+      for (const auto& in : k.inputs) {
+        srcs_.push_back(cpu::memOf(in, env_.engine));
+        mds.push_back(srcs_.back().get_desc());
+      }
+      auto dst = cpu::memOf(k.outputs[0], env_.engine);
+      dnnl::concat::primitive_desc pd(dst.get_desc(), 1, mds, env_.engine);
+      prim_ = dnnl::concat(pd);
+      impl_ = pd.impl_info_str();
+      for (size_t i = 0; i < srcs_.size(); ++i) args_[DNNL_ARG_MULTIPLE_SRC + int(i)] = srcs_[i];
+      args_[DNNL_ARG_DST] = dst;
+    } catch (const dnnl::error& e) {
+      return cpu::dnnlError(k.node, e);
+    }
+    return Status::ok();
+  }
+  void run() override {
+    prim_.execute(env_.stream, args_);
+    env_.stream.wait();
+  }
+  std::string implName() const override { return impl_; }
+
+ private:
+  KernelEnv& env_;
+  std::vector<dnnl::memory> srcs_;
+  dnnl::primitive prim_;
+  std::unordered_map<int, dnnl::memory> args_;
+  std::string impl_;
+};
+
 Result<std::unique_ptr<Kernel>> createConcatKernel(const KernelInit& k) {
-  // Per outer index each input contributes one contiguous chunk. For blocked tensors along
-  // channels (multiples of 8) the chunks are whole channel blocks, so the same loop works on
-  // the physical bytes.
+  if (k.outputs[0].layout == Layout::Blocked && !channelsLast()) {
+    auto c = std::make_unique<DnnlConcat>(k.env);
+    ASC_RETURN_IF_ERROR(c->init(k));
+    return std::unique_ptr<Kernel>(std::move(c));
+  }
+  // Per outer index each input contributes one contiguous chunk (plain layout; or channels-last
+  // along channels, where the outer index is the pixel).
   const ir::Shape& out = k.outputs[0].shape();
   const int64_t axis = k.node.attrs.getInt("axis", 0);
   int64_t outer = 1;
   for (int64_t i = 0; i < axis; ++i) outer *= out[i];
+  // Channels-last along channels: every pixel holds one run of each input's channels.
+  if (k.outputs[0].layout == Layout::Blocked) outer = out[1] ? k.outputs[0].numel() / out[1] : 0;
   std::vector<std::pair<const Bytes*, size_t>> chunks;
   for (const auto& in : k.inputs)
     if (in.data) chunks.push_back({static_cast<const Bytes*>(in.data), outer ? in.bytes / outer : 0});
   Bytes* dst = static_cast<Bytes*>(k.outputs[0].data);
   size_t row = outer ? k.outputs[0].bytes / outer : 0;
   return fnKernel([=] {
-    cpu::parallelFor(outer, 4, [&](int64_t b, int64_t e) {
+    cpu::parallelFor(outer, 64, [&](int64_t b, int64_t e) {
       for (int64_t o = b; o < e; ++o) {
         size_t col = 0;
         for (const auto& [p, n] : chunks) {
@@ -442,7 +485,9 @@ Layout concatLayout(const ir::Node& n, const std::vector<Layout>& in) {
   if (n.attrs.getInt("axis", 0) != 1) return Layout::Plain;
   for (size_t i = 0; i < n.inputs.size(); ++i) {
     const ir::Value* v = n.inputs[i];
-    if (!v || v->isConstant() || in[i] != Layout::Blocked || v->shape[1] % blockSize() != 0)
+    // nChw8c concat is fast only when every input fills whole channel blocks.
+    if (!v || v->isConstant() || in[i] != Layout::Blocked || v->shape[1] % blockSize() != 0 ||
+        v->dtype != ir::DType::F32)
       return Layout::Plain;
   }
   return Layout::Blocked;
