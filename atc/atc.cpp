@@ -184,7 +184,8 @@ void listOps(std::ostream& out) {
   fmt::print(out, "{:<24} {:<8} {:<24} {:<8} {}\n", "ONNX op", "opset", "CANN type", "engine",
              "notes");
   for (const auto* d : ops::allOps())
-    fmt::print(out, "{:<24} {:<8} {:<24} {:<8} {}\n", d->name(), fmt::format("{}+", d->onnxSince()),
+    fmt::print(out, "{:<24} {:<8} {:<24} {:<8} {}\n", d->name(),
+               d->onnxSince() > 17 ? std::string("fused") : fmt::format("{}+", d->onnxSince()),
                d->cannType(), ops::engineName(d->engineKind()), d->summaryText());
 }
 

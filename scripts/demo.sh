@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# demo.sh [MODEL.onnx [INPUT_SHAPE]]: the main job on a bundled model. Converts the model to an
-# offline model with atc, shows its summary (atc --mode=6) and renders it as JSON (--mode=1).
-# Without arguments it uses models/resnet_mini.onnx (ResNet-shaped, made by
-# scripts/make_demo_model.py). Builds the tools first when they are not built yet.
+# demo.sh [MODEL.onnx [INPUT_SHAPE [INPUT.npy]]]: the main job on a bundled model. Converts the
+# model to an offline model with atc, shows its summary (atc --mode=6), runs it with msame on an
+# input (the bundled test image for the bundled model, zeros otherwise) and prints the top-5
+# classes. Without arguments it uses models/resnet_mini.onnx (ResNet-shaped, random weights,
+# made by scripts/make_demo_model.py). Builds the tools first when they are not built yet.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 model=${1:-$root/models/resnet_mini.onnx}
 shape=${2:-}
+input=${3:-}
+if [ -z "$input" ] && [ "$model" = "$root/models/resnet_mini.onnx" ]; then
+  input="$root/tests/data/golden/resnet_mini.input.npy"
+fi
 soc=${SOC_VERSION:-Ascend310P3}
 out=${DEMO_OUT:-$root/demo-out}
 
@@ -15,14 +20,16 @@ if [ ! -x "$build/bin/atc" ]; then
   echo "== building asc-tools (first run) =="
   "$root/scripts/install-deps.sh"
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DASC_BUILD_TESTS=OFF >/dev/null
-  cmake --build "$build" -j "$(nproc)" --target atc
+  cmake --build "$build" -j "$(nproc)" --target atc msame
 fi
 atc="$build/bin/atc"
+msame="$build/bin/msame"
 stem=$(basename "${model%.*}")
 mkdir -p "$out"
 
 echo "== atc: $model -> $out/$stem.om (soc $soc) =="
-args=(--model="$model" --framework=5 --output="$out/$stem" --soc_version="$soc")
+args=(--model="$model" --framework=5 --output="$out/$stem" --soc_version="$soc"
+      --precision_mode=force_fp32)
 [ -n "$shape" ] && args+=(--input_shape="$shape")
 start=$(date +%s%N)
 "$atc" "${args[@]}"
@@ -36,7 +43,20 @@ echo "== atc --mode=6: the offline model's summary =="
 echo
 echo "== atc --mode=1: the model as JSON =="
 "$atc" --mode=1 --om="$out/$stem.om" --json="$out/$stem.json"
-ops=$(grep -c '"type": ' "$out/$stem.json" || true)
-echo "$out/$stem.json: $ops ops (including Data, Const and NetOutput)"
-echo "op types:"
-grep -o '"type": "[A-Za-z0-9]*"' "$out/$stem.json" | sort | uniq -c | sort -rn | sed 's/"type": //; s/"//g'
+echo "$out/$stem.json: $(grep -c '"type": ' "$out/$stem.json" || true) ops (including Data, Const and NetOutput)"
+
+echo
+echo "== msame: run $stem.om on the CPU runtime =="
+rm -rf "$out/run"
+margs=(--model "$out/$stem.om" --output "$out/run" --loop 10)
+[ -n "$input" ] && margs+=(--input "$input")
+"$msame" "${margs[@]}" | grep -E "Inference average|summary|Execute sample"
+result=$(ls "$out"/run/*/"${stem}"_output_0.bin)
+
+echo
+echo "== top-5 classes (softmax over output 0) =="
+od -An -v -f "$result" | tr -s ' ' '\n' | grep -v '^$' |
+  awk '{ v[NR - 1] = $1; if (NR == 1 || $1 > m) m = $1 }
+       END { for (i in v) { e[i] = exp(v[i] - m); s += e[i] }
+             for (i in v) printf "%d %.6f\n", i, e[i] / s }' |
+  sort -k2,2gr | awk 'NR <= 5 { printf "  class %4d  probability %.4f\n", $1, $2 }'
