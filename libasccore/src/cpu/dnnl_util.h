@@ -72,3 +72,32 @@ Result<memory> reorderConstant(const ir::Node& n, const memory::desc& have, cons
 Status appendActivation(const ir::Node& n, dnnl::post_ops& po);
 
 }  // namespace asc::cpu
+
+namespace asc::cpu {
+
+/// A kernel that is one oneDNN primitive over fixed arguments: run() executes it on the
+/// session's stream. Subclasses build the primitive in their init and call set().
+class PrimitiveKernel : public ops::Kernel {
+ public:
+  explicit PrimitiveKernel(ops::KernelEnv& env) : env_(env) {}
+  void run() override {
+    prim_.execute(env_.stream, args_);
+    env_.stream.wait();
+  }
+  std::string implName() const override { return impl_; }
+  /// Installs the primitive, its description (for implName) and its fixed arguments.
+  void set(dnnl::primitive prim, const dnnl::primitive_desc_base& pd,
+           std::unordered_map<int, memory> args) {
+    prim_ = std::move(prim);
+    impl_ = pd.impl_info_str();
+    args_ = std::move(args);
+  }
+
+ protected:
+  ops::KernelEnv& env_;
+  dnnl::primitive prim_;
+  std::unordered_map<int, memory> args_;
+  std::string impl_;
+};
+
+}  // namespace asc::cpu

@@ -4,7 +4,10 @@ run atc --mode=1 --om=m.om --json=m.json
 expect_exit 0
 expect_file m.json
 grep -q '"type": "Conv2D"' m.json || fail "no Conv2D op in the JSON"
-grep -q '"type": "Relu"' m.json || fail "no Relu op in the JSON"
+# The Relu is fused into the convolution; the fusion map names both source nodes.
+grep -q '"type": "Relu"' m.json && fail "Relu was not fused"
+grep -q '"s": "Relu"' m.json || fail "no fused activation attribute"
+grep -A8 '"_datadump_original_op_names"' m.json | grep -q '"relu1"' || fail "fusion map lacks relu1"
 grep -q '"dtype": "DT_FLOAT"' m.json || fail "dtype not rendered by name"
 grep -q '"_datadump_original_op_names"' m.json || fail "no fusion map attribute"
 run atc --mode=1 --om=m.om

@@ -214,9 +214,9 @@ class PowMixed : public Kernel {
 
 // Blocked tensors where one operand is broadcast over the spatial dims ([N, C, 1, 1], the
 // squeeze-and-excitation scale): oneDNN's binary primitive, which understands the layout.
-class DnnlBinary : public Kernel {
+class DnnlBinary : public cpu::PrimitiveKernel {
  public:
-  explicit DnnlBinary(KernelEnv& env) : env_(env) {}
+  using PrimitiveKernel::PrimitiveKernel;
   Status init(const KernelInit& k, int full) {
     static const std::pair<const char*, dnnl::algorithm> kAlgs[] = {
         {"Add", dnnl::algorithm::binary_add}, {"Sub", dnnl::algorithm::binary_sub},
@@ -233,25 +233,12 @@ class DnnlBinary : public Kernel {
       auto o = cpu::memOf(k.outputs[0], env_.engine);
       dnnl::binary::desc d(alg, a.get_desc(), b.get_desc(), o.get_desc());
       dnnl::binary::primitive_desc pd(d, env_.engine);
-      prim_ = dnnl::binary(pd);
-      impl_ = pd.impl_info_str();
-      args_ = {{DNNL_ARG_SRC_0, a}, {DNNL_ARG_SRC_1, b}, {DNNL_ARG_DST, o}};
+      set(dnnl::binary(pd), pd, {{DNNL_ARG_SRC_0, a}, {DNNL_ARG_SRC_1, b}, {DNNL_ARG_DST, o}});
     } catch (const dnnl::error& e) {
       return cpu::dnnlError(k.node, e);
     }
     return Status::ok();
   }
-  void run() override {
-    prim_.execute(env_.stream, args_);
-    env_.stream.wait();
-  }
-  std::string implName() const override { return impl_; }
-
- private:
-  KernelEnv& env_;
-  dnnl::primitive prim_;
-  std::unordered_map<int, dnnl::memory> args_;
-  std::string impl_;
 };
 
 // Variadic Sum/Max/Min: the first pair into the output, then the output with each further input.

@@ -12,19 +12,10 @@ namespace {
 
 using dnnl::memory;
 
-class MatMulKernel : public Kernel {
+// The primitive plus private copies of B and C when Gemm's alpha/beta were folded into them.
+class MatMulKernel : public cpu::PrimitiveKernel {
  public:
-  explicit MatMulKernel(KernelEnv& env) : env_(env) {}
-  void run() override {
-    prim_.execute(env_.stream, args_);
-    env_.stream.wait();
-  }
-  std::string implName() const override { return impl_; }
-
-  KernelEnv& env_;
-  dnnl::primitive prim_;
-  std::unordered_map<int, memory> args_;
-  std::string impl_;
+  using PrimitiveKernel::PrimitiveKernel;
   std::vector<float> owned_b_, owned_c_;
 };
 
@@ -69,12 +60,12 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
     ASC_RETURN_IF_ERROR(cpu::appendActivation(n, po));
     attr.set_post_ops(po);
     dnnl::matmul::primitive_desc pd(d, attr, k.env.engine);
-    kern->prim_ = dnnl::matmul(pd);
-    kern->impl_ = pd.impl_info_str();
-    kern->args_ = {{DNNL_ARG_SRC, memory(amd, k.env.engine, k.inputs[0].data)},
-                   {DNNL_ARG_WEIGHTS, memory(bmd, k.env.engine, k.inputs[1].data)},
-                   {DNNL_ARG_DST, memory(cmd, k.env.engine, k.outputs[0].data)}};
-    if (has_bias) kern->args_[DNNL_ARG_BIAS] = memory(biasmd, k.env.engine, k.inputs[2].data);
+    std::unordered_map<int, memory> args = {
+        {DNNL_ARG_SRC, memory(amd, k.env.engine, k.inputs[0].data)},
+        {DNNL_ARG_WEIGHTS, memory(bmd, k.env.engine, k.inputs[1].data)},
+        {DNNL_ARG_DST, memory(cmd, k.env.engine, k.outputs[0].data)}};
+    if (has_bias) args[DNNL_ARG_BIAS] = memory(biasmd, k.env.engine, k.inputs[2].data);
+    kern->set(dnnl::matmul(pd), pd, std::move(args));
   } catch (const dnnl::error& e) {
     return cpu::dnnlError(n, e);
   }
@@ -127,12 +118,12 @@ Result<std::unique_ptr<Kernel>> gemm(const KernelInit& k) {
     ASC_RETURN_IF_ERROR(cpu::appendActivation(n, po));
     attr.set_post_ops(po);
     dnnl::matmul::primitive_desc pd(d, attr, k.env.engine);
-    kern->prim_ = dnnl::matmul(pd);
-    kern->impl_ = pd.impl_info_str();
-    kern->args_ = {{DNNL_ARG_SRC, memory(amd, k.env.engine, k.inputs[0].data)},
-                   {DNNL_ARG_WEIGHTS, memory(bmd, k.env.engine, const_cast<void*>(bdata))},
-                   {DNNL_ARG_DST, memory(cmd, k.env.engine, k.outputs[0].data)}};
-    if (cdata) kern->args_[DNNL_ARG_BIAS] = memory(bias_md, k.env.engine, const_cast<void*>(cdata));
+    std::unordered_map<int, memory> args = {
+        {DNNL_ARG_SRC, memory(amd, k.env.engine, k.inputs[0].data)},
+        {DNNL_ARG_WEIGHTS, memory(bmd, k.env.engine, const_cast<void*>(bdata))},
+        {DNNL_ARG_DST, memory(cmd, k.env.engine, k.outputs[0].data)}};
+    if (cdata) args[DNNL_ARG_BIAS] = memory(bias_md, k.env.engine, const_cast<void*>(cdata));
+    kern->set(dnnl::matmul(pd), pd, std::move(args));
   } catch (const dnnl::error& e) {
     return cpu::dnnlError(n, e);
   }

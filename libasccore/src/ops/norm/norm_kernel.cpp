@@ -12,28 +12,13 @@ namespace {
 
 using dnnl::memory;
 
-class DnnlKernel : public Kernel {
- public:
-  explicit DnnlKernel(KernelEnv& env) : env_(env) {}
-  void run() override {
-    prim_.execute(env_.stream, args_);
-    env_.stream.wait();
-  }
-  std::string implName() const override { return impl_; }
-
-  KernelEnv& env_;
-  dnnl::primitive prim_;
-  std::unordered_map<int, memory> args_;
-  std::string impl_;
-};
-
 memory vec(const TensorRef& t, const dnnl::engine& eng) {
   return memory(memory::desc({t.numel()}, memory::data_type::f32, memory::format_tag::a), eng,
                 t.data);
 }
 
 Result<std::unique_ptr<Kernel>> batchNorm(const KernelInit& k) {
-  auto kern = std::make_unique<DnnlKernel>(k.env);
+  auto kern = std::make_unique<cpu::PrimitiveKernel>(k.env);
   try {
     auto src = cpu::memOf(k.inputs[0], k.env.engine);
     auto flags = dnnl::normalization_flags::use_global_stats | dnnl::normalization_flags::use_scale |
@@ -43,14 +28,12 @@ Result<std::unique_ptr<Kernel>> batchNorm(const KernelInit& k) {
     dnnl::batch_normalization_forward::desc d(dnnl::prop_kind::forward_inference, src.get_desc(),
                                               k.node.attrs.getFloat("epsilon", 1e-5f), flags);
     dnnl::batch_normalization_forward::primitive_desc pd(d, k.env.engine);
-    kern->prim_ = dnnl::batch_normalization_forward(pd);
-    kern->impl_ = pd.impl_info_str();
-    kern->args_ = {{DNNL_ARG_SRC, src},
+    kern->set(dnnl::batch_normalization_forward(pd), pd, {{DNNL_ARG_SRC, src},
                    {DNNL_ARG_DST, cpu::memOf(k.outputs[0], k.env.engine)},
                    {DNNL_ARG_SCALE, vec(k.inputs[1], k.env.engine)},
                    {DNNL_ARG_SHIFT, vec(k.inputs[2], k.env.engine)},
                    {DNNL_ARG_MEAN, vec(k.inputs[3], k.env.engine)},
-                   {DNNL_ARG_VARIANCE, vec(k.inputs[4], k.env.engine)}};
+                   {DNNL_ARG_VARIANCE, vec(k.inputs[4], k.env.engine)}});
   } catch (const dnnl::error& e) {
     return cpu::dnnlError(k.node, e);
   }
@@ -75,7 +58,7 @@ Result<std::unique_ptr<Kernel>> layerNorm(const KernelInit& k) {
                          "node '{}' (LayerNormalization): scale/bias must cover the normalized "
                          "dims exactly ({} values)",
                          n.name, inner);
-  auto kern = std::make_unique<DnnlKernel>(k.env);
+  auto kern = std::make_unique<cpu::PrimitiveKernel>(k.env);
   try {
     memory::desc md({outer, inner}, memory::data_type::f32, memory::format_tag::ab);
     auto flags = dnnl::normalization_flags::use_scale;
@@ -84,12 +67,12 @@ Result<std::unique_ptr<Kernel>> layerNorm(const KernelInit& k) {
     dnnl::layer_normalization_forward::desc d(dnnl::prop_kind::forward_inference, md,
                                               n.attrs.getFloat("epsilon", 1e-5f), flags);
     dnnl::layer_normalization_forward::primitive_desc pd(d, k.env.engine);
-    kern->prim_ = dnnl::layer_normalization_forward(pd);
-    kern->impl_ = pd.impl_info_str();
-    kern->args_ = {{DNNL_ARG_SRC, memory(md, k.env.engine, k.inputs[0].data)},
-                   {DNNL_ARG_DST, memory(md, k.env.engine, k.outputs[0].data)},
-                   {DNNL_ARG_SCALE, vec(k.inputs[1], k.env.engine)}};
-    if (shift) kern->args_[DNNL_ARG_SHIFT] = vec(k.inputs[2], k.env.engine);
+    std::unordered_map<int, memory> args = {
+        {DNNL_ARG_SRC, memory(md, k.env.engine, k.inputs[0].data)},
+        {DNNL_ARG_DST, memory(md, k.env.engine, k.outputs[0].data)},
+        {DNNL_ARG_SCALE, vec(k.inputs[1], k.env.engine)}};
+    if (shift) args[DNNL_ARG_SHIFT] = vec(k.inputs[2], k.env.engine);
+    kern->set(dnnl::layer_normalization_forward(pd), pd, std::move(args));
   } catch (const dnnl::error& e) {
     return cpu::dnnlError(n, e);
   }
@@ -98,7 +81,7 @@ Result<std::unique_ptr<Kernel>> layerNorm(const KernelInit& k) {
 
 Result<std::unique_ptr<Kernel>> lrn(const KernelInit& k) {
   const ir::Node& n = k.node;
-  auto kern = std::make_unique<DnnlKernel>(k.env);
+  auto kern = std::make_unique<cpu::PrimitiveKernel>(k.env);
   try {
     auto src = cpu::memOf(k.inputs[0], k.env.engine);
     dnnl::lrn_forward::desc d(dnnl::prop_kind::forward_inference,
@@ -106,9 +89,8 @@ Result<std::unique_ptr<Kernel>> lrn(const KernelInit& k) {
                               n.attrs.getInt("size", 1), n.attrs.getFloat("alpha", 1e-4f),
                               n.attrs.getFloat("beta", 0.75f), n.attrs.getFloat("bias", 1.f));
     dnnl::lrn_forward::primitive_desc pd(d, k.env.engine);
-    kern->prim_ = dnnl::lrn_forward(pd);
-    kern->impl_ = pd.impl_info_str();
-    kern->args_ = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, cpu::memOf(k.outputs[0], k.env.engine)}};
+    kern->set(dnnl::lrn_forward(pd), pd,
+              {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, cpu::memOf(k.outputs[0], k.env.engine)}});
   } catch (const dnnl::error& e) {
     return cpu::dnnlError(n, e);
   }

@@ -8,9 +8,9 @@
 namespace asc::ops {
 namespace {
 
-class PoolKernel : public Kernel {
+class PoolKernel : public cpu::PrimitiveKernel {
  public:
-  explicit PoolKernel(KernelEnv& env) : env_(env) {}
+  using PrimitiveKernel::PrimitiveKernel;
   Status init(const KernelInit& k) {
     const ir::Node& n = k.node;
     const TensorRef& x = k.inputs[0];
@@ -48,25 +48,12 @@ class PoolKernel : public Kernel {
       dnnl::pooling_v2_forward::desc d(dnnl::prop_kind::forward_inference, alg, src.get_desc(),
                                        dst.get_desc(), strides, kernel, dil, pad_l, pad_r);
       dnnl::pooling_v2_forward::primitive_desc pd(d, env_.engine);
-      prim_ = dnnl::pooling_v2_forward(pd);
-      impl_ = pd.impl_info_str();
-      args_ = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
+      set(dnnl::pooling_v2_forward(pd), pd, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
     } catch (const dnnl::error& e) {
       return cpu::dnnlError(n, e);
     }
     return Status::ok();
   }
-  void run() override {
-    prim_.execute(env_.stream, args_);
-    env_.stream.wait();
-  }
-  std::string implName() const override { return impl_; }
-
- private:
-  KernelEnv& env_;
-  dnnl::primitive prim_;
-  std::unordered_map<int, dnnl::memory> args_;
-  std::string impl_;
 };
 
 }  // namespace

@@ -208,9 +208,9 @@ bool dnnlLinear(const ir::Node& n) {
   return true;
 }
 
-class DnnlResize : public Kernel {
+class DnnlResize : public cpu::PrimitiveKernel {
  public:
-  explicit DnnlResize(KernelEnv& env) : env_(env) {}
+  using PrimitiveKernel::PrimitiveKernel;
   Status init(const KernelInit& k) {
     const ir::Shape& x = k.inputs[0].shape();
     const ir::Shape& y = k.outputs[0].shape();
@@ -226,25 +226,12 @@ class DnnlResize : public Kernel {
                                        dnnl::algorithm::resampling_linear, factors,
                                        src.get_desc(), dst.get_desc());
       dnnl::resampling_forward::primitive_desc pd(d, env_.engine);
-      prim_ = dnnl::resampling_forward(pd);
-      impl_ = pd.impl_info_str();
-      args_ = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
+      set(dnnl::resampling_forward(pd), pd, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
     } catch (const dnnl::error& e) {
       return cpu::dnnlError(k.node, e);
     }
     return Status::ok();
   }
-  void run() override {
-    prim_.execute(env_.stream, args_);
-    env_.stream.wait();
-  }
-  std::string implName() const override { return impl_; }
-
- private:
-  KernelEnv& env_;
-  dnnl::primitive prim_;
-  std::unordered_map<int, dnnl::memory> args_;
-  std::string impl_;
 };
 
 }  // namespace

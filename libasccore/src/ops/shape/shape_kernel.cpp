@@ -209,39 +209,27 @@ Result<std::unique_ptr<Kernel>> createDepthToSpaceKernel(const KernelInit& k) {
 }
 
 // nChw8c tensors along channels: oneDNN's concat.
-class DnnlConcat : public Kernel {
+class DnnlConcat : public cpu::PrimitiveKernel {
  public:
-  explicit DnnlConcat(KernelEnv& env) : env_(env) {}
+  using PrimitiveKernel::PrimitiveKernel;
   Status init(const KernelInit& k) {
     try {
       std::vector<dnnl::memory::desc> mds;
-      for (const auto& in : k.inputs) {
-        srcs_.push_back(cpu::memOf(in, env_.engine));
-        mds.push_back(srcs_.back().get_desc());
+      std::unordered_map<int, dnnl::memory> args;
+      for (size_t i = 0; i < k.inputs.size(); ++i) {
+        auto m = cpu::memOf(k.inputs[i], env_.engine);
+        mds.push_back(m.get_desc());
+        args[DNNL_ARG_MULTIPLE_SRC + int(i)] = m;
       }
       auto dst = cpu::memOf(k.outputs[0], env_.engine);
+      args[DNNL_ARG_DST] = dst;
       dnnl::concat::primitive_desc pd(dst.get_desc(), 1, mds, env_.engine);
-      prim_ = dnnl::concat(pd);
-      impl_ = pd.impl_info_str();
-      for (size_t i = 0; i < srcs_.size(); ++i) args_[DNNL_ARG_MULTIPLE_SRC + int(i)] = srcs_[i];
-      args_[DNNL_ARG_DST] = dst;
+      set(dnnl::concat(pd), pd, std::move(args));
     } catch (const dnnl::error& e) {
       return cpu::dnnlError(k.node, e);
     }
     return Status::ok();
   }
-  void run() override {
-    prim_.execute(env_.stream, args_);
-    env_.stream.wait();
-  }
-  std::string implName() const override { return impl_; }
-
- private:
-  KernelEnv& env_;
-  std::vector<dnnl::memory> srcs_;
-  dnnl::primitive prim_;
-  std::unordered_map<int, dnnl::memory> args_;
-  std::string impl_;
 };
 
 Result<std::unique_ptr<Kernel>> createConcatKernel(const KernelInit& k) {

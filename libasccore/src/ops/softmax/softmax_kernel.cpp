@@ -9,9 +9,9 @@
 namespace asc::ops {
 namespace {
 
-class SoftmaxKernel : public Kernel {
+class SoftmaxKernel : public cpu::PrimitiveKernel {
  public:
-  explicit SoftmaxKernel(KernelEnv& env) : env_(env) {}
+  using PrimitiveKernel::PrimitiveKernel;
   Status init(const KernelInit& k) {
     const ir::Node& n = k.node;
     const ir::Shape& s = k.inputs[0].shape();
@@ -35,26 +35,14 @@ class SoftmaxKernel : public Kernel {
       dnnl::softmax_v2_forward::desc d(dnnl::prop_kind::forward_inference, alg, md, md,
                                        static_cast<int>(axis));
       dnnl::softmax_v2_forward::primitive_desc pd(d, env_.engine);
-      prim_ = dnnl::softmax_v2_forward(pd);
-      impl_ = pd.impl_info_str();
-      args_ = {{DNNL_ARG_SRC, dnnl::memory(md, env_.engine, k.inputs[0].data)},
-               {DNNL_ARG_DST, dnnl::memory(md, env_.engine, k.outputs[0].data)}};
+      set(dnnl::softmax_v2_forward(pd), pd,
+          {{DNNL_ARG_SRC, dnnl::memory(md, env_.engine, k.inputs[0].data)},
+           {DNNL_ARG_DST, dnnl::memory(md, env_.engine, k.outputs[0].data)}});
     } catch (const dnnl::error& e) {
       return cpu::dnnlError(n, e);
     }
     return Status::ok();
   }
-  void run() override {
-    prim_.execute(env_.stream, args_);
-    env_.stream.wait();
-  }
-  std::string implName() const override { return impl_; }
-
- private:
-  KernelEnv& env_;
-  dnnl::primitive prim_;
-  std::unordered_map<int, dnnl::memory> args_;
-  std::string impl_;
 };
 
 }  // namespace

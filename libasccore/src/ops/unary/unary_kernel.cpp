@@ -37,9 +37,9 @@ bool eltwiseSpec(const ir::Node& n, EltwiseSpec* s) {
   return true;
 }
 
-class EltwiseKernel : public Kernel {
+class EltwiseKernel : public cpu::PrimitiveKernel {
  public:
-  EltwiseKernel(KernelEnv& env) : env_(env) {}
+  using PrimitiveKernel::PrimitiveKernel;
   Status init(const KernelInit& k, const EltwiseSpec& s) {
     try {
       auto src = cpu::memOf(k.inputs[0], env_.engine);
@@ -47,25 +47,12 @@ class EltwiseKernel : public Kernel {
       dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference, s.alg, src.get_desc(),
                                     s.alpha, s.beta);
       dnnl::eltwise_forward::primitive_desc pd(d, env_.engine);
-      prim_ = dnnl::eltwise_forward(pd);
-      impl_ = pd.impl_info_str();
-      args_ = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
+      set(dnnl::eltwise_forward(pd), pd, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
     } catch (const dnnl::error& e) {
       return cpu::dnnlError(k.node, e);
     }
     return Status::ok();
   }
-  void run() override {
-    prim_.execute(env_.stream, args_);
-    env_.stream.wait();
-  }
-  std::string implName() const override { return impl_; }
-
- private:
-  KernelEnv& env_;
-  dnnl::primitive prim_;
-  std::unordered_map<int, dnnl::memory> args_;
-  std::string impl_;
 };
 
 // Loops over the physical buffer (padding lanes of a blocked layout included: harmless).
