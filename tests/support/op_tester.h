@@ -82,4 +82,17 @@ class OpTester {
   int nout_ = 1;
 };
 
+/// Whether `s` failed with a message containing `what`.
+inline bool mentions(const Status& s, const std::string& what) {
+  return !s.isOk() && s.message().find(what) != std::string::npos;
+}
+
+/// The elements of a constant value as doubles.
+inline std::vector<double> doublesOf(const ir::Value& v) {
+  std::vector<double> out;
+  ir::Tensor t = v.tensor();
+  for (int64_t i = 0; i < t.numel(); ++i) out.push_back(t.floatAt(i));
+  return out;
+}
+
 }  // namespace asc::test

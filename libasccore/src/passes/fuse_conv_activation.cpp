@@ -51,12 +51,9 @@ void rewrite(const Match& m, PassContext& ctx) {
 }  // namespace
 
 Status fuseConvActivation(ir::Graph& g, PassContext& ctx) {
-  Users users = g.users();
-  for (const auto& up : g.nodes()) {
-    Match m;
-    if (!up->outputs.empty() && match(g, users, *up, &m)) rewrite(m, ctx);
-  }
-  return Status::ok();
+  return forEachMatch<Match>(g, ctx, match, [](ir::Graph& gr, Match& m, PassContext& c) {
+    rewrite(m, c);
+  });
 }
 
 }  // namespace asc::passes

@@ -65,14 +65,9 @@ void rewrite(ir::Graph& g, const Match& m, PassContext& ctx) {
 }  // namespace
 
 Status fuseGelu(ir::Graph& g, PassContext& ctx) {
-  Users users = g.users();
-  std::vector<ir::Node*> nodes;
-  for (const auto& up : g.nodes()) nodes.push_back(up.get());
-  for (ir::Node* n : nodes) {
-    Match m;
-    if (!n->outputs.empty() && match(g, users, *n, &m)) rewrite(g, m, ctx);
-  }
-  return Status::ok();
+  return forEachMatch<Match>(g, ctx, match, [](ir::Graph& gr, Match& m, PassContext& c) {
+    rewrite(gr, m, c);
+  });
 }
 
 }  // namespace asc::passes

@@ -101,14 +101,12 @@ void rewrite(ir::Graph& g, Match& m, PassContext& ctx) {
 }  // namespace
 
 Status fuseLayerNorm(ir::Graph& g, PassContext& ctx) {
-  Users users = g.users();
-  std::vector<ir::Node*> nodes;
-  for (const auto& up : g.nodes()) nodes.push_back(up.get());
-  for (ir::Node* n : nodes) {
-    Match m;
-    if (!n->outputs.empty() && match(g, users, *n, &m) && m.x->dtype == ir::DType::F32) rewrite(g, m, ctx);
-  }
-  return Status::ok();
+  return forEachMatch<Match>(
+      g, ctx,
+      [](const ir::Graph& gr, const Users& u, ir::Node& n, Match* m) {
+        return match(gr, u, n, m) && m->x->dtype == ir::DType::F32;
+      },
+      [](ir::Graph& gr, Match& m, PassContext& c) { rewrite(gr, m, c); });
 }
 
 }  // namespace asc::passes

@@ -28,6 +28,21 @@ void inheritNames(ir::Node* to, const ir::Node* from);
 /// pattern's final output, so consumers and graph outputs need no change).
 void takeOutput(ir::Node* to, ir::Node* from);
 
+/// The driver every pattern pass shares: for each live node (in order, over a snapshot, so new
+/// nodes are not visited), `match(g, users, node, &m)` (side-effect free) and, on a match,
+/// `rewrite(g, m, ctx)`. Nodes a rewrite kills have their outputs cleared and are skipped.
+template <typename Match, typename MatchFn, typename RewriteFn>
+Status forEachMatch(ir::Graph& g, PassContext& ctx, MatchFn match, RewriteFn rewrite) {
+  const Users users = g.users();
+  std::vector<ir::Node*> nodes;
+  for (const auto& up : g.nodes()) nodes.push_back(up.get());
+  for (ir::Node* n : nodes) {
+    Match m;
+    if (!n->outputs.empty() && match(g, users, *n, &m)) rewrite(g, m, ctx);
+  }
+  return Status::ok();
+}
+
 /// Makes every user of `from` (and the graph outputs) use `to` instead.
 void replaceAllUses(ir::Graph& g, const ir::Value* from, ir::Value* to);
 

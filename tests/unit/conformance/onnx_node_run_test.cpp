@@ -2,7 +2,6 @@
 // on the CPU runtime and compares every output with the expected tensor, with the tolerances
 // the ONNX backend test runner uses (rtol 1e-3, atol 1e-7; integers and bools exactly).
 #include <catch2/catch.hpp>
-#include <dirent.h>
 
 #include <cmath>
 #include <fstream>
@@ -12,30 +11,11 @@
 #include "asc/frontend/onnx.h"
 #include "asc/runtime/session.h"
 #include "onnx/onnx.pb.h"
+#include "support/onnx_testdata.h"
 
 using namespace asc;
 
 namespace {
-const char* kNodeDir = "/usr/share/libonnx-testdata/data/node";
-
-std::vector<std::string> listDirs(const std::string& root) {
-  std::vector<std::string> out;
-  DIR* d = opendir(root.c_str());
-  if (!d) return out;
-  while (dirent* e = readdir(d))
-    if (e->d_name[0] != '.') out.push_back(e->d_name);
-  closedir(d);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 // The raw bytes of a TensorProto in its dtype (raw_data or the typed fields).
 std::string tensorBytes(const onnx::TensorProto& t) {
   if (t.has_raw_data()) return t.raw_data();
@@ -72,7 +52,7 @@ const std::set<std::string> kKnownGaps = {
 
 TEST_CASE("ONNX backend node tests: the CPU runtime matches the expected outputs",
           "[conformance][runtime]") {
-  auto cases = listDirs(kNodeDir);
+  auto cases = test::listDirs(test::kOnnxNodeTestDir);
   if (cases.empty()) {
     WARN("libonnx-testdata is not installed; skipping");
     return;
@@ -84,14 +64,14 @@ TEST_CASE("ONNX backend node tests: the CPU runtime matches the expected outputs
       ++skipped;
       continue;
     }
-    const std::string dir = std::string(kNodeDir) + "/" + c;
+    const std::string dir = std::string(test::kOnnxNodeTestDir) + "/" + c;
     // Compile-time inputs (int64 shapes/axes/indices; on a retry, every input but the first)
     // become initializers from the test data; the rest are fed at run time.
     std::vector<std::string> runtime_inputs;
     auto build = [&](bool all) -> Result<ir::Graph> {
       runtime_inputs.clear();
       onnx::ModelProto m;
-      if (!m.ParseFromString(slurp(dir + "/model.onnx")))
+      if (!m.ParseFromString(test::slurp(dir + "/model.onnx")))
         return Status::error(ErrorCode::ModelParseFailed, "unreadable");
       auto* graph = m.mutable_graph();
       std::set<std::string> inits;
@@ -102,7 +82,7 @@ TEST_CASE("ONNX backend node tests: the CPU runtime matches the expected outputs
         if (inits.count(in.name())) continue;
         onnx::TensorProto t;
         const int di = data_index++;
-        if (!t.ParseFromString(slurp(dir + "/test_data_set_0/input_" + std::to_string(di) + ".pb")))
+        if (!t.ParseFromString(test::slurp(dir + "/test_data_set_0/input_" + std::to_string(di) + ".pb")))
           continue;
         if ((all && di > 0) || in.type().tensor_type().elem_type() == onnx::TensorProto::INT64) {
           t.set_name(in.name());
@@ -147,7 +127,7 @@ TEST_CASE("ONNX backend node tests: the CPU runtime matches the expected outputs
     }
     for (size_t o = 0; o < (*s)->outputs().size() && ok; ++o) {
       onnx::TensorProto t;
-      t.ParseFromString(slurp(dir + "/test_data_set_0/output_" + std::to_string(o) + ".pb"));
+      t.ParseFromString(test::slurp(dir + "/test_data_set_0/output_" + std::to_string(o) + ".pb"));
       std::string want = tensorBytes(t);
       const auto& info = (*s)->outputs()[o];
       if (want.size() != info.bytes) {

@@ -4,7 +4,6 @@
 // output tensor. Cases outside the supported scope (opset > 17, unmapped ops) are counted as
 // skipped; the few known gaps are listed below with their reason.
 #include <catch2/catch.hpp>
-#include <dirent.h>
 
 #include <fstream>
 #include <set>
@@ -13,28 +12,13 @@
 #include "asc/frontend/onnx.h"
 #include "asc/support/file.h"
 #include "onnx/onnx.pb.h"
+#include "support/onnx_testdata.h"
 
 using namespace asc;
 
 namespace {
-const char* kNodeDir = "/usr/share/libonnx-testdata/data/node";
-
-std::vector<std::string> listDirs(const std::string& root) {
-  std::vector<std::string> out;
-  DIR* d = opendir(root.c_str());
-  if (!d) return out;
-  while (dirent* e = readdir(d))
-    if (e->d_name[0] != '.') out.push_back(e->d_name);
-  closedir(d);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 bool readTensor(const std::string& path, onnx::TensorProto* t) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return t->ParseFromString(ss.str());
+  return t->ParseFromString(test::slurp(path));
 }
 
 // The node test's model with its int64 inputs (shapes, axes, indices) frozen into
@@ -42,13 +26,8 @@ bool readTensor(const std::string& path, onnx::TensorProto* t) {
 // input but the first.
 Result<ir::Graph> importFrozen(const std::string& dir, bool all) {
   onnx::ModelProto m;
-  {
-    std::ifstream f(dir + "/model.onnx", std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    if (!m.ParseFromString(ss.str()))
-      return Status::error(ErrorCode::ModelParseFailed, "unreadable model");
-  }
+  if (!m.ParseFromString(test::slurp(dir + "/model.onnx")))
+    return Status::error(ErrorCode::ModelParseFailed, "unreadable model");
   auto* graph = m.mutable_graph();
   for (int i = 0; i < graph->input_size(); ++i) {
     const auto& in = graph->input(i);
@@ -76,7 +55,7 @@ const std::set<std::string> kKnownGaps = {
 
 TEST_CASE("ONNX backend node tests: inferred shapes match the expected outputs",
           "[conformance][frontend]") {
-  auto cases = listDirs(kNodeDir);
+  auto cases = test::listDirs(test::kOnnxNodeTestDir);
   if (cases.empty()) {
     WARN("libonnx-testdata is not installed; skipping");
     return;
@@ -84,7 +63,7 @@ TEST_CASE("ONNX backend node tests: inferred shapes match the expected outputs",
   int passed = 0, skipped = 0;
   std::vector<std::string> failures;
   for (const auto& c : cases) {
-    const std::string dir = std::string(kNodeDir) + "/" + c;
+    const std::string dir = std::string(test::kOnnxNodeTestDir) + "/" + c;
     if (kKnownGaps.count(c)) {
       ++skipped;
       continue;

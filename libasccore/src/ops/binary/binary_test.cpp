@@ -8,20 +8,11 @@
 
 using namespace asc;
 using asc::test::OpTester;
+using asc::test::mentions;
+using asc::test::doublesOf;
 using ir::DType;
 using Ints = std::vector<int64_t>;
 
-namespace {
-bool mentions(const Status& s, const std::string& what) {
-  return !s.isOk() && s.message().find(what) != std::string::npos;
-}
-std::vector<double> doublesOf(const ir::Value& v) {
-  std::vector<double> out;
-  ir::Tensor t = v.tensor();
-  for (int64_t i = 0; i < t.numel(); ++i) out.push_back(t.floatAt(i));
-  return out;
-}
-}  // namespace
 
 TEST_CASE("Add/Sub/Mul/Div/Pow broadcast", "[ops][binary]") {
   for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow"}) {

@@ -6,12 +6,11 @@
 
 using namespace asc;
 using asc::test::OpTester;
+using asc::test::mentions;
+using asc::test::doublesOf;
 using ir::DType;
 
 namespace {
-bool mentions(const Status& s, const std::string& what) {
-  return !s.isOk() && s.message().find(what) != std::string::npos;
-}
 ir::Shape matmulShape(ir::Shape a, ir::Shape b) {
   OpTester t("MatMul");
   t.input(DType::F32, std::move(a)).input(DType::F32, std::move(b));

@@ -6,12 +6,11 @@
 
 using namespace asc;
 using asc::test::OpTester;
+using asc::test::mentions;
+using asc::test::doublesOf;
 using ir::DType;
 
 namespace {
-bool mentions(const Status& s, const std::string& what) {
-  return !s.isOk() && s.message().find(what) != std::string::npos;
-}
 OpTester& bnParams(OpTester& t, int64_t c) {
   for (int i = 0; i < 4; ++i) t.input(DType::F32, {c});
   return t;

@@ -6,14 +6,11 @@
 
 using namespace asc;
 using asc::test::OpTester;
+using asc::test::mentions;
+using asc::test::doublesOf;
 using ir::DType;
 using Ints = std::vector<int64_t>;
 
-namespace {
-bool mentions(const Status& s, const std::string& what) {
-  return !s.isOk() && s.message().find(what) != std::string::npos;
-}
-}  // namespace
 
 TEST_CASE("MaxPool shape with pads and strides; Indices are int64", "[ops][pool]") {
   OpTester t("MaxPool");

@@ -6,14 +6,11 @@
 
 using namespace asc;
 using asc::test::OpTester;
+using asc::test::mentions;
+using asc::test::doublesOf;
 using ir::DType;
 using Ints = std::vector<int64_t>;
 
-namespace {
-bool mentions(const Status& s, const std::string& what) {
-  return !s.isOk() && s.message().find(what) != std::string::npos;
-}
-}  // namespace
 
 TEST_CASE("Resize with scales (opset 10 and 13)", "[ops][resize]") {
   OpTester v10("Resize", 10);
