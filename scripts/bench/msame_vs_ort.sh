@@ -69,6 +69,7 @@ for m in "${models[@]}"; do
     "$([ "$ok" = 1 ] || echo '  ACCURACY FAIL')"
 done
 if [ ${#ratios[@]} -gt 0 ]; then
-  printf '%s\n' "${ratios[@]}" | awk '{ s += log($1); n++ } END { printf "geometric mean ratio (msame / ORT): %.3f over %d models, %s threads\n", exp(s / n), n, ENVIRON["THREADS_USED"] }' THREADS_USED="$threads"
+  printf '%s\n' "${ratios[@]}" | awk -v t="$threads" '{ s += log($1); n++ }
+    END { printf "geometric mean ratio (msame / ORT): %.3f over %d models, %s threads\n", exp(s / n), n, t }'
 fi
 exit $status

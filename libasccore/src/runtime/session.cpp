@@ -34,6 +34,7 @@ struct Slot {
   size_t bytes = 0;
   int first = -1, last = -1;
   const void* external = nullptr;  // constants: their data (never in the arena)
+  int alias_of = -1;                // shares that slot's bytes (a Reshape-like op's output)
   void* ptr = nullptr;
 };
 
@@ -172,6 +173,20 @@ class Session::Impl {
         if (!ops::canBlock(*out) || computeType(out->dtype) != ir::DType::F32)
           out_layout = Layout::Plain;
       const bool native = d->hasNativeDtypes();
+      // Reshape-like ops on plain tensors: the output is the input's bytes under another shape.
+      if (d->aliasesInputBytes() && n.outputs.size() == 1 && n.inputs[0] &&
+          mainSlot(n.inputs[0]) >= 0) {
+        const int in = mainSlot(n.inputs[0]);
+        if (slots[in].layout == Layout::Plain && slots[in].type == n.outputs[0]->dtype &&
+            slots[in].bytes == n.outputs[0]->byteSize()) {
+          const int step = static_cast<int>(steps.size());
+          slots[in].last = std::max(slots[in].last, step);
+          int out = newSlot(n.outputs[0], Layout::Plain, n.outputs[0]->dtype, step);
+          slots[out].alias_of = in;
+          main_slot[n.outputs[0]] = out;
+          continue;
+        }
+      }
       // Inputs: the kernel's step index is where it will be pushed, after any conversions;
       // conversions for input i are pushed now, so compute the index after each.
       std::vector<int> ins;
@@ -235,11 +250,18 @@ class Session::Impl {
     // bytes are never reused), so --loop reruns see the same data.
     for (int id : input_slots) slots[id].last = end + 1;
 
+    // An alias keeps its source alive as long as it is used itself (latest aliases first, so
+    // chains of them reach the original buffer).
+    for (size_t i = slots.size(); i-- > 0;)
+      if (slots[i].alias_of >= 0) {
+        Slot& base = slots[slots[i].alias_of];
+        base.last = std::max(base.last, slots[i].last);
+      }
     // One arena for every non-constant buffer.
     std::vector<BufferRequest> reqs;
     std::vector<int> ids;
     for (size_t i = 0; i < slots.size(); ++i) {
-      if (slots[i].external) continue;
+      if (slots[i].external || slots[i].alias_of >= 0) continue;
       reqs.push_back({slots[i].bytes, slots[i].first, std::max(slots[i].first, slots[i].last)});
       ids.push_back(static_cast<int>(i));
     }
@@ -254,6 +276,8 @@ class Session::Impl {
     for (size_t k = 0; k < ids.size(); ++k) slots[ids[k]].ptr = arena.get() + plan.offsets[k];
     for (auto& s : slots)
       if (s.external) s.ptr = const_cast<void*>(s.external);
+    for (auto& s : slots)  // aliases were created after their sources: one pass resolves chains
+      if (s.alias_of >= 0) s.ptr = slots[s.alias_of].ptr;
     ASC_LOG_DEBUG("arena {} bytes (peak live {}), {} steps", arena_bytes, plan.peak_live_bytes,
                   steps.size());
 

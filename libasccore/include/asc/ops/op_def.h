@@ -96,6 +96,9 @@ class ASC_API OpDef {
   /// The kernel reads and writes every dtype itself (data movement, Cast): the runtime passes
   /// fp16 tensors through unconverted.
   OpDef& nativeDtypes() { native_dtypes_ = true; return *this; }
+  /// Output 0 has exactly the bytes of input 0 (Reshape, Flatten, Squeeze, Identity...): on
+  /// plain tensors the runtime gives the output the input's buffer and runs nothing.
+  OpDef& aliasesInput() { alias_ = true; return *this; }
 
   const std::string& name() const { return name_; }
   const std::string& cannType() const { return cann_type_; }
@@ -115,6 +118,7 @@ class ASC_API OpDef {
   /// nullptr: the op works on plain layouts only.
   LayoutFn layoutFn() const { return layout_; }
   bool hasNativeDtypes() const { return native_dtypes_; }
+  bool aliasesInputBytes() const { return alias_; }
 
  private:
   std::string name_, cann_type_;
@@ -128,6 +132,7 @@ class ASC_API OpDef {
   KernelFactory kernel_ = nullptr;
   LayoutFn layout_ = nullptr;
   bool native_dtypes_ = false;
+  bool alias_ = false;
   std::string summary_;
 };
 

@@ -889,14 +889,14 @@ const OpDef& defShape() {
 }
 
 const OpDef& defReshape() {
-  static const OpDef d = OpDef("Reshape").kernel(createCopyKernel).nativeDtypes().onnx(1).inputs(1, 2).canonicalize(canonReshape)
+  static const OpDef d = OpDef("Reshape").kernel(createCopyKernel).nativeDtypes().aliasesInput().onnx(1).inputs(1, 2).canonicalize(canonReshape)
       .inferShape(inferReshape).evalConst(evalReshapeLike)
       .summary("new shape (constant; 0 copies a dim unless allowzero, -1 is inferred)");
   return d;
 }
 
 const OpDef& defFlatten() {
-  static const OpDef d = OpDef("Flatten").kernel(createCopyKernel).nativeDtypes().onnx(1).inferShape(inferFlatten)
+  static const OpDef d = OpDef("Flatten").kernel(createCopyKernel).nativeDtypes().aliasesInput().onnx(1).inferShape(inferFlatten)
       .evalConst(evalReshapeLike).summary("2-D [prod(dims < axis), prod(dims >= axis)]");
   return d;
 }
@@ -908,14 +908,14 @@ const OpDef& defTranspose() {
 }
 
 const OpDef& defSqueeze() {
-  static const OpDef d = OpDef("Squeeze").kernel(createCopyKernel).nativeDtypes().onnx(1).inputs(1, 2).canonicalize(canonAxesInput)
+  static const OpDef d = OpDef("Squeeze").kernel(createCopyKernel).nativeDtypes().aliasesInput().onnx(1).inputs(1, 2).canonicalize(canonAxesInput)
       .inferShape(inferSqueeze).evalConst(evalReshapeLike)
       .summary("removes size-1 dims (axes: attribute before opset 13, input since)");
   return d;
 }
 
 const OpDef& defUnsqueeze() {
-  static const OpDef d = OpDef("Unsqueeze").kernel(createCopyKernel).nativeDtypes().onnx(1).inputs(1, 2).canonicalize(canonAxesInput)
+  static const OpDef d = OpDef("Unsqueeze").kernel(createCopyKernel).nativeDtypes().aliasesInput().onnx(1).inputs(1, 2).canonicalize(canonAxesInput)
       .inferShape(inferUnsqueeze).evalConst(evalReshapeLike)
       .summary("inserts size-1 dims at axes of the output");
   return d;
@@ -969,7 +969,7 @@ const OpDef& defCast() {
 }
 
 const OpDef& defIdentity() {
-  static const OpDef d = OpDef("Identity").kernel(createCopyKernel).nativeDtypes().onnx(1).inferShape(inferSameAsInput0)
+  static const OpDef d = OpDef("Identity").kernel(createCopyKernel).nativeDtypes().aliasesInput().onnx(1).inferShape(inferSameAsInput0)
       .evalConst(evalIdentity).summary("output = input");
   return d;
 }
