@@ -242,7 +242,7 @@ class Runner {
               [](const auto& a, const auto& b) { return a.total_ms > b.total_ms; });
     line(fmt::format("[INFO] step profile over {} runs (mean ms per run, share):",
                      steps.empty() ? 0 : steps[0].calls));
-    for (size_t i = 0; i < steps.size() && i < 25; ++i)
+    for (size_t i = 0; i < steps.size() && i < 200; ++i)
       line(fmt::format("  {:8.3f} {:5.1f}%  {}", steps[i].total_ms / std::max<int64_t>(1, steps[i].calls),
                        total > 0 ? 100.0 * steps[i].total_ms / total : 0.0, steps[i].label));
   }

@@ -39,6 +39,12 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
   ir::Shape a = k.inputs[0].shape(), b = k.inputs[1].shape();
   if (a.size() == 1) a.insert(a.begin(), 1);
   if (b.size() == 1) b.push_back(1);
+  // A 2-D B applies to every row of A alike: fold A's leading dims into M, one big GEMM
+  // instead of a batch of thin ones (e.g. [128, 1, 256] x [256, 768]).
+  if (k.inputs[1].shape().size() == 2 && a.size() > 2) {
+    const int64_t rows = ir::numElements(ir::Shape(a.begin(), a.end() - 1));
+    a = {rows, a.back()};
+  }
   const size_t r = std::max(a.size(), b.size());
   while (a.size() < r) a.insert(a.begin(), 1);
   while (b.size() < r) b.insert(b.begin(), 1);
@@ -54,15 +60,22 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
     memory::dims biasd(r, 1);
     biasd[r - 1] = c[r - 1];
     auto biasmd = strided(biasd, false);
-    auto d = has_bias ? dnnl::matmul::desc(amd, bmd, biasmd, cmd) : dnnl::matmul::desc(amd, bmd, cmd);
+    // Constant weights: let the primitive choose their layout and reorder them once.
+    const bool const_b = k.inputs[1].value->isConstant();
+    memory::desc bwant = const_b ? memory::desc(bd, memory::data_type::f32, memory::format_tag::any) : bmd;
+    auto d = has_bias ? dnnl::matmul::desc(amd, bwant, biasmd, cmd) : dnnl::matmul::desc(amd, bwant, cmd);
     dnnl::primitive_attr attr;
     dnnl::post_ops po;
     ASC_RETURN_IF_ERROR(cpu::appendActivation(n, po));
     attr.set_post_ops(po);
     dnnl::matmul::primitive_desc pd(d, attr, k.env.engine);
+    memory wmem(bmd, k.env.engine, k.inputs[1].data);
+    if (const_b) {
+      ASC_TRY(wmem, cpu::reorderConstant(n, bmd, k.inputs[1].data, pd.weights_desc(), k.env));
+    }
     std::unordered_map<int, memory> args = {
         {DNNL_ARG_SRC, memory(amd, k.env.engine, k.inputs[0].data)},
-        {DNNL_ARG_WEIGHTS, memory(bmd, k.env.engine, k.inputs[1].data)},
+        {DNNL_ARG_WEIGHTS, wmem},
         {DNNL_ARG_DST, memory(cmd, k.env.engine, k.outputs[0].data)}};
     if (has_bias) args[DNNL_ARG_BIAS] = memory(biasmd, k.env.engine, k.inputs[2].data);
     kern->set(dnnl::matmul(pd), pd, std::move(args));
