@@ -22,8 +22,8 @@ Status checkUnimplemented(const Options& o) {
     if (s.implemented || !o.given(s.name)) continue;
     if (o.get(s.name) == s.default_value) continue;  // its default: nothing changes
     return Status::error(ErrorCode::NotImplemented,
-                         "The operation is not supported. Reason: --{}={} is not implemented by "
-                         "asc-tools atc yet; remove the option (its default is '{}')",
+                         "The operation is not supported. Reason: asc-tools atc does not support "
+                         "--{}={} yet; remove the option (its default is '{}')",
                          s.name, o.get(s.name), s.default_value);
   }
   return Status::ok();
@@ -142,7 +142,7 @@ Status modelToJson(const Options& o) {
   if (o.given("framework"))
     return Status::error(ErrorCode::NotImplemented,
                          "The operation is not supported. Reason: --mode=1 with --framework "
-                         "(original model to JSON) is not implemented yet; give --om=<model>.om");
+                         "(original model to JSON) is not supported yet; give --om=<model>.om");
   ASC_RETURN_IF_ERROR(requireValue(o, "om"));
   ASC_RETURN_IF_ERROR(requireValue(o, "json"));
   ASC_TRY(std::string json, om::omToJson(o.get("om")));
@@ -203,8 +203,8 @@ Status run(const Options& o, std::ostream& out) {
   if (mode == "6") return displayModel(o, out);
   if (mode == "3" || mode == "5")
     return Status::error(ErrorCode::NotImplemented,
-                         "The operation is not supported. Reason: --mode={} is not implemented "
-                         "yet; supported modes are 0, 1 and 6",
+                         "The operation is not supported. Reason: asc-tools does not support "
+                         "--mode={} yet; supported modes are 0, 1 and 6",
                          mode);
   return Status::error(ErrorCode::InvalidParam,
                        "Value {} for parameter --mode is invalid. Reason: supported modes are 0, "

@@ -145,7 +145,7 @@ std::string usage() {
   for (const auto& s : optionSpecs())
     u += fmt::format("  --{:<30} {}{}{}\n", s.name, s.help,
                      *s.default_value ? fmt::format(" [default: {}]", s.default_value) : "",
-                     s.implemented ? "" : " (not implemented yet: refused unless default)");
+                     s.implemented ? "" : " (not supported yet: refused unless default)");
   u += "  --help, --h                      show this help\n"
        "  --version                        print the asc-tools version\n"
        "  --list_ops                       list the supported ONNX operators\n"

@@ -134,8 +134,8 @@ class Runner {
                            "dymBatch dymDims dymHW dymShape cannot be set at the same time");
     auto refuse = [](const char* what) {
       return Status::error(ErrorCode::NotImplemented,
-                           "The operation is not supported. Reason: {} is not implemented by "
-                           "asc-tools msame yet",
+                           "The operation is not supported. Reason: asc-tools msame does not "
+                           "support {} yet",
                            what);
     };
     if (o_.dump == "true") return refuse("--dump true");

@@ -22,7 +22,7 @@ std::string usage() {
       "  --threads      kernel threads (default: ASC_NUM_THREADS, else all cores)\n"
       "  --input_shape  \"name:d0,d1;...\" fixes dynamic dims of an .onnx model\n"
       "  --dump, --profiler, --outputSize, --dymBatch, --dymHW, --dymDims, --dymShape:\n"
-      "                 accepted spellings, not implemented yet (refused when set)\n"
+      "                 accepted spellings, not supported yet (refused when set)\n"
       "  --version, --help\n"
       "example:\n"
       "  atc --model=resnet50.onnx --framework=5 --output=resnet50 --soc_version=Ascend310P3\n"

@@ -1,4 +1,4 @@
-# An option that is not implemented yet is refused (E10055), unless it carries its default.
+# An option asc-tools does not support yet is refused (E10055), unless it carries its default.
 run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310 --out_nodes="relu1:0"
 expect_exit 255
 expect_stdout_contains "E10055"
