@@ -3,13 +3,20 @@
 
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <set>
+#include <cmath>
+#include <fstream>
 #include <iostream>
+#include <random>
 
 #include "asc/frontend/onnx.h"
 #include "asc/om/om_file.h"
 #include "asc/ops/registry.h"
 #include "asc/passes/pass.h"
+#include "asc/runtime/session.h"
 #include "asc/soc/soc.h"
 #include "asc/support/file.h"
 #include "asc/support/log.h"
@@ -60,6 +67,102 @@ Status checkPrecision(const Options& o) {
   return Status::ok();
 }
 
+// --fusion_switch_file: "PassName:off" / "PassName:on" per line ('#' starts a comment). Names
+// of CANN fusions asc-tools does not have are reported and skipped, so a real switch file works.
+Status readFusionSwitch(const std::string& path, std::set<std::string>* disabled) {
+  if (path.empty()) return Status::ok();
+  std::ifstream f(path);
+  if (!f)
+    return Status::error(ErrorCode::FileOpenFailed, "cannot open --fusion_switch_file '{}'", path);
+  std::string line;
+  for (int no = 1; std::getline(f, line); ++no) {
+    line = line.substr(0, line.find('#'));
+    line.erase(std::remove_if(line.begin(), line.end(), ::isspace), line.end());
+    if (line.empty()) continue;
+    auto colon = line.rfind(':');
+    std::string name = line.substr(0, colon), state = colon == std::string::npos ? "" : line.substr(colon + 1);
+    if (state != "on" && state != "off")
+      return Status::error(ErrorCode::InvalidParam,
+                           "Value {} for parameter --fusion_switch_file is invalid. Reason: line {} "
+                           "of {} is not PassName:on or PassName:off",
+                           line, no, path);
+    bool known = false;
+    for (const auto& p : passes::allPasses()) known |= name == p.name;
+    if (!known) {
+      ASC_LOG_WARN("--fusion_switch_file {}:{}: no pass named '{}' in asc-tools (see atc "
+                   "--list_passes); skipped",
+                   path, no, name);
+      continue;
+    }
+    if (state == "off") disabled->insert(name);
+    else disabled->erase(name);
+  }
+  return Status::ok();
+}
+
+struct GraphStats {
+  size_t nodes = 0;
+  int64_t flops = 0;
+  om::MemoryPlanSummary memory;
+};
+
+GraphStats statsOf(const ir::Graph& g, bool reuse) {
+  GraphStats s;
+  s.nodes = g.nodes().size();
+  for (const auto& n : g.nodes()) s.flops += ops::nodeFlops(*n);
+  s.memory = om::planActivationMemory(g, reuse);
+  return s;
+}
+
+// --check_equivalence: the original and the optimised graph on the same random inputs.
+Status checkEquivalence(const std::string& model, const frontend::OnnxImportOptions& io,
+                        ir::Graph optimised) {
+  ASC_TRY(ir::Graph original, frontend::importOnnx(model, io));
+  ASC_TRY(auto a, runtime::Session::fromGraph(std::move(original)));
+  ASC_TRY(auto b, runtime::Session::fromGraph(std::move(optimised)));
+  std::mt19937 rng(7767517);
+  std::uniform_real_distribution<float> uni(-1.f, 1.f);
+  for (size_t i = 0; i < a->inputs().size(); ++i) {
+    const auto& info = a->inputs()[i];
+    std::vector<uint8_t> bytes(info.bytes, 0);
+    if (info.dtype == ir::DType::F32)
+      for (size_t k = 0; k < bytes.size() / 4; ++k) reinterpret_cast<float*>(bytes.data())[k] = uni(rng);
+    ASC_RETURN_IF_ERROR(a->setInput(i, bytes.data(), bytes.size()));
+    ASC_RETURN_IF_ERROR(b->setInput(i, bytes.data(), bytes.size()));
+  }
+  ASC_RETURN_IF_ERROR(a->run());
+  ASC_RETURN_IF_ERROR(b->run());
+  for (size_t i = 0; i < a->outputs().size(); ++i) {
+    const auto& info = a->outputs()[i];
+    if (info.dtype != ir::DType::F32) {
+      if (std::memcmp(a->outputData(i), b->outputData(i), info.bytes) != 0)
+        return Status::error(ErrorCode::Internal, "--check_equivalence: output '{}' differs after "
+                             "optimisation", info.name);
+      continue;
+    }
+    const float* x = static_cast<const float*>(a->outputData(i));
+    const float* y = static_cast<const float*>(b->outputData(i));
+    double dot = 0, nx = 0, ny = 0, maxdiff = 0, maxref = 0;
+    for (size_t k = 0; k < info.bytes / 4; ++k) {
+      dot += double(x[k]) * y[k];
+      nx += double(x[k]) * x[k];
+      ny += double(y[k]) * y[k];
+      maxdiff = std::max(maxdiff, std::fabs(double(x[k]) - y[k]));
+      maxref = std::max(maxref, std::fabs(double(x[k])));
+    }
+    const double cosine = nx == 0 && ny == 0 ? 1.0 : dot / std::sqrt(nx * ny);
+    ASC_LOG_INFO("check_equivalence: output '{}': cosine {:.7f}, max |diff| {:.3g} (max |ref| {:.3g})",
+                 info.name, cosine, maxdiff, maxref);
+    if (!(cosine >= 0.99999) || !(maxdiff <= 1e-4 * maxref + 1e-6))
+      return Status::error(ErrorCode::Internal,
+                           "--check_equivalence: output '{}' differs after optimisation (cosine "
+                           "{:.7f}, max |diff| {:.3g}, max |ref| {:.3g}); switch passes off with "
+                           "--fusion_switch_file to find the one at fault",
+                           info.name, cosine, maxdiff, maxref);
+  }
+  return Status::ok();
+}
+
 Status buildModel(const Options& o) {
   ASC_RETURN_IF_ERROR(requireValue(o, "model"));
   const std::string fw = o.get("framework");
@@ -106,11 +209,43 @@ Status buildModel(const Options& o) {
   io.input_shape = o.get("input_shape");
   io.input_format = fmt_in;
   ASC_TRY(ir::Graph g, frontend::importOnnx(o.get("model"), io));
-  const size_t nodes_before = g.nodes().size();
+  const std::string reuse_opt = o.get("disable_reuse_memory");
+  if (reuse_opt != "0" && reuse_opt != "1")
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --disable_reuse_memory is invalid. Reason: use 0 "
+                         "(reuse) or 1 (no reuse)",
+                         reuse_opt);
+  const bool reuse = reuse_opt == "0";
+  const std::string check = o.get("check_equivalence");
+  if (check != "true" && check != "false")
+    return Status::error(ErrorCode::BoolParam,
+                         "Value {} for parameter --check_equivalence is invalid. Reason: use true "
+                         "or false",
+                         check);
   passes::PassContext pc;
+  ASC_RETURN_IF_ERROR(readFusionSwitch(o.get("fusion_switch_file"), &pc.disabled));
+  const GraphStats before = statsOf(g, reuse);
   ASC_RETURN_IF_ERROR(passes::runDefaultPipeline(g, pc));
-  ASC_LOG_INFO("graph optimisation: {} rewrites, {} -> {} nodes", pc.log.size(), nodes_before,
-               g.nodes().size());
+  const GraphStats after = statsOf(g, reuse);
+  ASC_LOG_INFO("graph optimisation: {} rewrites; nodes {} -> {}, GFLOPs {:.3f} -> {:.3f}, arena "
+               "{} -> {} bytes (peak live {}), weights {} -> {} bytes",
+               pc.log.size(), before.nodes, after.nodes, before.flops / 1e9, after.flops / 1e9,
+               before.memory.arena_bytes, after.memory.arena_bytes, after.memory.peak_live_bytes,
+               before.memory.weight_bytes, after.memory.weight_bytes);
+  if (after.memory.arena_bytes + after.memory.weight_bytes > chip->memory_bytes)
+    return Status::error(ErrorCode::MemoryExceeded,
+                         "the model needs {} bytes of activations and {} bytes of weights, more "
+                         "than the {} bytes of {}; use a smaller --input_shape",
+                         after.memory.arena_bytes, after.memory.weight_bytes, chip->memory_bytes,
+                         chip->name);
+  if (check == "true") {
+    frontend::OnnxImportOptions again = io;
+    ASC_TRY(ir::Graph copy, frontend::importOnnx(o.get("model"), again));
+    passes::PassContext pc2 = pc;
+    pc2.log.clear();
+    ASC_RETURN_IF_ERROR(passes::runDefaultPipeline(copy, pc2));
+    ASC_RETURN_IF_ERROR(checkEquivalence(o.get("model"), io, std::move(copy)));
+  }
   auto t1 = std::chrono::steady_clock::now();
   g.name = fileStem(output);
   for (const auto& n : g.nodes())
@@ -128,6 +263,7 @@ Status buildModel(const Options& o) {
   info.soc_version = chip->name;
   info.atc_cmdline = o.cmdline;
   info.target_type = chip->target_type;
+  info.reuse_memory = reuse;
   std::string path = output + ".om";
   ASC_RETURN_IF_ERROR(makeDirs(dirName(path)));
   ASC_RETURN_IF_ERROR(om::writeOm(g, info, path));
@@ -174,6 +310,9 @@ Status displayModel(const Options& o, std::ostream& out) {
              "cust_aicpu_kernel_store_size[{} B], task_info_size[{} B], so_store_size[{} B].\n",
              part(0), part(1), part(3), part(4), part(2), 0);
   fmt::print(out, "============ Display Model Info end   ============\n");
+  if (s.peak_live_bytes)
+    fmt::print(out, "memory   info: arena[{} B], peak_live[{} B], reuse[{}].\n", attr("memory_size"),
+               s.peak_live_bytes, attr("_asc_memory_reuse") == "0" ? "off" : "on");
   fmt::print(out, "model    info: ops[{}], inputs[{}], outputs[{}], checksum[{}].\n", s.op_count,
              fmt::join(s.inputs, "; "), fmt::join(s.outputs, "; "),
              s.checksum_verified ? "verified" : "none");
@@ -225,6 +364,11 @@ int main(int argc, const char* const* argv, std::ostream& out) {
   }
   if (opts && opts->list_ops) {
     listOps(out);
+    return 0;
+  }
+  if (opts && opts->list_passes) {
+    for (const auto& p : passes::allPasses()) fmt::print(out, "{:<24} {}\n", p.name, p.description);
+    fmt::print(out, "default pipeline: {}\n", fmt::join(passes::defaultPipeline(), ", "));
     return 0;
   }
   if (opts && opts->list_errors) {

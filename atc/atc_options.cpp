@@ -23,6 +23,7 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"input_shape", "", "\"name1:n,c,h,w;name2:n,c\"", true},
       {"log", "null", "debug, info, warning, error or null (stderr messages; warnings show unless null)", true},
       {"dump_mode", "0", "1 adds shapes to the --mode=1 JSON (asc-tools always includes them)", true},
+      {"check_equivalence", "false", "true runs the original and optimised graphs on random inputs and fails if they differ", true},
       {"precision_mode", "force_fp16", "force_fp32 or must_keep_origin_dtype (fp16 modes come with the compiler)", true},
       {"check_report", "check_result.json", "pre-check report path (--mode=3)", false},
       {"input_shape_range", "", "input shape ranges (dynamic shapes)", false},
@@ -42,8 +43,8 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"op_plugin_path", "", "folder of custom-op plugins", false},
       {"is_input_adjust_hw_layout", "", "input layout adjustment", false},
       {"is_output_adjust_hw_layout", "", "output layout adjustment", false},
-      {"disable_reuse_memory", "0", "1 turns memory reuse off", false},
-      {"fusion_switch_file", "", "fusion switch file", false},
+      {"disable_reuse_memory", "0", "1 turns activation memory reuse off", true},
+      {"fusion_switch_file", "", "file of \"PassName:off\" lines turning single fusions off (see --list_passes)", true},
       {"enable_scope_fusion_passes", "", "scope fusion passes", false},
       {"enable_single_stream", "", "true/false", false},
       {"enable_small_channel", "0", "1 enables small-channel optimisation", false},
@@ -110,6 +111,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
   adder("version", "print the asc-tools version");
   adder("list_ops", "list the supported ONNX operators");
   adder("list_errors", "list the error codes");
+  adder("list_passes", "list the graph passes (names for --fusion_switch_file)");
   std::vector<const char*> cargs;
   for (const auto& a : args) cargs.push_back(a.c_str());
   try {
@@ -125,6 +127,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     o.version = r.count("version") > 0;
     o.list_ops = r.count("list_ops") > 0;
     o.list_errors = r.count("list_errors") > 0;
+    o.list_passes = r.count("list_passes") > 0;
   } catch (const cxxopts::exceptions::exception& e) {
     return Status::error(ErrorCode::InvalidParam, "invalid command line: {}; see 'atc --help'",
                          e.what());
@@ -149,7 +152,8 @@ std::string usage() {
   u += "  --help, --h                      show this help\n"
        "  --version                        print the asc-tools version\n"
        "  --list_ops                       list the supported ONNX operators\n"
-       "  --list_errors                    list the error codes\n";
+       "  --list_errors                    list the error codes\n"
+       "  --list_passes                    list the graph passes\n";
   return u;
 }
 

@@ -17,6 +17,7 @@ struct Options {
   bool version = false;
   bool list_ops = false;
   bool list_errors = false;
+  bool list_passes = false;
 
   bool given(const std::string& name) const { return values.count(name) != 0; }
   /// The value given, or the option's documented default.

@@ -127,6 +127,8 @@ OmSummary summarize(const std::string& path, const Container& c, const ge::proto
       default: break;
     }
   }
+  if (auto pk = m.attr().find("_asc_peak_live_bytes"); pk != m.attr().end())
+    s.peak_live_bytes = static_cast<uint64_t>(pk->second.i());
   auto it = m.attr().find("om_info_list");
   if (it != m.attr().end() && it->second.has_list())
     s.om_info_list.assign(it->second.list().i().begin(), it->second.list().i().end());

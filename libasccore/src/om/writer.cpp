@@ -11,6 +11,7 @@
 #include "asc/ops/registry.h"
 #include "asc/support/file.h"
 #include "format.h"
+#include "support/memory_planner.h"
 #include "ge_convert.h"
 #include "task.pb.h"
 
@@ -18,6 +19,34 @@ namespace asc::om {
 namespace {
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// Lifetimes of every node output in execution order: from its node to its last consumer (graph
+// outputs live to the end). Model inputs are caller buffers (Data ops), not in the arena.
+struct ActivationPlan {
+  std::unordered_map<const ir::Value*, uint64_t> offsets;
+  MemoryPlan plan;
+};
+
+ActivationPlan planActivations(const ir::Graph& g, bool reuse) {
+  std::unordered_map<const ir::Value*, int> last_use;
+  const int end = static_cast<int>(g.nodes().size());
+  for (int i = 0; i < end; ++i)
+    for (auto* in : g.nodes()[i]->inputs)
+      if (in) last_use[in] = i;
+  for (auto* out : g.outputs) last_use[out] = end;
+  std::vector<BufferRequest> reqs;
+  std::vector<const ir::Value*> values;
+  for (int i = 0; i < end; ++i)
+    for (auto* v : g.nodes()[i]->outputs) {
+      auto it = last_use.find(v);
+      reqs.push_back({v->byteSize(), i, it == last_use.end() ? i : it->second});
+      values.push_back(v);
+    }
+  ActivationPlan ap;
+  ap.plan = planMemory(reqs, kActivationAlign, reuse);
+  for (size_t k = 0; k < values.size(); ++k) ap.offsets[values[k]] = ap.plan.offsets[k];
+  return ap;
+}
 
 struct WeightSlot {
   const ir::Value* value;
@@ -30,6 +59,8 @@ class OmBuilder {
   OmBuilder(const ir::Graph& g, const ModelInfo& info) : g_(g), info_(info) {}
 
   void build() {
+    ActivationPlan ap = planActivations(g_, info_.reuse_memory);
+    memory_size_ = ap.plan.arena_bytes;
     model_.set_name(g_.name);
     model_.set_version(2);
     auto* graph = model_.add_graph();
@@ -83,8 +114,7 @@ class OmBuilder {
       for (size_t k = 0; k < n->outputs.size(); ++k) {
         const ir::Value* v = n->outputs[k];
         fillTensorDesc(*v, op->add_output_desc());
-        op->add_output_i(static_cast<int64_t>(memory_size_));
-        memory_size_ += alignUp(v->byteSize(), kActivationAlign);
+        op->add_output_i(static_cast<int64_t>(ap.offsets.at(v)));
         source_[v] = n->name + ":" + std::to_string(k);
       }
       for (const auto& [k, a] : n->attrs.all()) attrToGe(a, &(*op->mutable_attr())[k]);
@@ -113,6 +143,8 @@ class OmBuilder {
     attrs["core_type"] = makeStringAttr(info_.core_type);
     attrs["target_type"] = makeStringAttr(info_.target_type);
     attrs["memory_size"] = makeIntAttr(static_cast<int64_t>(memory_size_));
+    attrs["_asc_peak_live_bytes"] = makeIntAttr(static_cast<int64_t>(ap.plan.peak_live_bytes));
+    attrs["_asc_memory_reuse"] = makeIntAttr(info_.reuse_memory ? 1 : 0);
     attrs["stream_num"] = makeIntAttr(1);
     attrs["event_num"] = makeIntAttr(0);
     attrs["label_num"] = makeIntAttr(0);
@@ -232,6 +264,18 @@ class OmBuilder {
 };
 
 }  // namespace
+
+MemoryPlanSummary planActivationMemory(const ir::Graph& g, bool reuse) {
+  ActivationPlan ap = planActivations(g, reuse);
+  MemoryPlanSummary s;
+  s.arena_bytes = ap.plan.arena_bytes;
+  s.peak_live_bytes = ap.plan.peak_live_bytes;
+  std::unordered_set<const ir::Value*> seen;
+  for (const auto& n : g.nodes())
+    for (auto* in : n->inputs)
+      if (in && in->isConstant() && seen.insert(in).second) s.weight_bytes += in->byteSize();
+  return s;
+}
 
 Status writeOm(const ir::Graph& g, const ModelInfo& info, const std::string& path) {
   OmBuilder b(g, info);

@@ -17,7 +17,7 @@
 #include "asc/support/log.h"
 #include "cpu/convert.h"
 #include "cpu/dnnl_util.h"
-#include "memory_planner.h"
+#include "support/memory_planner.h"
 
 namespace asc::runtime {
 

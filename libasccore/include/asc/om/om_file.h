@@ -23,7 +23,20 @@ struct ModelInfo {
   std::string atc_cmdline;
   std::string core_type = "AiCore";
   std::string target_type = "MINI";
+  /// Share activation memory between tensors whose lifetimes do not overlap
+  /// (--disable_reuse_memory=1 turns it off).
+  bool reuse_memory = true;
 };
+
+/// The activation memory plan atc records in the OM: each node output's offset in one arena.
+struct MemoryPlanSummary {
+  uint64_t arena_bytes = 0;      // memory_size
+  uint64_t peak_live_bytes = 0;  // the most bytes live at one step (the bound for any plan)
+  uint64_t weight_bytes = 0;     // WEIGHTS_DATA payload
+};
+
+/// Plans the activation arena of `g` in execution order (what writeOm records).
+ASC_API MemoryPlanSummary planActivationMemory(const ir::Graph& g, bool reuse);
 
 /// Writes `g` to `path` atomically (no partial file on failure). E13002 on write failure.
 ASC_API Status writeOm(const ir::Graph& g, const ModelInfo& info, const std::string& path);
@@ -42,6 +55,7 @@ struct OmSummary {
   std::vector<PartitionInfo> partitions;
   std::map<std::string, std::string> attrs;  // scalar ModelDef attrs, printed form
   std::vector<int64_t> om_info_list;
+  uint64_t peak_live_bytes = 0;  // recorded by asc-tools' atc (0 when absent)
   std::vector<std::string> inputs, outputs;  // "name:dtype:[dims]"
   size_t op_count = 0;
 };

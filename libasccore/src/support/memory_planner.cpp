@@ -1,14 +1,14 @@
 // memory_planner.cpp: interval placement. Buffers are sorted by size (largest first) and each
 // takes the lowest aligned offset that does not collide with an already placed buffer whose
 // lifetime overlaps its own.
-#include "memory_planner.h"
+#include "support/memory_planner.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
 #include <numeric>
 
-namespace asc::runtime {
+namespace asc {
 
 namespace {
 size_t alignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
@@ -70,4 +70,4 @@ MemoryPlan planMemory(const std::vector<BufferRequest>& reqs, size_t alignment, 
   return plan;
 }
 
-}  // namespace asc::runtime
+}  // namespace asc

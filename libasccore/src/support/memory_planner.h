@@ -1,11 +1,12 @@
-// memory_planner.h: places buffers with known lifetimes in one arena. Two buffers share bytes
+// memory_planner.h: places buffers with known lifetimes in one arena (used by atc to record
+// the plan in the OM and by the runtime for its physical buffers). Two buffers share bytes
 // only when their lifetimes (first and last step that touch them) do not overlap.
 #pragma once
 
 #include <cstddef>
 #include <vector>
 
-namespace asc::runtime {
+namespace asc {
 
 struct BufferRequest {
   size_t bytes = 0;
@@ -22,4 +23,4 @@ struct MemoryPlan {
 /// Greedy best-offset placement, largest buffers first; `reuse = false` lays them end to end.
 MemoryPlan planMemory(const std::vector<BufferRequest>& reqs, size_t alignment, bool reuse);
 
-}  // namespace asc::runtime
+}  // namespace asc
