@@ -16,6 +16,7 @@
 #include "asc/om/om_file.h"
 #include "asc/ops/registry.h"
 #include "asc/passes/pass.h"
+#include "asc/passes/precision.h"
 #include "asc/runtime/session.h"
 #include "asc/soc/soc.h"
 #include "asc/support/file.h"
@@ -42,29 +43,38 @@ Status requireValue(const Options& o, const char* name) {
   return Status::ok();
 }
 
-Status checkPrecision(const Options& o) {
-  std::string p = o.get("precision_mode");
-  static const char* known[] = {"force_fp16", "force_fp32", "allow_mix_precision",
-                                "allow_fp32_to_fp16", "must_keep_origin_dtype"};
-  bool ok = false;
-  for (auto* k : known) ok |= p == k;
-  if (!ok)
-    return Status::error(ErrorCode::InvalidParam,
-                         "Value {} for parameter --precision_mode is invalid. Reason: use "
-                         "force_fp16, force_fp32, allow_mix_precision, allow_fp32_to_fp16 or "
-                         "must_keep_origin_dtype",
-                         p);
-  if (!o.given("precision_mode")) {
-    ASC_LOG_INFO("no --precision_mode: the model keeps its fp32 dtypes (the real atc's default, "
-                 "force_fp16, comes with the compiler)");
-    return Status::ok();
+// --precision_mode and its companions, as a PrecisionOptions. The default is the real atc's,
+// force_fp16.
+Result<passes::PrecisionOptions> precisionOptions(const Options& o) {
+  passes::PrecisionOptions p;
+  p.mode = o.get("precision_mode");
+  const std::string keep = o.get("keep_dtype");
+  if (!keep.empty()) {
+    std::ifstream f(keep);
+    if (!f) return Status::error(ErrorCode::FileOpenFailed, "cannot open --keep_dtype file '{}'", keep);
+    std::string line;
+    while (std::getline(f, line)) {
+      line.erase(std::remove_if(line.begin(), line.end(), ::isspace), line.end());
+      if (line.empty() || line[0] == '#') continue;
+      // "OpType::TypeName" keeps every op of that ONNX type; a plain line names one node.
+      if (line.rfind("OpType::", 0) == 0) line = line.substr(8);
+      p.keep_fp32.insert(line);
+    }
   }
-  if (p != "force_fp32" && p != "must_keep_origin_dtype")
+  const std::string fp16_in = o.get("input_fp16_nodes");
+  for (size_t pos = 0; pos < fp16_in.size();) {
+    size_t e = fp16_in.find(';', pos);
+    if (e == std::string::npos) e = fp16_in.size();
+    if (e > pos) p.fp16_inputs.insert(fp16_in.substr(pos, e - pos));
+    pos = e + 1;
+  }
+  p.output_type = o.get("output_type");
+  if (!p.output_type.empty() && p.output_type != "FP32" && p.output_type != "FP16")
     return Status::error(ErrorCode::NotImplemented,
-                         "The operation is not supported. Reason: --precision_mode={} is not "
-                         "implemented yet; use force_fp32 or must_keep_origin_dtype",
-                         p);
-  return Status::ok();
+                         "The operation is not supported. Reason: --output_type={} : asc-tools "
+                         "supports one type for all outputs, FP32 or FP16",
+                         p.output_type);
+  return p;
 }
 
 // --fusion_switch_file: "PassName:off" / "PassName:on" per line ('#' starts a comment). Names
@@ -190,7 +200,7 @@ Status buildModel(const Options& o) {
                          "file stem, e.g. out/model",
                          output);
   ASC_TRY(const soc::SocInfo* chip, soc::findSoc(o.get("soc_version")));
-  ASC_RETURN_IF_ERROR(checkPrecision(o));
+  ASC_TRY(passes::PrecisionOptions precision, precisionOptions(o));
   std::string fmt_in = o.get("input_format");
   if (fmt_in.empty()) fmt_in = "NCHW";
   if (fmt_in != "NCHW" && fmt_in != "ND" && fmt_in != "NCDHW")
@@ -226,6 +236,7 @@ Status buildModel(const Options& o) {
   ASC_RETURN_IF_ERROR(readFusionSwitch(o.get("fusion_switch_file"), &pc.disabled));
   const GraphStats before = statsOf(g, reuse);
   ASC_RETURN_IF_ERROR(passes::runDefaultPipeline(g, pc));
+  ASC_RETURN_IF_ERROR(passes::applyPrecision(g, precision, pc));
   const GraphStats after = statsOf(g, reuse);
   ASC_LOG_INFO("graph optimisation: {} rewrites; nodes {} -> {}, GFLOPs {:.3f} -> {:.3f}, arena "
                "{} -> {} bytes (peak live {}), weights {} -> {} bytes",

@@ -77,6 +77,12 @@ std::unordered_map<const Value*, std::vector<Node*>> Graph::users() const {
   return u;
 }
 
+void Graph::swapValueNames(Value* a, Value* b) {
+  std::swap(a->name, b->name);
+  value_index_[a->name] = a;
+  value_index_[b->name] = b;
+}
+
 bool Graph::isGraphOutput(const Value* v) const {
   return std::find(outputs.begin(), outputs.end(), v) != outputs.end();
 }

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <unordered_map>
 
@@ -97,6 +98,7 @@ class Session::Impl {
   }
 
   std::unordered_map<const ir::Value*, int> main_slot;  // the stored version of each value
+  std::deque<std::vector<uint8_t>> owned;  // constants converted at load (stable addresses)
 
   int mainSlot(const ir::Value* v) {
     auto it = main_slot.find(v);
@@ -113,34 +115,57 @@ class Session::Impl {
     }
     int src = mainSlot(v);
     const Slot base = slots[src];
-    if (base.layout != layout) {
-      // Reorders run in fp32: convert first if needed, then reorder, then convert back.
+    // Constants are converted once, here, into memory the session owns: kernels read them when
+    // they are created (weight reorders), before any run.
+    if (v->isConstant() && layout == Layout::Plain) {
+      owned.emplace_back(static_cast<size_t>(v->numel()) * ir::dtypeSize(type));
+      std::vector<uint8_t>& buf = owned.back();
+      const size_t n = static_cast<size_t>(v->numel());
+      const auto* src16 = static_cast<const uint16_t*>(base.external);
+      if (base.type == ir::DType::F16 && type == ir::DType::F32)
+        cpu::halfToFloat(src16, reinterpret_cast<float*>(buf.data()), n);
+      else if (base.type == ir::DType::BF16 && type == ir::DType::F32)
+        cpu::bf16ToFloat(src16, reinterpret_cast<float*>(buf.data()), n);
+      else if (base.type == ir::DType::F32 && type == ir::DType::F16)
+        cpu::floatToHalf(static_cast<const float*>(base.external), reinterpret_cast<uint16_t*>(buf.data()), n);
+      else
+        std::memcpy(buf.data(), base.external, std::min(buf.size(), base.bytes));
+      int id = newSlot(v, Layout::Plain, type, -1);
+      slots[id].external = buf.data();
+      return id;
+    }
+    // A version already in the wanted layout (fp32 preferred) only needs a dtype conversion.
+    int from = -1;
+    for (const auto& [key, id] : versions)
+      if (std::get<0>(key) == v && std::get<1>(key) == layout &&
+          (from < 0 || std::get<2>(key) == ir::DType::F32))
+        from = id;
+    if (from < 0) {
+      // Reorders run in fp32: the fp32 version in the stored layout, reordered.
       int f32 = need(v, base.layout, ir::DType::F32, use);
       int step = static_cast<int>(steps.size());
       int dst = newSlot(v, layout, ir::DType::F32, step);
       slots[f32].last = std::max(slots[f32].last, step);
-      Step s;
-      s.kind = StepKind::Reorder;
-      s.ins = {f32};
-      s.outs = {dst};
-      s.label = fmt::format("reorder {} to {}", v->name, layout == Layout::Plain ? "plain" : "blocked");
-      steps.push_back(std::move(s));
+      Step st;
+      st.kind = StepKind::Reorder;
+      st.ins = {f32};
+      st.outs = {dst};
+      st.label = fmt::format("reorder {} to {}", v->name, layout == Layout::Plain ? "plain" : "blocked");
+      steps.push_back(std::move(st));
       slots[dst].last = use;
-      return type == ir::DType::F32 ? dst : need(v, layout, type, use);
+      if (type == ir::DType::F32) return dst;
+      from = dst;
     }
     int step = static_cast<int>(steps.size());
-    int from = versions.count({v, layout, ir::DType::F32}) && type != ir::DType::F32
-                   ? versions[{v, layout, ir::DType::F32}]
-                   : src;
     int dst = newSlot(v, layout, type, step);
     slots[from].last = std::max(slots[from].last, step);
-    Step s;
-    s.kind = StepKind::Convert;
-    s.ins = {from};
-    s.outs = {dst};
-    s.label = fmt::format("convert {} {} to {}", v->name, ir::dtypeName(slots[from].type),
-                          ir::dtypeName(type));
-    steps.push_back(std::move(s));
+    Step st;
+    st.kind = StepKind::Convert;
+    st.ins = {from};
+    st.outs = {dst};
+    st.label = fmt::format("convert {} {} to {}", v->name, ir::dtypeName(slots[from].type),
+                           ir::dtypeName(type));
+    steps.push_back(std::move(st));
     slots[dst].last = use;
     return dst;
   }

@@ -1,5 +1,5 @@
 # --mode=6 prints the real tool's block, with our sizes (Conv+Relu fused: one 1024-byte output).
-run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310P3
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310P3 --precision_mode=force_fp32
 run atc --mode=6 --om=m.om
 expect_exit 0
 expect_stdout_line "============ Display Model Info start ============"

@@ -6,9 +6,10 @@ expect_stdout_contains "--out_nodes"
 expect_no_file m.om
 run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310 --disable_reuse_memory=0
 expect_exit 0
-run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m2 --soc_version=Ascend310 --precision_mode=force_fp16
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m2 --soc_version=Ascend310 --op_select_implmode=high_precision
 expect_exit 255
 expect_stdout_contains "E10055"
+expect_stdout_contains "--op_select_implmode=high_precision"
 run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m2 --soc_version=Ascend310 --precision_mode=force_fp32
 expect_exit 0
 run atc --mode=3 --model="$DATA/tiny_conv.onnx" --framework=5

@@ -1,6 +1,6 @@
 # msame runs an .onnx directly (fp32, no fusion): the golden side of a comparison. Same input,
 # same numbers as the compiled .om here (Relu is exact, fused or not).
-run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310 --precision_mode=force_fp32
 awk 'BEGIN { for (i = 0; i < 192; i++) printf "%c%c%c%c", 0, 0, 128 + i % 64, 63 }' > in.bin
 run msame --model m.om --input in.bin --output om
 expect_exit 0

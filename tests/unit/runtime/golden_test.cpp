@@ -11,6 +11,7 @@
 #include "asc/frontend/onnx.h"
 #include "asc/om/om_file.h"
 #include "asc/passes/pass.h"
+#include "asc/passes/precision.h"
 #include "asc/runtime/session.h"
 #include "asc/support/file.h"
 #include "asc/tensorio/tensor_file.h"
@@ -104,4 +105,44 @@ TEST_CASE("a wrong input size is refused with both sizes", "[runtime]") {
   CHECK(st.message().find("12288") != std::string::npos);
   CHECK(st.message().find("40 bytes") != std::string::npos);
   CHECK((*s)->setInput(3, small.data(), 40).code() == ErrorCode::InputShapeMismatch);
+}
+
+TEST_CASE("fp16 precision modes drift a little from ONNX Runtime's fp32", "[runtime][golden][fp16]") {
+  const std::string g = root() + "/tests/data/golden/resnet_mini";
+  auto input = tensorio::readTensorFile(g + ".input.npy");
+  REQUIRE(input.isOk());
+  auto ref = MappedFile::open(g + ".ort.bin");
+  REQUIRE(ref.isOk());
+  const float* want = reinterpret_cast<const float*>((*ref)->data());
+  const size_t n = (*ref)->size() / 4;
+  for (const char* mode : {"force_fp16", "allow_fp32_to_fp16", "allow_mix_precision"}) {
+    INFO(mode);
+    auto graph = frontend::importOnnx(root() + "/models/resnet_mini.onnx");
+    REQUIRE(graph.isOk());
+    passes::PassContext pc;
+    REQUIRE(passes::runDefaultPipeline(*graph, pc).isOk());
+    passes::PrecisionOptions po;
+    po.mode = mode;
+    REQUIRE(passes::applyPrecision(*graph, po, pc).isOk());
+    size_t fp16_values = 0;
+    for (const auto& v : graph->values()) fp16_values += v->dtype == ir::DType::F16;
+    CHECK(fp16_values > 10);
+    CHECK(graph->outputs[0]->dtype == ir::DType::F32);  // the model's output type is kept
+    auto s = runtime::Session::fromGraph(std::move(*graph));
+    REQUIRE(s.isOk());
+    REQUIRE((*s)->setInput(0, input->tensor.data->data(), input->tensor.data->size()).isOk());
+    REQUIRE((*s)->run().isOk());
+    const float* got = static_cast<const float*>((*s)->outputData(0));
+    double dot = 0, ng = 0, nw = 0, maxdiff = 0;
+    for (size_t i = 0; i < n; ++i) {
+      dot += double(got[i]) * want[i];
+      ng += double(got[i]) * got[i];
+      nw += double(want[i]) * want[i];
+      maxdiff = std::max(maxdiff, std::fabs(double(got[i]) - want[i]));
+    }
+    const double cosine = dot / std::sqrt(ng * nw);
+    INFO("cosine " << cosine << ", max |diff| " << maxdiff);
+    CHECK(cosine >= 0.999);
+    CHECK(maxdiff > 0);  // fp16 storage really happened
+  }
 }

@@ -95,6 +95,8 @@ class ASC_API Graph {
   /// it is already valid). E19999 if the graph has a cycle.
   Status topoSort();
   bool isGraphOutput(const Value* v) const;
+  /// Exchanges the names of two values (keeps the name index consistent).
+  void swapValueNames(Value* a, Value* b);
 
  private:
   std::vector<std::unique_ptr<Node>> nodes_;

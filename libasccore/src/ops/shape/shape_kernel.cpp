@@ -11,6 +11,7 @@
 #include "../op_util.h"
 #include "asc/ops/registry.h"
 #include "asc/support/fp16.h"
+#include "cpu/convert.h"
 #include "cpu/dnnl_util.h"
 #include "cpu/parallel.h"
 
@@ -420,6 +421,19 @@ Result<std::unique_ptr<Kernel>> createCastKernel(const KernelInit& k) {
   const TensorRef in = k.inputs[0];
   const TensorRef out = k.outputs[0];
   const int64_t n = in.numel();
+  // fp32 <-> fp16/bf16, the casts --precision_mode inserts: the bulk F16C conversions.
+  using DT = ir::DType;
+  const DT a = in.dtype(), b = out.dtype();
+  const auto* s16 = static_cast<const uint16_t*>(in.data);
+  auto* d16 = static_cast<uint16_t*>(out.data);
+  const auto* s32 = static_cast<const float*>(in.data);
+  auto* d32 = static_cast<float*>(out.data);
+  const size_t count = static_cast<size_t>(n);
+  if (a == DT::F32 && b == DT::F16) return fnKernel([=] { cpu::floatToHalf(s32, d16, count); }, "cast-f16c");
+  if (a == DT::F16 && b == DT::F32) return fnKernel([=] { cpu::halfToFloat(s16, d32, count); }, "cast-f16c");
+  if (a == DT::F32 && b == DT::BF16) return fnKernel([=] { cpu::floatToBf16(s32, d16, count); }, "cast-bf16");
+  if (a == DT::BF16 && b == DT::F32) return fnKernel([=] { cpu::bf16ToFloat(s16, d32, count); }, "cast-bf16");
+  if (a == b) return fnKernel([=] { std::memcpy(out.data, in.data, out.bytes); }, "copy");
   auto blob = std::make_shared<ir::Blob>(in.data, in.bytes, nullptr);
   return fnKernel([=] {
     ir::Tensor t{in.dtype(), in.shape(), blob};

@@ -1,0 +1,158 @@
+// precision.cpp: --precision_mode as a graph rewrite (see precision.h). Every float tensor gets
+// the dtype its consumers compute in; a Cast is inserted (once per value and type) where they
+// disagree, constants are converted to fp16 here, and inference then re-derives every dtype.
+#include "asc/passes/precision.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <unordered_map>
+
+#include "asc/ops/registry.h"
+#include "asc/support/fp16.h"
+#include "asc/support/log.h"
+
+namespace asc::passes {
+namespace {
+
+bool isFloatType(ir::DType t) { return t == ir::DType::F32 || t == ir::DType::F16; }
+
+// Ops whose accuracy suffers most in fp16: kept fp32 by allow_mix_precision.
+bool precisionSensitive(const std::string& op) {
+  static const char* kOps[] = {"Softmax", "LogSoftmax", "LayerNormalization", "InstanceNormalization",
+                               "ReduceMean", "ReduceSum", "Exp", "Log", "Pow", "Sqrt", "Erf", "Div"};
+  for (const char* o : kOps)
+    if (op == o) return true;
+  return false;
+}
+
+bool cubeOp(const std::string& op) {
+  return op == "Conv" || op == "ConvTranspose" || op == "MatMul" || op == "Gemm";
+}
+
+class Rewriter {
+ public:
+  Rewriter(ir::Graph& g, PassContext& ctx) : g_(g), ctx_(ctx) {}
+
+  // The value `v` as dtype `t`: itself, an fp16 copy of a constant, or a Cast's output.
+  ir::Value* as(ir::Value* v, ir::DType t) {
+    const ir::DType have = cur(v);
+    if (have == t) return v;
+    auto key = std::make_pair(v, t);
+    if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+    ir::Value* out;
+    if (v->isConstant() && have == ir::DType::F32 && t == ir::DType::F16) {
+      std::vector<uint8_t> bytes(static_cast<size_t>(v->numel()) * 2);
+      auto* dst = reinterpret_cast<uint16_t*>(bytes.data());
+      const float* src = v->data->as<float>();
+      for (int64_t i = 0; i < v->numel(); ++i) dst[i] = floatToHalf(src[i]);
+      out = g_.addConstant(v->name + "_fp16", ir::Tensor{t, v->shape, ir::Blob::fromVector(std::move(bytes))});
+    } else {
+      out = g_.addValue(v->name + (t == ir::DType::F16 ? "_fp16" : "_fp32"));
+      ir::Node* cast = g_.addNode("Cast", out->name + "_cast", {v}, {out});
+      cast->attrs.set("to", static_cast<int64_t>(ir::dtypeToOnnx(t)));
+      out->dtype = t;
+      out->shape = v->shape;
+      ++casts_;
+    }
+    type_[out] = t;
+    cache_[key] = out;
+    return out;
+  }
+
+  ir::DType cur(const ir::Value* v) const {
+    auto it = type_.find(v);
+    return it == type_.end() ? v->dtype : it->second;
+  }
+  void setType(const ir::Value* v, ir::DType t) { type_[v] = t; }
+  int casts() const { return casts_; }
+
+ private:
+  ir::Graph& g_;
+  PassContext& ctx_;
+  std::map<std::pair<ir::Value*, ir::DType>, ir::Value*> cache_;
+  std::unordered_map<const ir::Value*, ir::DType> type_;
+  int casts_ = 0;
+};
+
+}  // namespace
+
+Status applyPrecision(ir::Graph& g, const PrecisionOptions& o, PassContext& ctx) {
+  const std::string& m = o.mode;
+  if (m != "force_fp32" && m != "must_keep_origin_dtype" && m != "force_fp16" &&
+      m != "allow_fp32_to_fp16" && m != "allow_mix_precision")
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --precision_mode is invalid. Reason: use "
+                         "force_fp16, force_fp32, allow_mix_precision, allow_fp32_to_fp16 or "
+                         "must_keep_origin_dtype",
+                         m);
+  for (const auto& name : o.fp16_inputs) {
+    bool found = false;
+    for (auto* v : g.inputs) found |= v->name == name;
+    if (!found)
+      return Status::error(ErrorCode::InputShapeMismatch,
+                           "--input_fp16_nodes names '{}', which is not a model input", name);
+  }
+  const bool keep_all = m == "force_fp32" || m == "must_keep_origin_dtype";
+  if (keep_all && o.fp16_inputs.empty() && (o.output_type.empty() || o.output_type == "FP32"))
+    return Status::ok();
+
+  Rewriter rw(g, ctx);
+  // --input_fp16_nodes: the model receives fp16; its consumers see the type they compute in.
+  for (auto*& v : g.inputs)
+    if (o.fp16_inputs.count(v->name) && v->dtype == ir::DType::F32) {
+      v->dtype = ir::DType::F16;
+      rw.setType(v, ir::DType::F16);
+    }
+  std::vector<ir::Node*> nodes;
+  for (const auto& up : g.nodes()) nodes.push_back(up.get());
+  int low_nodes = 0;
+  for (ir::Node* n : nodes) {
+    const ops::OpDef* d = ops::lookup(n->op_type);
+    const bool movement = d && d->hasNativeDtypes() && n->op_type != "Cast";
+    bool low;
+    if (keep_all) low = false;
+    else if (o.keep_fp32.count(n->name) || o.keep_fp32.count(n->op_type)) low = false;
+    else if (m == "force_fp16") low = true;
+    else if (m == "allow_fp32_to_fp16") low = cubeOp(n->op_type);
+    else low = !precisionSensitive(n->op_type);  // allow_mix_precision
+    ir::DType want = low ? ir::DType::F16 : ir::DType::F32;
+    if (movement) {  // data movement follows its (first float) input
+      want = ir::DType::Undefined;
+      for (auto* in : n->inputs)
+        if (in && isFloatType(rw.cur(in)) && !in->isConstant()) {
+          want = rw.cur(in);
+          break;
+        }
+      if (want == ir::DType::Undefined) want = ir::DType::F32;
+    }
+    if (n->op_type == "Cast") continue;  // keeps its declared target type
+    for (auto*& in : n->inputs)
+      if (in && isFloatType(rw.cur(in))) in = rw.as(in, want);
+    for (auto* out : n->outputs)
+      if (isFloatType(out->dtype)) rw.setType(out, want);
+    low_nodes += want == ir::DType::F16;
+  }
+  // Model outputs: back to their declared type (or --output_type).
+  for (auto*& out : g.outputs) {
+    if (!isFloatType(rw.cur(out))) continue;
+    ir::DType want = o.output_type == "FP16" ? ir::DType::F16
+                     : o.output_type == "FP32" ? ir::DType::F32
+                                               : out->dtype;
+    ir::Value* converted = rw.as(out, want);
+    if (converted != out && !converted->isConstant()) g.swapValueNames(out, converted);
+    out = converted;  // the model's output keeps its name; the fp16 value inside is renamed
+  }
+  ctx.log.push_back(fmt::format("precision {}: {} nodes compute in fp16, {} Cast nodes inserted",
+                                m, low_nodes, rw.casts()));
+  ASC_RETURN_IF_ERROR(g.topoSort());
+  g.pruneValues();
+  ops::InferOptions io;
+  io.fold_constants = false;
+  Status st = ops::inferGraph(g, io);
+  if (st.isOk()) st = ir::verify(g);
+  if (!st.isOk()) return Status::error(ErrorCode::Internal, "after precision: {}", st.message());
+  return Status::ok();
+}
+
+}  // namespace asc::passes
