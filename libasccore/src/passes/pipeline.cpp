@@ -21,11 +21,13 @@ const std::vector<PassInfo>& allPasses() {
 }
 
 std::vector<std::string> defaultPipeline() {
-  // Order matters: GELU and LayerNorm first (they free their Mul/Add nodes), then bias adds,
-  // then residual adds before activations, so Conv -> Add -> Relu becomes one Conv whose
-  // post-ops run sum then Relu.
-  return {"fuse-pad", "fuse-gelu", "fuse-layernorm", "fuse-swish", "fuse-matmul-add", "fuse-conv-add",
-          "fuse-conv-activation"};
+  // Order matters: clean-ups first (folding, no-ops, duplicates, dead nodes), then BN folding
+  // and Pad folding, then GELU and LayerNorm (they free their Mul/Add nodes), bias adds, and
+  // residual adds before activations, so Conv -> Add -> Relu becomes one Conv whose post-ops
+  // run sum then Relu.
+  return {"fold-constants", "eliminate-identity", "eliminate-common", "eliminate-dead",
+          "fuse-conv-bn",   "fuse-pad",           "fuse-gelu",        "fuse-layernorm",
+          "fuse-swish",     "fuse-matmul-add",    "fuse-conv-add",    "fuse-conv-activation"};
 }
 
 Status runPasses(ir::Graph& g, const std::vector<std::string>& names, PassContext& ctx) {
