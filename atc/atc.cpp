@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <map>
 #include <set>
 #include <cmath>
 #include <fstream>
@@ -107,6 +108,110 @@ Status readFusionSwitch(const std::string& path, std::set<std::string>* disabled
     if (state == "off") disabled->insert(name);
     else disabled->erase(name);
   }
+  return Status::ok();
+}
+
+// --op_name_map: "SrcType:DstType" per line.
+Result<std::map<std::string, std::string>> readOpNameMap(const std::string& path) {
+  std::map<std::string, std::string> m;
+  if (path.empty()) return m;
+  std::ifstream f(path);
+  if (!f) return Status::error(ErrorCode::FileOpenFailed, "cannot open --op_name_map '{}'", path);
+  std::string line;
+  for (int no = 1; std::getline(f, line); ++no) {
+    line.erase(std::remove_if(line.begin(), line.end(), ::isspace), line.end());
+    if (line.empty() || line[0] == '#') continue;
+    auto colon = line.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == line.size())
+      return Status::error(ErrorCode::InvalidParam,
+                           "Value {} for parameter --op_name_map is invalid. Reason: line {} of "
+                           "{} is not SrcType:DstType",
+                           line, no, path);
+    m[line.substr(0, colon)] = line.substr(colon + 1);
+  }
+  return m;
+}
+
+// --out_nodes "name:index;name2:index": those node outputs become the model outputs (the
+// source-model node names, which fused nodes keep in their original names).
+Status applyOutNodes(ir::Graph& g, const std::string& spec) {
+  if (spec.empty()) return Status::ok();
+  std::vector<ir::Value*> outs;
+  size_t pos = 0;
+  while (pos < spec.size()) {
+    size_t e = spec.find(';', pos);
+    if (e == std::string::npos) e = spec.size();
+    std::string item = spec.substr(pos, e - pos);
+    pos = e + 1;
+    if (item.empty()) continue;
+    auto colon = item.rfind(':');
+    char* end = nullptr;
+    long idx = colon == std::string::npos ? -1 : std::strtol(item.c_str() + colon + 1, &end, 10);
+    if (colon == std::string::npos || idx < 0 || (end && *end))
+      return Status::error(ErrorCode::InvalidParam,
+                           "Value {} for parameter --out_nodes is invalid. Reason: write "
+                           "\"node_name:output_index;...\"",
+                           item);
+    const std::string name = item.substr(0, colon);
+    ir::Node* found = nullptr;
+    for (const auto& n : g.nodes())
+      if (n->name == name || std::count(n->original_names.begin(), n->original_names.end(), name))
+        found = n.get();
+    if (!found)
+      return Status::error(ErrorCode::NodeNotFound,
+                           "--out_nodes names '{}', which is not a node of the model (or was "
+                           "folded into a constant)",
+                           name);
+    if (static_cast<size_t>(idx) >= found->outputs.size())
+      return Status::error(ErrorCode::InvalidParam,
+                           "--out_nodes: node '{}' has {} outputs, index {} is out of range", name,
+                           found->outputs.size(), idx);
+    outs.push_back(found->outputs[idx]);
+  }
+  g.outputs = outs;
+  return Status::ok();
+}
+
+// Options that steer NPU-only machinery: checked and recorded, with no effect on the CPU.
+Status checkNpuOnlyOptions(const Options& o, const ir::Graph& g) {
+  auto oneOf = [&](const char* name, std::initializer_list<const char*> allowed) -> Status {
+    const std::string v = o.get(name);
+    for (const char* a : allowed)
+      if (v == a) return Status::ok();
+    std::string list;
+    for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --{} is invalid. Reason: use {}", v, name, list);
+  };
+  if (o.get("enable_small_channel") != "0" && o.get("enable_small_channel") != "1")
+    return Status::error(ErrorCode::OneOrZeroParam,
+                         "Value {} for parameter --enable_small_channel is invalid. Reason: use 1 "
+                         "or 0",
+                         o.get("enable_small_channel"));
+  ASC_RETURN_IF_ERROR(oneOf("buffer_optimize", {"l2_optimize", "l1_optimize", "off_optimize"}));
+  ASC_RETURN_IF_ERROR(oneOf("core_type", {"AiCore", "VectorCore"}));
+  if (o.given("op_select_implmode"))
+    ASC_RETURN_IF_ERROR(oneOf("op_select_implmode", {"high_precision", "high_performance",
+                                                     "high_precision_for_all",
+                                                     "high_performance_for_all"}));
+  if (o.given("optypelist_for_implmode") && !o.given("op_select_implmode"))
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --optypelist_for_implmode is invalid. Reason: it "
+                         "needs --op_select_implmode",
+                         o.get("optypelist_for_implmode"));
+  if (o.get("core_type") == "VectorCore")
+    for (const auto& n : g.nodes())
+      if (n->op_type == "Conv" || n->op_type == "ConvTranspose" || n->op_type == "MatMul" ||
+          n->op_type == "Gemm")
+        return Status::error(ErrorCode::InvalidParam,
+                             "Value VectorCore for parameter --core_type is invalid. Reason: the "
+                             "network has Cube operators ({} '{}')",
+                             n->op_type, n->name);
+  for (const char* name : {"enable_small_channel", "buffer_optimize", "op_select_implmode",
+                           "optypelist_for_implmode"})
+    if (o.given(name))
+      ASC_LOG_INFO("--{}={} is an NPU code-generation setting; the CPU runtime is unaffected",
+                   name, o.get(name));
   return Status::ok();
 }
 
@@ -218,7 +323,16 @@ Status buildModel(const Options& o) {
   frontend::OnnxImportOptions io;
   io.input_shape = o.get("input_shape");
   io.input_format = fmt_in;
+  ASC_TRY(io.op_name_map, readOpNameMap(o.get("op_name_map")));
   ASC_TRY(ir::Graph g, frontend::importOnnx(o.get("model"), io));
+  ASC_RETURN_IF_ERROR(checkNpuOnlyOptions(o, g));
+  ASC_RETURN_IF_ERROR(applyOutNodes(g, o.get("out_nodes")));
+  const std::string save_original = o.get("save_original_model");
+  if (save_original != "true" && save_original != "false")
+    return Status::error(ErrorCode::BoolParam,
+                         "Value {} for parameter --save_original_model is invalid. Reason: use "
+                         "true or false",
+                         save_original);
   const std::string reuse_opt = o.get("disable_reuse_memory");
   if (reuse_opt != "0" && reuse_opt != "1")
     return Status::error(ErrorCode::InvalidParam,
@@ -275,8 +389,16 @@ Status buildModel(const Options& o) {
   info.atc_cmdline = o.cmdline;
   info.target_type = chip->target_type;
   info.reuse_memory = reuse;
+  info.core_type = o.get("core_type");
   std::string path = output + ".om";
   ASC_RETURN_IF_ERROR(makeDirs(dirName(path)));
+  if (save_original == "true") {
+    // The model as imported: no fusion, no precision change (shapes inferred, constants folded).
+    ASC_TRY(ir::Graph original, frontend::importOnnx(o.get("model"), io));
+    ASC_RETURN_IF_ERROR(applyOutNodes(original, o.get("out_nodes")));
+    original.name = fileStem(output) + "_original";
+    ASC_RETURN_IF_ERROR(om::writeOm(original, info, output + "_original.om"));
+  }
   ASC_RETURN_IF_ERROR(om::writeOm(g, info, path));
   auto t2 = std::chrono::steady_clock::now();
   ASC_LOG_INFO("imported {} nodes in {:.1f} ms, wrote {} in {:.1f} ms", g.nodes().size(),

@@ -81,6 +81,9 @@ def main():
 
     # The same weights stored as external data beside the model.
     m = copy.deepcopy(base)
+    data_path = os.path.join(OUT, "tiny_external.onnx.data")
+    if os.path.exists(data_path):
+        os.remove(data_path)  # onnx.save appends to an existing data file
     onnx.save(m, os.path.join(OUT, "tiny_external.onnx"), save_as_external_data=True,
               all_tensors_to_one_file=True, location="tiny_external.onnx.data",
               size_threshold=0)
@@ -97,6 +100,15 @@ def main():
               [numpy_helper.from_array(np.ones(4, np.float32), "s")])
     onnx.save(m, os.path.join(OUT, "layernorm_opset13.onnx"))  # the checker would refuse it
     print("wrote tests/data/layernorm_opset13.onnx")
+
+    # A custom-domain op that --op_name_map can map onto a supported one (MyRelu:Relu).
+    nodes = [helper.make_node("MyRelu", ["x"], ["y"], name="my_relu", domain="custom.ops")]
+    m = helper.make_model(helper.make_graph(nodes, "g", [f32("x", [1, 4])], [f32("y", [1, 4])]),
+                          opset_imports=[helper.make_opsetid("", 13),
+                                         helper.make_opsetid("custom.ops", 1)])
+    m.ir_version = 8
+    onnx.save(m, os.path.join(OUT, "custom_relu.onnx"))  # the checker does not know MyRelu
+    print("wrote tests/data/custom_relu.onnx")
 
     # Not an ONNX file at all.
     with open(os.path.join(OUT, "not_a_model.onnx"), "wb") as f:

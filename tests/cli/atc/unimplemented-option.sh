@@ -1,15 +1,15 @@
 # An option asc-tools does not support yet is refused (E10055), unless it carries its default.
-run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310 --out_nodes="relu1:0"
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310 --insert_op_conf=aipp.cfg
 expect_exit 255
 expect_stdout_contains "E10055"
-expect_stdout_contains "--out_nodes"
+expect_stdout_contains "--insert_op_conf"
 expect_no_file m.om
 run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310 --disable_reuse_memory=0
 expect_exit 0
-run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m2 --soc_version=Ascend310 --op_select_implmode=high_precision
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m2 --soc_version=Ascend310 --dynamic_batch_size="1,2,4"
 expect_exit 255
 expect_stdout_contains "E10055"
-expect_stdout_contains "--op_select_implmode=high_precision"
+expect_stdout_contains "--dynamic_batch_size=1,2,4"
 run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m2 --soc_version=Ascend310 --precision_mode=force_fp32
 expect_exit 0
 run atc --mode=3 --model="$DATA/tiny_conv.onnx" --framework=5

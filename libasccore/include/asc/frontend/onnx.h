@@ -20,6 +20,8 @@ struct OnnxImportOptions {
   std::string input_format = "NCHW";
   /// Fold constant subgraphs during shape inference.
   bool fold_constants = true;
+  /// --op_name_map: model op type -> the ONNX op type (or CANN type) to read it as.
+  std::map<std::string, std::string> op_name_map;
 };
 
 /// Parses "name:d0,d1;name2:d0" (a name may itself contain ':'; the last one splits).

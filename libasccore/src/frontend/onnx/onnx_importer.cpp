@@ -347,7 +347,13 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
   for (int idx : order) {
     const onnx::NodeProto& np = gp.node(idx);
     std::string op_type = np.op_type();
-    if (!np.domain().empty() && np.domain() != "ai.onnx")
+    bool mapped = false;
+    if (auto m = opts.op_name_map.find(op_type); m != opts.op_name_map.end()) {
+      const ops::OpDef* by_cann = ops::lookupByCann(m->second);
+      op_type = by_cann && !ops::lookup(m->second) ? by_cann->name() : m->second;
+      mapped = true;
+    }
+    if (!mapped && !np.domain().empty() && np.domain() != "ai.onnx")
       return Status::error(ErrorCode::UnsupportedOp,
                            "unsupported operator '{}' of domain '{}' (node '{}')", np.op_type(),
                            np.domain(), np.name().empty() ? "(unnamed)" : np.name());
