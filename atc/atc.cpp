@@ -407,6 +407,80 @@ Status buildModel(const Options& o) {
   return Status::ok();
 }
 
+// --mode=3: which nodes asc-tools can take, as the real pre-check report (JSON).
+Status precheck(const Options& o, std::ostream& out) {
+  ASC_RETURN_IF_ERROR(requireValue(o, "model"));
+  const std::string fw = o.get("framework");
+  if (fw != "5")
+    return Status::error(ErrorCode::RequiredParam,
+                         "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
+                         "or 3(TensorFlow) or 5(Onnx); asc-tools pre-checks ONNX (5)");
+  frontend::OnnxImportOptions io;
+  io.input_shape = o.get("input_shape");
+  ASC_TRY(io.op_name_map, readOpNameMap(o.get("op_name_map")));
+  ASC_TRY(frontend::PrecheckReport r, frontend::precheckOnnx(o.get("model"), io));
+  const size_t fail = r.failed();
+  std::string json = fmt::format("{{\n  \"name\": \"{}\",\n  \"result\": \"{}\",\n  \"total\": {},\n"
+                                 "  \"pass\": {},\n  \"fail\": {},\n  \"op\": [",
+                                 r.model, fail ? "failed" : "success", r.ops.size(),
+                                 r.ops.size() - fail, fail);
+  auto esc = [](std::string s) {
+    std::string o;
+    for (char c : s) {
+      if (c == '"' || c == '\\') o += '\\';
+      if (static_cast<unsigned char>(c) >= 0x20) o += c;
+    }
+    return o;
+  };
+  for (size_t i = 0; i < r.ops.size(); ++i) {
+    const auto& op = r.ops[i];
+    json += fmt::format("{}\n    {{\"name\": \"{}\", \"type\": \"{}\", \"result\": \"{}\"", i ? "," : "",
+                        esc(op.name), esc(op.type), op.cause ? "failed" : "success");
+    if (op.cause)
+      json += fmt::format(", \"cause\": [{{\"code\": {}, \"message\": \"{}\"}}]", op.cause,
+                          esc(op.message));
+    json += "}";
+  }
+  json += "\n  ]\n}\n";
+  const std::string report = o.get("check_report");
+  ASC_RETURN_IF_ERROR(writeFileAtomic(report, json.data(), json.size()));
+  fmt::print(out, "pre-check: {} of {} ops pass; report: {}\n", r.ops.size() - fail, r.ops.size(),
+             report);
+  if (fail) {
+    for (const auto& op : r.ops)
+      if (op.cause) {
+        return Status::error(op.cause == 1 ? ErrorCode::UnsupportedOp : ErrorCode::InvalidModel,
+                             "pre-check failed for {} op(s); first: node '{}' ({}): {}; see {}",
+                             fail, op.name, op.type, op.message, report);
+      }
+  }
+  return Status::ok();
+}
+
+// --ops_info=DIR: DIR/<soc>/ops_info.json, the op-support table of each chip.
+Status writeOpsInfo(const std::string& dir) {
+  for (const auto& chip : soc::allSocs()) {
+    std::string json = fmt::format("{{\n  \"soc_version\": \"{}\",\n  \"ops\": {{", chip.name);
+    bool first = true;
+    for (const auto* d : ops::allOps()) {
+      bool excluded = false;
+      for (const char* e : chip.excluded_ops) excluded |= d->name() == e;
+      if (excluded) continue;
+      json += fmt::format("{}\n    \"{}\": {{\"onnx_type\": \"{}\", \"onnx_opset\": {}, \"engine\": \"{}\", "
+                          "\"dtype\": \"{}\", \"fused_only\": {}}}",
+                          first ? "" : ",", d->cannType(), d->name(),
+                          d->onnxSince() > 17 ? 0 : d->onnxSince(), ops::engineName(d->engineKind()),
+                          chip.has_bf16 ? "float16,float32,bfloat16" : "float16,float32",
+                          d->onnxSince() > 17 ? "true" : "false");
+      first = false;
+    }
+    json += "\n  }\n}\n";
+    ASC_RETURN_IF_ERROR(makeDirs(dir + "/" + chip.name));
+    ASC_RETURN_IF_ERROR(writeFileAtomic(dir + "/" + chip.name + "/ops_info.json", json.data(), json.size()));
+  }
+  return Status::ok();
+}
+
 Status modelToJson(const Options& o) {
   if (o.given("framework"))
     return Status::error(ErrorCode::NotImplemented,
@@ -473,11 +547,11 @@ Status run(const Options& o, std::ostream& out) {
   if (mode == "0") return buildModel(o);
   if (mode == "1") return modelToJson(o);
   if (mode == "6") return displayModel(o, out);
-  if (mode == "3" || mode == "5")
+  if (mode == "3") return precheck(o, out);
+  if (mode == "5")
     return Status::error(ErrorCode::NotImplemented,
                          "The operation is not supported. Reason: asc-tools does not support "
-                         "--mode={} yet; supported modes are 0, 1 and 6",
-                         mode);
+                         "--mode=5 (GE dump graph to JSON) yet; supported modes are 0, 1, 3 and 6");
   return Status::error(ErrorCode::InvalidParam,
                        "Value {} for parameter --mode is invalid. Reason: supported modes are 0, "
                        "1, 3, 5 and 6",
@@ -497,6 +571,14 @@ int main(int argc, const char* const* argv, std::ostream& out) {
   }
   if (opts && opts->list_ops) {
     listOps(out);
+    return 0;
+  }
+  if (opts && !opts->ops_info_dir.empty()) {
+    Status st = writeOpsInfo(opts->ops_info_dir);
+    if (!st) {
+      out << st.toString() << std::endl;
+      return 255;
+    }
     return 0;
   }
   if (opts && opts->list_passes) {

@@ -11,7 +11,7 @@ namespace asc::atc {
 const std::vector<OptionSpec>& optionSpecs() {
   static const std::vector<OptionSpec> specs = {
       // name, default, help, implemented
-      {"mode", "0", "0: build an offline model; 1: OM to JSON; 3: pre-check only; 6: display OM info", true},
+      {"mode", "0", "0: build an offline model; 1: OM to JSON; 3: pre-check only (writes --check_report); 6: display OM info", true},
       {"model", "", "source model file (.onnx)", true},
       {"weight", "", "weight file (.caffemodel, with --framework=0)", true},
       {"framework", "-1", "0 Caffe, 1 MindSpore, 3 TensorFlow, 5 ONNX", true},
@@ -25,7 +25,7 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"dump_mode", "0", "1 adds shapes to the --mode=1 JSON (asc-tools always includes them)", true},
       {"check_equivalence", "false", "true runs the original and optimised graphs on random inputs and fails if they differ", true},
       {"precision_mode", "force_fp16", "force_fp16, force_fp32, allow_fp32_to_fp16, allow_mix_precision or must_keep_origin_dtype", true},
-      {"check_report", "check_result.json", "pre-check report path (--mode=3)", false},
+      {"check_report", "check_result.json", "pre-check report path (--mode=3)", true},
       {"input_shape_range", "", "input shape ranges (dynamic shapes)", false},
       {"input_hint_shape", "", "hint shapes for dynamic inputs", false},
       {"dynamic_batch_size", "", "dynamic batch profiles", false},
@@ -112,6 +112,8 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
   adder("list_ops", "list the supported ONNX operators");
   adder("list_errors", "list the error codes");
   adder("list_passes", "list the graph passes (names for --fusion_switch_file)");
+  adder("ops_info", "write <dir>/<soc>/ops_info.json for every chip: the ops each supports",
+        cxxopts::value<std::string>());
   std::vector<const char*> cargs;
   for (const auto& a : args) cargs.push_back(a.c_str());
   try {
@@ -128,6 +130,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     o.list_ops = r.count("list_ops") > 0;
     o.list_errors = r.count("list_errors") > 0;
     o.list_passes = r.count("list_passes") > 0;
+    if (r.count("ops_info")) o.ops_info_dir = r["ops_info"].as<std::string>();
   } catch (const cxxopts::exceptions::exception& e) {
     return Status::error(ErrorCode::InvalidParam, "invalid command line: {}; see 'atc --help'",
                          e.what());
@@ -153,7 +156,9 @@ std::string usage() {
        "  --version                        print the asc-tools version\n"
        "  --list_ops                       list the supported ONNX operators\n"
        "  --list_errors                    list the error codes\n"
-       "  --list_passes                    list the graph passes\n";
+       "  --list_passes                    list the graph passes\n"
+       "  --ops_info=DIR                   write DIR/<soc>/ops_info.json for every chip (installed\n"
+       "                                   copies: share/asc-tools/ops_info/<soc>/ops_info.json)\n";
   return u;
 }
 

@@ -18,6 +18,7 @@ struct Options {
   bool list_ops = false;
   bool list_errors = false;
   bool list_passes = false;
+  std::string ops_info_dir;  // --ops_info=DIR
 
   bool given(const std::string& name) const { return values.count(name) != 0; }
   /// The value given, or the option's documented default.

@@ -12,7 +12,7 @@ expect_stdout_contains "E10055"
 expect_stdout_contains "--dynamic_batch_size=1,2,4"
 run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m2 --soc_version=Ascend310 --precision_mode=force_fp32
 expect_exit 0
-run atc --mode=3 --model="$DATA/tiny_conv.onnx" --framework=5
+run atc --mode=5 --om=m.om --json=m.json
 expect_exit 255
 expect_stdout_contains "E10055"
 run atc --mode=9 --om=m.om

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "asc/asc.h"
 #include "asc/ir/graph.h"
@@ -36,5 +37,22 @@ ASC_API Result<ir::Graph> importOnnx(const std::string& path, const OnnxImportOp
 ASC_API Result<ir::Graph> importOnnxBytes(const void* data, size_t size,
                                           const std::string& base_dir,
                                           const OnnxImportOptions& opts = {});
+
+/// atc --mode=3: per node, whether asc-tools can take it. Causes use the real pre-check codes
+/// (1 TYPE_UNSUPPORTED, 2 PARAM_INVALID, 9 NAME_REPEATED).
+struct PrecheckOp {
+  std::string name, type;
+  int cause = 0;  // 0 OK
+  std::string message;
+};
+struct PrecheckReport {
+  std::string model;
+  std::vector<PrecheckOp> ops;
+  ASC_API size_t failed() const;
+};
+/// E13001/E13005 when the file cannot be read as ONNX; otherwise a report (never fails on the
+/// model's content).
+ASC_API Result<PrecheckReport> precheckOnnx(const std::string& path,
+                                            const OnnxImportOptions& opts = {});
 
 }  // namespace asc::frontend
