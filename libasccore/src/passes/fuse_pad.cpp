@@ -28,6 +28,13 @@ bool match(const ir::Graph& g, const Users& users, ir::Node& pad, Match* m) {
   const bool conv = u->op_type == "Conv";
   const bool avg = u->op_type == "AveragePool" && u->attrs.getInt("count_include_pad", 0) == 1;
   if (!conv && !avg) return false;
+  if (avg) {  // pooling pads must stay smaller than the window
+    const auto k = u->attrs.getInts("kernel_shape");
+    const auto own = u->attrs.getInts("pads", std::vector<int64_t>(2 * (r - 2), 0));
+    if (k.size() != r - 2 || own.size() != 2 * (r - 2)) return false;
+    for (size_t i = 0; i < r - 2; ++i)
+      if (own[i] + p[2 + i] >= k[i] || own[r - 2 + i] + p[r + 2 + i] >= k[i]) return false;
+  }
   *m = {&pad, u};
   return true;
 }
