@@ -1,13 +1,14 @@
 // shape.cpp: shape-manipulation ops (Shape, Reshape, Flatten, Squeeze, Unsqueeze, Transpose,
 // Expand, Tile, Cast, Identity, Dropout, Constant, ConstantOfShape); select.cpp has the
-// indexing ones (Concat, Split, Slice, Gather, DepthToSpace, Pad). PyTorch exports shape arithmetic as
-// Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains, so every op here folds on constant
-// inputs (Shape even on a runtime input: it needs only the shape). Parameters that later opsets
-// turned into inputs (Reshape shape, Squeeze/Unsqueeze axes, Expand shape, Tile repeats, Split
-// split, Slice starts/ends/axes/steps, Pad pads/value) must be constant and become attributes,
-// resolved and normalized (non-negative axes, explicit defaults) so that re-running inference
-// on a canonical node gives the same result. Slice's one exception: with a negative step an end
-// before index 0 is stored as -(dim+1), which reads as -1 once a negative index is wrapped.
+// indexing ones (Concat, Split, Slice, Gather, DepthToSpace, Pad). PyTorch exports shape
+// arithmetic as Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains, so every op of the
+// family folds on constant inputs (Shape even on a runtime input: it needs only the shape).
+// Parameters that later opsets turned into inputs (Reshape shape, Squeeze/Unsqueeze axes, Expand
+// shape, Tile repeats, Split split, Slice starts/ends/axes/steps, Pad pads/value) must be
+// constant and become attributes, resolved and normalized (non-negative axes, explicit
+// defaults) so that re-running inference on a canonical node gives the same result. Slice's one
+// exception: with a negative step an end before index 0 is stored as -(dim+1), which reads as
+// -1 once a negative index is wrapped.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
