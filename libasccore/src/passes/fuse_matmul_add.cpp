@@ -1,6 +1,6 @@
 // fuse_matmul_add.cpp: MatMul(A, W) + b with a constant 2-D W [K, N] and a constant bias of N
-// values becomes MatMul(A, W, b): the bias is added by the matmul primitive (the Linear layers
-// PyTorch exports as MatMul + Add).
+// values (the Linear layers PyTorch exports as MatMul + Add) becomes Gemm(A, W, b) when A is 2-D,
+// and MatMul(A, W, b) otherwise; either way the matmul primitive adds the bias.
 #include <fmt/format.h>
 
 #include "pass_util.h"
@@ -37,7 +37,10 @@ void rewrite(ir::Graph& g, const Match& m, PassContext& ctx) {
     bias = g.addConstant(bias->name + "_1d", t);
   }
   m.mm->inputs.push_back(bias);
-  ctx.log.push_back(fmt::format("fuse-matmul-add: MatMul '{}' + Add '{}'", m.mm->name, m.add->name));
+  const bool gemm = m.mm->inputs[0]->shape.size() == 2;
+  if (gemm) m.mm->op_type = "Gemm";  // alpha = beta = 1, no transposes: the defaults
+  ctx.log.push_back(fmt::format("fuse-matmul-add: MatMul '{}' + Add '{}' -> {}", m.mm->name,
+                                m.add->name, gemm ? "Gemm" : "MatMul with a bias"));
   inheritNames(m.mm, m.add);
   takeOutput(m.mm, m.add);
 }

@@ -70,6 +70,21 @@ TEST_CASE("fuse-matmul-add gives the MatMul a bias input", "[passes][fuse-matmul
   }
 }
 
+TEST_CASE("fuse-matmul-add turns a 2-D MatMul + Add into Gemm", "[passes][fuse-matmul-add]") {
+  Options o;
+  o.a = {4, 16};
+  ir::Graph g = build(o);
+  passes::PassContext ctx = runPass(g, "fuse-matmul-add");
+  REQUIRE(g.nodes().size() == 1);
+  const ir::Node& gemm = *g.nodes()[0];
+  CHECK(gemm.op_type == "Gemm");
+  REQUIRE(gemm.inputs.size() == 3);
+  CHECK(gemm.inputs[2] == g.findValue("bias"));
+  CHECK(g.outputs[0]->shape == ir::Shape{4, 8});
+  CHECK(ctx.log[0].find("Gemm") != std::string::npos);
+  CHECK(hasOriginalNames(gemm, {"mm", "add"}));
+}
+
 TEST_CASE("fuse-matmul-add flattens a [1, N] bias", "[passes][fuse-matmul-add]") {
   for (Bias b : {Bias::kRow, Bias::kRow3d}) {
     Options o;
