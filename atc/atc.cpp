@@ -69,6 +69,15 @@ Result<passes::PrecisionOptions> precisionOptions(const Options& o) {
     if (e > pos) p.fp16_inputs.insert(fp16_in.substr(pos, e - pos));
     pos = e + 1;
   }
+  const std::string mix = o.get("modify_mixlist");
+  if (!mix.empty()) {
+    if (p.mode != "allow_mix_precision")
+      return Status::error(ErrorCode::InvalidParam,
+                           "Value {} for parameter --modify_mixlist is invalid. Reason: it needs "
+                           "--precision_mode=allow_mix_precision",
+                           mix);
+    ASC_RETURN_IF_ERROR(passes::readMixList(mix, &p));
+  }
   p.output_type = o.get("output_type");
   if (!p.output_type.empty() && p.output_type != "FP32" && p.output_type != "FP16")
     return Status::error(ErrorCode::NotImplemented,

@@ -56,7 +56,7 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"external_weight", "0", "1/2 store weights outside the OM", false},
       {"precision_mode_v2", "", "fp16, origin, mixed_float16, ...", false},
       {"op_precision_mode", "", "per-op precision .ini file", false},
-      {"modify_mixlist", "", "mixed-precision list file", false},
+      {"modify_mixlist", "", "JSON changes to the mixed-precision lists (with allow_mix_precision)", true},
       {"keep_dtype", "", "file: node names (or OpType::Type) that keep fp32", true},
       {"customize_dtypes", "", "per-op dtype file", false},
       {"op_select_implmode", "", "high_precision, high_performance, high_precision_for_all or high_performance_for_all (recorded; the CPU kernels are fp32-accurate)", true},

@@ -11,6 +11,12 @@
 #include "asc/ops/registry.h"
 #include "asc/support/fp16.h"
 #include "asc/support/log.h"
+#include "mixlist.pb.h"
+
+#include <google/protobuf/util/json_util.h>
+
+#include <fstream>
+#include <sstream>
 
 namespace asc::passes {
 namespace {
@@ -115,7 +121,15 @@ Status applyPrecision(ir::Graph& g, const PrecisionOptions& o, PassContext& ctx)
     else if (o.keep_fp32.count(n->name) || o.keep_fp32.count(n->op_type)) low = false;
     else if (m == "force_fp16") low = true;
     else if (m == "allow_fp32_to_fp16") low = cubeOp(n->op_type);
-    else low = !precisionSensitive(n->op_type);  // allow_mix_precision
+    else {  // allow_mix_precision, with --modify_mixlist changes (CANN or ONNX type names)
+      const ops::OpDef* def = ops::lookup(n->op_type);
+      auto listed = [&](const std::set<std::string>& l) {
+        return l.count(n->op_type) || (def && l.count(def->cannType()));
+      };
+      const bool sensitive = (precisionSensitive(n->op_type) && !listed(o.black_remove)) ||
+                             listed(o.black_add);
+      low = !sensitive || (listed(o.fp16_add) && !listed(o.black_add));
+    }
     ir::DType want = low ? ir::DType::F16 : ir::DType::F32;
     if (movement) {  // data movement follows its (first float) input
       want = ir::DType::Undefined;
@@ -152,6 +166,26 @@ Status applyPrecision(ir::Graph& g, const PrecisionOptions& o, PassContext& ctx)
   Status st = ops::inferGraph(g, io);
   if (st.isOk()) st = ir::verify(g);
   if (!st.isOk()) return Status::error(ErrorCode::Internal, "after precision: {}", st.message());
+  return Status::ok();
+}
+
+Status readMixList(const std::string& path, PrecisionOptions* opts) {
+  std::ifstream f(path);
+  if (!f)
+    return Status::error(ErrorCode::FileOpenFailed, "cannot open --modify_mixlist file '{}'", path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  asc::config::MixList m;
+  auto st = google::protobuf::util::JsonStringToMessage(ss.str(), &m);
+  if (!st.ok())
+    return Status::error(ErrorCode::JsonParseFailed,
+                         "--modify_mixlist {}: {}; expected {{\"black-list\": {{\"to-add\": [...], "
+                         "\"to-remove\": [...]}}, \"white-list\": ..., \"gray-list\": ...}}",
+                         path, st.ToString());
+  opts->black_add.insert(m.black_list().to_add().begin(), m.black_list().to_add().end());
+  opts->black_remove.insert(m.black_list().to_remove().begin(), m.black_list().to_remove().end());
+  opts->fp16_add.insert(m.white_list().to_add().begin(), m.white_list().to_add().end());
+  opts->fp16_add.insert(m.gray_list().to_add().begin(), m.gray_list().to_add().end());
   return Status::ok();
 }
 

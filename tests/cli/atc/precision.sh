@@ -25,3 +25,15 @@ run atc --model="$DATA/golden/zoo.onnx" --framework=5 --output=x --soc_version=A
 expect_exit 255
 expect_stdout_contains "E1001"
 expect_no_file x.om
+# --modify_mixlist: only with allow_mix_precision; a JSON file of list changes.
+printf '{"black-list": {"to-add": ["Conv2D"]}}' > mix.json
+run atc --model="$DATA/golden/zoo.onnx" --framework=5 --output=mx --soc_version=Ascend310 --modify_mixlist=mix.json
+expect_exit 255
+expect_stdout_contains "allow_mix_precision"
+run atc --model="$DATA/golden/zoo.onnx" --framework=5 --output=mx --soc_version=Ascend310 --precision_mode=allow_mix_precision --modify_mixlist=mix.json
+expect_exit 0
+printf '{"black-list": [' > bad.json
+run atc --model="$DATA/golden/zoo.onnx" --framework=5 --output=mx2 --soc_version=Ascend310 --precision_mode=allow_mix_precision --modify_mixlist=bad.json
+expect_exit 255
+expect_stdout_contains "E10032"
+expect_no_file mx2.om

@@ -26,7 +26,14 @@ struct PrecisionOptions {
   std::set<std::string> fp16_inputs;
   /// Output element type for every float output ("" keeps the model's; "FP16"; "FP32").
   std::string output_type;
+  /// --modify_mixlist changes (op types, CANN or ONNX names), for allow_mix_precision only:
+  /// black-list ops stay fp32, white-list and gray-list ops compute in fp16.
+  std::set<std::string> black_add, black_remove, fp16_add;
 };
+
+/// Reads a --modify_mixlist JSON file into `opts`. E13001 when it cannot be opened, E10032 when
+/// it is not the expected JSON.
+ASC_API Status readMixList(const std::string& path, PrecisionOptions* opts);
 
 /// E10001 for an unknown mode; E1001 naming an --input_fp16_nodes name that is no model input.
 ASC_API Status applyPrecision(ir::Graph& g, const PrecisionOptions& opts, PassContext& ctx);
