@@ -72,7 +72,7 @@ TEST_CASE("precision modes choose fp16 nodes and keep the model's I/O types", "[
   CHECK(passes::applyPrecision(bad, o, ctx).code() == ErrorCode::InvalidParam);
 }
 
-TEST_CASE("--modify_mixlist moves ops between the lists", "[passes][precision]") {
+TEST_CASE("modify_mixlist moves ops between the lists", "[passes][precision]") {
   REQUIRE(makeDirs(ASC_TEST_TMP "/precision").isOk());
   const std::string path = ASC_TEST_TMP "/precision/mix.json";
   std::ofstream(path) << R"({"black-list": {"to-add": ["Relu"], "to-remove": ["SoftmaxV2"]},
