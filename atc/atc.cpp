@@ -17,6 +17,7 @@
 #include "asc/om/om_file.h"
 #include "asc/ops/registry.h"
 #include "asc/passes/pass.h"
+#include "asc/passes/layout.h"
 #include "asc/passes/precision.h"
 #include "asc/runtime/session.h"
 #include "asc/soc/soc.h"
@@ -360,6 +361,7 @@ Status buildModel(const Options& o) {
   const GraphStats before = statsOf(g, reuse);
   ASC_RETURN_IF_ERROR(passes::runDefaultPipeline(g, pc));
   ASC_RETURN_IF_ERROR(passes::applyPrecision(g, precision, pc));
+  ASC_RETURN_IF_ERROR(passes::assignLayouts(g, pc));
   const GraphStats after = statsOf(g, reuse);
   ASC_LOG_INFO("graph optimisation: {} rewrites; nodes {} -> {}, GFLOPs {:.3f} -> {:.3f}, arena "
                "{} -> {} bytes (peak live {}), weights {} -> {} bytes",
@@ -399,6 +401,7 @@ Status buildModel(const Options& o) {
   info.target_type = chip->target_type;
   info.reuse_memory = reuse;
   info.core_type = o.get("core_type");
+  info.c0 = chip->c0;
   std::string path = output + ".om";
   ASC_RETURN_IF_ERROR(makeDirs(dirName(path)));
   if (save_original == "true") {

@@ -3,14 +3,29 @@
 
 namespace asc::om {
 
-void fillTensorDesc(const ir::Value& v, ge::proto::TensorDescriptor* td) {
+void fillTensorDesc(const ir::Value& v, ge::proto::TensorDescriptor* td, int c0) {
   td->set_name(v.name);
   td->set_dtype(static_cast<ge::proto::DataType>(ir::dtypeToGe(v.dtype)));
-  for (auto d : v.shape) td->mutable_shape()->add_dim(d);
+  if (v.format == "NC1HWC0" && v.shape.size() == 4) {
+    const int64_t n = v.shape[0], c = v.shape[1], h = v.shape[2], w = v.shape[3];
+    for (int64_t d : {n, (c + c0 - 1) / c0, h, w, static_cast<int64_t>(c0)})
+      td->mutable_shape()->add_dim(d);
+    (*td->mutable_attr())["origin_format"] = makeStringAttr("NCHW");
+    (*td->mutable_attr())["origin_shape"] = makeIntListAttr(v.shape);
+  } else {
+    for (auto d : v.shape) td->mutable_shape()->add_dim(d);
+  }
   td->set_layout(v.format);
   td->set_size(static_cast<int64_t>(v.byteSize()));
   td->set_real_dim_cnt(static_cast<int64_t>(v.shape.size()));
   td->set_device_type("NPU");
+}
+
+std::vector<int64_t> logicalShape(const ge::proto::TensorDescriptor& td) {
+  auto it = td.attr().find("origin_shape");
+  if (td.layout() == "NC1HWC0" && it != td.attr().end() && it->second.has_list())
+    return std::vector<int64_t>(it->second.list().i().begin(), it->second.list().i().end());
+  return std::vector<int64_t>(td.shape().dim().begin(), td.shape().dim().end());
 }
 
 void attrToGe(const ir::AttrValue& a, ge::proto::AttrDef* out) {

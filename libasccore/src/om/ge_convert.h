@@ -10,7 +10,11 @@ namespace asc::om {
 /// Attribute names starting with '_' are GE-internal (not op parameters).
 constexpr const char* kOriginalNamesAttr = "_datadump_original_op_names";
 
-void fillTensorDesc(const ir::Value& v, ge::proto::TensorDescriptor* td);
+/// A value's descriptor. NC1HWC0 values are recorded as the chip holds them: a 5-D shape
+/// [N, C1, H, W, C0] with origin_format/origin_shape attributes giving the logical NCHW.
+void fillTensorDesc(const ir::Value& v, ge::proto::TensorDescriptor* td, int c0 = 16);
+/// The logical shape a descriptor records (origin_shape for NC1HWC0).
+std::vector<int64_t> logicalShape(const ge::proto::TensorDescriptor& td);
 void attrToGe(const ir::AttrValue& a, ge::proto::AttrDef* out);
 /// nullopt-like: returns false when the AttrDef holds a kind the IR has no form for.
 bool attrFromGe(const ge::proto::AttrDef& a, ir::AttrValue* out);

@@ -106,7 +106,7 @@ Result<ge::proto::ModelDef> parseModelDef(const std::string& path, const Contain
 }
 
 std::string shapeText(const ge::proto::TensorDescriptor& td) {
-  std::vector<int64_t> dims(td.shape().dim().begin(), td.shape().dim().end());
+  std::vector<int64_t> dims = logicalShape(td);
   ir::DType t = ir::dtypeFromGe(td.dtype());
   return fmt::format("{}:{}:[{}]", td.name(), t == ir::DType::Undefined ? ge::proto::DataType_Name(td.dtype()) : ir::dtypeName(t),
                      fmt::join(dims, ","));
@@ -180,7 +180,7 @@ Result<OmModel> loadOm(const std::string& path) {
     if (v->dtype == ir::DType::Undefined)
       return bad(path, fmt::format("tensor '{}' has unsupported dtype {}", v->name,
                                    static_cast<int>(td.dtype())));
-    for (auto d : td.shape().dim()) {
+    for (auto d : logicalShape(td)) {
       if (d < 0 || d > (int64_t(1) << 40))
         return bad(path, fmt::format("tensor '{}' has an invalid dim {}", v->name, d));
       v->shape.push_back(d);

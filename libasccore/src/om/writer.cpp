@@ -74,8 +74,8 @@ class OmBuilder {
       op->set_type("Data");
       op->set_id(id++);
       (*op->mutable_attr())["index"] = makeIntAttr(static_cast<int64_t>(i));
-      fillTensorDesc(*v, op->add_input_desc());
-      fillTensorDesc(*v, op->add_output_desc());
+      fillTensorDesc(*v, op->add_input_desc(), info_.c0);
+      fillTensorDesc(*v, op->add_output_desc(), info_.c0);
       graph->add_input(v->name);
       source_[v] = v->name + ":0";
     }
@@ -87,9 +87,9 @@ class OmBuilder {
       op->set_type("Const");
       op->set_id(id++);
       auto* t = (*op->mutable_attr())["value"].mutable_t();
-      fillTensorDesc(*v, t->mutable_desc());
+      fillTensorDesc(*v, t->mutable_desc(), info_.c0);
       t->mutable_desc()->set_weight_size(static_cast<int64_t>(v->byteSize()));
-      fillTensorDesc(*v, op->add_output_desc());
+      fillTensorDesc(*v, op->add_output_desc(), info_.c0);
       weights_.push_back({v, t->mutable_desc()});
       source_[v] = v->name + ":0";
     };
@@ -107,13 +107,13 @@ class OmBuilder {
       op->set_id(id++);
       for (auto* in : n->inputs) {
         op->add_input(in ? source_.at(in) : "");
-        if (in) fillTensorDesc(*in, op->add_input_desc());
+        if (in) fillTensorDesc(*in, op->add_input_desc(), info_.c0);
         else op->add_input_desc();
         op->add_is_input_const(in && in->isConstant());
       }
       for (size_t k = 0; k < n->outputs.size(); ++k) {
         const ir::Value* v = n->outputs[k];
-        fillTensorDesc(*v, op->add_output_desc());
+        fillTensorDesc(*v, op->add_output_desc(), info_.c0);
         op->add_output_i(static_cast<int64_t>(ap.offsets.at(v)));
         source_[v] = n->name + ":" + std::to_string(k);
       }
@@ -129,7 +129,7 @@ class OmBuilder {
     std::vector<std::string> out_names;
     for (auto* v : g_.outputs) {
       net->add_input(source_.at(v));
-      fillTensorDesc(*v, net->add_input_desc());
+      fillTensorDesc(*v, net->add_input_desc(), info_.c0);
       graph->add_output(source_.at(v));
       out_names.push_back(source_.at(v));
     }

@@ -202,11 +202,16 @@ class Session::Impl {
       if (d->aliasesInputBytes() && n.outputs.size() == 1 && n.inputs[0] &&
           mainSlot(n.inputs[0]) >= 0) {
         const int in = mainSlot(n.inputs[0]);
-        if (slots[in].layout == Layout::Plain && slots[in].type == n.outputs[0]->dtype &&
-            slots[in].bytes == n.outputs[0]->byteSize()) {
+        // Plain bytes alias whatever the shape; a blocked buffer aliases only for an op whose
+        // layout function keeps it (TransData: same logical shape).
+        const Layout keep = slots[in].layout;
+        const bool layout_ok = keep == Layout::Plain || out_layout == keep;
+        if (layout_ok && slots[in].type == n.outputs[0]->dtype &&
+            (keep != Layout::Plain || slots[in].bytes == n.outputs[0]->byteSize()) &&
+            n.outputs[0]->shape == (keep == Layout::Plain ? n.outputs[0]->shape : n.inputs[0]->shape)) {
           const int step = static_cast<int>(steps.size());
           slots[in].last = std::max(slots[in].last, step);
-          int out = newSlot(n.outputs[0], Layout::Plain, n.outputs[0]->dtype, step);
+          int out = newSlot(n.outputs[0], keep, n.outputs[0]->dtype, step);
           slots[out].alias_of = in;
           main_slot[n.outputs[0]] = out;
           continue;

@@ -4,7 +4,7 @@
 run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=cut --soc_version=Ascend310 --precision_mode=force_fp32 --out_nodes="conv1:0"
 expect_exit 0
 run atc --mode=6 --om=cut.om
-expect_stdout_contains "ops[1]"
+expect_stdout_contains "ops[3]"  # TransData, Conv, TransData: the Relu is gone
 expect_stdout_contains "outputs[c:float32:[1,4,8,8]]"
 run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=x --soc_version=Ascend310 --out_nodes="nope:0"
 expect_exit 255
@@ -17,7 +17,7 @@ expect_file both_original.om
 run atc --mode=6 --om=both_original.om
 expect_stdout_contains "ops[2]"
 run atc --mode=6 --om=both.om
-expect_stdout_contains "ops[1]"
+expect_stdout_contains "ops[3]"  # Conv+Relu fused, between two TransData
 run atc --model="$DATA/custom_relu.onnx" --framework=5 --output=c --soc_version=Ascend310
 expect_exit 255
 expect_stdout_contains "E2002"

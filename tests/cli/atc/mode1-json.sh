@@ -13,3 +13,7 @@ grep -q '"_datadump_original_op_names"' m.json || fail "no fusion map attribute"
 run atc --mode=1 --om=m.om
 expect_exit 255
 expect_stdout_contains "E10004"
+# Feature maps are recorded in NC1HWC0 (5-D, C0 = 16) with TransData at the edges.
+grep -q '"type": "TransData"' m.json || fail "no TransData op"
+grep -q '"layout": "NC1HWC0"' m.json || fail "no NC1HWC0 tensor"
+grep -q '"origin_shape"' m.json || fail "no origin_shape on the 5-D tensors"

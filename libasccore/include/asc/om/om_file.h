@@ -26,6 +26,8 @@ struct ModelInfo {
   /// Share activation memory between tensors whose lifetimes do not overlap
   /// (--disable_reuse_memory=1 turns it off).
   bool reuse_memory = true;
+  /// C0 of the NC1HWC0 format on the target chip (from the soc table).
+  int c0 = 16;
 };
 
 /// The activation memory plan atc records in the OM: each node output's offset in one arena.

@@ -507,6 +507,18 @@ const OpDef& defCast() {
   return d;
 }
 
+static Layout keepLayout(const ir::Node&, const std::vector<Layout>& in) { return in[0]; }
+
+// TransData comes only from atc's layout step (NCHW <-> NC1HWC0 at the edges of AI Core
+// regions); the logical tensor does not change, so the runtime gives its output the input's
+// buffer.
+const OpDef& defTransData() {
+  static const OpDef d = OpDef("TransData").kernel(createCopyKernel).layout(keepLayout).nativeDtypes().aliasesInput()
+      .onnx(1 << 20).inferShape(inferSameAsInput0)
+      .summary("format conversion NCHW <-> NC1HWC0 (from atc's layout step; free on the CPU)");
+  return d;
+}
+
 const OpDef& defIdentity() {
   static const OpDef d = OpDef("Identity").kernel(createCopyKernel).nativeDtypes().aliasesInput().onnx(1).inferShape(inferSameAsInput0)
       .evalConst(evalIdentity).summary("output = input");
