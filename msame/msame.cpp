@@ -202,6 +202,8 @@ class Runner {
   Status runAll() {
     const size_t nin = session_->inputs().size();
     std::vector<std::string> items = split(o_.input, ',');
+    if (!o_.input.empty() && items.empty())
+      return Status::error(ErrorCode::EmptyParam, "--input '{}' names no file or folder", o_.input);
     if (!items.empty() && items.size() != nin)
       return Status::error(ErrorCode::InputShapeMismatch,
                            "--input gives {} paths, the model has {} inputs", items.size(), nin);

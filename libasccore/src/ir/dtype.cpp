@@ -67,6 +67,18 @@ int64_t numElements(const Shape& s) {
   return n;
 }
 
+bool checkedByteSize(const Shape& s, DType t, uint64_t* bytes) {
+  uint64_t n = 1;
+  for (auto d : s) {
+    if (d < 0 || __builtin_mul_overflow(n, static_cast<uint64_t>(d), &n)) return false;
+  }
+  uint64_t b;
+  if (__builtin_mul_overflow(n, static_cast<uint64_t>(dtypeSize(t)), &b) || b > kMaxTensorBytes)
+    return false;
+  *bytes = b;
+  return true;
+}
+
 std::string shapeToString(const Shape& s) { return fmt::format("{}", fmt::join(s, ",")); }
 
 }  // namespace asc::ir

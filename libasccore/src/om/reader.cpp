@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "asc/om/om_file.h"
 #include "asc/ops/registry.h"
@@ -186,8 +187,17 @@ Result<OmModel> loadOm(const std::string& path) {
       v->shape.push_back(d);
     }
     v->format = td.layout().empty() ? "ND" : td.layout();
+    uint64_t bytes;
+    if (!ir::checkedByteSize(v->shape, v->dtype, &bytes))
+      return bad(path, fmt::format("tensor '{}' of shape [{}] is larger than {} bytes", v->name,
+                                   ir::shapeToString(v->shape), ir::kMaxTensorBytes));
     return v;
   };
+  // Every op name is a source key ("op:index"): two ops of one name would wire wrongly.
+  std::unordered_set<std::string> op_names;
+  for (const auto& op : m.graph(0).op())
+    if (!op_names.insert(op.name()).second)
+      return bad(path, fmt::format("op name '{}' is used twice", op.name()));
 
   for (const auto& op : m.graph(0).op()) {
     const std::string src0 = op.name() + ":0";

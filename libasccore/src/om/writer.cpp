@@ -66,24 +66,32 @@ class OmBuilder {
     auto* graph = model_.add_graph();
     graph->set_name(g_.name + "_NPU_0");
     int64_t id = 0;
+    // Op names must be unique across Data, Const and compute ops ("op:index" names a tensor):
+    // a node that shares a name with a tensor gets a suffix.
+    std::unordered_set<std::string> used;
+    auto claim = [&](const std::string& base) {
+      std::string name = base;
+      for (int k = 1; !used.insert(name).second; ++k) name = base + "_" + std::to_string(k);
+      return name;
+    };
     // Graph inputs become Data ops.
     for (size_t i = 0; i < g_.inputs.size(); ++i) {
       const ir::Value* v = g_.inputs[i];
       auto* op = graph->add_op();
-      op->set_name(v->name);
+      op->set_name(claim(v->name));
       op->set_type("Data");
       op->set_id(id++);
       (*op->mutable_attr())["index"] = makeIntAttr(static_cast<int64_t>(i));
       fillTensorDesc(*v, op->add_input_desc(), info_.c0);
       fillTensorDesc(*v, op->add_output_desc(), info_.c0);
-      graph->add_input(v->name);
-      source_[v] = v->name + ":0";
+      graph->add_input(op->name());
+      source_[v] = op->name() + ":0";
     }
     // Constants used anywhere become Const ops whose data lives in WEIGHTS_DATA.
     auto addConst = [&](const ir::Value* v) {
       if (source_.count(v)) return;
       auto* op = graph->add_op();
-      op->set_name(v->name);
+      op->set_name(claim(v->name));
       op->set_type("Const");
       op->set_id(id++);
       auto* t = (*op->mutable_attr())["value"].mutable_t();
@@ -91,7 +99,7 @@ class OmBuilder {
       t->mutable_desc()->set_weight_size(static_cast<int64_t>(v->byteSize()));
       fillTensorDesc(*v, op->add_output_desc(), info_.c0);
       weights_.push_back({v, t->mutable_desc()});
-      source_[v] = v->name + ":0";
+      source_[v] = op->name() + ":0";
     };
     for (const auto& n : g_.nodes())
       for (auto* in : n->inputs)
@@ -102,7 +110,7 @@ class OmBuilder {
     for (const auto& n : g_.nodes()) {
       const ops::OpDef* d = ops::lookup(n->op_type);
       auto* op = graph->add_op();
-      op->set_name(n->name);
+      op->set_name(claim(n->name));
       op->set_type(d ? d->cannType() : n->op_type);
       op->set_id(id++);
       for (auto* in : n->inputs) {
@@ -115,7 +123,7 @@ class OmBuilder {
         const ir::Value* v = n->outputs[k];
         fillTensorDesc(*v, op->add_output_desc(), info_.c0);
         op->add_output_i(static_cast<int64_t>(ap.offsets.at(v)));
-        source_[v] = n->name + ":" + std::to_string(k);
+        source_[v] = op->name() + ":" + std::to_string(k);
       }
       for (const auto& [k, a] : n->attrs.all()) attrToGe(a, &(*op->mutable_attr())[k]);
       if (!n->original_names.empty())
@@ -123,7 +131,7 @@ class OmBuilder {
       ++compute_ops_;
     }
     auto* net = graph->add_op();
-    net->set_name("Node_Output");
+    net->set_name(claim("Node_Output"));
     net->set_type("NetOutput");
     net->set_id(id++);
     std::vector<std::string> out_names;

@@ -120,6 +120,12 @@ Status inferGraph(ir::Graph& g, const InferOptions& opts) {
     if (d->canonicalizeFn()) ASC_RETURN_IF_ERROR(d->canonicalizeFn()(ctx));
     ASC_RETURN_IF_ERROR(d->inferFn()(ctx));
     for (auto* out : n.outputs) {
+      uint64_t bytes;
+      if (out->dtype != ir::DType::Undefined && !ir::checkedByteSize(out->shape, out->dtype, &bytes))
+        return Status::error(ErrorCode::InvalidModel,
+                             "node '{}' ({}): output '{}' of shape [{}] is larger than {} bytes",
+                             n.name, n.op_type, out->name, ir::shapeToString(out->shape),
+                             ir::kMaxTensorBytes);
       if (out->dtype == ir::DType::Undefined)
         return Status::error(ErrorCode::Internal, "node '{}' ({}): output '{}' got no dtype",
                              n.name, n.op_type, out->name);

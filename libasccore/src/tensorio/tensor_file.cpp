@@ -100,7 +100,11 @@ Result<ir::Tensor> parseNpy(const void* data, size_t size, const std::string& wh
     }
     pos = c + 1;
   }
-  const size_t bytes = t.byteSize();
+  uint64_t checked;
+  if (!ir::checkedByteSize(t.shape, t.dtype, &checked))
+    return bad(what, fmt::format("shape ({}) is larger than {} bytes", ir::shapeToString(t.shape),
+                                 ir::kMaxTensorBytes));
+  const size_t bytes = static_cast<size_t>(checked);
   const size_t body = hstart + hlen;
   if (size - body != bytes)
     return bad(what, fmt::format("the header's shape ({}) needs {} bytes of data, the file has {}",

@@ -35,6 +35,11 @@ ASC_API bool isFloat(DType t);
 
 /// Product of dims (1 for a scalar). Assumes all dims are >= 0.
 ASC_API int64_t numElements(const Shape& s);
+/// The largest tensor asc-tools accepts anywhere (bytes): 2^40.
+constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 40;
+/// Byte size of a tensor of `s` and `t`, or false when a dim is negative or the size overflows
+/// or exceeds kMaxTensorBytes. Use on every shape read from a file before trusting it.
+ASC_API bool checkedByteSize(const Shape& s, DType t, uint64_t* bytes);
 /// "1,3,224,224"
 ASC_API std::string shapeToString(const Shape& s);
 

@@ -84,8 +84,10 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
     if (d < 0) return invalid(fmt::format("tensor '{}' has a negative dim", t.name()));
     out.shape.push_back(d);
   }
-  if (ir::numElements(out.shape) > (int64_t(1) << 40))
-    return invalid(fmt::format("tensor '{}' is implausibly large", t.name()));
+  uint64_t checked;
+  if (!ir::checkedByteSize(out.shape, out.dtype, &checked))
+    return invalid(fmt::format("tensor '{}' of shape [{}] is larger than {} bytes", t.name(),
+                               ir::shapeToString(out.shape), ir::kMaxTensorBytes));
   const size_t n = static_cast<size_t>(out.numel());
   const size_t want = out.byteSize();
   if (t.data_location() == onnx::TensorProto::EXTERNAL) {

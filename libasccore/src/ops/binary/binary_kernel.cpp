@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "../op_util.h"
 #include "cpu/dnnl_util.h"
@@ -116,7 +117,17 @@ Result<std::unique_ptr<Kernel>> arith(const std::string& op, const TensorRef& a,
   if (op == "Add" || op == "Sum") return make2<T, T>(a, b, o, [](T x, T y) { return T(x + y); });
   if (op == "Sub") return make2<T, T>(a, b, o, [](T x, T y) { return T(x - y); });
   if (op == "Mul") return make2<T, T>(a, b, o, [](T x, T y) { return T(x * y); });
-  if (op == "Div") return make2<T, T>(a, b, o, [](T x, T y) { return y == T(0) && !std::is_floating_point<T>::value ? T(0) : T(x / y); });
+  if (op == "Div")
+    return make2<T, T>(a, b, o, [](T x, T y) {
+      if constexpr (std::is_floating_point<T>::value) {
+        return T(x / y);
+      } else {
+        if (y == T(0)) return T(0);  // integer division by zero: 0, never a trap
+        if constexpr (std::is_signed<T>::value)
+          if (y == T(-1)) return T(T(0) - static_cast<std::make_unsigned_t<T>>(x));  // wraps
+        return T(x / y);
+      }
+    });
   if (op == "Max") return make2<T, T>(a, b, o, [](T x, T y) { return x > y || x != x ? x : y; });
   if (op == "Min") return make2<T, T>(a, b, o, [](T x, T y) { return x < y || x != x ? x : y; });
   if (op == "Pow") {
