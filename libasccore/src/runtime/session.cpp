@@ -48,6 +48,7 @@ struct Step {
   std::unique_ptr<ops::Kernel> kernel;
   dnnl::reorder reorder;
   std::string label;
+  std::vector<const ir::Node*> completes;  // nodes whose outputs are final after this step
 };
 
 ir::DType computeType(ir::DType t) {
@@ -78,6 +79,7 @@ class Session::Impl {
   std::unique_ptr<uint8_t, decltype(&std::free)> arena{nullptr, &std::free};
   size_t arena_bytes = 0;
   bool profile = false;
+  StepObserver* observer = nullptr;
   std::vector<double> step_ms;
   int64_t profiled_runs = 0;
 
@@ -98,6 +100,7 @@ class Session::Impl {
   }
 
   std::unordered_map<const ir::Value*, int> main_slot;  // the stored version of each value
+  std::vector<const ir::Node*> pending_complete;  // aliasing nodes before the first step
   std::deque<std::vector<uint8_t>> owned;  // constants converted at load (stable addresses)
 
   int mainSlot(const ir::Value* v) {
@@ -214,6 +217,8 @@ class Session::Impl {
           int out = newSlot(n.outputs[0], keep, n.outputs[0]->dtype, step);
           slots[out].alias_of = in;
           main_slot[n.outputs[0]] = out;
+          if (steps.empty()) pending_complete.push_back(&n);  // shown with the first step
+          else steps.back().completes.push_back(&n);
           continue;
         }
       }
@@ -253,6 +258,8 @@ class Session::Impl {
       s.ins = std::move(ins);
       s.outs = outs;
       s.label = fmt::format("{} ({})", n.name, d->cannType());
+      s.completes = std::move(pending_complete);
+      pending_complete.clear();
       steps.push_back(std::move(s));
       for (auto& [tmp, dst] : post) {
         const ir::Value* v = slots[tmp].value;
@@ -268,6 +275,12 @@ class Session::Impl {
         // The storage slot is the value's main version from now on.
         main_slot[v] = dst;
       }
+      // The node is complete after its kernel and the conversions of its outputs.
+      for (size_t i = steps.size(); i-- > 0;)
+        if (steps[i].kind == StepKind::Kernel && steps[i].node == &n) {
+          steps.back().completes.push_back(&n);
+          break;
+        }
     }
     const int end = static_cast<int>(steps.size());
     for (auto* v : graph.outputs) {
@@ -384,6 +397,7 @@ Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const Sessi
   impl->graph = std::move(graph);
   impl->threads = resolveThreads(opts.threads);
   impl->profile = opts.profile;
+  impl->observer = opts.observer;
   omp_set_num_threads(impl->threads);
   try {
     ASC_RETURN_IF_ERROR(impl->build(/*reuse=*/true));
@@ -423,7 +437,30 @@ void Session::zeroInputs() {
 
 Status Session::run() {
   try {
-    if (impl_->profile) {
+    if (impl_->observer) {
+      using Clock = std::chrono::steady_clock;
+      static const char* kKinds[] = {"kernel", "reorder", "convert"};
+      for (size_t i = 0; i < impl_->steps.size(); ++i) {
+        Step& st = impl_->steps[i];
+        auto t0 = Clock::now();
+        impl_->runStep(st);
+        auto t1 = Clock::now();
+        if (impl_->profile) {
+          if (impl_->step_ms.empty()) impl_->step_ms.assign(impl_->steps.size(), 0.0);
+          impl_->step_ms[i] += std::chrono::duration<double, std::milli>(t1 - t0).count();
+        }
+        StepEvent e;
+        e.index = i;
+        e.kind = kKinds[static_cast<int>(st.kind)];
+        e.node = st.node;
+        e.label = &st.label;
+        e.completes = &st.completes;
+        e.start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t0.time_since_epoch()).count();
+        e.end_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1.time_since_epoch()).count();
+        impl_->observer->onStep(*this, e);
+      }
+      if (impl_->profile) ++impl_->profiled_runs;
+    } else if (impl_->profile) {
       if (impl_->step_ms.empty()) impl_->step_ms.assign(impl_->steps.size(), 0.0);
       for (size_t i = 0; i < impl_->steps.size(); ++i) {
         auto t0 = std::chrono::steady_clock::now();
@@ -443,6 +480,34 @@ Status Session::run() {
 
 const void* Session::outputData(size_t i) const {
   return impl_->slots[impl_->output_slots.at(i)].ptr;
+}
+
+void Session::setObserver(StepObserver* observer) { impl_->observer = observer; }
+
+Status Session::readValue(const ir::Value* v, void* dst) const {
+  const int id = v ? impl_->mainSlot(v) : -1;
+  if (id < 0)
+    return Status::error(ErrorCode::Internal, "value '{}' is not held by this session",
+                         v ? v->name : "(null)");
+  const Slot& s = impl_->slots[id];
+  if (s.layout == Layout::Plain) {
+    std::memcpy(dst, s.ptr, v->byteSize());
+    return Status::ok();
+  }
+  try {
+    ops::TensorRef from = impl_->ref(id);
+    ops::TensorRef to = from;
+    to.data = dst;
+    to.layout = Layout::Plain;
+    to.bytes = v->byteSize();
+    auto src = cpu::memOf(from, impl_->env.engine);
+    auto out = cpu::memOf(to, impl_->env.engine);
+    dnnl::reorder(src, out).execute(impl_->env.stream, src, out);
+    impl_->env.stream.wait();
+  } catch (const dnnl::error& e) {
+    return Status::error(ErrorCode::Internal, "reading '{}': oneDNN: {}", v->name, e.what());
+  }
+  return Status::ok();
 }
 
 size_t Session::arenaBytes() const { return impl_->arena_bytes; }

@@ -13,11 +13,36 @@
 
 namespace asc::runtime {
 
+class Session;
+
+/// One executed step, as an observer sees it (dumps, tracing).
+struct StepEvent {
+  size_t index = 0;              // position in the execution plan
+  const char* kind = "";         // "kernel", "reorder" or "convert" (the last two are inserted)
+  const ir::Node* node = nullptr;  // the graph node a kernel step runs; nullptr otherwise
+  const std::string* label = nullptr;  // as in describe()
+  /// The nodes whose outputs hold their final data after this step (Session::readValue): the
+  /// node whose kernel (or output conversion back to the stored dtype) this step ends, and
+  /// Reshape-like nodes that only alias an earlier buffer. Every node appears exactly once.
+  const std::vector<const ir::Node*>* completes = nullptr;
+  int64_t start_ns = 0, end_ns = 0;  // steady clock
+};
+
+/// Receives every step of every run() when installed. Called on the thread that calls run(),
+/// between steps: it may read values, and its time is not part of the step's.
+class StepObserver {
+ public:
+  virtual ~StepObserver() = default;
+  virtual void onStep(const Session& session, const StepEvent& event) = 0;
+};
+
 struct SessionOptions {
   /// Threads for kernels; 0 = ASC_NUM_THREADS if set, else all cores.
   int threads = 0;
   /// Time every step (one clock read per step); see Session::stepProfile().
   bool profile = false;
+  /// Sees every step (not owned; must outlive the session's runs). Null: no per-step cost.
+  StepObserver* observer = nullptr;
 };
 
 struct StepTime {
@@ -56,6 +81,14 @@ class ASC_API Session {
   Status run();
   /// Output i after run(): a view valid until the next run().
   const void* outputData(size_t i) const;
+
+  /// Copies value `v`'s current data into `dst` (v->byteSize() bytes) as plain row-major data
+  /// in the value's stored dtype, whatever layout the runtime keeps it in. Valid for graph
+  /// inputs, constants, and a node's outputs from its StepEvent::completes until their last use
+  /// (E19999 for a value this session does not hold).
+  Status readValue(const ir::Value* v, void* dst) const;
+  /// Installs (or, with nullptr, removes) the step observer.
+  void setObserver(StepObserver* observer);
 
   /// Arena bytes (all activations) and the number of executed steps (kernels and conversions).
   size_t arenaBytes() const;
