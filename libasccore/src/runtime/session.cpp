@@ -392,25 +392,37 @@ class Session::Impl {
 Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Session::~Session() = default;
 
-Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const SessionOptions& opts) {
-  auto impl = std::make_unique<Impl>();
+namespace {
+
+Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionOptions& opts,
+                                                 bool reuse) {
+  auto impl = std::make_unique<Session::Impl>();
   impl->graph = std::move(graph);
   impl->threads = resolveThreads(opts.threads);
   impl->profile = opts.profile;
   impl->observer = opts.observer;
   omp_set_num_threads(impl->threads);
   try {
-    ASC_RETURN_IF_ERROR(impl->build(/*reuse=*/true));
+    ASC_RETURN_IF_ERROR(impl->build(reuse));
   } catch (const dnnl::error& e) {
     return Status::error(ErrorCode::Internal, "oneDNN: {}", e.what());
   }
+  return impl;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const SessionOptions& opts) {
+  ASC_TRY(auto impl, buildImpl(std::move(graph), opts, /*reuse=*/true));
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 
 Result<std::unique_ptr<Session>> Session::load(const std::string& om_path,
                                                const SessionOptions& opts) {
   ASC_TRY(om::OmModel m, om::loadOm(om_path));
-  return fromGraph(std::move(m.graph), opts);
+  // The OM's memory setting holds here too: a model built with reuse off gets no reuse.
+  ASC_TRY(auto impl, buildImpl(std::move(m.graph), opts, m.memory_reuse));
+  return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 
 const std::vector<TensorInfo>& Session::inputs() const { return impl_->input_info; }
