@@ -9,13 +9,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <ctime>
+#include <random>
 #include <dirent.h>
 
 #include "asc/frontend/onnx.h"
 #include "asc/runtime/dump.h"
 #include "asc/runtime/session.h"
 #include "asc/support/file.h"
+#include "asc/support/fp16.h"
 #include "asc/support/log.h"
 #include "asc/tensorio/tensor_file.h"
 #include "msame_options.h"
@@ -140,6 +143,9 @@ class Runner {
                            what);
     };
     ASC_RETURN_IF_ERROR(checkDumpOptions());
+    if (o_.random_input >= 0 && !o_.input.empty())
+      return Status::error(ErrorCode::InvalidParam,
+                           "--random_input and --input both give the inputs; use one");
     if (o_.profiler == "true") return refuse("--profiler true (run the command under msprof)");
     if (dyn) return refuse("dynamic shapes (--dymBatch/--dymHW/--dymDims/--dymShape)");
     if (!o_.output_size.empty()) return refuse("--outputSize");
@@ -262,6 +268,36 @@ class Runner {
     return st.isOk() ? st : st.withContext(path);
   }
 
+  // --random_input: each input from its own generator (seed + index), so the values do not
+  // depend on the other inputs' sizes or on the stored dtype (fp16 inputs get the same numbers
+  // rounded).
+  Status randomInputs(uint32_t seed) {
+    for (size_t i = 0; i < session_->inputs().size(); ++i) {
+      const auto& info = session_->inputs()[i];
+      std::mt19937 rng(seed + static_cast<uint32_t>(i));
+      std::uniform_real_distribution<float> uf(-1.f, 1.f);
+      std::uniform_int_distribution<int> ui(0, 9);
+      const size_t n = static_cast<size_t>(ir::numElements(info.shape));
+      std::vector<uint8_t> buf(info.bytes);
+      for (size_t k = 0; k < n; ++k) {
+        switch (info.dtype) {
+          case ir::DType::F32: reinterpret_cast<float*>(buf.data())[k] = uf(rng); break;
+          case ir::DType::F64: reinterpret_cast<double*>(buf.data())[k] = uf(rng); break;
+          case ir::DType::F16: reinterpret_cast<uint16_t*>(buf.data())[k] = floatToHalf(uf(rng)); break;
+          case ir::DType::BF16: reinterpret_cast<uint16_t*>(buf.data())[k] = floatToBf16(uf(rng)); break;
+          case ir::DType::Bool: buf[k] = static_cast<uint8_t>(ui(rng) & 1); break;
+          default: {
+            const int64_t v = ui(rng);
+            std::memcpy(buf.data() + k * ir::dtypeSize(info.dtype), &v, ir::dtypeSize(info.dtype));
+          }
+        }
+      }
+      ASC_RETURN_IF_ERROR(session_->setInput(i, buf.data(), buf.size()));
+    }
+    line(fmt::format("[INFO] random inputs, seed {}", seed));
+    return Status::ok();
+  }
+
   Status runAll() {
     const size_t nin = session_->inputs().size();
     std::vector<std::string> items = split(o_.input, ',');
@@ -277,7 +313,9 @@ class Runner {
                              "--input mixes files and folders; give all files or all folders");
     if (dirs) return runDirectories(items);
     // File or zero-input mode: one input set, --loop runs, outputs written after the last.
-    if (items.empty()) {
+    if (items.empty() && o_.random_input >= 0) {
+      ASC_RETURN_IF_ERROR(randomInputs(static_cast<uint32_t>(o_.random_input)));
+    } else if (items.empty()) {
       session_->zeroInputs();
     } else {
       for (size_t i = 0; i < nin; ++i) {

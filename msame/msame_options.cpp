@@ -21,6 +21,9 @@ std::string usage() {
       "  --debug        true prints the model description and execution plan\n"
       "  --threads      kernel threads (default: ASC_NUM_THREADS, else all cores)\n"
       "  --input_shape  \"name:d0,d1;...\" fixes dynamic dims of an .onnx model\n"
+      "  --random_input SEED: uniform random inputs (floats in [-1,1), integers in [0,10))\n"
+      "                 instead of zeros; the same seed gives the same data for an .om and\n"
+      "                 its .onnx, so their dumps compare\n"
       "  --dump         true writes every layer's outputs under <output>/dump/<time>/0/<model>/1/<run>/:\n"
       "                 Ascend dump files for an .om (fused ops name their source nodes), golden\n"
       "                 {node}.{output}.{time}.npy files for an .onnx (fp32, no fusion)\n"
@@ -61,6 +64,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
       ("dymShape", "", cxxopts::value<std::string>())
       ("input_shape", "", cxxopts::value<std::string>())
       ("threads", "", cxxopts::value<std::string>())
+      ("random_input", "", cxxopts::value<std::string>())
       ("version", "")
       ("help", "");
   auto toInt = [](const std::string& name, const std::string& v) -> Result<int> {
@@ -95,6 +99,12 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     if (r.count("loop")) { ASC_TRY(o.loop, toInt("loop", r["loop"].as<std::string>())); }
     if (r.count("max_loop")) { ASC_TRY(o.max_loop, toInt("max_loop", r["max_loop"].as<std::string>())); }
     if (r.count("device")) { ASC_TRY(o.device, toInt("device", r["device"].as<std::string>())); }
+    if (r.count("random_input")) {
+      ASC_TRY(o.random_input, toInt("random_input", r["random_input"].as<std::string>()));
+      if (o.random_input < 0)
+        return Status::error(ErrorCode::InvalidParam, "--random_input takes a seed >= 0, not {}",
+                             o.random_input);
+    }
     if (r.count("threads")) { ASC_TRY(o.threads, toInt("threads", r["threads"].as<std::string>())); }
     o.help = r.count("help") > 0;
     o.version = r.count("version") > 0;

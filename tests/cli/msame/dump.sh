@@ -45,3 +45,18 @@ run msame --model m.om --output bad --dump_format npy
 expect_exit 1
 expect_stdout_contains "need --dump true"
 expect_no_file bad
+# --random_input SEED: the same numbers for the .om and the .onnx (so their dumps compare), and
+# different numbers for another seed; refused together with --input.
+run msame --model m.om --output r1 --random_input 7 --outfmt TXT
+expect_exit 0
+expect_stdout_contains "[INFO] random inputs, seed 7"
+run msame --model "$DATA/tiny_conv.onnx" --output r2 --random_input 7 --outfmt TXT
+expect_exit 0
+run msame --model m.om --output r3 --random_input 8 --outfmt TXT
+expect_exit 0
+a=$(cat r1/*/*_output_0.txt); b=$(cat r2/*/*_output_0.txt); c=$(cat r3/*/*_output_0.txt)
+[ "${a:0:40}" = "${b:0:40}" ] || fail "seed 7 gave different outputs for the .om and the .onnx"
+[ "$a" != "$c" ] || fail "seeds 7 and 8 gave the same outputs"
+run msame --model m.om --output r4 --random_input 7 --input x.bin
+expect_exit 1
+expect_stdout_contains "use one"
