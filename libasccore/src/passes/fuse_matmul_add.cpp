@@ -17,6 +17,7 @@ struct Match {
 
 bool match(const ir::Graph& g, const Users& users, ir::Node& mm, Match* m) {
   if (mm.op_type != "MatMul" || mm.inputs.size() != 2) return false;
+  if (mm.attrs.has("alpha") || mm.attrs.has("transpose_x2")) return false;
   const ir::Value* w = mm.inputs[1];
   if (!w->isConstant() || w->shape.size() != 2 || mm.inputs[0]->shape.size() < 2) return false;
   ir::Node* add = soleUser(g, users, mm.outputs[0]);

@@ -32,7 +32,8 @@ std::vector<std::string> defaultPipeline() {
   // run sum then Relu.
   return {"fold-constants", "eliminate-identity", "eliminate-common", "eliminate-dead",
           "fuse-conv-bn",   "fuse-pad",           "fuse-gelu",        "fuse-layernorm",
-          "fuse-swish",     "fuse-matmul-add",    "fuse-conv-add",    "fuse-conv-activation"};
+          "fuse-swish",     "fuse-matmul-add",    "fuse-matmul-transpose-scale",
+          "fuse-conv-add",  "fuse-conv-activation"};
 }
 
 Status runPasses(ir::Graph& g, const std::vector<std::string>& names, PassContext& ctx) {

@@ -46,13 +46,24 @@ std::optional<MatMulDims> matmulDims(const ir::Shape& a0, const ir::Shape& b0, s
   return d;
 }
 
+// B as the product sees it: with transpose_x2 (set by fuse-matmul-transpose-scale, CANN
+// MatMulV2's attribute name) the stored B is [..., N, K].
+ir::Shape effectiveB(const ir::Shape& b, const ir::Attrs& attrs) {
+  ir::Shape out = b;
+  if (attrs.getInt("transpose_x2", 0) != 0 && out.size() >= 2)
+    std::swap(out[out.size() - 1], out[out.size() - 2]);
+  return out;
+}
+
 Status inferMatMul(InferContext& ctx) {
   if (ctx.dtype(0) != ctx.dtype(1))
     return ctx.fail("operand dtypes differ: {} and {}", ir::dtypeName(ctx.dtype(0)),
                     ir::dtypeName(ctx.dtype(1)));
   if (ctx.dtype(0) == ir::DType::Bool) return ctx.fail("MatMul does not take bool operands");
   std::string why;
-  auto d = matmulDims(ctx.shape(0), ctx.shape(1), &why);
+  if (ctx.attrs().getInt("transpose_x2", 0) != 0 && ctx.rank(1) < 2)
+    return ctx.fail("transpose_x2 needs a B of rank >= 2, not [{}]", ir::shapeToString(ctx.shape(1)));
+  auto d = matmulDims(ctx.shape(0), effectiveB(ctx.shape(1), ctx.attrs()), &why);
   if (!d) return ctx.fail("{}", why);
   // A bias fused by the fuse-matmul-add pass: one value per output column.
   if (ctx.numInputs() > 2 && ctx.hasInput(2) &&
@@ -65,7 +76,7 @@ Status inferMatMul(InferContext& ctx) {
 
 int64_t matmulFlops(const ir::Node& n) {
   std::string why;
-  auto d = matmulDims(n.inputs[0]->shape, n.inputs[1]->shape, &why);
+  auto d = matmulDims(n.inputs[0]->shape, effectiveB(n.inputs[1]->shape, n.attrs), &why);
   return d ? 2 * d->m * d->n * d->k * d->batch : 0;
 }
 

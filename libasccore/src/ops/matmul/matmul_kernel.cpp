@@ -36,7 +36,12 @@ memory::desc strided(const memory::dims& dims, bool transpose_last2) {
 
 Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
   const ir::Node& n = k.node;
+  // transpose_x2 / alpha come from fuse-matmul-transpose-scale: B stored as [..., N, K] is
+  // read through transposed strides, and alpha is the primitive's output scale.
+  const bool tb = n.attrs.getInt("transpose_x2", 0) != 0;
+  const float alpha = n.attrs.getFloat("alpha", 1.f);
   ir::Shape a = k.inputs[0].shape(), b = k.inputs[1].shape();
+  if (tb) std::swap(b[b.size() - 1], b[b.size() - 2]);
   if (a.size() == 1) a.insert(a.begin(), 1);
   if (b.size() == 1) b.push_back(1);
   // A 2-D B applies to every row of A alike: fold A's leading dims into M, one big GEMM
@@ -55,7 +60,7 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
   auto kern = std::make_unique<MatMulKernel>(k.env);
   try {
     memory::dims ad(a.begin(), a.end()), bd(b.begin(), b.end());
-    auto amd = strided(ad, false), bmd = strided(bd, false), cmd = strided(c, false);
+    auto amd = strided(ad, false), bmd = strided(bd, tb), cmd = strided(c, false);
     const bool has_bias = k.inputs.size() > 2 && k.inputs[2].data;
     memory::dims biasd(r, 1);
     biasd[r - 1] = c[r - 1];
@@ -68,6 +73,12 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
     dnnl::post_ops po;
     ASC_RETURN_IF_ERROR(cpu::appendActivation(n, po));
     attr.set_post_ops(po);
+    if (alpha != 1.f) {
+      if (has_bias)
+        return Status::error(ErrorCode::NotImplemented,
+                             "node '{}' (MatMul): alpha with a fused bias is not supported", n.name);
+      attr.set_output_scales(0, {alpha});
+    }
     dnnl::matmul::primitive_desc pd(d, attr, k.env.engine);
     memory wmem(bmd, k.env.engine, k.inputs[1].data);
     if (const_b) {
