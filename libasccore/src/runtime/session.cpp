@@ -15,9 +15,12 @@
 
 #include "asc/om/om_file.h"
 #include "asc/ops/registry.h"
+#include "asc/support/file.h"
 #include "asc/support/log.h"
+#include "asc/trace/trace.h"
 #include "cpu/convert.h"
 #include "cpu/dnnl_util.h"
+#include "runtime/trace_observer.h"
 #include "support/memory_planner.h"
 
 namespace asc::runtime {
@@ -82,6 +85,9 @@ class Session::Impl {
   StepObserver* observer = nullptr;
   std::vector<double> step_ms;
   int64_t profiled_runs = 0;
+  // Installed when tracing is on (msprof); `observer` then points at it and it chains the
+  // user's observer. Declared last: destroyed first, handing its records to the trace buffer.
+  std::unique_ptr<TraceObserver> tracer;
 
   int newSlot(const ir::Value* v, Layout layout, ir::DType type, int first) {
     Slot s;
@@ -398,6 +404,11 @@ Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const Sessi
   impl->threads = resolveThreads(opts.threads);
   impl->profile = opts.profile;
   impl->observer = opts.observer;
+  if (trace::enabled()) {
+    impl->tracer = std::make_unique<TraceObserver>(impl->graph.name, impl->threads);
+    impl->tracer->setNext(opts.observer);
+    impl->observer = impl->tracer.get();
+  }
   omp_set_num_threads(impl->threads);
   try {
     ASC_RETURN_IF_ERROR(impl->build(/*reuse=*/true));
@@ -409,8 +420,14 @@ Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const Sessi
 
 Result<std::unique_ptr<Session>> Session::load(const std::string& om_path,
                                                const SessionOptions& opts) {
+  ASC_TRACE_SCOPE("AscendCL", "LoadModel");
   ASC_TRY(om::OmModel m, om::loadOm(om_path));
-  return fromGraph(std::move(m.graph), opts);
+  ASC_TRY(auto s, fromGraph(std::move(m.graph), opts));
+  if (s->impl_->tracer) {
+    auto soc = m.summary.attrs.find("soc_version");
+    s->impl_->tracer->setModel(fileStem(om_path), soc == m.summary.attrs.end() ? "" : soc->second);
+  }
+  return s;
 }
 
 const std::vector<TensorInfo>& Session::inputs() const { return impl_->input_info; }
@@ -436,6 +453,7 @@ void Session::zeroInputs() {
 }
 
 Status Session::run() {
+  ASC_TRACE_SCOPE("AscendCL", "ModelExecute");
   try {
     if (impl_->observer) {
       using Clock = std::chrono::steady_clock;
@@ -482,7 +500,12 @@ const void* Session::outputData(size_t i) const {
   return impl_->slots[impl_->output_slots.at(i)].ptr;
 }
 
-void Session::setObserver(StepObserver* observer) { impl_->observer = observer; }
+void Session::setObserver(StepObserver* observer) {
+  if (impl_->tracer)
+    impl_->tracer->setNext(observer);  // tracing stays on; the user's observer follows it
+  else
+    impl_->observer = observer;
+}
 
 Status Session::readValue(const ir::Value* v, void* dst) const {
   const int id = v ? impl_->mainSlot(v) : -1;
