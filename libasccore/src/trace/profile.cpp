@@ -357,7 +357,7 @@ std::string chromeTraceJson(const Profile& p) {
   };
   for (const ProcessData& pr : p.processes) {
     std::string cmd = pr.command.substr(0, pr.command.find(' '));
-    meta(pr.pid, 0, "process_name", fmt::format("{} (pid {})J", cmd, pr.pid));
+    meta(pr.pid, 0, "process_name", fmt::format("{} (pid {})", cmd, pr.pid));
     meta(pr.pid, 0, "thread_name", "AscendCL");
     meta(pr.pid, 1, "thread_name", "AI Core");
     meta(pr.pid, 2, "thread_name", "AI CPU");
