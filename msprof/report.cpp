@@ -171,8 +171,9 @@ std::string countersSvg(const Profile& p) {
 std::string consoleSummary(const Profile& p, const Summary& s) {
   std::string o = fmt::format(
       "msprof: {} process(es), {} model session(s), {} run(s), {} op executions; traced wall "
-      "time {:.3f} ms, op time {:.3f} ms\n",
-      p.processes.size(), p.models.size(), s.runs, s.tasks, s.wall_us / 1e3, s.op_us / 1e3);
+      "time {:.3f} ms, op time {:.3f} ms (between ops: {:.2f}%)\n",
+      p.processes.size(), p.models.size(), s.runs, s.tasks, s.wall_us / 1e3, s.op_us / 1e3,
+      s.wall_us > 0 ? 100 * (s.wall_us - s.op_us) / s.wall_us : 0.0);
   o += "Top 10 ops by total time:\n";
   o += fmt::format("  {:>4}  {:<40} {:<16} {:<8} {:>6} {:>12} {:>10} {:>7}\n", "rank", "op name",
                    "OP Type", "engine", "count", "total(us)", "avg(us)", "share");

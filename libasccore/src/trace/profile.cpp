@@ -50,6 +50,8 @@ std::vector<std::string> listDir(const std::string& dir) {
   return out;
 }
 
+constexpr int kSystemPid = 1000000000;
+
 std::string us(double v) { return fmt::format("{:.3f}", v); }
 std::string nsToUs(int64_t ns) { return fmt::format("{}.{:03d}", ns / 1000, int(ns % 1000)); }
 
@@ -380,12 +382,13 @@ std::string chromeTraceJson(const Profile& p) {
         nsToUs(t.wait_ns)));
   }
   if (!p.samples.empty()) {
-    meta(0, 0, "process_name", "System (msprof data sampling)");
+    // A pseudo process id above Linux's pid_max, so it never meets a traced process.
+    meta(kSystemPid, 0, "process_name", "System (msprof data sampling)");
     for (const Sample& s : p.samples) {
-      ev(fmt::format(R"J({{"name":"CPU Usage","ph":"C","ts":{},"pid":0,"tid":0,"args":{{"app(%)":{:.2f},"system(%)":{:.2f}}}}})J",
-                     nsToUs(s.ts_ns), s.app_cpu_percent, s.sys_cpu_percent));
-      ev(fmt::format(R"J({{"name":"Memory","ph":"C","ts":{},"pid":0,"tid":0,"args":{{"RSS(MB)":{:.2f}}}}})J",
-                     nsToUs(s.ts_ns), static_cast<double>(s.rss_bytes) / (1 << 20)));
+      ev(fmt::format(R"J({{"name":"CPU Usage","ph":"C","ts":{},"pid":{},"tid":0,"args":{{"app(%)":{:.2f},"system(%)":{:.2f}}}}})J",
+                     nsToUs(s.ts_ns), kSystemPid, s.app_cpu_percent, s.sys_cpu_percent));
+      ev(fmt::format(R"J({{"name":"Memory","ph":"C","ts":{},"pid":{},"tid":0,"args":{{"RSS(MB)":{:.2f}}}}})J",
+                     nsToUs(s.ts_ns), kSystemPid, static_cast<double>(s.rss_bytes) / (1 << 20)));
     }
   }
   out += "\n]\n";
