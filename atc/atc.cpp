@@ -1,5 +1,6 @@
 // atc.cpp: orchestration of atc's modes: 0 (ONNX -> OM), 1 (OM -> JSON), 6 (OM summary).
 #include "atc.h"
+#include "atc_config.h"
 
 #include <fmt/ostream.h>
 
@@ -90,37 +91,6 @@ Result<passes::PrecisionOptions> precisionOptions(const Options& o) {
 
 // --fusion_switch_file: "PassName:off" / "PassName:on" per line ('#' starts a comment). Names
 // of CANN fusions asc-tools does not have are reported and skipped, so a real switch file works.
-Status readFusionSwitch(const std::string& path, std::set<std::string>* disabled) {
-  if (path.empty()) return Status::ok();
-  std::ifstream f(path);
-  if (!f)
-    return Status::error(ErrorCode::FileOpenFailed, "cannot open --fusion_switch_file '{}'", path);
-  std::string line;
-  for (int no = 1; std::getline(f, line); ++no) {
-    line = line.substr(0, line.find('#'));
-    line.erase(std::remove_if(line.begin(), line.end(), ::isspace), line.end());
-    if (line.empty()) continue;
-    auto colon = line.rfind(':');
-    std::string name = line.substr(0, colon), state = colon == std::string::npos ? "" : line.substr(colon + 1);
-    if (state != "on" && state != "off")
-      return Status::error(ErrorCode::InvalidParam,
-                           "Value {} for parameter --fusion_switch_file is invalid. Reason: line {} "
-                           "of {} is not PassName:on or PassName:off",
-                           line, no, path);
-    bool known = false;
-    for (const auto& p : passes::allPasses()) known |= name == p.name;
-    if (!known) {
-      ASC_LOG_WARN("--fusion_switch_file {}:{}: no pass named '{}' in asc-tools (see atc "
-                   "--list_passes); skipped",
-                   path, no, name);
-      continue;
-    }
-    if (state == "off") disabled->insert(name);
-    else disabled->erase(name);
-  }
-  return Status::ok();
-}
-
 // --op_name_map: "SrcType:DstType" per line.
 Result<std::map<std::string, std::string>> readOpNameMap(const std::string& path) {
   std::map<std::string, std::string> m;
@@ -349,7 +319,20 @@ Status buildModel(const Options& o) {
                          "Value {} for parameter --disable_reuse_memory is invalid. Reason: use 0 "
                          "(reuse) or 1 (no reuse)",
                          reuse_opt);
-  const bool reuse = reuse_opt == "0";
+  bool reuse = reuse_opt == "0";
+  MemoryConfig mem_config;
+  if (o.given("memory_config")) {
+    ASC_TRY(mem_config, readMemoryConfig(o.get("memory_config")));
+    if (mem_config.enable_memory_reuse) {
+      if (o.given("disable_reuse_memory") && *mem_config.enable_memory_reuse != reuse)
+        return Status::error(ErrorCode::InvalidParam,
+                             "Value {} for parameter --disable_reuse_memory is invalid. Reason: "
+                             "{} sets enable_memory_reuse={}; give one of the two",
+                             reuse_opt, o.get("memory_config"),
+                             *mem_config.enable_memory_reuse ? "true" : "false");
+      reuse = *mem_config.enable_memory_reuse;
+    }
+  }
   const std::string check = o.get("check_equivalence");
   if (check != "true" && check != "false")
     return Status::error(ErrorCode::BoolParam,
@@ -358,6 +341,12 @@ Status buildModel(const Options& o) {
                          check);
   passes::PassContext pc;
   ASC_RETURN_IF_ERROR(readFusionSwitch(o.get("fusion_switch_file"), &pc.disabled));
+  if (o.given("op_blacklist")) {
+    ASC_RETURN_IF_ERROR(passes::readOpBlacklist(o.get("op_blacklist"), &pc));
+    for (const auto& name : pc.keep_names)
+      if (!g.findNode(name))
+        ASC_LOG_WARN("--op_blacklist: the model has no node named '{}'", name);
+  }
   const GraphStats before = statsOf(g, reuse);
   ASC_RETURN_IF_ERROR(passes::runDefaultPipeline(g, pc));
   ASC_RETURN_IF_ERROR(passes::applyPrecision(g, precision, pc));
@@ -374,6 +363,14 @@ Status buildModel(const Options& o) {
                          "than the {} bytes of {}; use a smaller --input_shape",
                          after.memory.arena_bytes, after.memory.weight_bytes, chip->memory_bytes,
                          chip->name);
+  if (mem_config.memory_reuse_mb &&
+      after.memory.arena_bytes > (*mem_config.memory_reuse_mb << 20))
+    return Status::error(ErrorCode::MemoryExceeded,
+                         "the activation arena needs {} bytes, more than memory_reuse_mb={} ({} "
+                         "bytes) in {}; raise the limit, keep memory reuse on, or use a smaller "
+                         "--input_shape",
+                         after.memory.arena_bytes, *mem_config.memory_reuse_mb,
+                         *mem_config.memory_reuse_mb << 20, o.get("memory_config"));
   if (check == "true") {
     frontend::OnnxImportOptions again = io;
     ASC_TRY(ir::Graph copy, frontend::importOnnx(o.get("model"), again));

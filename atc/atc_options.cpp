@@ -44,6 +44,8 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"is_input_adjust_hw_layout", "", "input layout adjustment", false},
       {"is_output_adjust_hw_layout", "", "output layout adjustment", false},
       {"disable_reuse_memory", "0", "1 turns activation memory reuse off", true},
+      {"memory_config", "", "INI file, [memory_optimize]: enable_memory_reuse=true|false, memory_reuse_mb=N (arena limit, MiB)", true},
+      {"op_blacklist", "", "JSON {\"op_types\": [...], \"op_names\": [...]}: nodes no pass fuses, folds or removes", true},
       {"fusion_switch_file", "", "file of \"PassName:off\" lines turning single fusions off (see --list_passes)", true},
       {"enable_scope_fusion_passes", "", "scope fusion passes", false},
       {"enable_single_stream", "", "true/false", false},

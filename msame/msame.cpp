@@ -13,6 +13,7 @@
 #include <dirent.h>
 
 #include "asc/frontend/onnx.h"
+#include "asc/runtime/dump.h"
 #include "asc/runtime/session.h"
 #include "asc/support/file.h"
 #include "asc/support/log.h"
@@ -138,7 +139,7 @@ class Runner {
                            "support {} yet",
                            what);
     };
-    if (o_.dump == "true") return refuse("--dump true");
+    ASC_RETURN_IF_ERROR(checkDumpOptions());
     if (o_.profiler == "true") return refuse("--profiler true (run the command under msprof)");
     if (dyn) return refuse("dynamic shapes (--dymBatch/--dymHW/--dymDims/--dymShape)");
     if (!o_.output_size.empty()) return refuse("--outputSize");
@@ -148,10 +149,72 @@ class Runner {
     return Status::ok();
   }
 
+  Status checkDumpOptions() {
+    if (o_.dump != "true" && o_.dump != "false")
+      return Status::error(ErrorCode::InvalidParam, "--dump must be true or false, not '{}'", o_.dump);
+    if (o_.dump_mode != "output" && o_.dump_mode != "input" && o_.dump_mode != "all")
+      return Status::error(ErrorCode::InvalidParam,
+                           "--dump_mode must be output, input or all, not '{}'", o_.dump_mode);
+    if (!o_.dump_format.empty() && o_.dump_format != "ascend" && o_.dump_format != "npy")
+      return Status::error(ErrorCode::InvalidParam,
+                           "--dump_format must be ascend or npy, not '{}'", o_.dump_format);
+    if (o_.dump != "true") {
+      if (o_.dump_mode != "output" || !o_.dump_format.empty())
+        return Status::error(ErrorCode::InvalidParam,
+                             "--dump_mode and --dump_format need --dump true");
+      return Status::ok();
+    }
+    if (o_.output.empty())
+      return Status::error(ErrorCode::EmptyParam,
+                           "--dump true needs --output: dumps are written to <output>/dump");
+    if (endsWith(o_.model, ".onnx")) {
+      if (o_.dump_mode != "output")
+        return Status::error(ErrorCode::InvalidParam,
+                             "--dump_mode {} applies to .om models; golden dumps of an .onnx "
+                             "model hold each node's outputs",
+                             o_.dump_mode);
+      if (o_.dump_format == "ascend")
+        return Status::error(ErrorCode::InvalidParam,
+                             "--dump_format ascend applies to .om models; golden dumps of an "
+                             ".onnx model are .npy files");
+    }
+    return Status::ok();
+  }
+
+  // {output}/dump/{YYYYMMDDhhmmss}/{device}/{model name}/{model id}: the real offline-model dump
+  // layout; each run adds /{data_index}.
+  std::string dumpRoot() const {
+    std::string name = session_->graph().name.empty() || endsWith(o_.model, ".onnx")
+                           ? fileStem(o_.model)
+                           : session_->graph().name;
+    for (char& c : name)
+      if (c == '.' || c == '/' || c == '\\' || c == ' ') c = '_';
+    std::time_t now = std::time(nullptr);
+    std::tm t;
+    localtime_r(&now, &t);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &t);
+    return fmt::format("{}{}dump/{}/{}/{}/1", o_.output, endsWith(o_.output, "/") ? "" : "/",
+                       stamp, o_.device, name);
+  }
+
   Status load() {
     runtime::SessionOptions so;
     so.threads = o_.threads;
     so.profile = o_.debug == "true";
+    if (o_.dump == "true") {
+      runtime::DumpOptions d;
+      d.mode = o_.dump_mode == "input" ? runtime::DumpMode::Input
+               : o_.dump_mode == "all" ? runtime::DumpMode::All
+                                       : runtime::DumpMode::Output;
+      d.format = endsWith(o_.model, ".onnx") ? runtime::DumpFormat::Golden
+                 : o_.dump_format == "npy"   ? runtime::DumpFormat::Npy
+                                             : runtime::DumpFormat::Ascend;
+      dumper_ = std::make_unique<runtime::LayerDumper>(d);
+      so.observer = dumper_.get();
+      // Input dumps read a node's inputs after later steps ran: keep every value.
+      so.reuse_memory = !dumper_->needsAllValues();
+    }
     if (endsWith(o_.model, ".onnx")) {
       frontend::OnnxImportOptions io;
       io.input_shape = o_.input_shape;
@@ -278,8 +341,16 @@ class Runner {
   }
 
   Status runOnce() {
+    if (dumper_) {
+      if (dump_root_.empty()) {
+        dump_root_ = dumpRoot();
+        line(fmt::format("[INFO] dump data to {}", dump_root_));
+      }
+      ASC_RETURN_IF_ERROR(dumper_->beginRun(fmt::format("{}/{}", dump_root_, times_.size())));
+    }
     auto t0 = Clock::now();
     ASC_RETURN_IF_ERROR(session_->run());
+    if (dumper_) ASC_RETURN_IF_ERROR(dumper_->status());
     double ms = msSince(t0);
     times_.push_back(ms);
     line("[INFO] model execute success");
@@ -316,11 +387,15 @@ class Runner {
         "p90_ms={:.3f} p99_ms={:.3f} threads={}\n",
         load_ms_, times_[0], times_.size(), mean, percentile(later, 50), percentile(later, 90),
         percentile(later, 99), session_->threads());
+    if (dumper_)
+      line(fmt::format("[INFO] layer dumps: {} files in {}", dumper_->filesWritten(), dump_root_));
   }
 
   const Options& o_;
   std::ostream& out_;
   std::unique_ptr<runtime::Session> session_;
+  std::unique_ptr<runtime::LayerDumper> dumper_;  // declared after session_: destroyed first
+  std::string dump_root_;
   std::string out_dir_;
   std::vector<double> times_;
   double load_ms_ = 0;

@@ -21,7 +21,12 @@ std::string usage() {
       "  --debug        true prints the model description and execution plan\n"
       "  --threads      kernel threads (default: ASC_NUM_THREADS, else all cores)\n"
       "  --input_shape  \"name:d0,d1;...\" fixes dynamic dims of an .onnx model\n"
-      "  --dump, --profiler, --outputSize, --dymBatch, --dymHW, --dymDims, --dymShape:\n"
+      "  --dump         true writes every layer's outputs under <output>/dump/<time>/0/<model>/1/<run>/:\n"
+      "                 Ascend dump files for an .om (fused ops name their source nodes), golden\n"
+      "                 {node}.{output}.{time}.npy files for an .onnx (fp32, no fusion)\n"
+      "  --dump_mode    output (default), input or all (.om only)\n"
+      "  --dump_format  ascend (default) or npy ({dump file}.output.{i}.npy) for an .om\n"
+      "  --profiler, --outputSize, --dymBatch, --dymHW, --dymDims, --dymShape:\n"
       "                 accepted spellings, not supported yet (refused when set)\n"
       "  --version, --help\n"
       "example:\n"
@@ -44,6 +49,8 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
       ("loop", "", cxxopts::value<std::string>())
       ("max_loop", "", cxxopts::value<std::string>())
       ("dump", "", cxxopts::value<std::string>())
+      ("dump_mode", "", cxxopts::value<std::string>())
+      ("dump_format", "", cxxopts::value<std::string>())
       ("profiler", "", cxxopts::value<std::string>())
       ("device", "", cxxopts::value<std::string>())
       ("debug", "", cxxopts::value<std::string>())
@@ -75,6 +82,8 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     get("output", o.output);
     get("outfmt", o.outfmt);
     get("dump", o.dump);
+    get("dump_mode", o.dump_mode);
+    get("dump_format", o.dump_format);
     get("profiler", o.profiler);
     get("debug", o.debug);
     get("outputSize", o.output_size);

@@ -170,6 +170,8 @@ Result<OmModel> loadOm(const std::string& path) {
   g.opset = static_cast<int>(opset_it->second.i());
   auto mem_it = m.attr().find("memory_size");
   if (mem_it != m.attr().end()) out.memory_size = static_cast<uint64_t>(mem_it->second.i());
+  if (auto r = m.attr().find("_asc_memory_reuse"); r != m.attr().end())
+    out.memory_reuse = r->second.i() != 0;
 
   const PartitionInfo* wp = c.find(kWeightsData);
   std::unordered_map<std::string, ir::Value*> sources;  // "op:idx" -> value

@@ -136,7 +136,7 @@ Status inferGraph(ir::Graph& g, const InferOptions& opts) {
                                n.op_type, out->name, ir::shapeToString(out->shape));
     }
 
-    if (!opts.fold_constants || !d->evalFn()) continue;
+    if (!opts.fold_constants || !d->evalFn() || (opts.keep && opts.keep(n))) continue;
     bool all_const = true;
     std::vector<ir::Tensor> ins;
     for (auto* v : n.inputs) {

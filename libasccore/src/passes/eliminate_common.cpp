@@ -13,7 +13,7 @@ Status eliminateCommon(ir::Graph& g, PassContext& ctx) {
   std::map<std::pair<std::string, std::vector<const ir::Value*>>, std::vector<ir::Node*>> seen;
   for (const auto& up : g.nodes()) {
     ir::Node& n = *up;
-    if (n.outputs.empty()) continue;
+    if (n.outputs.empty() || ctx.keeps(n)) continue;
     auto key = std::make_pair(n.op_type, std::vector<const ir::Value*>(n.inputs.begin(), n.inputs.end()));
     auto& bucket = seen[key];
     ir::Node* same = nullptr;

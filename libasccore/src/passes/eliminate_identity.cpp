@@ -35,7 +35,7 @@ Status eliminateIdentity(ir::Graph& g, PassContext& ctx) {
   const Users users = g.users();
   for (const auto& up : g.nodes()) {
     ir::Node& n = *up;
-    if (n.outputs.empty() || !isNoOp(g, users, n)) continue;
+    if (n.outputs.empty() || !isNoOp(g, users, n) || keepsAny(ctx, {&n})) continue;
     ctx.log.push_back(fmt::format("eliminate-identity: removed {} '{}'", n.op_type, n.name));
     replaceAllUses(g, n.outputs[0], n.inputs[0]);
     n.outputs.clear();

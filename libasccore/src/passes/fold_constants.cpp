@@ -12,6 +12,7 @@ Status foldConstants(ir::Graph& g, PassContext& ctx) {
   const size_t before = g.nodes().size();
   ops::InferOptions io;
   io.fold_constants = true;
+  io.keep = [&ctx](const ir::Node& n) { return ctx.keeps(n); };
   ASC_RETURN_IF_ERROR(ops::inferGraph(g, io));
   if (g.nodes().size() != before)
     ctx.log.push_back(fmt::format("fold-constants: {} nodes evaluated at compile time",

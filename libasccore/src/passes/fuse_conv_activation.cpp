@@ -12,6 +12,7 @@ namespace {
 struct Match {
   ir::Node* producer;
   ir::Node* act;
+  std::vector<const ir::Node*> involved() const { return {producer, act}; }
 };
 
 bool isFusableActivation(const ir::Node& n) {

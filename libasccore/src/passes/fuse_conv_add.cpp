@@ -12,6 +12,7 @@ struct Match {
   ir::Node* conv;
   ir::Node* add;
   ir::Value* residual;
+  std::vector<const ir::Node*> involved() const { return {conv, add}; }
 };
 
 bool match(const ir::Graph& g, const Users& users, ir::Node& add, Match* m) {

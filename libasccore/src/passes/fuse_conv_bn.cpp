@@ -14,6 +14,7 @@ namespace {
 struct Match {
   ir::Node* op;
   ir::Node* bn;
+  std::vector<const ir::Node*> involved() const { return {op, bn}; }
 };
 
 bool constF32(const ir::Value* v) { return v && v->isConstant() && v->dtype == ir::DType::F32; }

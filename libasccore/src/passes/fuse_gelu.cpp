@@ -13,6 +13,7 @@ namespace {
 struct Match {
   ir::Value* x;
   std::vector<ir::Node*> nodes;  // pattern nodes, the last one produces y
+  std::vector<const ir::Node*> involved() const { return {nodes.begin(), nodes.end()}; }
 };
 
 // x from the scaling node before Erf: Div(x, sqrt2) or Mul(x, 1/sqrt2).

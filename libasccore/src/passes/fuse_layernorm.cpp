@@ -15,6 +15,7 @@ struct Match {
   ir::Value* beta = nullptr;
   float eps;
   std::vector<ir::Node*> nodes;  // the last one produces y
+  std::vector<const ir::Node*> involved() const { return {nodes.begin(), nodes.end()}; }
 };
 
 bool lastAxisMean(const ir::Node* n, int64_t rank) {

@@ -12,6 +12,7 @@ struct Match {
   ir::Node* mm;
   ir::Node* add;
   ir::Value* bias;
+  std::vector<const ir::Node*> involved() const { return {mm, add}; }
 };
 
 bool match(const ir::Graph& g, const Users& users, ir::Node& mm, Match* m) {

@@ -12,6 +12,7 @@ namespace {
 struct Match {
   ir::Node* pad;
   ir::Node* user;
+  std::vector<const ir::Node*> involved() const { return {pad, user}; }
 };
 
 bool match(const ir::Graph& g, const Users& users, ir::Node& pad, Match* m) {
@@ -70,6 +71,7 @@ Status fusePad(ir::Graph& g, PassContext& ctx) {
   Users users = g.users();
   for (const auto& up : g.nodes()) {
     if (up->outputs.empty()) continue;
+    if (ctx.keeps(*up)) continue;
     if (isNoOpPad(g, *up)) {
       ctx.log.push_back(fmt::format("fuse-pad: removed Pad '{}' (pads nothing)", up->name));
       replaceAllUses(g, up->outputs[0], up->inputs[0]);
@@ -77,7 +79,7 @@ Status fusePad(ir::Graph& g, PassContext& ctx) {
       continue;
     }
     Match m;
-    if (match(g, users, *up, &m)) rewrite(m, ctx);
+    if (match(g, users, *up, &m) && !keepsAny(ctx, m.involved())) rewrite(m, ctx);
   }
   return Status::ok();
 }

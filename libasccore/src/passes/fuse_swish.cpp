@@ -11,6 +11,7 @@ namespace {
 struct Match {
   ir::Node* sigmoid;
   ir::Node* mul;
+  std::vector<const ir::Node*> involved() const { return {sigmoid, mul}; }
 };
 
 bool match(const ir::Graph& g, const Users& users, ir::Node& sig, Match* m) {

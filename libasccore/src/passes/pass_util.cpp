@@ -1,6 +1,8 @@
 // pass_util.cpp: pattern helpers.
 #include "pass_util.h"
 
+#include "asc/support/log.h"
+
 #include <cmath>
 #include <limits>
 
@@ -56,6 +58,15 @@ void replaceAllUses(ir::Graph& g, const ir::Value* from, ir::Value* to) {
       if (in == from) in = to;
   for (auto*& out : g.outputs)
     if (out == from) out = to;
+}
+
+bool keepsAny(PassContext& ctx, const std::vector<const ir::Node*>& nodes) {
+  for (const ir::Node* n : nodes)
+    if (n && ctx.keeps(*n)) {
+      ASC_LOG_INFO("op blacklist: {} '{}' kept as it is", n->op_type, n->name);
+      return true;
+    }
+  return false;
 }
 
 }  // namespace asc::passes

@@ -28,9 +28,13 @@ void inheritNames(ir::Node* to, const ir::Node* from);
 /// pattern's final output, so consumers and graph outputs need no change).
 void takeOutput(ir::Node* to, ir::Node* from);
 
+/// Whether any of `nodes` is kept by --op_blacklist (logged once per kept node and pass).
+bool keepsAny(PassContext& ctx, const std::vector<const ir::Node*>& nodes);
+
 /// The driver every pattern pass shares: for each live node (in order, over a snapshot, so new
 /// nodes are not visited), `match(g, users, node, &m)` (side-effect free) and, on a match,
-/// `rewrite(g, m, ctx)`. Nodes a rewrite kills have their outputs cleared and are skipped.
+/// `rewrite(g, m, ctx)`, unless a node of the match (`m.involved()`) is kept by
+/// --op_blacklist. Nodes a rewrite kills have their outputs cleared and are skipped.
 template <typename Match, typename MatchFn, typename RewriteFn>
 Status forEachMatch(ir::Graph& g, PassContext& ctx, MatchFn match, RewriteFn rewrite) {
   const Users users = g.users();
@@ -38,7 +42,9 @@ Status forEachMatch(ir::Graph& g, PassContext& ctx, MatchFn match, RewriteFn rew
   for (const auto& up : g.nodes()) nodes.push_back(up.get());
   for (ir::Node* n : nodes) {
     Match m;
-    if (!n->outputs.empty() && match(g, users, *n, &m)) rewrite(g, m, ctx);
+    if (n->outputs.empty() || !match(g, users, *n, &m)) continue;
+    if (keepsAny(ctx, m.involved())) continue;
+    rewrite(g, m, ctx);
   }
   return Status::ok();
 }

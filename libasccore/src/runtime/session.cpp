@@ -52,7 +52,24 @@ struct Step {
   dnnl::reorder reorder;
   std::string label;
   std::vector<const ir::Node*> completes;  // nodes whose outputs are final after this step
+  bool perturb = false;                    // test hook: corrupt the outputs (ASC_FAULT_NODE)
 };
+
+#ifdef ASC_TEST_HOOKS
+// Flips the sign of every third element (every third byte's low bit for integers): a planted
+// fault that changes cosine similarity, not only scale.
+void perturbBuffer(void* p, ir::DType t, size_t bytes) {
+  const size_t es = ir::dtypeSize(t);
+  if (es == 0) return;
+  auto* b = static_cast<uint8_t*>(p);
+  for (size_t i = 0; i * es < bytes; i += 3) {
+    if (t == ir::DType::F32 || t == ir::DType::F64 || t == ir::DType::F16 || t == ir::DType::BF16)
+      b[i * es + es - 1] ^= 0x80;  // little-endian sign bit
+    else
+      b[i * es] ^= 1;
+  }
+}
+#endif
 
 ir::DType computeType(ir::DType t) {
   return t == ir::DType::F16 || t == ir::DType::BF16 ? ir::DType::F32 : t;
@@ -264,6 +281,12 @@ class Session::Impl {
       s.ins = std::move(ins);
       s.outs = outs;
       s.label = fmt::format("{} ({})", n.name, d->cannType());
+#ifdef ASC_TEST_HOOKS
+      if (const char* fault = std::getenv("ASC_FAULT_NODE"); fault && n.name == fault) {
+        s.perturb = true;
+        ASC_LOG_WARN("test hook: ASC_FAULT_NODE perturbs the output of node '{}'", n.name);
+      }
+#endif
       s.completes = std::move(pending_complete);
       pending_complete.clear();
       steps.push_back(std::move(s));
@@ -367,7 +390,13 @@ class Session::Impl {
 
   void runStep(Step& s) {
     switch (s.kind) {
-      case StepKind::Kernel: s.kernel->run(); break;
+      case StepKind::Kernel:
+        s.kernel->run();
+#ifdef ASC_TEST_HOOKS
+        if (s.perturb)
+          for (int id : s.outs) perturbBuffer(slots[id].ptr, slots[id].type, slots[id].bytes);
+#endif
+        break;
       case StepKind::Reorder: {
         auto src = cpu::memOf(ref(s.ins[0]), env.engine);
         auto dst = cpu::memOf(ref(s.outs[0]), env.engine);
@@ -398,8 +427,11 @@ class Session::Impl {
 Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Session::~Session() = default;
 
-Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const SessionOptions& opts) {
-  auto impl = std::make_unique<Impl>();
+namespace {
+
+Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionOptions& opts,
+                                                 bool reuse) {
+  auto impl = std::make_unique<Session::Impl>();
   impl->graph = std::move(graph);
   impl->threads = resolveThreads(opts.threads);
   impl->profile = opts.profile;
@@ -411,10 +443,17 @@ Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const Sessi
   }
   omp_set_num_threads(impl->threads);
   try {
-    ASC_RETURN_IF_ERROR(impl->build(/*reuse=*/true));
+    ASC_RETURN_IF_ERROR(impl->build(reuse));
   } catch (const dnnl::error& e) {
     return Status::error(ErrorCode::Internal, "oneDNN: {}", e.what());
   }
+  return impl;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const SessionOptions& opts) {
+  ASC_TRY(auto impl, buildImpl(std::move(graph), opts, opts.reuse_memory));
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 
@@ -422,12 +461,13 @@ Result<std::unique_ptr<Session>> Session::load(const std::string& om_path,
                                                const SessionOptions& opts) {
   ASC_TRACE_SCOPE("AscendCL", "LoadModel");
   ASC_TRY(om::OmModel m, om::loadOm(om_path));
-  ASC_TRY(auto s, fromGraph(std::move(m.graph), opts));
-  if (s->impl_->tracer) {
+  // The OM's memory setting holds here too: a model built with reuse off gets no reuse.
+  ASC_TRY(auto impl, buildImpl(std::move(m.graph), opts, opts.reuse_memory && m.memory_reuse));
+  if (impl->tracer) {
     auto soc = m.summary.attrs.find("soc_version");
-    s->impl_->tracer->setModel(fileStem(om_path), soc == m.summary.attrs.end() ? "" : soc->second);
+    impl->tracer->setModel(fileStem(om_path), soc == m.summary.attrs.end() ? "" : soc->second);
   }
-  return s;
+  return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 
 const std::vector<TensorInfo>& Session::inputs() const { return impl_->input_info; }

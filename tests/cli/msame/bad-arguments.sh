@@ -17,7 +17,7 @@ expect_exit 1
 expect_stdout_contains "cannot be set at the same time"
 run msame --model m.om --dump true
 expect_exit 1
-expect_stdout_contains "E10055"
+expect_stdout_contains "--dump true needs --output"
 run msame --model nowhere.om
 expect_exit 1
 expect_stdout_contains "E13001"

@@ -35,7 +35,7 @@ ir::Graph build() {
   g.addNode("Mul", "mul", {s, k}, {y});
   g.outputs.push_back(y);
   for (const auto& n : g.nodes()) n->original_names = {n->name};  // as the importer does
-  REQUIRE(ops::inferGraph(g, ops::InferOptions{false}).isOk());
+  REQUIRE(ops::inferGraph(g, [] { ops::InferOptions o; o.fold_constants = false; return o; }()).isOk());
   return g;
 }
 

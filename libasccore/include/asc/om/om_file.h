@@ -67,6 +67,7 @@ struct OmModel {
   ir::Graph graph;
   OmSummary summary;
   uint64_t memory_size = 0;
+  bool memory_reuse = true;  // _asc_memory_reuse: false when built with reuse off
 };
 
 /// Validates the container (magic, sizes, partition bounds, checksum) and parses the ModelDef.

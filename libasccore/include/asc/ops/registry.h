@@ -1,6 +1,8 @@
 // registry.h: the table of operators built from src/ops/ops.def, and graph-wide shape inference.
 #pragma once
 
+#include <functional>
+
 #include <string_view>
 #include <vector>
 
@@ -21,6 +23,8 @@ struct InferOptions {
   bool fold_constants = true;
   /// Largest output (bytes) a folded node may produce.
   size_t fold_limit_bytes = size_t(64) << 20;
+  /// Nodes for which this returns true are never folded (atc --op_blacklist).
+  std::function<bool(const ir::Node&)> keep;
 };
 
 /// Walks the graph in order: checks that every op is known (E2002 naming node and op type) and

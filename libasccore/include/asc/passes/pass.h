@@ -20,6 +20,11 @@ struct PassContext {
   std::vector<std::string> log;
   /// Pass names switched off (a fusion switch file, or --passes).
   std::set<std::string> disabled;
+  /// Nodes no pass may fuse, fold or remove (atc --op_blacklist), by op type or by node name.
+  std::set<std::string> keep_types, keep_names;
+  bool keeps(const ir::Node& n) const {
+    return keep_types.count(n.op_type) > 0 || keep_names.count(n.name) > 0;
+  }
 };
 
 using PassFn = Status (*)(ir::Graph&, PassContext&);
@@ -29,6 +34,10 @@ struct PassInfo {
   const char* description;
   PassFn fn;
 };
+
+/// Reads an --op_blacklist JSON file ({"op_types": [...], "op_names": [...]}) into
+/// ctx->keep_types/keep_names. E13001 when it cannot be opened, E10032 when it does not parse.
+ASC_API Status readOpBlacklist(const std::string& path, PassContext* ctx);
 
 /// Every pass, in registry order.
 ASC_API const std::vector<PassInfo>& allPasses();

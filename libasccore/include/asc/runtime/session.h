@@ -41,6 +41,9 @@ struct SessionOptions {
   int threads = 0;
   /// Time every step (one clock read per step); see Session::stepProfile().
   bool profile = false;
+  /// Share activation memory between values whose lifetimes do not overlap (an OM built with
+  /// reuse off gets none either way). Off keeps every value readable after the run.
+  bool reuse_memory = true;
   /// Sees every step (not owned; must outlive the session's runs). Null: no per-step cost.
   StepObserver* observer = nullptr;
 };
