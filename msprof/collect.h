@@ -14,7 +14,7 @@ namespace asc::msprof {
 /// the YYYYMMDDhhmmss used in file names.
 std::string profDirName(std::string* timestamp);
 
-/// Peak fp32 GFLOP/s of one core running FMA loops: the best of several short trials, so a
+/// Peak fp32 GFLOP/s of one core running FMA loops (AVX-512 where the CPU has it, else AVX2): the best of several short trials, so a
 /// machine shared with other work still shows its peak (about 0.1 s).
 double measureCorePeakGflops();
 
