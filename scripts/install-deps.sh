@@ -4,6 +4,7 @@
 #   scripts/install-deps.sh           build, tests and demo
 #   scripts/install-deps.sh --models  also python3-onnx/-torch/-torchvision (model scripts)
 #   scripts/install-deps.sh --bench   also the above plus Node.js/npm for the ONNX Runtime peer
+#   scripts/install-deps.sh --test    also Chromium (headless check of msprof's report.html)
 set -euo pipefail
 
 pkgs=(cmake g++ make libcxxopts-dev libfmt-dev libprotobuf-dev protobuf-compiler catch2
@@ -12,7 +13,8 @@ for arg in "$@"; do
   case "$arg" in
     --models) pkgs+=(python3-onnx python3-numpy python3-torch python3-torchvision) ;;
     --bench) pkgs+=(python3-onnx python3-numpy python3-torch python3-torchvision nodejs npm) ;;
-    *) echo "install-deps.sh: unknown option '$arg' (use --models or --bench)" >&2; exit 2 ;;
+    --test) pkgs+=(chromium) ;;
+    *) echo "install-deps.sh: unknown option '$arg' (use --models, --bench or --test)" >&2; exit 2 ;;
   esac
 done
 

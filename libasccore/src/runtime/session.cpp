@@ -15,9 +15,12 @@
 
 #include "asc/om/om_file.h"
 #include "asc/ops/registry.h"
+#include "asc/support/file.h"
 #include "asc/support/log.h"
+#include "asc/trace/trace.h"
 #include "cpu/convert.h"
 #include "cpu/dnnl_util.h"
+#include "runtime/trace_observer.h"
 #include "support/memory_planner.h"
 
 namespace asc::runtime {
@@ -99,6 +102,9 @@ class Session::Impl {
   StepObserver* observer = nullptr;
   std::vector<double> step_ms;
   int64_t profiled_runs = 0;
+  // Installed when tracing is on (msprof); `observer` then points at it and it chains the
+  // user's observer. Declared last: destroyed first, handing its records to the trace buffer.
+  std::unique_ptr<TraceObserver> tracer;
 
   int newSlot(const ir::Value* v, Layout layout, ir::DType type, int first) {
     Slot s;
@@ -430,6 +436,11 @@ Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionO
   impl->threads = resolveThreads(opts.threads);
   impl->profile = opts.profile;
   impl->observer = opts.observer;
+  if (trace::enabled()) {
+    impl->tracer = std::make_unique<TraceObserver>(impl->graph.name, impl->threads);
+    impl->tracer->setNext(opts.observer);
+    impl->observer = impl->tracer.get();
+  }
   omp_set_num_threads(impl->threads);
   try {
     ASC_RETURN_IF_ERROR(impl->build(reuse));
@@ -448,9 +459,14 @@ Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const Sessi
 
 Result<std::unique_ptr<Session>> Session::load(const std::string& om_path,
                                                const SessionOptions& opts) {
+  ASC_TRACE_SCOPE("AscendCL", "LoadModel");
   ASC_TRY(om::OmModel m, om::loadOm(om_path));
   // The OM's memory setting holds here too: a model built with reuse off gets no reuse.
   ASC_TRY(auto impl, buildImpl(std::move(m.graph), opts, opts.reuse_memory && m.memory_reuse));
+  if (impl->tracer) {
+    auto soc = m.summary.attrs.find("soc_version");
+    impl->tracer->setModel(fileStem(om_path), soc == m.summary.attrs.end() ? "" : soc->second);
+  }
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 
@@ -477,6 +493,7 @@ void Session::zeroInputs() {
 }
 
 Status Session::run() {
+  ASC_TRACE_SCOPE("AscendCL", "ModelExecute");
   try {
     if (impl_->observer) {
       using Clock = std::chrono::steady_clock;
@@ -523,7 +540,12 @@ const void* Session::outputData(size_t i) const {
   return impl_->slots[impl_->output_slots.at(i)].ptr;
 }
 
-void Session::setObserver(StepObserver* observer) { impl_->observer = observer; }
+void Session::setObserver(StepObserver* observer) {
+  if (impl_->tracer)
+    impl_->tracer->setNext(observer);  // tracing stays on; the user's observer follows it
+  else
+    impl_->observer = observer;
+}
 
 Status Session::readValue(const ir::Value* v, void* dst) const {
   const int id = v ? impl_->mainSlot(v) : -1;
