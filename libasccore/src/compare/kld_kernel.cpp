@@ -8,26 +8,53 @@
 
 namespace asc::compare::detail {
 
-void kldChunk(const double* x, const double* y, size_t n, double min_x, double range_x,
-              double min_y, double range_y, KldSums* s) {
+namespace {
+template <typename T>
+void kldChunkT(const T* x, const T* y, size_t n, double min_x, double range_x, double min_y,
+               double range_y, KldSums* s) {
   // msprobe clamps with the float32 epsilon (ascend-facts.md 5.2).
   const double eps32 = FLT_EPSILON;
   const double sx = range_x != 0 ? 1.0 / range_x : 1.0, ox = range_x != 0 ? min_x : 0.0;
   const double sy = range_y != 0 ? 1.0 / range_y : 1.0, oy = range_y != 0 ? min_y : 0.0;
+  // ln(p_x / p_y) in float (eight lanes of libmvec's logf): the ratio's float rounding costs
+  // about 6e-8 absolute per term, far below the 6 printed decimals; sums stay in double.
+  constexpr size_t kBlock = 1024;
+  double px[kBlock];
+  float lr[kBlock];
   double spx = 0, spy = 0, t = 0;
-#pragma omp simd reduction(+ : spx, spy, t)
-  for (size_t i = 0; i < n; ++i) {
-    double px = (x[i] - ox) * sx;
-    double py = (y[i] - oy) * sy;
-    px = px > eps32 ? px : eps32;
-    py = py > eps32 ? py : eps32;
-    spx += px;
-    spy += py;
-    t += px * std::log(px / py);
+  for (size_t b = 0; b < n; b += kBlock) {
+    const size_t m = n - b < kBlock ? n - b : kBlock;
+    const T* xb = x + b;
+    const T* yb = y + b;
+#pragma omp simd reduction(+ : spx, spy)
+    for (size_t i = 0; i < m; ++i) {
+      double p = (static_cast<double>(xb[i]) - ox) * sx;
+      double q = (static_cast<double>(yb[i]) - oy) * sy;
+      p = p > eps32 ? p : eps32;
+      q = q > eps32 ? q : eps32;
+      spx += p;
+      spy += q;
+      px[i] = p;
+      lr[i] = static_cast<float>(p / q);
+    }
+#pragma omp simd
+    for (size_t i = 0; i < m; ++i) lr[i] = std::log(lr[i]);
+#pragma omp simd reduction(+ : t)
+    for (size_t i = 0; i < m; ++i) t += px[i] * static_cast<double>(lr[i]);
   }
   s->sum_px += spx;
   s->sum_py += spy;
   s->t += t;
+}
+}  // namespace
+
+void kldChunk(const double* x, const double* y, size_t n, double min_x, double range_x,
+              double min_y, double range_y, KldSums* s) {
+  kldChunkT(x, y, n, min_x, range_x, min_y, range_y, s);
+}
+void kldChunk(const float* x, const float* y, size_t n, double min_x, double range_x,
+              double min_y, double range_y, KldSums* s) {
+  kldChunkT(x, y, n, min_x, range_x, min_y, range_y, s);
 }
 
 }  // namespace asc::compare::detail

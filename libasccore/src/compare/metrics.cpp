@@ -16,6 +16,8 @@
 #include <cstring>
 #include <limits>
 
+#include <immintrin.h>
+
 #include "asc/support/fp16.h"
 #include "compare/kld_kernel.h"
 #include "cpu/convert.h"
@@ -23,8 +25,9 @@
 namespace asc::compare {
 namespace {
 
-constexpr size_t kChunk = 4096;
-constexpr uint64_t kWindow = uint64_t(1) << 22;  // elements per window (16 MB of float32 a side)
+constexpr size_t kChunk = 8192;
+constexpr int64_t kGroup = 8;                    // chunks a thread takes at a time
+constexpr uint64_t kWindow = uint64_t(1) << 26;  // elements per window (one Acc per chunk kept)
 constexpr double kEps = DBL_EPSILON;            // np.finfo(float).eps
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -162,69 +165,151 @@ struct Acc {
   }
 };
 
-void reduceChunk(const double* x, const double* y, size_t n, uint64_t offset, Tolerance tol,
-                 Acc* out) {
+// Scalar form of one element of the hot loop (the tail after the last full vector).
+struct Lane {
   double sx = 0, sy = 0, sxy = 0, sxx = 0, syy = 0, sdd = 0, sabs = 0, srel = 0;
   double max_abs = 0, max_rel = 0, min_x = kInf, max_x = -kInf, min_y = kInf, max_y = -kInf;
-  uint64_t nan_x = 0, pinf_x = 0, ninf_x = 0, nan_y = 0, pinf_y = 0, ninf_y = 0;
-  uint64_t nan_abs = 0, nan_rel = 0, viol = 0;
-  const double atol = tol.atol, rtol = tol.rtol;
-#pragma omp simd reduction(+ : sx, sy, sxy, sxx, syy, sdd, sabs, srel, nan_x, pinf_x, ninf_x, \
-                               nan_y, pinf_y, ninf_y, nan_abs, nan_rel, viol)               \
-    reduction(max : max_abs, max_rel, max_x, max_y) reduction(min : min_x, min_y)
-  for (size_t i = 0; i < n; ++i) {
-    const double a = x[i], b = y[i];
+  double max_viol = 0;
+  uint64_t nonfinite = 0, viol = 0;
+  void add(double a, double b, double atol, double rtol) {
     const double d = a - b, ad = std::fabs(d), ab = std::fabs(b);
-    sx += a;
-    sy += b;
-    sxy += a * b;
-    sxx += a * a;
-    syy += b * b;
-    sdd += d * d;
-    sabs += ad;
+    sx += a, sy += b, sxy += a * b, sxx += a * a, syy += b * b, sdd += d * d, sabs += ad;
     max_abs = ad > max_abs ? ad : max_abs;
     const double r = ab > kEps ? std::fabs(a / b - 1.0) : 0.0;
     srel += r;
     max_rel = r > max_rel ? r : max_rel;
-    min_x = a < min_x ? a : min_x;
-    max_x = a > max_x ? a : max_x;
-    min_y = b < min_y ? b : min_y;
-    max_y = b > max_y ? b : max_y;
-    nan_x += a != a;
-    pinf_x += a == kInf;
-    ninf_x += a == -kInf;
-    nan_y += b != b;
-    pinf_y += b == kInf;
-    ninf_y += b == -kInf;
-    nan_abs += ad != ad;
-    nan_rel += r != r;
-    viol += !(ad <= atol + rtol * ab || a == b);
+    min_x = a < min_x ? a : min_x, max_x = a > max_x ? a : max_x;
+    min_y = b < min_y ? b : min_y, max_y = b > max_y ? b : max_y;
+    nonfinite += !(std::fabs(a) <= DBL_MAX) || !(ab <= DBL_MAX);
+    if (!(ad <= atol + rtol * ab || a == b)) {
+      ++viol;
+      max_viol = ad > max_viol ? ad : max_viol;
+    }
   }
+};
+
+double hsum(__m256d v) {
+  alignas(32) double t[4];
+  _mm256_store_pd(t, v);
+  return (t[0] + t[1]) + (t[2] + t[3]);
+}
+double hmax(__m256d v) {
+  alignas(32) double t[4];
+  _mm256_store_pd(t, v);
+  return std::max(std::max(t[0], t[1]), std::max(t[2], t[3]));
+}
+double hmin(__m256d v) {
+  alignas(32) double t[4];
+  _mm256_store_pd(t, v);
+  return std::min(std::min(t[0], t[1]), std::min(t[2], t[3]));
+}
+
+inline __m256d load4(const double* p) { return _mm256_loadu_pd(p); }
+inline __m256d load4(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
+
+// T is double (a converted chunk) or float (float32 data read in place, 4-byte aligned).
+template <typename T>
+void reduceChunk(const T* x, const T* y, size_t n, uint64_t offset, Tolerance tol, Acc* out) {
+  // The hot loop (AVX2, four doubles a step) keeps to sums, extrema, a violation count and a
+  // non-finite flag; NaN/Inf details and the first violating element are worked out
+  // afterwards, only for the rare chunks that need them. max_pd/min_pd return their second
+  // operand when the first is NaN, so NaN never enters an extremum (NaN is counted instead).
+  const double atol = tol.atol, rtol = tol.rtol;
+  const __m256d sign = _mm256_set1_pd(-0.0), one = _mm256_set1_pd(1.0);
+  const __m256d eps = _mm256_set1_pd(kEps), big = _mm256_set1_pd(DBL_MAX);
+  const __m256d vatol = _mm256_set1_pd(atol), vrtol = _mm256_set1_pd(rtol);
+  __m256d sx = _mm256_setzero_pd(), sy = sx, sxy = sx, sxx = sx, syy = sx, sdd = sx, sabs = sx;
+  __m256d srel = sx, max_abs = sx, max_rel = sx, max_viol = sx, nonfinite = sx;
+  __m256d min_x = _mm256_set1_pd(kInf), min_y = min_x;
+  __m256d max_x = _mm256_set1_pd(-kInf), max_y = max_x;
+  __m256i viol = _mm256_setzero_si256();
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const __m256d a = load4(x + i), b = load4(y + i);
+    const __m256d d = _mm256_sub_pd(a, b);
+    const __m256d ad = _mm256_andnot_pd(sign, d), ab = _mm256_andnot_pd(sign, b);
+    sx = _mm256_add_pd(sx, a);
+    sy = _mm256_add_pd(sy, b);
+    sxy = _mm256_fmadd_pd(a, b, sxy);
+    sxx = _mm256_fmadd_pd(a, a, sxx);
+    syy = _mm256_fmadd_pd(b, b, syy);
+    sdd = _mm256_fmadd_pd(d, d, sdd);
+    sabs = _mm256_add_pd(sabs, ad);
+    max_abs = _mm256_max_pd(ad, max_abs);
+    const __m256d q = _mm256_andnot_pd(sign, _mm256_sub_pd(_mm256_div_pd(a, b), one));
+    const __m256d r = _mm256_and_pd(_mm256_cmp_pd(ab, eps, _CMP_GT_OQ), q);
+    srel = _mm256_add_pd(srel, r);
+    max_rel = _mm256_max_pd(r, max_rel);
+    min_x = _mm256_min_pd(a, min_x);
+    max_x = _mm256_max_pd(a, max_x);
+    min_y = _mm256_min_pd(b, min_y);
+    max_y = _mm256_max_pd(b, max_y);
+    nonfinite = _mm256_or_pd(nonfinite, _mm256_cmp_pd(_mm256_andnot_pd(sign, a), big, _CMP_NLE_UQ));
+    nonfinite = _mm256_or_pd(nonfinite, _mm256_cmp_pd(ab, big, _CMP_NLE_UQ));
+    const __m256d ok = _mm256_or_pd(_mm256_cmp_pd(ad, _mm256_fmadd_pd(vrtol, ab, vatol), _CMP_LE_OQ),
+                                    _mm256_cmp_pd(a, b, _CMP_EQ_OQ));
+    viol = _mm256_add_epi64(viol, _mm256_srli_epi64(_mm256_castpd_si256(_mm256_xor_pd(ok, _mm256_castsi256_pd(_mm256_set1_epi64x(-1)))), 63));
+    max_viol = _mm256_max_pd(_mm256_andnot_pd(ok, ad), max_viol);
+  }
+  Lane t;
+  for (; i < n; ++i) t.add(x[i], y[i], atol, rtol);
+  alignas(32) uint64_t vc[4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(vc), viol);
+  const double v_sx = hsum(sx) + t.sx, v_sy = hsum(sy) + t.sy;
+  const double v_sxy = hsum(sxy) + t.sxy, v_sxx = hsum(sxx) + t.sxx, v_syy = hsum(syy) + t.syy;
+  const double v_sdd = hsum(sdd) + t.sdd, v_sabs = hsum(sabs) + t.sabs, v_srel = hsum(srel) + t.srel;
+  const double v_max_abs = std::max(hmax(max_abs), t.max_abs);
+  const double v_max_rel = std::max(hmax(max_rel), t.max_rel);
+  const double v_min_x = std::min(hmin(min_x), t.min_x), v_max_x = std::max(hmax(max_x), t.max_x);
+  const double v_min_y = std::min(hmin(min_y), t.min_y), v_max_y = std::max(hmax(max_y), t.max_y);
+  const double v_max_viol = std::max(hmax(max_viol), t.max_viol);
+  const uint64_t v_viol = vc[0] + vc[1] + vc[2] + vc[3] + t.viol;
+  const bool v_nonfinite = _mm256_movemask_pd(nonfinite) != 0 || t.nonfinite != 0;
   Acc& acc = *out;
   acc.n = n;
-  acc.mean_x = sx / static_cast<double>(n);
-  acc.mean_y = sy / static_cast<double>(n);
-  double m2x = 0, m2y = 0;
-  const double mx = acc.mean_x, my = acc.mean_y;
-#pragma omp simd reduction(+ : m2x, m2y)
-  for (size_t i = 0; i < n; ++i) {
-    m2x += (x[i] - mx) * (x[i] - mx);
-    m2y += (y[i] - my) * (y[i] - my);
+  acc.mean_x = v_sx / static_cast<double>(n);
+  acc.mean_y = v_sy / static_cast<double>(n);
+  __m256d m2x = _mm256_setzero_pd(), m2y = m2x;
+  const __m256d mx = _mm256_set1_pd(acc.mean_x), my = _mm256_set1_pd(acc.mean_y);
+  size_t j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const __m256d dx = _mm256_sub_pd(load4(x + j), mx);
+    const __m256d dy = _mm256_sub_pd(load4(y + j), my);
+    m2x = _mm256_fmadd_pd(dx, dx, m2x);
+    m2y = _mm256_fmadd_pd(dy, dy, m2y);
   }
-  acc.m2_x = m2x, acc.m2_y = m2y;
-  acc.sxy = sxy, acc.sxx = sxx, acc.syy = syy, acc.sdd = sdd, acc.sabs = sabs, acc.srel = srel;
-  acc.max_abs = max_abs, acc.max_rel = max_rel;
-  acc.min_x = min_x, acc.max_x = max_x, acc.min_y = min_y, acc.max_y = max_y;
-  acc.nan_x = nan_x, acc.pinf_x = pinf_x, acc.ninf_x = ninf_x;
-  acc.nan_y = nan_y, acc.pinf_y = pinf_y, acc.ninf_y = ninf_y;
-  acc.nan_abs = nan_abs, acc.nan_rel = nan_rel, acc.viol = viol;
-  if (viol) {  // rare: find where
+  double m2x_t = 0, m2y_t = 0;
+  for (; j < n; ++j) {
+    m2x_t += (x[j] - acc.mean_x) * (x[j] - acc.mean_x);
+    m2y_t += (y[j] - acc.mean_y) * (y[j] - acc.mean_y);
+  }
+  acc.m2_x = hsum(m2x) + m2x_t, acc.m2_y = hsum(m2y) + m2y_t;
+  acc.sxy = v_sxy, acc.sxx = v_sxx, acc.syy = v_syy, acc.sdd = v_sdd, acc.sabs = v_sabs, acc.srel = v_srel;
+  acc.max_abs = v_max_abs, acc.max_rel = v_max_rel;
+  acc.min_x = v_min_x, acc.max_x = v_max_x, acc.min_y = v_min_y, acc.max_y = v_max_y;
+  acc.viol = v_viol;
+  acc.max_viol = v_max_viol;
+  if (v_nonfinite) {  // rare: count NaN/Inf per side, and NaN differences and ratios
+    for (size_t i = 0; i < n; ++i) {
+      const double a = x[i], b = y[i], ad = std::fabs(a - b), ab = std::fabs(b);  // NOLINT
+      acc.nan_x += a != a;
+      acc.pinf_x += a == kInf;
+      acc.ninf_x += a == -kInf;
+      acc.nan_y += b != b;
+      acc.pinf_y += b == kInf;
+      acc.ninf_y += b == -kInf;
+      acc.nan_abs += ad != ad;
+      const double r = ab > kEps ? std::fabs(a / b - 1.0) : 0.0;
+      acc.nan_rel += r != r;
+    }
+    acc.nan_viol = acc.nan_abs > 0;
+  }
+  if (v_viol) {  // find the first violating element
     for (size_t i = 0; i < n; ++i) {
       const double a = x[i], b = y[i], ad = std::fabs(a - b);
       if (ad <= atol + rtol * std::fabs(b) || a == b) continue;
-      if (acc.first_viol < 0) acc.first_viol = static_cast<int64_t>(offset + i);
-      if (ad != ad) acc.nan_viol = true;
-      else acc.max_viol = std::max(acc.max_viol, ad);
+      acc.first_viol = static_cast<int64_t>(offset + i);
+      break;
     }
   }
 }
@@ -232,26 +317,42 @@ void reduceChunk(const double* x, const double* y, size_t n, uint64_t offset, To
 // Runs `body(chunk_begin, n, x, y, chunk_index_in_window)` over every chunk, window by window,
 // then `merge(window_chunk_count)` once per window in chunk order.
 template <typename Body, typename Merge>
-void forEachWindow(const TensorView& my, const TensorView& golden, Body body, Merge merge) {
+void forEachWindow(const TensorView& my, const TensorView& golden, uint64_t window, Body body,
+                   Merge merge) {
   const uint64_t count = my.count;
-  for (uint64_t wb = 0; wb < count; wb += kWindow) {
-    const uint64_t we = std::min(count, wb + kWindow);
+  // float32 on both sides, native order, aligned: read in place, no conversion buffer.
+  auto aligned = [](const TensorView& v) { return reinterpret_cast<uintptr_t>(v.data) % 4 == 0; };
+  const bool direct = my.dtype == ir::DType::F32 && golden.dtype == ir::DType::F32 &&
+                      !my.big_endian && !golden.big_endian && aligned(my) && aligned(golden);
+  const float* xf = reinterpret_cast<const float*>(my.data);
+  const float* yf = reinterpret_cast<const float*>(golden.data);
+  for (uint64_t wb = 0; wb < count; wb += window) {
+    const uint64_t we = std::min(count, wb + window);
     const int64_t chunks = static_cast<int64_t>((we - wb + kChunk - 1) / kChunk);
-#pragma omp parallel if (chunks > 4)
+    // One parallel region per window (few barriers: a descheduled thread on a busy machine
+    // stalls the others only there). Each group of kGroup chunks releases its own pages.
+#pragma omp parallel if (chunks > 1)
     {
-      std::vector<double> xb(kChunk), yb(kChunk);
-#pragma omp for schedule(static)
+      std::vector<double> xb(direct ? 0 : kChunk), yb(direct ? 0 : kChunk);
+#pragma omp for schedule(dynamic, kGroup)
       for (int64_t c = 0; c < chunks; ++c) {
         const uint64_t b = wb + static_cast<uint64_t>(c) * kChunk;
         const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, we - b));
-        loadChunk(my, b, n, xb.data());
-        loadChunk(golden, b, n, yb.data());
-        body(b, n, xb.data(), yb.data(), c);
+        if (direct) {
+          body(b, n, xf + b, yf + b, c);
+        } else {
+          loadChunk(my, b, n, xb.data());
+          loadChunk(golden, b, n, yb.data());
+          body(b, n, static_cast<const double*>(xb.data()), static_cast<const double*>(yb.data()), c);
+        }
+        if (c % kGroup == kGroup - 1 || c == chunks - 1) {
+          const uint64_t gb = wb + static_cast<uint64_t>(c - c % kGroup) * kChunk;
+          releasePages(my, gb, b + n);
+          releasePages(golden, gb, b + n);
+        }
       }
     }
     merge(chunks);
-    releasePages(my, wb, we);
-    releasePages(golden, wb, we);
   }
 }
 
@@ -378,11 +479,15 @@ Result<CompareResult> compareTensors(const TensorView& my, const TensorView& gol
   adviseSequential(my);
   adviseSequential(golden);
 
+  // Whole chunks per window, so windows and chunk boundaries line up.
+  const uint64_t window =
+      options.window_elements ? std::max<uint64_t>(kChunk, options.window_elements / kChunk * kChunk)
+                              : kWindow;
   Acc total;
-  std::vector<Acc> accs(kWindow / kChunk);
+  std::vector<Acc> accs(window / kChunk);
   forEachWindow(
-      my, golden,
-      [&](uint64_t b, size_t n, const double* x, const double* y, int64_t c) {
+      my, golden, window,
+      [&](uint64_t b, size_t n, const auto* x, const auto* y, int64_t c) {
         accs[static_cast<size_t>(c)] = Acc();
         reduceChunk(x, y, n, b, options.tolerance, &accs[static_cast<size_t>(c)]);
       },
@@ -449,10 +554,10 @@ Result<CompareResult> compareTensors(const TensorView& my, const TensorView& gol
         }
         const double rx = total.max_x - total.min_x, ry = total.max_y - total.min_y;
         detail::KldSums sums;
-        std::vector<detail::KldSums> parts(kWindow / kChunk);
+        std::vector<detail::KldSums> parts(window / kChunk);
         forEachWindow(
-            my, golden,
-            [&](uint64_t, size_t cn, const double* x, const double* y, int64_t c) {
+            my, golden, window,
+            [&](uint64_t, size_t cn, const auto* x, const auto* y, int64_t c) {
               parts[static_cast<size_t>(c)] = detail::KldSums();
               detail::kldChunk(x, y, cn, total.min_x, rx, total.min_y, ry,
                                &parts[static_cast<size_t>(c)]);

@@ -22,8 +22,10 @@ TensorView view(const std::vector<float>& v) {
   return t;
 }
 
-CompareResult run(const std::vector<float>& x, const std::vector<float>& y, Tolerance tol = {}) {
+CompareResult run(const std::vector<float>& x, const std::vector<float>& y, Tolerance tol = {},
+                  uint64_t window = 0) {
   CompareOptions o;
+  o.window_elements = window;
   o.tolerance = tol;
   o.my_name = "my.npy";
   o.golden_name = "golden.npy";
@@ -171,4 +173,11 @@ TEST_CASE("large tensors: many windows give the same sums as a double loop", "[c
   CHECK(cell(r, Metric::MeanAbsoluteError) == fmt::format("{:.6f}", sabs / n));
   CHECK(cell(r, Metric::RelativeEuclideanDistance) == fmt::format("{:.6f}", std::sqrt(sdd / syy)));
   CHECK(r.count == n);
+  // Small windows (many parallel regions, many merges) give the same cells.
+  auto w = run(x, y, {}, 100000);
+  for (int m = 0; m < kMetricCount; ++m) CHECK(w.text[m] == r.text[m]);
+  x[3000000] += 1.0f;
+  auto v = run(x, y, {0.5, 0}, 100000);
+  CHECK(v.violations == 1);
+  CHECK(v.first_violation == 3000000);
 }

@@ -72,6 +72,9 @@ struct CompareOptions {
   Tolerance tolerance;
   /// File names used in fail reasons ("All the data is zero in <file>").
   std::string my_name, golden_name;
+  /// Elements per window (0: the default, 64 Mi). Results do not depend on it; tests use small
+  /// windows to cover many of them.
+  uint64_t window_elements = 0;
 };
 
 struct SideCounts {
