@@ -34,11 +34,12 @@ for name in ("golden", "my"):
     del m
 PY
 bytes=$(( $(stat -c %s "$work/my.npy") + $(stat -c %s "$work/golden.npy") ))
-cat "$work/my.npy" "$work/golden.npy" > /dev/null  # warm the page cache for both tools
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
-# timed CMD...: prints "seconds max_rss_kb", the command's stdout kept in $work/last.out
+# timed CMD...: prints "seconds max_rss_kb", the command's stdout kept in $work/last.out. The
+# inputs are read once first, so every run (either tool) starts from a warm page cache.
 timed() {
+  cat "$work/my.npy" "$work/golden.npy" > /dev/null
   /usr/bin/time -v -o "$work/time.txt" "$@" > "$work/last.out" 2> "$work/last.err" || {
     [ $? -eq 1 ] || { cat "$work/last.err" >&2; exit 1; }  # mscompare exits 1 on a verdict
   }
@@ -49,6 +50,7 @@ timed() {
   echo "$wall $rss"
 }
 
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 ours=() theirs=() rss_ours=() rss_theirs=()
 for r in $(seq "$runs"); do
   read -r t m < <(timed "$build/bin/mscompare" -m "$work/my.npy" -g "$work/golden.npy" \
@@ -63,6 +65,7 @@ a=$(printf '%s\n' "${ours[@]}" | median)
 b=$(printf '%s\n' "${theirs[@]}" | median)
 ra=$(printf '%s\n' "${rss_ours[@]}" | sort -g | tail -n1)
 rb=$(printf '%s\n' "${rss_theirs[@]}" | sort -g | tail -n1)
+echo "load average before: $load0; after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "input: 2 x $((bytes / 2 / 1024 / 1024)) MiB float32 .npy ($elems elements a side), all ten metrics, $runs runs each, $(nproc) cores"
 printf '%-10s %10s %10s %14s\n' tool "median s" "GB/s" "peak RSS MB"
 printf '%-10s %10.3f %10.2f %14.1f\n' mscompare "$a" "$(awk -v b="$bytes" -v t="$a" 'BEGIN { print b / t / 1e9 }')" "$(awk -v k="$ra" 'BEGIN { print k / 1024 }')"

@@ -15,6 +15,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <mutex>
+#include <thread>
+#include <atomic>
 
 #include <immintrin.h>
 
@@ -26,7 +29,8 @@ namespace asc::compare {
 namespace {
 
 constexpr size_t kChunk = 8192;
-constexpr int64_t kGroup = 8;                    // chunks a thread takes at a time
+constexpr int64_t kGroup = 64;  // chunks a thread takes at a time (2 MiB of float32 a side)
+constexpr int64_t kAhead = 8;   // groups a thread may run ahead of the slowest one
 constexpr uint64_t kWindow = uint64_t(1) << 26;  // elements per window (one Acc per chunk kept)
 constexpr double kEps = DBL_EPSILON;            // np.finfo(float).eps
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -111,14 +115,18 @@ void loadChunk(const TensorView& v, uint64_t begin, size_t n, double* out) {
   }
 }
 
-// Drops the pages of `v`'s elements [begin, end) from this process: they were read and are
-// only needed again (re-read from the page cache) by the KLD pass.
-void releasePages(const TensorView& v, uint64_t begin, uint64_t end) {
-  if (!v.releasable) return;
-  const size_t es = ir::dtypeSize(v.dtype);
+// Drops the pages of `v`'s elements [begin, end) from this process (both ends rounded down
+// to 2 MiB, the largest page-cache folio: a fault maps a whole folio, so dropping part of one
+// only gets it mapped again; `tail` rounds the end to a page instead). Callers release in
+// order, only data no thread will read again in this pass; the KLD pass re-reads from the page
+// cache. (No MADV_SEQUENTIAL: with it a cold read kept far more pages mapped.)
+void releasePages(const TensorView& v, uint64_t begin, uint64_t end, bool tail) {
+  if (!v.releasable || end <= begin) return;
   static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  uintptr_t b = reinterpret_cast<uintptr_t>(v.data + begin * es) & ~(page - 1);
-  uintptr_t e = reinterpret_cast<uintptr_t>(v.data + end * es) & ~(page - 1);
+  constexpr uintptr_t kRegion = uintptr_t(2) << 20;
+  const size_t es = ir::dtypeSize(v.dtype);
+  uintptr_t b = reinterpret_cast<uintptr_t>(v.data + begin * es) & ~(kRegion - 1);
+  uintptr_t e = reinterpret_cast<uintptr_t>(v.data + end * es) & ~((tail ? page : kRegion) - 1);
   if (e > b) madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);
 }
 
@@ -326,11 +334,18 @@ void forEachWindow(const TensorView& my, const TensorView& golden, uint64_t wind
                       !my.big_endian && !golden.big_endian && aligned(my) && aligned(golden);
   const float* xf = reinterpret_cast<const float*>(my.data);
   const float* yf = reinterpret_cast<const float*>(golden.data);
+  uint64_t released = 0;  // elements before this are released (or being released)
   for (uint64_t wb = 0; wb < count; wb += window) {
     const uint64_t we = std::min(count, wb + window);
     const int64_t chunks = static_cast<int64_t>((we - wb + kChunk - 1) / kChunk);
-    // One parallel region per window (few barriers: a descheduled thread on a busy machine
-    // stalls the others only there). Each group of kGroup chunks releases its own pages.
+    const int64_t groups = (chunks + kGroup - 1) / kGroup;
+    // Pages are released up to the first group not yet finished (a low-water mark), so no
+    // thread ever reads a region after it was dropped (it would be mapped again, for good).
+    std::vector<char> done(static_cast<size_t>(groups), 0);
+    std::atomic<int64_t> mark{0};
+    std::mutex release_mutex;
+    // One parallel region per window: few barriers, where a descheduled thread on a busy
+    // machine stalls the others.
 #pragma omp parallel if (chunks > 1)
     {
       std::vector<double> xb(direct ? 0 : kChunk), yb(direct ? 0 : kChunk);
@@ -338,6 +353,9 @@ void forEachWindow(const TensorView& my, const TensorView& golden, uint64_t wind
       for (int64_t c = 0; c < chunks; ++c) {
         const uint64_t b = wb + static_cast<uint64_t>(c) * kChunk;
         const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, we - b));
+        // A thread may run at most kAhead groups ahead of the mark: when another thread is
+        // descheduled (a busy machine), mapped pages would otherwise pile up behind it.
+        while (c / kGroup - mark.load(std::memory_order_acquire) > kAhead) std::this_thread::yield();
         if (direct) {
           body(b, n, xf + b, yf + b, c);
         } else {
@@ -346,22 +364,22 @@ void forEachWindow(const TensorView& my, const TensorView& golden, uint64_t wind
           body(b, n, static_cast<const double*>(xb.data()), static_cast<const double*>(yb.data()), c);
         }
         if (c % kGroup == kGroup - 1 || c == chunks - 1) {
-          const uint64_t gb = wb + static_cast<uint64_t>(c - c % kGroup) * kChunk;
-          releasePages(my, gb, b + n);
-          releasePages(golden, gb, b + n);
+          std::lock_guard<std::mutex> lock(release_mutex);
+          done[static_cast<size_t>(c / kGroup)] = 1;
+          int64_t m = mark.load(std::memory_order_relaxed);
+          while (m < groups && done[static_cast<size_t>(m)]) ++m;
+          mark.store(m, std::memory_order_release);
+          const uint64_t upto = std::min(we, wb + static_cast<uint64_t>(m * kGroup) * kChunk);
+          releasePages(my, released, upto, false);
+          releasePages(golden, released, upto, false);
+          released = std::max(released, upto);
         }
       }
     }
     merge(chunks);
   }
-}
-
-void adviseSequential(const TensorView& v) {
-  if (!v.releasable || v.count == 0) return;
-  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  uintptr_t b = reinterpret_cast<uintptr_t>(v.data) & ~(page - 1);
-  uintptr_t e = reinterpret_cast<uintptr_t>(v.data + v.count * ir::dtypeSize(v.dtype));
-  madvise(reinterpret_cast<void*>(b), e - b, MADV_SEQUENTIAL);
+  releasePages(my, 0, count, true);
+  releasePages(golden, 0, count, true);
 }
 
 std::string format3(double v) {
@@ -476,8 +494,6 @@ Result<CompareResult> compareTensors(const TensorView& my, const TensorView& gol
   r.count = my.count;
   r.tolerance = options.tolerance;
   r.value.fill(kNaN);
-  adviseSequential(my);
-  adviseSequential(golden);
 
   // Whole chunks per window, so windows and chunk boundaries line up.
   const uint64_t window =
