@@ -125,8 +125,11 @@ void releasePages(const TensorView& v, uint64_t begin, uint64_t end, bool tail) 
   static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
   constexpr uintptr_t kRegion = uintptr_t(2) << 20;
   const size_t es = ir::dtypeSize(v.dtype);
+  // Never below the page holding element 0: memory before it may be another mapping.
+  const uintptr_t first = reinterpret_cast<uintptr_t>(v.data) & ~(page - 1);
   uintptr_t b = reinterpret_cast<uintptr_t>(v.data + begin * es) & ~(kRegion - 1);
   uintptr_t e = reinterpret_cast<uintptr_t>(v.data + end * es) & ~((tail ? page : kRegion) - 1);
+  b = std::max(b, first);
   if (e > b) madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);
 }
 
