@@ -16,8 +16,9 @@ void kldChunkT(const T* x, const T* y, size_t n, double min_x, double range_x, d
   const double eps32 = FLT_EPSILON;
   const double sx = range_x != 0 ? 1.0 / range_x : 1.0, ox = range_x != 0 ? min_x : 0.0;
   const double sy = range_y != 0 ? 1.0 / range_y : 1.0, oy = range_y != 0 ? min_y : 0.0;
-  // ln(p_x / p_y) in float (eight lanes of libmvec's logf): the ratio's float rounding costs
-  // about 6e-8 absolute per term, far below the 6 printed decimals; sums stay in double.
+  // ln(p_x / p_y) in float (eight lanes of division and of libmvec's logf): rounding p_x, p_y
+  // and their ratio to float costs about 2e-7 absolute per log term, weighted by q_x, far below
+  // the 6 printed decimals; the sums stay in double.
   constexpr size_t kBlock = 1024;
   double px[kBlock];
   float lr[kBlock];
@@ -35,7 +36,7 @@ void kldChunkT(const T* x, const T* y, size_t n, double min_x, double range_x, d
       spx += p;
       spy += q;
       px[i] = p;
-      lr[i] = static_cast<float>(p / q);
+      lr[i] = static_cast<float>(p) / static_cast<float>(q);
     }
 #pragma omp simd
     for (size_t i = 0; i < m; ++i) lr[i] = std::log(lr[i]);
