@@ -63,3 +63,18 @@ expect_exit 1
 expect_stdout_contains "first failing layer   omega output 0"
 csv=$(ls cmp4/result_*.csv)
 grep -q '^1,Conv2D,fused,float32,[0-9]*,"zeta,mid",' "$csv" || fail "fused row: $(sed -n 3p "$csv")"
+# Dump folder against dump folder (e.g. two device runs): paired by op name and output index.
+mkdir -p dumps2
+for op in zeta alpha mid omega; do
+  asc_make_dump dumps2/Op.$op.1.0.0000000000000001 $op golden/$op.0.*.npy || fail "make_dump $op"
+done
+asc_make_dump dumps2/Split.multi.1.0.0000000000000001 multi golden/multi.0.50.npy golden/multi.1.50.npy
+rm $d/Conv2D.fused.6.0.0000000000000060
+run mscompare -m my -g dumps2 -out cmp5 --format=json
+expect_exit 1
+/usr/bin/python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s['compared'] == 6 and s['failed'] == 2 and s['no_golden'] == 0, s
+assert s['first_failing']['op'] == 'alpha', s['first_failing']
+" "$STDOUT" || fail "dump vs dump summary"
