@@ -39,7 +39,7 @@ struct Entry {
   int index = 0;        // output index
   std::string path;
   Kind kind = Kind::Bin;
-  uint64_t timestamp = 0;  // from the name (dumps, golden .npy) or the file's mtime (ns)
+  uint64_t timestamp = 0;   // from the name (dumps, golden .npy) or the file's mtime (ns)
   std::string original_op;  // a dump output's OriginalOp name, if any
   int original_index = 0;
 };
@@ -54,7 +54,8 @@ struct Loaded {
 };
 
 bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 bool allDigits(const std::string& s) {
@@ -84,8 +85,10 @@ Status walk(const std::string& dir, std::vector<std::string>* files) {
   std::sort(names.begin(), names.end());
   for (const auto& n : names) {
     std::string p = dir + "/" + n;
-    if (isDirectory(p)) ASC_RETURN_IF_ERROR(walk(p, files));
-    else files->push_back(p);
+    if (isDirectory(p))
+      ASC_RETURN_IF_ERROR(walk(p, files));
+    else
+      files->push_back(p);
   }
   return Status::ok();
 }
@@ -182,8 +185,10 @@ Result<Loaded> load(const Entry& e, ir::DType raw_dtype) {
                            "'{}' output {} has dump data type {}, which cannot be compared", e.path,
                            e.index, t.raw_data_type);
     if (t.format != 0 && t.format != 1 && t.format != 2 && t.format != 30 && t.format != 35)
-      ASC_LOG_WARN("'{}' output {} is in dump format {} (not ND/NCHW/NHWC): compared as flat "
-                   "data, without a format conversion", e.path, e.index, t.format);
+      ASC_LOG_WARN(
+          "'{}' output {} is in dump format {} (not ND/NCHW/NHWC): compared as flat "
+          "data, without a format conversion",
+          e.path, e.index, t.format);
     l.view.dtype = t.tensor.dtype;
     l.view.data = t.tensor.data ? t.tensor.data->data() : nullptr;
     l.view.count = static_cast<uint64_t>(t.tensor.numel());
@@ -238,13 +243,23 @@ std::string jsonString(const std::string& s) {
   std::string o = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      case '\t': o += "\\t"; break;
+      case '"':
+        o += "\\\"";
+        break;
+      case '\\':
+        o += "\\\\";
+        break;
+      case '\n':
+        o += "\\n";
+        break;
+      case '\t':
+        o += "\\t";
+        break;
       default:
-        if (c < 0x20) o += fmt::format("\\u{:04x}", c);
-        else o += static_cast<char>(c);
+        if (c < 0x20)
+          o += fmt::format("\\u{:04x}", c);
+        else
+          o += static_cast<char>(c);
     }
   }
   return o + "\"";
@@ -306,7 +321,8 @@ class Runner {
   std::vector<Entry> my_, golden_;
   std::vector<Row> rows_;
   std::string csv_path_;
-  std::map<std::string, std::pair<compare::Tolerance, bool>> tolerances_;  // dtype -> (tol, default)
+  std::map<std::string, std::pair<compare::Tolerance, bool>>
+      tolerances_;  // dtype -> (tol, default)
 };
 
 Status Runner::collect(const std::string& path, bool is_dir, std::vector<Entry>* out) {
@@ -421,17 +437,16 @@ Status Runner::writeCsv() {
   csv += ",CompareFailReason\n";
   for (size_t i = 0; i < rows_.size(); ++i) {
     const Row& r = rows_[i];
-    std::vector<std::string> cells = {
-        std::to_string(i),
-        r.my->op_type.empty() ? "NaN" : r.my->op_type,
-        r.my->op,
-        r.my_dtype,
-        r.my_address,
-        r.golden ? r.golden_names : "*",
-        r.golden_dtype,
-        "NaN",
-        fmt::format("{}:output:{}", r.my->op, r.my->index),
-        r.shape};
+    std::vector<std::string> cells = {std::to_string(i),
+                                      r.my->op_type.empty() ? "NaN" : r.my->op_type,
+                                      r.my->op,
+                                      r.my_dtype,
+                                      r.my_address,
+                                      r.golden ? r.golden_names : "*",
+                                      r.golden_dtype,
+                                      "NaN",
+                                      fmt::format("{}:output:{}", r.my->op, r.my->index),
+                                      r.shape};
     for (Metric m : metrics_)
       cells.push_back(r.compared ? r.result.text[static_cast<int>(m)] : "NaN");
     std::string reason = r.compared ? r.result.fail_reason : r.reason;
@@ -464,9 +479,10 @@ void Runner::printTable(int exit_code) const {
     std::string detail;
     if (first->compared) {
       const auto& res = first->result;
-      detail = fmt::format(": {} of {} elements outside tolerance, first at element {}, max |x-y| {}",
-                           res.violations, res.count, res.first_violation,
-                           compare::formatValue(res.max_violation_diff));
+      detail =
+          fmt::format(": {} of {} elements outside tolerance, first at element {}, max |x-y| {}",
+                      res.violations, res.count, res.first_violation,
+                      compare::formatValue(res.max_violation_diff));
       if (!res.text[0].empty()) detail += ", CosineSimilarity " + res.text[0];
     } else {
       detail = ": " + first->reason;
@@ -576,8 +592,10 @@ Status Runner::run(int* exit_code) {
   const bool any_failed =
       std::any_of(rows_.begin(), rows_.end(), [](const Row& r) { return r.failed; });
   *exit_code = any_failed ? 1 : 0;
-  if (o_.format == "json") printJson(*exit_code);
-  else printTable(*exit_code);
+  if (o_.format == "json")
+    printJson(*exit_code);
+  else
+    printTable(*exit_code);
   return Status::ok();
 }
 

@@ -2,10 +2,10 @@
 // options, so the real tool's -out and -alg (and --h) are rewritten to long forms first.
 #include "mscompare_options.h"
 
-#include <cxxopts.hpp>
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <cxxopts.hpp>
 #include <vector>
 
 namespace asc::mscompare {
@@ -25,7 +25,7 @@ Result<double> parseTolerance(const std::string& name, const std::string& v) {
 // "-out=x" / "-out x" -> "--output=x" / "--output x"; same for -alg.
 std::string rewrite(const std::string& a) {
   static const std::pair<const char*, const char*> kMulti[] = {{"-out", "--output"},
-                                                                {"-alg", "--algorithm"}};
+                                                               {"-alg", "--algorithm"}};
   if (a == "--h" || a == "-h") return "--help";
   for (const auto& [shortf, longf] : kMulti) {
     const std::string s = shortf;
@@ -41,22 +41,23 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
   std::vector<std::string> args;
   for (int i = 0; i < argc; ++i) args.push_back(i ? rewrite(argv[i]) : std::string(argv[i]));
   cxxopts::Options parser("mscompare", "");
-  parser.add_options()
-      ("m,my_dump_path", "my data: NPU dump folder or file (x)", cxxopts::value<std::string>())
-      ("comparison", "same as --my_dump_path", cxxopts::value<std::string>())
-      ("g,golden_dump_path", "golden data folder or file (y)", cxxopts::value<std::string>())
-      ("baseline", "same as --golden_dump_path", cxxopts::value<std::string>())
-      ("f,fusion_rule_file", "atc --mode=1 JSON of the OM", cxxopts::value<std::string>())
-      ("output", "folder for result_<timestamp>.csv", cxxopts::value<std::string>())
-      ("algorithm", "metrics", cxxopts::value<std::string>())
-      ("compare_mode", "same as --algorithm", cxxopts::value<std::string>())
-      ("atol", "absolute tolerance", cxxopts::value<std::string>())
-      ("rtol", "relative tolerance", cxxopts::value<std::string>())
-      ("dtype", "element type of raw .bin/.txt files", cxxopts::value<std::string>())
-      ("format", "table or json", cxxopts::value<std::string>())
-      ("log", "log level", cxxopts::value<std::string>())
-      ("help", "show this help")
-      ("version", "print the version");
+  auto adder = parser.add_options();
+  auto text = [] { return cxxopts::value<std::string>(); };
+  adder("m,my_dump_path", "my data: NPU dump folder or file (x)", text());
+  adder("comparison", "same as --my_dump_path", text());
+  adder("g,golden_dump_path", "golden data folder or file (y)", text());
+  adder("baseline", "same as --golden_dump_path", text());
+  adder("f,fusion_rule_file", "atc --mode=1 JSON of the OM", text());
+  adder("output", "folder for result_<timestamp>.csv", text());
+  adder("algorithm", "metrics", text());
+  adder("compare_mode", "same as --algorithm", text());
+  adder("atol", "absolute tolerance", text());
+  adder("rtol", "relative tolerance", text());
+  adder("dtype", "element type of raw .bin/.txt files", text());
+  adder("format", "table or json", text());
+  adder("log", "log level", text());
+  adder("help", "show this help");
+  adder("version", "print the version");
   std::vector<const char*> cargs;
   for (const auto& a : args) cargs.push_back(a.c_str());
   Options o;
@@ -78,7 +79,8 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
       for (const char* n : {a, b}) {
         if (!*n || !r.count(n)) continue;
         *dst = r[n].as<std::string>();
-        if (dst->empty()) return Status::error(ErrorCode::EmptyParam, "Value for --{} is empty.", n);
+        if (dst->empty())
+          return Status::error(ErrorCode::EmptyParam, "Value for --{} is empty.", n);
       }
       return Status::ok();
     };
@@ -96,8 +98,8 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
       (t[0] == 'a' ? o.atol : o.rtol) = v;
     }
   } catch (const cxxopts::exceptions::exception& e) {
-    return Status::error(ErrorCode::InvalidParam, "invalid command line: {}; see 'mscompare --help'",
-                         e.what());
+    return Status::error(ErrorCode::InvalidParam,
+                         "invalid command line: {}; see 'mscompare --help'", e.what());
   }
   if (o.help || o.version) return o;
   if (o.format != "table" && o.format != "json")
@@ -128,7 +130,8 @@ std::string usage() {
          "  -m, --my_dump_path=PATH, --comparison=PATH\n"
          "                       my data: a folder (dump files, msame outputs, .npy) or a file\n"
          "  -g, --golden_dump_path=PATH, --baseline=PATH\n"
-         "                       golden data: a folder ({op}.{output}.{timestamp}.npy, ...) or a file\n"
+         "                       golden data: a folder ({op}.{output}.{timestamp}.npy, ...) or a "
+         "file\n"
          "  -f, --fusion_rule_file=JSON\n"
          "                       atc --mode=1 JSON of the OM: fused ops and execution order\n"
          "  -out, --output=DIR   folder for result_<timestamp>.csv [default: .]\n"

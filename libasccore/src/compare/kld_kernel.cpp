@@ -53,8 +53,8 @@ void kldChunk(const double* x, const double* y, size_t n, double min_x, double r
               double min_y, double range_y, KldSums* s) {
   kldChunkT(x, y, n, min_x, range_x, min_y, range_y, s);
 }
-void kldChunk(const float* x, const float* y, size_t n, double min_x, double range_x,
-              double min_y, double range_y, KldSums* s) {
+void kldChunk(const float* x, const float* y, size_t n, double min_x, double range_x, double min_y,
+              double range_y, KldSums* s) {
   kldChunkT(x, y, n, min_x, range_x, min_y, range_y, s);
 }
 

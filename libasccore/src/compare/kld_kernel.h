@@ -15,7 +15,7 @@ struct KldSums {
 /// Adds sum p_x, sum p_y and sum p_x ln(p_x / p_y) over n elements to `s`.
 void kldChunk(const double* x, const double* y, size_t n, double min_x, double range_x,
               double min_y, double range_y, KldSums* s);
-void kldChunk(const float* x, const float* y, size_t n, double min_x, double range_x,
-              double min_y, double range_y, KldSums* s);
+void kldChunk(const float* x, const float* y, size_t n, double min_x, double range_x, double min_y,
+              double range_y, KldSums* s);
 
 }  // namespace asc::compare::detail

@@ -6,10 +6,12 @@
 #include "asc/compare/metrics.h"
 
 #include <fmt/format.h>
+#include <immintrin.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cfloat>
 #include <cmath>
@@ -17,9 +19,6 @@
 #include <limits>
 #include <mutex>
 #include <thread>
-#include <atomic>
-
-#include <immintrin.h>
 
 #include "asc/support/fp16.h"
 #include "compare/kld_kernel.h"
@@ -32,15 +31,15 @@ constexpr size_t kChunk = 8192;
 constexpr int64_t kGroup = 64;  // chunks a thread takes at a time (2 MiB of float32 a side)
 constexpr int64_t kAhead = 8;   // groups a thread may run ahead of the slowest one
 constexpr uint64_t kWindow = uint64_t(1) << 26;  // elements per window (one Acc per chunk kept)
-constexpr double kEps = DBL_EPSILON;            // np.finfo(float).eps
+constexpr double kEps = DBL_EPSILON;             // np.finfo(float).eps
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const char* const kNames[kMetricCount] = {
-    "CosineSimilarity",          "MaxAbsoluteError",  "AccumulatedRelativeError",
-    "RelativeEuclideanDistance", "KullbackLeiblerDivergence", "StandardDeviation",
-    "MeanAbsoluteError",         "RootMeanSquareError", "MaxRelativeError",
-    "MeanRelativeError"};
+const char* const kNames[kMetricCount] = {"CosineSimilarity",          "MaxAbsoluteError",
+                                          "AccumulatedRelativeError",  "RelativeEuclideanDistance",
+                                          "KullbackLeiblerDivergence", "StandardDeviation",
+                                          "MeanAbsoluteError",         "RootMeanSquareError",
+                                          "MaxRelativeError",          "MeanRelativeError"};
 
 std::string snakeCase(const char* camel) {
   std::string s;
@@ -77,7 +76,8 @@ void convertTo(const uint8_t* src, size_t n, bool swap, double* out) {
     std::memcpy(tmp, src, n * sizeof(T));
     for (size_t i = 0; i < n; ++i) out[i] = static_cast<double>(tmp[i]);
   } else {
-    for (size_t i = 0; i < n; ++i) out[i] = static_cast<double>(loadElem<T>(src + i * sizeof(T), true));
+    for (size_t i = 0; i < n; ++i)
+      out[i] = static_cast<double>(loadElem<T>(src + i * sizeof(T), true));
   }
 }
 
@@ -88,16 +88,26 @@ void loadChunk(const TensorView& v, uint64_t begin, size_t n, double* out) {
   const bool swap = v.big_endian && es > 1;
   using ir::DType;
   switch (v.dtype) {
-    case DType::F32: return convertTo<float>(src, n, swap, out);
-    case DType::F64: return convertTo<double>(src, n, swap, out);
-    case DType::I8: return convertTo<int8_t>(src, n, false, out);
-    case DType::U8: return convertTo<uint8_t>(src, n, false, out);
-    case DType::I16: return convertTo<int16_t>(src, n, swap, out);
-    case DType::U16: return convertTo<uint16_t>(src, n, swap, out);
-    case DType::I32: return convertTo<int32_t>(src, n, swap, out);
-    case DType::U32: return convertTo<uint32_t>(src, n, swap, out);
-    case DType::I64: return convertTo<int64_t>(src, n, swap, out);
-    case DType::U64: return convertTo<uint64_t>(src, n, swap, out);
+    case DType::F32:
+      return convertTo<float>(src, n, swap, out);
+    case DType::F64:
+      return convertTo<double>(src, n, swap, out);
+    case DType::I8:
+      return convertTo<int8_t>(src, n, false, out);
+    case DType::U8:
+      return convertTo<uint8_t>(src, n, false, out);
+    case DType::I16:
+      return convertTo<int16_t>(src, n, swap, out);
+    case DType::U16:
+      return convertTo<uint16_t>(src, n, swap, out);
+    case DType::I32:
+      return convertTo<int32_t>(src, n, swap, out);
+    case DType::U32:
+      return convertTo<uint32_t>(src, n, swap, out);
+    case DType::I64:
+      return convertTo<int64_t>(src, n, swap, out);
+    case DType::U64:
+      return convertTo<uint64_t>(src, n, swap, out);
     case DType::Bool:
       for (size_t i = 0; i < n; ++i) out[i] = src[i] != 0 ? 1.0 : 0.0;
       return;
@@ -106,12 +116,16 @@ void loadChunk(const TensorView& v, uint64_t begin, size_t n, double* out) {
       uint16_t h[kChunk];
       float f[kChunk];
       for (size_t i = 0; i < n; ++i) h[i] = loadElem<uint16_t>(src + 2 * i, swap);
-      if (v.dtype == DType::F16) cpu::halfToFloat(h, f, n);
-      else cpu::bf16ToFloat(h, f, n);
+      if (v.dtype == DType::F16)
+        cpu::halfToFloat(h, f, n);
+      else
+        cpu::bf16ToFloat(h, f, n);
       for (size_t i = 0; i < n; ++i) out[i] = f[i];
       return;
     }
-    default: assert(false && "dtype checked by compareTensors"); return;
+    default:
+      assert(false && "dtype checked by compareTensors");
+      return;
   }
 }
 
@@ -257,29 +271,40 @@ void reduceChunk(const T* x, const T* y, size_t n, uint64_t offset, Tolerance to
     max_y = _mm256_max_pd(b, max_y);
     nonfinite = _mm256_or_pd(nonfinite, _mm256_cmp_pd(_mm256_andnot_pd(sign, a), big, _CMP_NLE_UQ));
     nonfinite = _mm256_or_pd(nonfinite, _mm256_cmp_pd(ab, big, _CMP_NLE_UQ));
-    const __m256d ok = _mm256_or_pd(_mm256_cmp_pd(ad, _mm256_fmadd_pd(vrtol, ab, vatol), _CMP_LE_OQ),
-                                    _mm256_cmp_pd(a, b, _CMP_EQ_OQ));
-    viol = _mm256_add_epi64(viol, _mm256_srli_epi64(_mm256_castpd_si256(_mm256_xor_pd(ok, _mm256_castsi256_pd(_mm256_set1_epi64x(-1)))), 63));
+    const __m256d ok =
+        _mm256_or_pd(_mm256_cmp_pd(ad, _mm256_fmadd_pd(vrtol, ab, vatol), _CMP_LE_OQ),
+                     _mm256_cmp_pd(a, b, _CMP_EQ_OQ));
+    viol = _mm256_add_epi64(
+        viol, _mm256_srli_epi64(_mm256_castpd_si256(
+                                    _mm256_xor_pd(ok, _mm256_castsi256_pd(_mm256_set1_epi64x(-1)))),
+                                63));
     max_viol = _mm256_max_pd(_mm256_andnot_pd(ok, ad), max_viol);
   }
   Lane t;
   for (; i < n; ++i) t.add(x[i], y[i], atol, rtol);
   alignas(32) uint64_t vc[4];
   _mm256_store_si256(reinterpret_cast<__m256i*>(vc), viol);
-  const double v_sx = hsum(sx) + t.sx, v_sy = hsum(sy) + t.sy;
-  const double v_sxy = hsum(sxy) + t.sxy, v_sxx = hsum(sxx) + t.sxx, v_syy = hsum(syy) + t.syy;
-  const double v_sdd = hsum(sdd) + t.sdd, v_sabs = hsum(sabs) + t.sabs, v_srel = hsum(srel) + t.srel;
-  const double v_max_abs = std::max(hmax(max_abs), t.max_abs);
-  const double v_max_rel = std::max(hmax(max_rel), t.max_rel);
-  const double v_min_x = std::min(hmin(min_x), t.min_x), v_max_x = std::max(hmax(max_x), t.max_x);
-  const double v_min_y = std::min(hmin(min_y), t.min_y), v_max_y = std::max(hmax(max_y), t.max_y);
-  const double v_max_viol = std::max(hmax(max_viol), t.max_viol);
-  const uint64_t v_viol = vc[0] + vc[1] + vc[2] + vc[3] + t.viol;
-  const bool v_nonfinite = _mm256_movemask_pd(nonfinite) != 0 || t.nonfinite != 0;
   Acc& acc = *out;
   acc.n = n;
-  acc.mean_x = v_sx / static_cast<double>(n);
-  acc.mean_y = v_sy / static_cast<double>(n);
+  acc.sxy = hsum(sxy) + t.sxy;
+  acc.sxx = hsum(sxx) + t.sxx;
+  acc.syy = hsum(syy) + t.syy;
+  acc.sdd = hsum(sdd) + t.sdd;
+  acc.sabs = hsum(sabs) + t.sabs;
+  acc.srel = hsum(srel) + t.srel;
+  acc.max_abs = std::max(hmax(max_abs), t.max_abs);
+  acc.max_rel = std::max(hmax(max_rel), t.max_rel);
+  acc.min_x = std::min(hmin(min_x), t.min_x);
+  acc.max_x = std::max(hmax(max_x), t.max_x);
+  acc.min_y = std::min(hmin(min_y), t.min_y);
+  acc.max_y = std::max(hmax(max_y), t.max_y);
+  acc.max_viol = std::max(hmax(max_viol), t.max_viol);
+  acc.viol = vc[0] + vc[1] + vc[2] + vc[3] + t.viol;
+  const bool any_nonfinite = _mm256_movemask_pd(nonfinite) != 0 || t.nonfinite != 0;
+  // StandardDeviation: the chunk's mean, then its sum of squared deviations (two passes over
+  // data in cache), merged across chunks by Chan et al.'s formula.
+  acc.mean_x = (hsum(sx) + t.sx) / static_cast<double>(n);
+  acc.mean_y = (hsum(sy) + t.sy) / static_cast<double>(n);
   __m256d m2x = _mm256_setzero_pd(), m2y = m2x;
   const __m256d mx = _mm256_set1_pd(acc.mean_x), my = _mm256_set1_pd(acc.mean_y);
   size_t j = 0;
@@ -295,12 +320,7 @@ void reduceChunk(const T* x, const T* y, size_t n, uint64_t offset, Tolerance to
     m2y_t += (y[j] - acc.mean_y) * (y[j] - acc.mean_y);
   }
   acc.m2_x = hsum(m2x) + m2x_t, acc.m2_y = hsum(m2y) + m2y_t;
-  acc.sxy = v_sxy, acc.sxx = v_sxx, acc.syy = v_syy, acc.sdd = v_sdd, acc.sabs = v_sabs, acc.srel = v_srel;
-  acc.max_abs = v_max_abs, acc.max_rel = v_max_rel;
-  acc.min_x = v_min_x, acc.max_x = v_max_x, acc.min_y = v_min_y, acc.max_y = v_max_y;
-  acc.viol = v_viol;
-  acc.max_viol = v_max_viol;
-  if (v_nonfinite) {  // rare: count NaN/Inf per side, and NaN differences and ratios
+  if (any_nonfinite) {  // rare: count NaN/Inf per side, and NaN differences and ratios
     for (size_t i = 0; i < n; ++i) {
       const double a = x[i], b = y[i], ad = std::fabs(a - b), ab = std::fabs(b);  // NOLINT
       acc.nan_x += a != a;
@@ -315,7 +335,7 @@ void reduceChunk(const T* x, const T* y, size_t n, uint64_t offset, Tolerance to
     }
     acc.nan_viol = acc.nan_abs > 0;
   }
-  if (v_viol) {  // find the first violating element
+  if (acc.viol) {  // find the first violating element
     for (size_t i = 0; i < n; ++i) {
       const double a = x[i], b = y[i], ad = std::fabs(a - b);
       if (ad <= atol + rtol * std::fabs(b) || a == b) continue;
@@ -358,13 +378,15 @@ void forEachWindow(const TensorView& my, const TensorView& golden, uint64_t wind
         const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, we - b));
         // A thread may run at most kAhead groups ahead of the mark: when another thread is
         // descheduled (a busy machine), mapped pages would otherwise pile up behind it.
-        while (c / kGroup - mark.load(std::memory_order_acquire) > kAhead) std::this_thread::yield();
+        while (c / kGroup - mark.load(std::memory_order_acquire) > kAhead)
+          std::this_thread::yield();
         if (direct) {
           body(b, n, xf + b, yf + b, c);
         } else {
           loadChunk(my, b, n, xb.data());
           loadChunk(golden, b, n, yb.data());
-          body(b, n, static_cast<const double*>(xb.data()), static_cast<const double*>(yb.data()), c);
+          body(b, n, static_cast<const double*>(xb.data()), static_cast<const double*>(yb.data()),
+               c);
         }
         if (c % kGroup == kGroup - 1 || c == chunks - 1) {
           std::lock_guard<std::mutex> lock(release_mutex);
@@ -407,7 +429,8 @@ Result<Metric> parseMetric(const std::string& text) {
       return static_cast<Metric>(i);
   }
   std::string names;
-  for (int i = 0; i < kMetricCount; ++i) names += fmt::format("{}{} ({})", i ? ", " : "", snakeCase(kNames[i]), i);
+  for (int i = 0; i < kMetricCount; ++i)
+    names += fmt::format("{}{} ({})", i ? ", " : "", snakeCase(kNames[i]), i);
   return Status::error(ErrorCode::InvalidParam,
                        "Value {} for parameter --compare_mode/--algorithm is invalid. Reason: "
                        "not a metric; use all, or one or more of: {}",
@@ -439,18 +462,21 @@ Result<std::vector<Metric>> parseMetricList(const std::string& text) {
   return out;
 }
 
-bool isComparable(ir::DType t) {
-  return t != ir::DType::Undefined && ir::dtypeSize(t) > 0;
-}
+bool isComparable(ir::DType t) { return t != ir::DType::Undefined && ir::dtypeSize(t) > 0; }
 
 ir::DType lessPrecise(ir::DType a, ir::DType b) {
   auto rank = [](ir::DType t) {
     switch (t) {
-      case ir::DType::BF16: return 0;
-      case ir::DType::F16: return 1;
-      case ir::DType::F32: return 2;
-      case ir::DType::F64: return 3;
-      default: return 4;  // integers and bool compare exactly unless a float side is coarser
+      case ir::DType::BF16:
+        return 0;
+      case ir::DType::F16:
+        return 1;
+      case ir::DType::F32:
+        return 2;
+      case ir::DType::F64:
+        return 3;
+      default:
+        return 4;  // integers and bool compare exactly unless a float side is coarser
     }
   };
   return rank(a) <= rank(b) ? a : b;
@@ -458,11 +484,16 @@ ir::DType lessPrecise(ir::DType a, ir::DType b) {
 
 Tolerance defaultTolerance(ir::DType t) {
   switch (t) {
-    case ir::DType::F16: return {1e-3, 1e-3};
-    case ir::DType::BF16: return {8e-3, 8e-3};
-    case ir::DType::F32: return {1e-5, 1e-5};
-    case ir::DType::F64: return {1e-8, 1e-7};
-    default: return {0, 0};
+    case ir::DType::F16:
+      return {1e-3, 1e-3};
+    case ir::DType::BF16:
+      return {8e-3, 8e-3};
+    case ir::DType::F32:
+      return {1e-5, 1e-5};
+    case ir::DType::F64:
+      return {1e-8, 1e-7};
+    default:
+      return {0, 0};
   }
 }
 
@@ -500,8 +531,9 @@ Result<CompareResult> compareTensors(const TensorView& my, const TensorView& gol
 
   // Whole chunks per window, so windows and chunk boundaries line up.
   const uint64_t window =
-      options.window_elements ? std::max<uint64_t>(kChunk, options.window_elements / kChunk * kChunk)
-                              : kWindow;
+      options.window_elements
+          ? std::max<uint64_t>(kChunk, options.window_elements / kChunk * kChunk)
+          : kWindow;
   Acc total;
   std::vector<Acc> accs(window / kChunk);
   forEachWindow(
@@ -521,8 +553,8 @@ Result<CompareResult> compareTensors(const TensorView& my, const TensorView& gol
   r.max_violation_diff = total.nan_viol ? kNaN : total.max_viol;
 
   const double n = static_cast<double>(total.n);
-  const bool finite = total.nan_x + total.pinf_x + total.ninf_x + total.nan_y + total.pinf_y +
-                          total.ninf_y == 0;
+  const bool finite =
+      total.nan_x + total.pinf_x + total.ninf_x + total.nan_y + total.pinf_y + total.ninf_y == 0;
   const bool is_bool = my.dtype == ir::DType::Bool || golden.dtype == ir::DType::Bool;
   if (r.count == 0) {
     for (Metric m : metrics) r.text[static_cast<int>(m)] = "NaN";
@@ -551,16 +583,21 @@ Result<CompareResult> compareTensors(const TensorView& my, const TensorView& gol
           r.text[0] = "1.0";
         } else if (nx <= kEps || ny <= kEps) {
           set(m, kNaN);
-          addReason(r, fmt::format("Cannot compare by Cosine Similarity. All the data is zero in {}.",
-                                   nx <= kEps ? options.my_name : options.golden_name));
+          addReason(r,
+                    fmt::format("Cannot compare by Cosine Similarity. All the data is zero in {}.",
+                                nx <= kEps ? options.my_name : options.golden_name));
         } else {
           double c = total.sxy / (nx * ny);
           set(m, c > 1.0 ? 1.0 : c);
         }
         break;
       }
-      case Metric::MaxAbsoluteError: set(m, total.nan_abs ? kNaN : total.max_abs); break;
-      case Metric::AccumulatedRelativeError: set(m, total.srel); break;
+      case Metric::MaxAbsoluteError:
+        set(m, total.nan_abs ? kNaN : total.max_abs);
+        break;
+      case Metric::AccumulatedRelativeError:
+        set(m, total.srel);
+        break;
       case Metric::RelativeEuclideanDistance: {
         const double ny = std::sqrt(total.syy);
         set(m, ny <= kEps ? 0.0 : std::sqrt(total.sdd / total.syy));
@@ -602,10 +639,18 @@ Result<CompareResult> compareTensors(const TensorView& my, const TensorView& gol
                         format3(total.mean_y), format3(sdy));
         break;
       }
-      case Metric::MeanAbsoluteError: set(m, total.sabs / n); break;
-      case Metric::RootMeanSquareError: set(m, std::sqrt(total.sdd / n)); break;
-      case Metric::MaxRelativeError: set(m, total.nan_rel ? kNaN : total.max_rel); break;
-      case Metric::MeanRelativeError: set(m, total.srel / n); break;
+      case Metric::MeanAbsoluteError:
+        set(m, total.sabs / n);
+        break;
+      case Metric::RootMeanSquareError:
+        set(m, std::sqrt(total.sdd / n));
+        break;
+      case Metric::MaxRelativeError:
+        set(m, total.nan_rel ? kNaN : total.max_rel);
+        break;
+      case Metric::MeanRelativeError:
+        set(m, total.srel / n);
+        break;
     }
   }
   return r;

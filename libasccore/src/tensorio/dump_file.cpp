@@ -48,7 +48,8 @@ Result<DumpTensor> takeTensor(const Msg& m, const std::string& path, const char*
                                    i, ir::shapeToString(t.tensor.shape),
                                    ir::dtypeName(t.tensor.dtype), need, size));
   }
-  t.tensor.data = std::make_shared<ir::Blob>(file->data() + *offset, static_cast<size_t>(size), file);
+  t.tensor.data =
+      std::make_shared<ir::Blob>(file->data() + *offset, static_cast<size_t>(size), file);
   *offset += size;
   return t;
 }
@@ -96,8 +97,8 @@ Result<DumpData> readDumpFile(const std::string& path) {
   uint64_t len;
   std::memcpy(&len, file->data(), 8);
   if (len > file->size() - 8)
-    return bad(path, fmt::format("the header length {} runs past the end ({} bytes)", len,
-                                 file->size()));
+    return bad(path,
+               fmt::format("the header length {} runs past the end ({} bytes)", len, file->size()));
   pb::DumpData msg;
   if (!msg.ParseFromArray(file->data() + 8, static_cast<int>(len)))
     return bad(path, "the DumpData header does not parse");
@@ -158,12 +159,13 @@ Status writeDumpFile(const std::string& path, const DumpData& dump) {
   ASC_RETURN_IF_ERROR(out->write(header.data(), header.size()));
   for (const auto* list : {&dump.inputs, &dump.outputs})
     for (const auto& t : *list)
-      if (t.tensor.data) ASC_RETURN_IF_ERROR(out->write(t.tensor.data->data(), t.tensor.data->size()));
+      if (t.tensor.data)
+        ASC_RETURN_IF_ERROR(out->write(t.tensor.data->data(), t.tensor.data->size()));
   return out->keep();
 }
 
-std::string dumpFileName(const std::string& op_type, const std::string& op_name,
-                         uint64_t task_id, uint64_t stream_id, uint64_t timestamp_us) {
+std::string dumpFileName(const std::string& op_type, const std::string& op_name, uint64_t task_id,
+                         uint64_t stream_id, uint64_t timestamp_us) {
   return fmt::format("{}.{}.{}.{}.{:016d}", sanitize(op_type), sanitize(op_name), task_id,
                      stream_id, timestamp_us);
 }

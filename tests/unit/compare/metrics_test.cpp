@@ -1,12 +1,12 @@
 // metrics_test.cpp: the ten metrics against hand-computed values, their edge cases (zeros,
 // scalars, NaN/Inf, bool), the tolerance verdict, and independence from chunking and threads.
-#include <catch2/catch.hpp>
+#include "asc/compare/metrics.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
 #include <vector>
 
-#include "asc/compare/metrics.h"
 #include "asc/support/fp16.h"
 
 using namespace asc;

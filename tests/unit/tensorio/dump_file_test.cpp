@@ -1,13 +1,13 @@
 // dump_file_test.cpp: Ascend dump files written and read back, names, corrupted files; .npy
 // mapping and .txt parsing.
-#include <catch2/catch.hpp>
+#include "asc/tensorio/dump_file.h"
 
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
 
 #include "asc/compare/fusion_rule.h"
 #include "asc/support/file.h"
-#include "asc/tensorio/dump_file.h"
 #include "asc/tensorio/tensor_file.h"
 
 using namespace asc;
@@ -60,7 +60,8 @@ TEST_CASE("dump files round-trip through writeDumpFile and readDumpFile", "[tens
 }
 
 TEST_CASE("dump file names follow {op_type}.{op_name}.{task}.{stream}.{timestamp}", "[tensorio]") {
-  CHECK(dumpFileName("Conv2D", "/stem/Conv", 12, 0, 42) == "Conv2D._stem_Conv.12.0.0000000000000042");
+  CHECK(dumpFileName("Conv2D", "/stem/Conv", 12, 0, 42) ==
+        "Conv2D._stem_Conv.12.0.0000000000000042");
   DumpName n;
   REQUIRE(parseDumpFileName("Conv2D._stem_Conv.12.1.1700000000000001", &n));
   CHECK(n.op_type == "Conv2D");
@@ -95,7 +96,8 @@ TEST_CASE("truncated or corrupted dump files are refused, not trusted", "[tensor
   CHECK_FALSE(readDumpFile(p).isOk());
 }
 
-TEST_CASE("a dump tensor whose bytes do not match its shape is refused by the writer", "[tensorio]") {
+TEST_CASE("a dump tensor whose bytes do not match its shape is refused by the writer",
+          "[tensorio]") {
   DumpData d;
   d.outputs.push_back(floats({1, 2, 3}, {4}));
   CHECK(writeDumpFile(tmp("bad"), d).code() == ErrorCode::InvalidParam);
