@@ -120,7 +120,7 @@ Status classify(const std::string& path, bool loose, std::vector<Entry>* out) {
     auto p2 = stem.rfind('.');
     auto p1 = p2 == std::string::npos || p2 == 0 ? std::string::npos : stem.rfind('.', p2 - 1);
     if (p1 != std::string::npos && p1 > 0 && allDigits(stem.substr(p1 + 1, p2 - p1 - 1)) &&
-        allDigits(stem.substr(p2 + 1)) && p2 - p1 - 1 <= 6 && stem.size() - p2 - 1 <= 20) {
+        allDigits(stem.substr(p2 + 1)) && p2 - p1 - 1 <= 6 && stem.size() - p2 - 1 <= 19) {
       e.op = stem.substr(0, p1);
       e.index = std::stoi(stem.substr(p1 + 1, p2 - p1 - 1));
       e.timestamp = std::stoull(stem.substr(p2 + 1));

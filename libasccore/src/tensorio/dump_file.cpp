@@ -61,6 +61,17 @@ std::string sanitize(const std::string& s) {
   return o;
 }
 
+// Digits to uint64, saturating (names may carry up to 255 digits; never throws).
+uint64_t toU64(const std::string& s) {
+  uint64_t v = 0;
+  for (char c : s) {
+    const uint64_t d = static_cast<uint64_t>(c - '0');
+    if (v > (UINT64_MAX - d) / 10) return UINT64_MAX;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
 bool allDigits(const std::string& s) {
   if (s.empty()) return false;
   for (char c : s)
@@ -192,12 +203,12 @@ bool parseDumpFileName(const std::string& name, DumpName* out) {
   DumpName n;
   n.op_type = parts[0];
   n.op_name = parts[1];
-  n.task_id = std::stoull(parts[2]);
+  n.task_id = toU64(parts[2]);
   if (parts.size() == 4) {
-    n.timestamp = std::stoull(parts[3]);
+    n.timestamp = toU64(parts[3]);
   } else {
-    n.stream_id = std::stoull(parts[3]);
-    n.timestamp = std::stoull(parts[4]);
+    n.stream_id = toU64(parts[3]);
+    n.timestamp = toU64(parts[4]);
   }
   *out = n;
   return true;

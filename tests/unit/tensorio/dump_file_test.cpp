@@ -69,6 +69,8 @@ TEST_CASE("dump file names follow {op_type}.{op_name}.{task}.{stream}.{timestamp
   CHECK(n.task_id == 12);
   CHECK(n.stream_id == 1);
   CHECK(n.timestamp == 1700000000000001u);
+  REQUIRE(parseDumpFileName("Relu.r.1.2.123456789012345678901234567890", &n));
+  CHECK(n.timestamp == UINT64_MAX);  // saturates, never throws
   CHECK_FALSE(parseDumpFileName("conv.0.123.npy", &n));
   CHECK_FALSE(parseDumpFileName("model_output_0.bin", &n));
 }
