@@ -50,7 +50,14 @@ std::string dictValue(const std::string& h, const std::string& key) {
 
 }  // namespace
 
-Result<ir::Tensor> parseNpy(const void* data, size_t size, const std::string& what) {
+namespace {
+struct NpyHeader {
+  ir::Tensor t;  // dtype and shape; no data
+  size_t body = 0, bytes = 0;
+  bool big_endian = false, fortran = false;
+};
+
+Result<NpyHeader> parseNpyHeader(const void* data, size_t size, const std::string& what) {
   const auto* p = static_cast<const uint8_t*>(data);
   if (size < 10 || std::memcmp(p, "\x93NUMPY", 6) != 0) return bad(what, "no \\x93NUMPY magic");
   const int major = p[6];
@@ -109,11 +116,26 @@ Result<ir::Tensor> parseNpy(const void* data, size_t size, const std::string& wh
   if (size - body != bytes)
     return bad(what, fmt::format("the header's shape ({}) needs {} bytes of data, the file has {}",
                                  ir::shapeToString(t.shape), bytes, size - body));
+  NpyHeader nh;
+  nh.t = t;
+  nh.body = body;
+  nh.bytes = bytes;
+  nh.big_endian = byteorder == '>' && ir::dtypeSize(t.dtype) > 1;
+  nh.fortran = order == "True" && t.shape.size() > 1;
+  return nh;
+}
+}  // namespace
+
+Result<ir::Tensor> parseNpy(const void* data, size_t size, const std::string& what) {
+  ASC_TRY(NpyHeader nh, parseNpyHeader(data, size, what));
+  const auto* p = static_cast<const uint8_t*>(data);
+  ir::Tensor t = nh.t;
+  const size_t body = nh.body, bytes = nh.bytes;
   std::vector<uint8_t> out(p + body, p + body + bytes);
   const size_t es = ir::dtypeSize(t.dtype);
-  if (byteorder == '>' && es > 1)
+  if (nh.big_endian)
     for (size_t i = 0; i < out.size(); i += es) std::reverse(out.begin() + i, out.begin() + i + es);
-  if (order == "True" && t.shape.size() > 1) {
+  if (nh.fortran) {
     // Fortran order: transpose into C order.
     std::vector<uint8_t> c(out.size());
     const int64_t n = t.numel();
@@ -141,13 +163,21 @@ Result<LoadedTensor> readTensorFile(const std::string& path) {
   ASC_TRY(auto f, MappedFile::open(path));
   LoadedTensor lt;
   if (path.size() > 4 && path.compare(path.size() - 4, 4, ".npy") == 0) {
-    ASC_TRY(lt.tensor, parseNpy(f->data(), f->size(), path));
+    ASC_TRY(NpyHeader nh, parseNpyHeader(f->data(), f->size(), path));
     lt.has_dtype = true;
+    if (!nh.big_endian && !nh.fortran) {  // the common case: no copy, the data stays mapped
+      lt.tensor = nh.t;
+      lt.tensor.data = std::make_shared<ir::Blob>(f->data() + nh.body, nh.bytes, f);
+      lt.mapped = true;
+      return lt;
+    }
+    ASC_TRY(lt.tensor, parseNpy(f->data(), f->size(), path));
     return lt;
   }
   lt.tensor.dtype = ir::DType::U8;
   lt.tensor.shape = {static_cast<int64_t>(f->size())};
   lt.tensor.data = std::make_shared<ir::Blob>(f->data(), f->size(), f);
+  lt.mapped = true;
   return lt;
 }
 
@@ -185,6 +215,97 @@ std::string formatTxt(const ir::Tensor& t) {
     if ((i + 1) % row == 0) out += '\n';
   }
   return out;
+}
+
+}  // namespace asc::tensorio
+
+namespace asc::tensorio {
+
+Result<ir::Tensor> parseTxt(const void* data, size_t size, ir::DType dtype,
+                            const std::string& what) {
+  const char* p = static_cast<const char*>(data);
+  const char* end = p + size;
+  std::vector<double> values;
+  int64_t row_len = -1, rows = 0, cur = 0;
+  bool ragged = false;
+  std::string tok;
+  auto endRow = [&] {
+    if (cur == 0) return;
+    if (row_len < 0) row_len = cur;
+    else if (row_len != cur) ragged = true;
+    ++rows;
+    cur = 0;
+  };
+  while (p < end) {
+    const char c = *p;
+    if (c == '\n') {
+      endRow();
+      ++p;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r' || c == ',') {
+      ++p;
+      continue;
+    }
+    const char* s = p;
+    while (p < end && *p != ' ' && *p != '\n' && *p != '\t' && *p != '\r' && *p != ',') ++p;
+    tok.assign(s, p);
+    char* e = nullptr;
+    double v = std::strtod(tok.c_str(), &e);
+    if (e == tok.c_str() || *e)
+      return Status::error(ErrorCode::ModelParseFailed,
+                           "{}: '{}' (value {}) is not a number; a .txt tensor holds numbers "
+                           "separated by spaces, one row per line",
+                           what, tok, values.size());
+    values.push_back(v);
+    ++cur;
+  }
+  endRow();
+  ir::Tensor t;
+  t.dtype = dtype;
+  if (!ragged && rows > 1) t.shape = {rows, row_len};
+  else t.shape = {static_cast<int64_t>(values.size())};
+  const size_t es = ir::dtypeSize(dtype);
+  std::vector<uint8_t> out(values.size() * es);
+  for (size_t i = 0; i < values.size(); ++i) {
+    const double v = values[i];
+    uint8_t* o = out.data() + i * es;
+    switch (dtype) {
+#define ASC_TXT_CASE(DT, T) \
+  case ir::DType::DT: {     \
+    T x = static_cast<T>(v); \
+    std::memcpy(o, &x, sizeof(T)); \
+    break;                  \
+  }
+      ASC_TXT_CASE(F32, float)
+      ASC_TXT_CASE(F64, double)
+      ASC_TXT_CASE(I8, int8_t)
+      ASC_TXT_CASE(U8, uint8_t)
+      ASC_TXT_CASE(I16, int16_t)
+      ASC_TXT_CASE(U16, uint16_t)
+      ASC_TXT_CASE(I32, int32_t)
+      ASC_TXT_CASE(U32, uint32_t)
+      ASC_TXT_CASE(I64, int64_t)
+      ASC_TXT_CASE(U64, uint64_t)
+#undef ASC_TXT_CASE
+      case ir::DType::Bool: *o = v != 0; break;
+      case ir::DType::F16: {
+        uint16_t h = floatToHalf(static_cast<float>(v));
+        std::memcpy(o, &h, 2);
+        break;
+      }
+      case ir::DType::BF16: {
+        uint16_t h = floatToBf16(static_cast<float>(v));
+        std::memcpy(o, &h, 2);
+        break;
+      }
+      default:
+        return Status::error(ErrorCode::InvalidParam, "{}: cannot read text as {}", what,
+                             ir::dtypeName(dtype));
+    }
+  }
+  t.data = ir::Blob::fromVector(std::move(out));
+  return t;
 }
 
 }  // namespace asc::tensorio

@@ -1,0 +1,639 @@
+// mscompare.cpp: collect tensors on both sides (dump files, golden .npy, msame outputs, plain
+// tensor files), pair them by op name and output index (through the fusion rule file when
+// given), put them in execution order, compare each pair with asc::compare, then write
+// result_<ts>.csv atomically and print a summary. Exit 0 all pass, 1 any fails, 2 on error.
+#include "mscompare.h"
+
+#include <dirent.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <memory>
+
+#include "asc/compare/fusion_rule.h"
+#include "asc/compare/metrics.h"
+#include "asc/support/file.h"
+#include "asc/support/log.h"
+#include "asc/tensorio/dump_file.h"
+#include "asc/tensorio/tensor_file.h"
+#include "mscompare_options.h"
+
+namespace asc::mscompare {
+namespace {
+
+using compare::Metric;
+
+enum class Kind { Dump, Npy, Bin, Txt };
+
+// One tensor on one side.
+struct Entry {
+  std::string key;      // matching key: sanitized op name (or msame output stem)
+  std::string op;       // op name as shown
+  std::string op_type;  // from the dump name or the fusion rule
+  int index = 0;        // output index
+  std::string path;
+  Kind kind = Kind::Bin;
+  uint64_t timestamp = 0;   // from the name (dumps, golden .npy) or the file's mtime (ns)
+  std::string original_op;  // a dump output's OriginalOp name, if any
+  int original_index = 0;
+};
+
+// A tensor ready for compare::compareTensors, with what keeps its bytes alive.
+struct Loaded {
+  compare::TensorView view;
+  ir::Shape shape;
+  uint64_t address = 0;
+  bool has_address = false;
+  std::shared_ptr<const void> keep;
+};
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool allDigits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string baseName(const std::string& p) {
+  auto s = p.find_last_of('/');
+  return s == std::string::npos ? p : p.substr(s + 1);
+}
+
+uint64_t mtimeNs(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return 0;
+  return static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000ull +
+         static_cast<uint64_t>(st.st_mtim.tv_nsec);
+}
+
+Status walk(const std::string& dir, std::vector<std::string>* files) {
+  DIR* d = opendir(dir.c_str());
+  if (!d)
+    return Status::error(ErrorCode::FileOpenFailed, "cannot open folder '{}'; check the path", dir);
+  std::vector<std::string> names;
+  while (dirent* e = readdir(d))
+    if (e->d_name[0] != '.') names.push_back(e->d_name);
+  closedir(d);
+  std::sort(names.begin(), names.end());
+  for (const auto& n : names) {
+    std::string p = dir + "/" + n;
+    if (isDirectory(p))
+      ASC_RETURN_IF_ERROR(walk(p, files));
+    else
+      files->push_back(p);
+  }
+  return Status::ok();
+}
+
+// "<name>_output_<i>" -> name, i (msame's output names).
+bool parseMsameName(const std::string& stem, std::string* name, int* index) {
+  auto p = stem.rfind("_output_");
+  if (p == std::string::npos || p == 0) return false;
+  std::string idx = stem.substr(p + 8);
+  if (!allDigits(idx) || idx.size() > 6) return false;
+  *name = stem.substr(0, p);
+  *index = std::stoi(idx);
+  return true;
+}
+
+// The entries one file holds (a dump file: one per output). `loose`: a single file given on
+// the command line, so any name is accepted.
+Status classify(const std::string& path, bool loose, std::vector<Entry>* out) {
+  const std::string name = baseName(path);
+  Entry e;
+  e.path = path;
+  tensorio::DumpName dn;
+  if (endsWith(name, ".npy") || endsWith(name, ".bin") || endsWith(name, ".txt")) {
+    e.kind = endsWith(name, ".npy") ? Kind::Npy : endsWith(name, ".bin") ? Kind::Bin : Kind::Txt;
+    const std::string stem = name.substr(0, name.size() - 4);
+    std::string msame_name;
+    int idx = 0;
+    // Golden naming {op}.{output_index}.{timestamp}.npy.
+    auto p2 = stem.rfind('.');
+    auto p1 = p2 == std::string::npos || p2 == 0 ? std::string::npos : stem.rfind('.', p2 - 1);
+    if (p1 != std::string::npos && p1 > 0 && allDigits(stem.substr(p1 + 1, p2 - p1 - 1)) &&
+        allDigits(stem.substr(p2 + 1)) && p2 - p1 - 1 <= 6 && stem.size() - p2 - 1 <= 19) {
+      e.op = stem.substr(0, p1);
+      e.index = std::stoi(stem.substr(p1 + 1, p2 - p1 - 1));
+      e.timestamp = std::stoull(stem.substr(p2 + 1));
+      e.key = compare::sanitizeOpName(e.op);
+    } else if (parseMsameName(stem, &msame_name, &idx)) {
+      e.op = msame_name;
+      e.index = idx;
+      e.key = msame_name;
+      e.timestamp = mtimeNs(path);
+    } else {
+      e.op = stem;
+      e.key = compare::sanitizeOpName(stem);
+      e.timestamp = mtimeNs(path);
+    }
+    out->push_back(e);
+    return Status::ok();
+  }
+  if (tensorio::parseDumpFileName(name, &dn) || loose) {
+    ASC_TRY(auto dump, tensorio::readDumpFile(path));
+    e.kind = Kind::Dump;
+    e.op = dn.op_name.empty() ? dump.op_name : dn.op_name;
+    e.op_type = dn.op_type;
+    e.key = compare::sanitizeOpName(e.op);
+    e.timestamp = dn.timestamp ? dn.timestamp : dump.dump_time;
+    for (size_t i = 0; i < dump.outputs.size(); ++i) {
+      Entry o = e;
+      o.index = static_cast<int>(i);
+      o.original_op = dump.outputs[i].original_op_name;
+      o.original_index = static_cast<int>(dump.outputs[i].original_output_index);
+      out->push_back(o);
+    }
+    return Status::ok();
+  }
+  ASC_LOG_INFO("skipping '{}': neither a dump file nor a .npy/.bin/.txt tensor", path);
+  return Status::ok();
+}
+
+Result<ir::DType> parseDtype(const std::string& s) {
+  for (int i = 1; i <= static_cast<int>(ir::DType::Bool); ++i) {
+    auto t = static_cast<ir::DType>(i);
+    if (s == ir::dtypeName(t)) return t;
+  }
+  std::string up;
+  for (char c : s) up += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  auto t = ir::dtypeFromAtcName(up);
+  if (t != ir::DType::Undefined) return t;
+  return Status::error(ErrorCode::InvalidParam,
+                       "Value {} for parameter --dtype is invalid. Reason: use a numpy name such "
+                       "as float32, float16, bfloat16, float64, int8..int64, uint8..uint64, bool",
+                       s);
+}
+
+Result<Loaded> load(const Entry& e, ir::DType raw_dtype) {
+  Loaded l;
+  if (e.kind == Kind::Dump) {
+    ASC_TRY(auto dump, tensorio::readDumpFile(e.path));
+    if (e.index >= static_cast<int>(dump.outputs.size()))
+      return Status::error(ErrorCode::FileReadFailed, "'{}' has no output {}", e.path, e.index);
+    const auto& t = dump.outputs[static_cast<size_t>(e.index)];
+    if (t.tensor.dtype == ir::DType::Undefined)
+      return Status::error(ErrorCode::InvalidParam,
+                           "'{}' output {} has dump data type {}, which cannot be compared", e.path,
+                           e.index, t.raw_data_type);
+    if (t.format != 0 && t.format != 1 && t.format != 2 && t.format != 30 && t.format != 35)
+      ASC_LOG_WARN(
+          "'{}' output {} is in dump format {} (not ND/NCHW/NHWC): compared as flat "
+          "data, without a format conversion",
+          e.path, e.index, t.format);
+    l.view.dtype = t.tensor.dtype;
+    l.view.data = t.tensor.data ? t.tensor.data->data() : nullptr;
+    l.view.count = static_cast<uint64_t>(t.tensor.numel());
+    l.view.releasable = true;
+    l.shape = t.tensor.shape;
+    l.address = t.address;
+    l.has_address = true;
+    l.keep = t.tensor.data;
+    return l;
+  }
+  if (e.kind == Kind::Txt) {
+    ASC_TRY(auto f, MappedFile::open(e.path));
+    ASC_TRY(auto t, tensorio::parseTxt(f->data(), f->size(), raw_dtype, e.path));
+    l.view.dtype = t.dtype;
+    l.view.data = t.data->data();
+    l.view.count = static_cast<uint64_t>(t.numel());
+    l.shape = t.shape;
+    l.keep = t.data;
+    return l;
+  }
+  ASC_TRY(auto lt, tensorio::readTensorFile(e.path));
+  ir::Tensor t = lt.tensor;
+  if (!lt.has_dtype) {  // raw .bin: --dtype
+    const size_t es = ir::dtypeSize(raw_dtype);
+    if (t.data->size() % es != 0)
+      return Status::error(ErrorCode::InvalidParam,
+                           "'{}' has {} bytes, not a whole number of {} elements; check --dtype",
+                           e.path, t.data->size(), ir::dtypeName(raw_dtype));
+    t.dtype = raw_dtype;
+    t.shape = {static_cast<int64_t>(t.data->size() / es)};
+  }
+  l.view.dtype = t.dtype;
+  l.view.data = t.data ? t.data->data() : nullptr;
+  l.view.count = static_cast<uint64_t>(t.numel());
+  l.view.releasable = lt.mapped;
+  l.shape = t.shape;
+  l.keep = t.data;
+  return l;
+}
+
+std::string csvField(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"') o += '"';
+    o += c;
+  }
+  return o + "\"";
+}
+
+std::string jsonString(const std::string& s) {
+  std::string o = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        o += "\\\"";
+        break;
+      case '\\':
+        o += "\\\\";
+        break;
+      case '\n':
+        o += "\\n";
+        break;
+      case '\t':
+        o += "\\t";
+        break;
+      default:
+        if (c < 0x20)
+          o += fmt::format("\\u{:04x}", c);
+        else
+          o += static_cast<char>(c);
+    }
+  }
+  return o + "\"";
+}
+
+std::string jsonNumber(double v) {
+  if (std::isnan(v) || std::isinf(v)) return "null";
+  return fmt::format("{}", v);
+}
+
+std::string shapeText(const ir::Shape& s) {
+  std::string o = "[";
+  for (size_t i = 0; i < s.size(); ++i) o += (i ? ", " : "") + std::to_string(s[i]);
+  return o + "]";
+}
+
+std::string timestampNow() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &tm);
+  return buf;
+}
+
+// One result row.
+struct Row {
+  const Entry* my = nullptr;
+  const Entry* golden = nullptr;
+  std::string golden_names;  // GroundTruth column
+  std::string my_dtype = "NaN", golden_dtype = "NaN", my_address = "NaN", shape = "NaN";
+  compare::CompareResult result;
+  bool compared = false, failed = false;
+  std::string reason;  // when not compared
+};
+
+class Runner {
+ public:
+  Runner(const Options& o, std::ostream& out) : o_(o), out_(out) {}
+
+  // Returns 0/1 through *exit_code, or an error.
+  Status run(int* exit_code);
+
+ private:
+  Status collect(const std::string& path, bool is_dir, std::vector<Entry>* out);
+  void order();
+  Status compareAll(bool file_mode);
+  Status writeCsv();
+  void printTable(int exit_code) const;
+  void printJson(int exit_code) const;
+
+  const Options& o_;
+  std::ostream& out_;
+  std::vector<Metric> metrics_;
+  ir::DType raw_dtype_ = ir::DType::F32;
+  compare::FusionRule rule_;
+  bool has_rule_ = false;
+  std::map<std::string, size_t> rule_index_;  // sanitized device op name -> position in rule_
+  std::vector<Entry> my_, golden_;
+  std::vector<Row> rows_;
+  std::string csv_path_;
+  std::map<std::string, std::pair<compare::Tolerance, bool>>
+      tolerances_;  // dtype -> (tol, default)
+};
+
+Status Runner::collect(const std::string& path, bool is_dir, std::vector<Entry>* out) {
+  if (!is_dir) return classify(path, true, out);
+  std::vector<std::string> files;
+  ASC_RETURN_IF_ERROR(walk(path, &files));
+  for (const auto& f : files) ASC_RETURN_IF_ERROR(classify(f, false, out));
+  // Several dumps of one op (data_index folders, loops): keep the latest of each tensor.
+  std::map<std::pair<std::string, int>, size_t> seen;
+  std::vector<Entry> unique;
+  for (auto& e : *out) {
+    auto k = std::make_pair(e.key, e.index);
+    auto it = seen.find(k);
+    if (it == seen.end()) {
+      seen[k] = unique.size();
+      unique.push_back(e);
+    } else {
+      ASC_LOG_WARN("'{}' and '{}' hold the same tensor ({} output {}); using the later one",
+                   unique[it->second].path, e.path, e.op, e.index);
+      if (e.timestamp >= unique[it->second].timestamp) unique[it->second] = e;
+    }
+  }
+  *out = std::move(unique);
+  return Status::ok();
+}
+
+void Runner::order() {
+  auto pos = [&](const Entry& e) {
+    auto it = rule_index_.find(e.key);
+    return it == rule_index_.end() ? std::numeric_limits<size_t>::max() : it->second;
+  };
+  std::stable_sort(my_.begin(), my_.end(), [&](const Entry& a, const Entry& b) {
+    if (has_rule_ && pos(a) != pos(b)) return pos(a) < pos(b);
+    if (a.timestamp != b.timestamp) return a.timestamp < b.timestamp;
+    if (a.key != b.key) return a.key < b.key;
+    return a.index < b.index;
+  });
+}
+
+Status Runner::compareAll(bool file_mode) {
+  std::map<std::pair<std::string, int>, const Entry*> golden_by_key;
+  for (const auto& g : golden_) golden_by_key[{g.key, g.index}] = &g;
+  for (size_t i = 0; i < my_.size(); ++i) {
+    const Entry& m = my_[i];
+    Row row;
+    row.my = &m;
+    // Which golden tensor: the file given (file mode), the last original op of a fused op
+    // (fusion rule), the dump's own OriginalOp, or the op's own name.
+    std::string gkey = m.key;
+    int gindex = m.index;
+    row.golden_names = m.op;
+    auto rit = rule_index_.find(m.key);
+    if (file_mode) {
+      row.golden = i < golden_.size() ? &golden_[i] : nullptr;
+      if (row.golden) row.golden_names = row.golden->op;
+    } else {
+      if (rit != rule_index_.end() && !rule_.ops[rit->second].original_names.empty()) {
+        const auto& names = rule_.ops[rit->second].original_names;
+        gkey = compare::sanitizeOpName(names.back());
+        row.golden_names.clear();
+        for (size_t k = 0; k < names.size(); ++k) row.golden_names += (k ? "," : "") + names[k];
+      } else if (!m.original_op.empty()) {
+        gkey = compare::sanitizeOpName(m.original_op);
+        gindex = m.original_index;
+        row.golden_names = m.original_op;
+      }
+      auto git = golden_by_key.find({gkey, gindex});
+      row.golden = git == golden_by_key.end() ? nullptr : git->second;
+    }
+    if (!row.golden) {
+      row.reason = fmt::format("There is no golden data for {} output {}.", m.op, m.index);
+      rows_.push_back(std::move(row));
+      continue;
+    }
+    ASC_TRY(Loaded x, load(m, raw_dtype_));
+    ASC_TRY(Loaded y, load(*row.golden, raw_dtype_));
+    row.my_dtype = ir::dtypeName(x.view.dtype);
+    row.golden_dtype = ir::dtypeName(y.view.dtype);
+    row.shape = shapeText(x.shape);
+    if (x.has_address) row.my_address = fmt::format("{}", x.address);
+    compare::CompareOptions co;
+    co.metrics = metrics_;
+    co.my_name = m.path;
+    co.golden_name = row.golden->path;
+    const ir::DType coarse = compare::lessPrecise(x.view.dtype, y.view.dtype);
+    const compare::Tolerance def = compare::defaultTolerance(coarse);
+    co.tolerance.atol = o_.atol ? *o_.atol : def.atol;
+    co.tolerance.rtol = o_.rtol ? *o_.rtol : def.rtol;
+    tolerances_[ir::dtypeName(coarse)] = {co.tolerance, !o_.atol || !o_.rtol};
+    auto r = compare::compareTensors(x.view, y.view, co);
+    if (!r) {
+      if (file_mode) return r.status();
+      // In a folder one bad pair is a failed row, not the end of the run.
+      ASC_LOG_WARN("{}", r.status().toString());
+      row.reason = r.status().message();
+      row.failed = true;
+      rows_.push_back(std::move(row));
+      continue;
+    }
+    row.result = std::move(*r);
+    row.compared = true;
+    row.failed = !row.result.passed();
+    rows_.push_back(std::move(row));
+  }
+  return Status::ok();
+}
+
+Status Runner::writeCsv() {
+  std::string csv =
+      "Index,OpType,NPUDump,DataType,Address,GroundTruth,DataType,Address,TensorIndex,Shape";
+  for (Metric m : metrics_) csv += std::string(",") + compare::metricName(m);
+  csv += ",CompareFailReason\n";
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    const Row& r = rows_[i];
+    std::vector<std::string> cells = {std::to_string(i),
+                                      r.my->op_type.empty() ? "NaN" : r.my->op_type,
+                                      r.my->op,
+                                      r.my_dtype,
+                                      r.my_address,
+                                      r.golden ? r.golden_names : "*",
+                                      r.golden_dtype,
+                                      "NaN",
+                                      fmt::format("{}:output:{}", r.my->op, r.my->index),
+                                      r.shape};
+    for (Metric m : metrics_)
+      cells.push_back(r.compared ? r.result.text[static_cast<int>(m)] : "NaN");
+    std::string reason = r.compared ? r.result.fail_reason : r.reason;
+    cells.push_back(reason);
+    for (size_t c = 0; c < cells.size(); ++c) csv += (c ? "," : "") + csvField(cells[c]);
+    csv += '\n';
+  }
+  ASC_RETURN_IF_ERROR(makeDirs(o_.output));
+  csv_path_ = o_.output + "/result_" + timestampNow() + ".csv";
+  return writeFileAtomic(csv_path_, csv.data(), csv.size());
+}
+
+void Runner::printTable(int exit_code) const {
+  size_t compared = 0, passed = 0, failed = 0, missing = 0;
+  const Row* first = nullptr;
+  for (const auto& r : rows_) {
+    if (r.compared) ++compared;
+    if (r.compared && !r.failed) ++passed;
+    if (r.failed) {
+      ++failed;
+      if (!first) first = &r;
+    }
+    if (!r.golden) ++missing;
+  }
+  out_ << fmt::format("{:<22}{}\n", "tensors compared", compared);
+  out_ << fmt::format("{:<22}{}\n", "passed", passed);
+  out_ << fmt::format("{:<22}{}\n", "failed", failed);
+  if (missing) out_ << fmt::format("{:<22}{}\n", "no golden data", missing);
+  if (first) {
+    std::string detail;
+    if (first->compared) {
+      const auto& res = first->result;
+      detail =
+          fmt::format(": {} of {} elements outside tolerance, first at element {}, max |x-y| {}",
+                      res.violations, res.count, res.first_violation,
+                      compare::formatValue(res.max_violation_diff));
+      if (!res.text[0].empty()) detail += ", CosineSimilarity " + res.text[0];
+    } else {
+      detail = ": " + first->reason;
+    }
+    out_ << fmt::format("{:<22}{} output {} (golden {}){}\n", "first failing layer", first->my->op,
+                        first->my->index, first->golden_names, detail);
+  } else {
+    out_ << fmt::format("{:<22}none\n", "first failing layer");
+  }
+  for (const auto& [dtype, tol] : tolerances_)
+    out_ << fmt::format("{:<22}atol={:g} rtol={:g} ({}{})\n", "tolerance", tol.first.atol,
+                        tol.first.rtol, dtype, tol.second ? ", default for this dtype" : "");
+  out_ << fmt::format("{:<22}{}\n", "result", csv_path_);
+  out_ << (exit_code == 0 ? "mscompare: all tensors within tolerance\n"
+                          : "mscompare: some tensors are outside tolerance\n");
+}
+
+void Runner::printJson(int exit_code) const {
+  size_t compared = 0, passed = 0, failed = 0, missing = 0;
+  const Row* first = nullptr;
+  std::string tensors;
+  for (const auto& r : rows_) {
+    if (r.compared) ++compared;
+    if (r.compared && !r.failed) ++passed;
+    if (r.failed && !first) first = &r;
+    if (r.failed) ++failed;
+    if (!r.golden) ++missing;
+    std::string t = fmt::format(
+        "{{\"op\": {}, \"op_type\": {}, \"output\": {}, \"golden\": {}, \"my_file\": {}, "
+        "\"golden_file\": {}, \"compared\": {}, \"passed\": {}",
+        jsonString(r.my->op), jsonString(r.my->op_type), r.my->index, jsonString(r.golden_names),
+        jsonString(r.my->path), r.golden ? jsonString(r.golden->path) : "null",
+        r.compared ? "true" : "false", r.compared && !r.failed ? "true" : "false");
+    if (r.compared) {
+      const auto& res = r.result;
+      t += fmt::format(
+          ", \"elements\": {}, \"violations\": {}, \"first_violation\": {}, \"atol\": {}, "
+          "\"rtol\": {}, \"nan\": [{}, {}], \"inf\": [{}, {}], \"metrics\": {{",
+          res.count, res.violations, res.first_violation, jsonNumber(res.tolerance.atol),
+          jsonNumber(res.tolerance.rtol), res.my.nan, res.golden.nan,
+          res.my.pos_inf + res.my.neg_inf, res.golden.pos_inf + res.golden.neg_inf);
+      for (size_t k = 0; k < metrics_.size(); ++k)
+        t += fmt::format("{}{}: {}", k ? ", " : "", jsonString(compare::metricName(metrics_[k])),
+                         jsonString(res.text[static_cast<int>(metrics_[k])]));
+      t += "}";
+    }
+    std::string reason = r.compared ? r.result.fail_reason : r.reason;
+    t += fmt::format(", \"reason\": {}}}", jsonString(reason));
+    tensors += (tensors.empty() ? "\n    " : ",\n    ") + t;
+  }
+  out_ << "{\n";
+  out_ << fmt::format("  \"compared\": {},\n  \"passed\": {},\n  \"failed\": {},\n", compared,
+                      passed, failed);
+  out_ << fmt::format("  \"no_golden\": {},\n", missing);
+  if (first)
+    out_ << fmt::format("  \"first_failing\": {{\"op\": {}, \"output\": {}, \"golden\": {}}},\n",
+                        jsonString(first->my->op), first->my->index,
+                        jsonString(first->golden_names));
+  else
+    out_ << "  \"first_failing\": null,\n";
+  out_ << fmt::format("  \"result_csv\": {},\n  \"exit_code\": {},\n", jsonString(csv_path_),
+                      exit_code);
+  out_ << "  \"tensors\": [" << tensors << (tensors.empty() ? "]\n" : "\n  ]\n") << "}\n";
+}
+
+Status Runner::run(int* exit_code) {
+  ASC_TRY(metrics_, compare::parseMetricList(o_.algorithm));
+  ASC_TRY(raw_dtype_, parseDtype(o_.dtype));
+  const bool my_dir = isDirectory(o_.my_path), golden_dir = isDirectory(o_.golden_path);
+  for (const auto& [p, opt] : {std::make_pair(o_.my_path, "--my_dump_path"),
+                               std::make_pair(o_.golden_path, "--golden_dump_path")})
+    if (!isDirectory(p) && !fileExists(p))
+      return Status::error(ErrorCode::FileOpenFailed,
+                           "{} '{}' does not exist; give a folder or a tensor file", opt, p);
+  if (my_dir != golden_dir)
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --golden_dump_path is invalid. Reason: {} is a "
+                         "{}; give two folders or two files",
+                         o_.golden_path, o_.my_path, my_dir ? "folder" : "file");
+  if (!o_.fusion_rule_file.empty()) {
+    ASC_TRY(rule_, compare::readFusionRule(o_.fusion_rule_file));
+    has_rule_ = true;
+    for (size_t i = 0; i < rule_.ops.size(); ++i)
+      rule_index_.emplace(compare::sanitizeOpName(rule_.ops[i].name), i);
+  }
+  ASC_RETURN_IF_ERROR(collect(o_.my_path, my_dir, &my_));
+  ASC_RETURN_IF_ERROR(collect(o_.golden_path, golden_dir, &golden_));
+  if (my_.empty())
+    return Status::error(ErrorCode::FileReadFailed,
+                         "no tensor found in '{}'; expected dump files, msame outputs "
+                         "(<name>_output_<i>.bin/.txt) or .npy files",
+                         o_.my_path);
+  for (auto& e : my_) {
+    auto it = rule_index_.find(e.key);
+    if (e.op_type.empty() && it != rule_index_.end()) e.op_type = rule_.ops[it->second].type;
+  }
+  if (my_dir) order();
+  ASC_RETURN_IF_ERROR(compareAll(!my_dir));
+  if (std::none_of(rows_.begin(), rows_.end(), [](const Row& r) { return r.golden != nullptr; }))
+    return Status::error(ErrorCode::FileReadFailed,
+                         "none of the {} tensors in '{}' has a golden tensor in '{}'; golden names "
+                         "are {{op}}.{{output}}.{{timestamp}}.npy, dump names "
+                         "{{op_type}}.{{op}}.{{task}}.{{stream}}.{{timestamp}}, msame names "
+                         "<name>_output_<i>.bin (give -f for fused ops)",
+                         my_.size(), o_.my_path, o_.golden_path);
+  ASC_RETURN_IF_ERROR(writeCsv());
+  const bool any_failed =
+      std::any_of(rows_.begin(), rows_.end(), [](const Row& r) { return r.failed; });
+  *exit_code = any_failed ? 1 : 0;
+  if (o_.format == "json")
+    printJson(*exit_code);
+  else
+    printTable(*exit_code);
+  return Status::ok();
+}
+
+}  // namespace
+
+int main(int argc, const char* const* argv, std::ostream& out) {
+  log::setProgram("mscompare");
+  auto opts = parseOptions(argc, argv);
+  auto fail = [&](const Status& st, bool json) {
+    out.flush();
+    std::cerr << "mscompare: error " << st.toString() << "\n";
+    if (json)
+      out << fmt::format("{{\"error\": {{\"code\": \"{}\", \"message\": {}}}, \"exit_code\": 2}}\n",
+                         errorCodeString(st.code()), jsonString(st.message()));
+    return 2;
+  };
+  if (!opts) {
+    bool json = false;
+    for (int i = 1; i < argc; ++i) json = json || std::string(argv[i]) == "--format=json";
+    return fail(opts.status(), json);
+  }
+  if (opts->help) {
+    out << usage();
+    return 0;
+  }
+  if (opts->version) {
+    out << "mscompare (asc-tools) " << asc::version() << "\n";
+    return 0;
+  }
+  auto lvl = log::parseLevel(opts->log);
+  if (!lvl) return fail(lvl.status(), opts->format == "json");
+  log::setLevel(*lvl);
+  Runner r(*opts, out);
+  int code = 0;
+  Status st = r.run(&code);
+  if (!st) return fail(st, opts->format == "json");
+  out.flush();
+  return code;
+}
+
+}  // namespace asc::mscompare
