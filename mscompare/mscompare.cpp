@@ -124,7 +124,7 @@ Status classify(const std::string& path, bool loose, std::vector<Entry>* out) {
       e.op = stem.substr(0, p1);
       e.index = std::stoi(stem.substr(p1 + 1, p2 - p1 - 1));
       e.timestamp = std::stoull(stem.substr(p2 + 1));
-      e.key = compare::sanitizeOpName(e.op);
+      e.key = tensorio::dumpSafeName(e.op);
     } else if (parseMsameName(stem, &msame_name, &idx)) {
       e.op = msame_name;
       e.index = idx;
@@ -132,7 +132,7 @@ Status classify(const std::string& path, bool loose, std::vector<Entry>* out) {
       e.timestamp = mtimeNs(path);
     } else {
       e.op = stem;
-      e.key = compare::sanitizeOpName(stem);
+      e.key = tensorio::dumpSafeName(stem);
       e.timestamp = mtimeNs(path);
     }
     out->push_back(e);
@@ -143,7 +143,7 @@ Status classify(const std::string& path, bool loose, std::vector<Entry>* out) {
     e.kind = Kind::Dump;
     e.op = dn.op_name.empty() ? dump.op_name : dn.op_name;
     e.op_type = dn.op_type;
-    e.key = compare::sanitizeOpName(e.op);
+    e.key = tensorio::dumpSafeName(e.op);
     e.timestamp = dn.timestamp ? dn.timestamp : dump.dump_time;
     for (size_t i = 0; i < dump.outputs.size(); ++i) {
       Entry o = e;
@@ -314,6 +314,7 @@ class Runner {
   const Options& o_;
   std::ostream& out_;
   std::vector<Metric> metrics_;
+  bool cosine_extra_ = false;  // computed for --min_cosine only
   ir::DType raw_dtype_ = ir::DType::F32;
   compare::FusionRule rule_;
   bool has_rule_ = false;
@@ -381,11 +382,11 @@ Status Runner::compareAll(bool file_mode) {
     } else {
       if (rit != rule_index_.end() && !rule_.ops[rit->second].original_names.empty()) {
         const auto& names = rule_.ops[rit->second].original_names;
-        gkey = compare::sanitizeOpName(names.back());
+        gkey = tensorio::dumpSafeName(names.back());
         row.golden_names.clear();
         for (size_t k = 0; k < names.size(); ++k) row.golden_names += (k ? "," : "") + names[k];
       } else if (!m.original_op.empty()) {
-        gkey = compare::sanitizeOpName(m.original_op);
+        gkey = tensorio::dumpSafeName(m.original_op);
         gindex = m.original_index;
         row.golden_names = m.original_op;
       }
@@ -405,6 +406,7 @@ Status Runner::compareAll(bool file_mode) {
     if (x.has_address) row.my_address = fmt::format("{}", x.address);
     compare::CompareOptions co;
     co.metrics = metrics_;
+    if (cosine_extra_) co.metrics.push_back(Metric::CosineSimilarity);
     co.my_name = m.path;
     co.golden_name = row.golden->path;
     const ir::DType coarse = compare::lessPrecise(x.view.dtype, y.view.dtype);
@@ -425,6 +427,15 @@ Status Runner::compareAll(bool file_mode) {
     row.result = std::move(*r);
     row.compared = true;
     row.failed = !row.result.passed();
+    if (o_.min_cosine) {
+      const double cos = row.result.value[static_cast<size_t>(Metric::CosineSimilarity)];
+      if (!std::isnan(cos) && cos < *o_.min_cosine) {
+        row.failed = true;
+        std::string& why = row.result.fail_reason;
+        why += fmt::format("{}CosineSimilarity {} is below --min_cosine {:g}", why.empty() ? "" : "; ",
+                           compare::formatValue(cos), *o_.min_cosine);
+      }
+    }
     rows_.push_back(std::move(row));
   }
   return Status::ok();
@@ -479,11 +490,15 @@ void Runner::printTable(int exit_code) const {
     std::string detail;
     if (first->compared) {
       const auto& res = first->result;
-      detail =
-          fmt::format(": {} of {} elements outside tolerance, first at element {}, max |x-y| {}",
-                      res.violations, res.count, res.first_violation,
-                      compare::formatValue(res.max_violation_diff));
-      if (!res.text[0].empty()) detail += ", CosineSimilarity " + res.text[0];
+      if (res.violations > 0) {
+        detail =
+            fmt::format(": {} of {} elements outside tolerance, first at element {}, max |x-y| {}",
+                        res.violations, res.count, res.first_violation,
+                        compare::formatValue(res.max_violation_diff));
+        if (!res.text[0].empty()) detail += ", CosineSimilarity " + res.text[0];
+      } else {
+        detail = ": " + res.fail_reason;  // within tolerance, failed on --min_cosine
+      }
     } else {
       detail = ": " + first->reason;
     }
@@ -495,9 +510,10 @@ void Runner::printTable(int exit_code) const {
   for (const auto& [dtype, tol] : tolerances_)
     out_ << fmt::format("{:<22}atol={:g} rtol={:g} ({}{})\n", "tolerance", tol.first.atol,
                         tol.first.rtol, dtype, tol.second ? ", default for this dtype" : "");
+  if (o_.min_cosine) out_ << fmt::format("{:<22}{:g}\n", "min cosine", *o_.min_cosine);
   out_ << fmt::format("{:<22}{}\n", "result", csv_path_);
   out_ << (exit_code == 0 ? "mscompare: all tensors within tolerance\n"
-                          : "mscompare: some tensors are outside tolerance\n");
+                          : (o_.min_cosine ? "mscompare: some tensors are outside tolerance or below the cosine minimum\n" : "mscompare: some tensors are outside tolerance\n"));
 }
 
 void Runner::printJson(int exit_code) const {
@@ -550,6 +566,9 @@ void Runner::printJson(int exit_code) const {
 
 Status Runner::run(int* exit_code) {
   ASC_TRY(metrics_, compare::parseMetricList(o_.algorithm));
+  // --min_cosine needs the cosine even when -alg did not ask for it (it is not printed then).
+  cosine_extra_ = o_.min_cosine &&
+                  std::find(metrics_.begin(), metrics_.end(), Metric::CosineSimilarity) == metrics_.end();
   ASC_TRY(raw_dtype_, parseDtype(o_.dtype));
   const bool my_dir = isDirectory(o_.my_path), golden_dir = isDirectory(o_.golden_path);
   for (const auto& [p, opt] : {std::make_pair(o_.my_path, "--my_dump_path"),
@@ -566,7 +585,7 @@ Status Runner::run(int* exit_code) {
     ASC_TRY(rule_, compare::readFusionRule(o_.fusion_rule_file));
     has_rule_ = true;
     for (size_t i = 0; i < rule_.ops.size(); ++i)
-      rule_index_.emplace(compare::sanitizeOpName(rule_.ops[i].name), i);
+      rule_index_.emplace(tensorio::dumpSafeName(rule_.ops[i].name), i);
   }
   ASC_RETURN_IF_ERROR(collect(o_.my_path, my_dir, &my_));
   ASC_RETURN_IF_ERROR(collect(o_.golden_path, golden_dir, &golden_));

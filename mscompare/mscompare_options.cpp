@@ -53,6 +53,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
   adder("compare_mode", "same as --algorithm", text());
   adder("atol", "absolute tolerance", text());
   adder("rtol", "relative tolerance", text());
+  adder("min_cosine", "minimum cosine similarity", text());
   adder("dtype", "element type of raw .bin/.txt files", text());
   adder("format", "table or json", text());
   adder("log", "log level", text());
@@ -92,6 +93,17 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     ASC_RETURN_IF_ERROR(take("dtype", "", &o.dtype));
     ASC_RETURN_IF_ERROR(take("format", "", &o.format));
     ASC_RETURN_IF_ERROR(take("log", "", &o.log));
+    if (r.count("min_cosine")) {
+      const std::string v = r["min_cosine"].as<std::string>();
+      char* end = nullptr;
+      const double c = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end || !(c >= -1 && c <= 1))
+        return Status::error(ErrorCode::InvalidParam,
+                             "Value {} for parameter --min_cosine is invalid. Reason: expected a "
+                             "number in [-1, 1], e.g. --min_cosine=0.99",
+                             v);
+      o.min_cosine = c;
+    }
     for (const char* t : {"atol", "rtol"}) {
       if (!r.count(t)) continue;
       ASC_TRY(double v, parseTolerance(t, r[t].as<std::string>()));
@@ -140,6 +152,8 @@ std::string usage() {
          "                       indices 0..9, comma separated [default: all]\n"
          "  --atol=X, --rtol=X   tolerances [default: per dtype: fp16 1e-3, bf16 8e-3, fp32 1e-5,\n"
          "                       fp64 atol 1e-8 rtol 1e-7, integers and bool exact]\n"
+         "  --min_cosine=X       a tensor also fails when its cosine similarity is below X\n"
+         "                       (for fp16 models against an fp32 golden, where drift is expected)\n"
          "  --dtype=T            element type of raw .bin and .txt files [default: float32]\n"
          "  --format=table|json  stdout summary [default: table]\n"
          "  --log=LEVEL          debug, info, warning, error or null\n"

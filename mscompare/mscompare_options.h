@@ -19,6 +19,9 @@ struct Options {
   std::string dtype = "float32";  // element type of raw .bin/.txt files
   std::string format = "table";   // table or json (stdout)
   std::optional<double> atol, rtol;
+  /// A tensor also fails when its cosine similarity is below this (NaN cosine: the tolerance
+  /// decides). Used where drift is expected, e.g. an fp16 OM against the fp32 golden.
+  std::optional<double> min_cosine;
   std::string log = "warning";
   bool help = false, version = false;
 };

@@ -14,6 +14,8 @@
 # precision-check), SOC (Ascend310P3), PRECISION (force_fp16), INPUT_SHAPE (for models with
 # dynamic dims), SEED (1), MIN_COSINE (0.99: a layer below it fails), ATOL/RTOL (element
 # tolerance; default: loose for fp16/bf16 OMs, where drift is expected, tight for fp32).
+# FAULT_NODE (test hook): perturb this OM node's output in the NPU-side run only (ASC_FAULT_NODE,
+# in builds with ASC_TEST_HOOKS), to check that the flow names it as the first divergence.
 set -euo pipefail
 
 usage() { echo "usage: $0 MODEL.onnx [INPUT[,INPUT2...]]" >&2; exit 2; }
@@ -58,7 +60,7 @@ msame_shape=()
 [ -n "${INPUT_SHAPE:-}" ] && msame_shape=(--input_shape "$INPUT_SHAPE")
 
 step "msame: the OM with layer dumps"
-"$BIN/msame" --model "$OUT/model/$name.om" --output "$OUT/npu" --dump true "${input_args[@]}" \
+ASC_FAULT_NODE=${FAULT_NODE:-} "$BIN/msame" --model "$OUT/model/$name.om" --output "$OUT/npu" --dump true "${input_args[@]}" \
   > "$OUT/msame_npu.log" 2>&1 || { cat "$OUT/msame_npu.log"; exit 2; }
 step "msame: the ONNX model (golden, fp32, no fusion) with layer dumps"
 "$BIN/msame" --model "$MODEL" --output "$OUT/golden" --dump true "${input_args[@]}" "${msame_shape[@]}" \

@@ -25,13 +25,6 @@ std::string str(const Value* v) { return v && v->has_string_value() ? v->string_
 
 }  // namespace
 
-std::string sanitizeOpName(const std::string& name) {
-  std::string o = name;
-  for (char& c : o)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
-  return o;
-}
-
 Result<FusionRule> readFusionRule(const std::string& path) {
   ASC_TRY(auto file, MappedFile::open(path));
   std::string text(reinterpret_cast<const char*>(file->data()), file->size());

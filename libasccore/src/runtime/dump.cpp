@@ -8,12 +8,10 @@
 
 #include "asc/ops/registry.h"
 #include "asc/support/file.h"
+#include "asc/tensorio/dump_file.h"
 #include "asc/tensorio/tensor_file.h"
-#include "dump_data.pb.h"
 
 namespace asc::runtime {
-
-namespace dd = toolkit::dumpdata;
 
 struct LayerDumper::State {
   DumpOptions opts;
@@ -40,38 +38,12 @@ Status LayerDumper::beginRun(const std::string& dir) {
   return Status::ok();
 }
 
-std::string dumpSafeName(const std::string& name) {
-  std::string out = name;
-  for (char& c : out) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '-';
-    if (!ok) c = '_';
-  }
-  return out.empty() ? "_" : out;
-}
-
 namespace {
 
 int64_t nowMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-// The logical format of plain data: NCHW for 4-D feature maps, ND otherwise.
-dd::OutputFormat formatOf(const ir::Value& v) {
-  return v.shape.size() == 4 ? dd::FORMAT_NCHW : dd::FORMAT_ND;
-}
-
-template <typename Msg>
-void describe(Msg* m, const ir::Value& v, size_t bytes) {
-  m->set_data_type(static_cast<dd::OutputDataType>(ir::dtypeToGe(v.dtype)));
-  m->set_format(formatOf(v));
-  for (int64_t d : v.shape) {
-    m->mutable_shape()->add_dim(static_cast<uint64_t>(d));
-    m->mutable_original_shape()->add_dim(static_cast<uint64_t>(d));
-  }
-  m->set_size(bytes);
 }
 
 }  // namespace
@@ -83,9 +55,10 @@ void LayerDumper::onStep(const Session& session, const StepEvent& event) {
     Status st = [&]() -> Status {
       const int64_t ts = nowMicros();
       const ops::OpDef* def = ops::lookup(n->op_type);
-      const std::string op_type = dumpSafeName(def ? def->cannType() : n->op_type);
-      const std::string stem = fmt::format("{}/{}.{}.{}.0.{}", s.dir, op_type, dumpSafeName(n->name),
-                                           s.task_id, ts);
+      const std::string stem =
+          s.dir + "/" + tensorio::dumpFileName(def ? def->cannType() : n->op_type, n->name,
+                                               static_cast<uint64_t>(s.task_id), 0,
+                                               static_cast<uint64_t>(ts));
       ++s.task_id;
       const bool want_in = s.opts.mode != DumpMode::Output;
       const bool want_out = s.opts.mode != DumpMode::Input;
@@ -112,7 +85,7 @@ void LayerDumper::onStep(const Session& session, const StepEvent& event) {
       if (s.opts.format == DumpFormat::Golden) {
         for (size_t i = 0; i < outs.size(); ++i)
           ASC_RETURN_IF_ERROR(writeNpy(
-              outs[i], fmt::format("{}/{}.{}.{}.npy", s.dir, dumpSafeName(n->name), i, ts)));
+              outs[i], fmt::format("{}/{}.{}.{}.npy", s.dir, tensorio::dumpSafeName(n->name), i, ts)));
         return Status::ok();
       }
       if (s.opts.format == DumpFormat::Npy) {
@@ -122,41 +95,38 @@ void LayerDumper::onStep(const Session& session, const StepEvent& event) {
           ASC_RETURN_IF_ERROR(writeNpy(outs[i], fmt::format("{}.output.{}.npy", stem, i)));
         return Status::ok();
       }
-      // Ascend dump file: header first (sizes only), then the tensors streamed one by one.
-      dd::DumpData h;
-      h.set_version("2.0");
-      h.set_dump_time(static_cast<uint64_t>(ts));
-      h.set_op_name(n->name);
-      for (const ir::Value* v : ins) describe(h.add_input(), *v, v->byteSize());
+      // Ascend dump file: this node's tensors (never more than one node's at a time).
+      tensorio::DumpData dump;
+      dump.dump_time = static_cast<uint64_t>(ts);
+      dump.op_name = n->name;
+      std::vector<std::vector<uint8_t>> keep;  // the bytes behind the tensors below
+      auto tensorOf = [&](const ir::Value* v) -> Result<tensorio::DumpTensor> {
+        ASC_RETURN_IF_ERROR(read(v));
+        keep.push_back(s.buf);
+        tensorio::DumpTensor t;
+        t.tensor = ir::Tensor{v->dtype, v->shape,
+                              std::make_shared<const ir::Blob>(keep.back().data(), keep.back().size(), nullptr)};
+        t.format = v->shape.size() == 4 ? 0 : 2;  // FORMAT_NCHW or FORMAT_ND: plain data
+        t.original_shape = v->shape;
+        return t;
+      };
+      keep.reserve(ins.size() + outs.size());
+      for (const ir::Value* v : ins) {
+        ASC_TRY(auto t, tensorOf(v));
+        dump.inputs.push_back(std::move(t));
+      }
       for (size_t i = 0; i < outs.size(); ++i) {
-        dd::OpOutput* o = h.add_output();
-        describe(o, *outs[i], outs[i]->byteSize());
-        dd::OriginalOp* orig = o->mutable_original_op();
-        orig->set_name(n->original_names.empty() ? n->name : n->original_names.back());
-        orig->set_output_index(static_cast<uint32_t>(i));
-        orig->set_data_type(o->data_type());
-        orig->set_format(o->format());
+        ASC_TRY(auto t, tensorOf(outs[i]));
+        t.original_op_name = n->original_names.empty() ? n->name : n->original_names.back();
+        t.original_output_index = static_cast<uint32_t>(i);
+        dump.outputs.push_back(std::move(t));
       }
       if (!n->original_names.empty()) {
-        dd::OpAttr* a = h.add_attr();
-        a->set_name("_datadump_original_op_names");
         std::string joined;
         for (const auto& name : n->original_names) joined += (joined.empty() ? "" : ",") + name;
-        a->set_value(joined);
+        dump.attrs.emplace_back("_datadump_original_op_names", joined);
       }
-      std::string header;
-      if (!h.SerializeToString(&header))
-        return Status::error(ErrorCode::Internal, "cannot serialise the dump header of '{}'", n->name);
-      ASC_TRY(auto f, OutputFile::create(stem));
-      const uint64_t len = header.size();
-      ASC_RETURN_IF_ERROR(f->write(&len, sizeof len));
-      ASC_RETURN_IF_ERROR(f->write(header.data(), header.size()));
-      for (const auto* list : {&ins, &outs})
-        for (const ir::Value* v : *list) {
-          ASC_RETURN_IF_ERROR(read(v));
-          ASC_RETURN_IF_ERROR(f->write(s.buf.data(), s.buf.size()));
-        }
-      ASC_RETURN_IF_ERROR(f->keep());
+      ASC_RETURN_IF_ERROR(tensorio::writeDumpFile(stem, dump));
       ++s.files;
       return Status::ok();
     }();

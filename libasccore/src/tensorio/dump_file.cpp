@@ -54,13 +54,6 @@ Result<DumpTensor> takeTensor(const Msg& m, const std::string& path, const char*
   return t;
 }
 
-std::string sanitize(const std::string& s) {
-  std::string o = s;
-  for (char& c : o)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
-  return o;
-}
-
 // Digits to uint64, saturating (names may carry up to 255 digits; never throws).
 uint64_t toU64(const std::string& s) {
   uint64_t v = 0;
@@ -175,9 +168,16 @@ Status writeDumpFile(const std::string& path, const DumpData& dump) {
   return out->keep();
 }
 
+std::string dumpSafeName(const std::string& name) {
+  std::string o = name;
+  for (char& c : o)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+  return o.empty() ? "_" : o;
+}
+
 std::string dumpFileName(const std::string& op_type, const std::string& op_name, uint64_t task_id,
                          uint64_t stream_id, uint64_t timestamp_us) {
-  return fmt::format("{}.{}.{}.{}.{:016d}", sanitize(op_type), sanitize(op_name), task_id,
+  return fmt::format("{}.{}.{}.{}.{:016d}", dumpSafeName(op_type), dumpSafeName(op_name), task_id,
                      stream_id, timestamp_us);
 }
 

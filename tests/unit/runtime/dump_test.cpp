@@ -12,6 +12,7 @@
 #include <iterator>
 
 #include "asc/runtime/dump.h"
+#include "asc/tensorio/dump_file.h"
 #include "asc/tensorio/tensor_file.h"
 #include "dump_data.pb.h"
 
@@ -165,9 +166,9 @@ TEST_CASE("npy and golden dumps hold the same data", "[runtime][dump]") {
 }
 
 TEST_CASE("dump safe names", "[runtime][dump]") {
-  CHECK(runtime::dumpSafeName("/layers.0/conv 1:x") == "_layers_0_conv_1_x");
-  CHECK(runtime::dumpSafeName("ok_name-1") == "ok_name-1");
-  CHECK(runtime::dumpSafeName("") == "_");
+  CHECK(tensorio::dumpSafeName("/layers.0/conv 1:x") == "_layers_0_conv_1_x");
+  CHECK(tensorio::dumpSafeName("ok_name-1") == "ok_name-1");
+  CHECK(tensorio::dumpSafeName("") == "_");
 }
 
 TEST_CASE("a dump into an unwritable folder fails with a clear error", "[runtime][dump]") {

@@ -159,7 +159,7 @@ TEST_CASE("fusion rule files give original op names in graph order", "[compare]"
   REQUIRE(r->ops.size() == 2);
   CHECK(r->ops[1].type == "Conv2D");
   CHECK(r->ops[1].original_names == std::vector<std::string>{"/c/Conv", "/c/Relu"});
-  CHECK(compare::sanitizeOpName("/c/Relu") == "_c_Relu");
+  CHECK(tensorio::dumpSafeName("/c/Relu") == "_c_Relu");
   const std::string bad = tmp("bad.json");
   REQUIRE(writeFileAtomic(bad, "{", 1).isOk());
   CHECK(compare::readFusionRule(bad).status().code() == ErrorCode::JsonParseFailed);

@@ -26,8 +26,4 @@ struct FusionRule {
 /// opened, E10032 when it is not JSON or has no graph/op list.
 ASC_API Result<FusionRule> readFusionRule(const std::string& path);
 
-/// `name` with every character outside [A-Za-z0-9_-] replaced by '_': how dump files and
-/// golden .npy names spell op names, so keys from both sides match.
-ASC_API std::string sanitizeOpName(const std::string& name);
-
 }  // namespace asc::compare

@@ -50,7 +50,4 @@ class ASC_API LayerDumper : public StepObserver {
   std::unique_ptr<State> s_;
 };
 
-/// `name` with every character outside [A-Za-z0-9_-] replaced by '_' (dump file names).
-ASC_API std::string dumpSafeName(const std::string& name);
-
 }  // namespace asc::runtime

@@ -56,6 +56,10 @@ ASC_API Result<DumpData> readDumpFile(const std::string& path);
 /// E13002 when the file cannot be written.
 ASC_API Status writeDumpFile(const std::string& path, const DumpData& dump);
 
+/// `name` with every character outside [A-Za-z0-9_-] replaced by '_' ("" becomes "_"): how
+/// dump files and golden .npy files spell op names, so keys from both sides match.
+ASC_API std::string dumpSafeName(const std::string& name);
+
 /// "{op_type}.{op_name}.{task_id}.{stream_id}.{timestamp}" with every character outside
 /// [A-Za-z0-9_-] in op_type and op_name replaced by '_' (timestamp printed with 16 digits).
 ASC_API std::string dumpFileName(const std::string& op_type, const std::string& op_name,

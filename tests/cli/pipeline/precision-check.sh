@@ -1,0 +1,30 @@
+# scripts/precision-check.sh: atc (force_fp16), msame with dumps on the OM and on the ONNX
+# model, mscompare through the OM's fusion map. A healthy fp16 model passes with every layer's
+# cosine >= 0.999 and the CSV lists every layer pair; a fault planted in one layer's output
+# (FAULT_NODE, the ASC_FAULT_NODE test hook) is named as the first failing layer, exit 1.
+model="$ROOT/models/resnet_mini.onnx"
+run env BIN="$BIN" OUT="$TMP/ok" "$ROOT/scripts/precision-check.sh" "$model"
+expect_exit 0
+expect_stdout_contains "first failing layer   none"
+csv=$(ls "$TMP"/ok/result_*.csv)
+[ -f "$csv" ] || fail "no result CSV"
+# Every compared row: cosine >= 0.999 (rows without golden data, the inserted Cast/TransData,
+# have NaN).
+low=$(/usr/bin/python3 - "$csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) >= 15, len(rows)
+compared = [r for r in rows if r["CosineSimilarity"] != "NaN"]
+assert len(compared) >= 14, len(compared)
+print(" ".join(r["NPUDump"] for r in compared if float(r["CosineSimilarity"]) < 0.999))
+PY
+) || fail "CSV check failed"
+[ -z "$low" ] || fail "layers below cosine 0.999: $low"
+
+run env BIN="$BIN" OUT="$TMP/fault" FAULT_NODE="/layers/layers.1/conv2/Conv" "$ROOT/scripts/precision-check.sh" "$model"
+expect_exit 1
+expect_stdout_contains "first failing layer   _layers_layers_1_conv2_Conv output 0"
+expect_stdout_contains "below --min_cosine"
+
+run env BIN="$BIN" OUT="$TMP/none" "$ROOT/scripts/precision-check.sh" "$TMP/no_such.onnx"
+expect_exit 2
