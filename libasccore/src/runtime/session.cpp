@@ -124,6 +124,7 @@ class Session::Impl {
 
   std::unordered_map<const ir::Value*, int> main_slot;  // the stored version of each value
   std::vector<const ir::Node*> pending_complete;  // aliasing nodes before the first step
+  bool reuse_ = true;
   std::deque<std::vector<uint8_t>> owned;  // constants converted at load (stable addresses)
 
   int mainSlot(const ir::Value* v) {
@@ -196,7 +197,54 @@ class Session::Impl {
     return dst;
   }
 
+  std::unordered_map<const ir::Value*, size_t> last_consumer;
+
+  int rootOf(int id) const {
+    while (slots[id].alias_of >= 0) id = slots[id].alias_of;
+    return id;
+  }
+
+  // The slot a Conv may write its output into: its fused residual (input 3), when its buffer
+  // is an arena slot of exactly the output's layout, type and size, and every value sharing
+  // that buffer (the residual, and what aliases it or it aliases) is used by nothing after
+  // this node, is no graph input or output, and is not the Conv's source. -1 otherwise. With
+  // reuse off nothing is shared.
+  int inPlaceResidual(const ir::Node& n, size_t node_index, const std::vector<int>& ins,
+                      Layout out_layout, bool native) {
+    if (!reuse_ || n.op_type != "Conv" || n.inputs.size() < 4 || !n.inputs[3] ||
+        n.outputs.size() != 1 || ins.size() < 4 || ins[3] < 0)
+      return -1;
+    const ir::Value* r = n.inputs[3];
+    auto it = last_consumer.find(r);
+    if (it == last_consumer.end() || it->second != node_index || r->isConstant()) return -1;
+    for (const ir::Value* in : graph.inputs)
+      if (in == r) return -1;
+    const int rs = ins[3];
+    const Slot& s = slots[rs];
+    const ir::Value* out = n.outputs[0];
+    const ir::DType ct = native ? out->dtype : computeType(out->dtype);
+    ir::Value shape_of;
+    shape_of.dtype = ct;
+    shape_of.shape = out->shape;
+    if (s.external || s.layout != out_layout || s.type != ct ||
+        s.bytes != ops::physicalBytes(shape_of, out_layout) || r->shape != out->shape)
+      return -1;
+    const int root = rootOf(rs);
+    for (size_t i = 0; i < 3 && i < ins.size(); ++i)
+      if (ins[i] >= 0 && rootOf(ins[i]) == root) return -1;
+    for (size_t i = 0; i < slots.size(); ++i) {
+      if (rootOf(static_cast<int>(i)) != root) continue;
+      const ir::Value* v = slots[i].value;
+      auto lc = last_consumer.find(v);
+      if (slots[i].external || lc == last_consumer.end() || lc->second > node_index) return -1;
+      for (const ir::Value* in : graph.inputs)
+        if (in == v) return -1;
+    }
+    return rs;
+  }
+
   Status build(bool reuse) {
+    reuse_ = reuse;
     for (auto* v : graph.inputs) {
       int id = newSlot(v, Layout::Plain, v->dtype, -1);
       main_slot[v] = id;
@@ -209,8 +257,16 @@ class Session::Impl {
         main_slot[v.get()] = id;
         slots[id].external = v->data->data();
       }
+    // Each value's last consumer in execution order (graph outputs: past the end).
+    last_consumer.clear();
+    for (size_t i = 0; i < graph.nodes().size(); ++i)
+      for (const ir::Value* v : graph.nodes()[i]->inputs)
+        if (v) last_consumer[v] = i;
+    for (const ir::Value* v : graph.outputs) last_consumer[v] = graph.nodes().size();
+    size_t node_index = 0;
     for (const auto& up : graph.nodes()) {
       const ir::Node& n = *up;
+      const size_t this_node = node_index++;
       const ops::OpDef* d = ops::lookup(n.op_type);
       if (!d || !d->kernelFactory())
         return Status::error(ErrorCode::UnsupportedOp,
@@ -264,9 +320,17 @@ class Session::Impl {
         if (id >= 0) slots[id].last = std::max(slots[id].last, step);
       std::vector<int> outs;
       std::vector<std::pair<int, int>> post;  // (compute slot, storage slot) conversions after
+      const int in_place = inPlaceResidual(n, this_node, ins, out_layout, native);
       for (auto* out : n.outputs) {
         ir::DType ct = native ? out->dtype : computeType(out->dtype);
-        if (ct == out->dtype) {
+        if (in_place >= 0 && out == n.outputs[0]) {
+          // The residual's buffer dies here: the Conv accumulates into it (a sum post-op).
+          int id = newSlot(out, out_layout, ct, step);
+          slots[id].alias_of = in_place;
+          outs.push_back(id);
+          if (ct == out->dtype) main_slot[out] = id;
+          else post.push_back({id, -1});
+        } else if (ct == out->dtype) {
           outs.push_back(newSlot(out, out_layout, out->dtype, step));
           main_slot[out] = outs.back();
         } else {

@@ -1,7 +1,8 @@
 // conv_kernel.cpp: Conv and ConvTranspose on oneDNN. The primitive picks its own source and
 // weight layouts (format "any"); weights are reordered once at creation, the input is reordered
 // at run time only when its layout differs. A fused residual (input 3, from the fuse-conv-add
-// pass) is added with a binary post-op and a fused activation follows it.
+// pass) is added with a binary post-op (or, when the runtime lets the Conv write into the
+// residual's buffer, a sum post-op in place) and a fused activation follows it.
 #include "conv_kernel.h"
 
 #include "cpu/dnnl_util.h"
@@ -88,6 +89,11 @@ class ConvKernel : public Kernel {
     memory::desc w_plain(wd, memory::data_type::f32, wstr);
     const bool has_bias = k.inputs.size() > 2 && k.inputs[2].data;
     const bool has_sum = k.inputs.size() > 3 && k.inputs[3].data;
+    // The runtime may hand the residual's own buffer over as the destination (it dies here):
+    // then a sum post-op accumulates in place, which keeps oneDNN's brgemm kernels, where a
+    // binary post-op reading a second tensor falls back to slower ones.
+    const bool in_place = has_sum && k.inputs[3].data == y.data && k.inputs[3].layout == y.layout &&
+                          k.inputs[3].type == y.type;
     try {
       memory::desc src_any(cpu::dimsOf(x.shape()), memory::data_type::f32, tag::any);
       memory::desc wei_any(wd, memory::data_type::f32, tag::any);
@@ -95,7 +101,8 @@ class ConvKernel : public Kernel {
       memory::desc dst_md = cpu::descOf(y);
       dnnl::primitive_attr attr;
       dnnl::post_ops po;
-      if (has_sum) po.append_binary(dnnl::algorithm::binary_add, dst_md);
+      if (in_place) po.append_sum(1.f);
+      else if (has_sum) po.append_binary(dnnl::algorithm::binary_add, dst_md);
       ASC_RETURN_IF_ERROR(cpu::appendActivation(n, po));
       attr.set_post_ops(po);
       memory::desc src_md, wei_md;
@@ -155,11 +162,11 @@ class ConvKernel : public Kernel {
         ASC_TRY(bias_, cpu::reorderConstant(n, bias_md, b.data, bias_md, env_));
         args_[DNNL_ARG_BIAS] = bias_;
       }
-      if (has_sum) {
+      if (has_sum && !in_place) {
         ASC_RETURN_IF_ERROR(sum_.init(n, k.inputs[3], dst_md, env_.engine));
         args_[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = sum_.mem();
       }
-      has_sum_ = has_sum;
+      has_sum_ = has_sum && !in_place;
       args_[DNNL_ARG_DST] = cpu::memOf(y, env_.engine);
     } catch (const dnnl::error& e) {
       return cpu::dnnlError(n, e);
