@@ -196,14 +196,15 @@ Status checkNpuOnlyOptions(const Options& o, const ir::Graph& g) {
 }
 
 struct GraphStats {
-  size_t nodes = 0;
+  size_t nodes = 0;      // operators, not counting TransData
+  size_t transdata = 0;  // layout conversions the target chip needs (free on the CPU)
   int64_t flops = 0;
   om::MemoryPlanSummary memory;
 };
 
 GraphStats statsOf(const ir::Graph& g, bool reuse) {
   GraphStats s;
-  s.nodes = g.nodes().size();
+  for (const auto& n : g.nodes()) ++(n->op_type == "TransData" ? s.transdata : s.nodes);
   for (const auto& n : g.nodes()) s.flops += ops::nodeFlops(*n);
   s.memory = om::planActivationMemory(g, reuse);
   return s;
@@ -352,11 +353,13 @@ Status buildModel(const Options& o) {
   ASC_RETURN_IF_ERROR(passes::applyPrecision(g, precision, pc));
   ASC_RETURN_IF_ERROR(passes::assignLayouts(g, pc));
   const GraphStats after = statsOf(g, reuse);
-  ASC_LOG_INFO("graph optimisation: {} rewrites; nodes {} -> {}, GFLOPs {:.3f} -> {:.3f}, arena "
+  ASC_LOG_INFO("graph optimisation: {} rewrites; nodes {} -> {}{}, GFLOPs {:.3f} -> {:.3f}, arena "
                "{} -> {} bytes (peak live {}), weights {} -> {} bytes",
-               pc.log.size(), before.nodes, after.nodes, before.flops / 1e9, after.flops / 1e9,
-               before.memory.arena_bytes, after.memory.arena_bytes, after.memory.peak_live_bytes,
-               before.memory.weight_bytes, after.memory.weight_bytes);
+               pc.log.size(), before.nodes, after.nodes,
+               after.transdata ? fmt::format(" (+{} TransData)", after.transdata) : "",
+               before.flops / 1e9, after.flops / 1e9, before.memory.arena_bytes,
+               after.memory.arena_bytes, after.memory.peak_live_bytes, before.memory.weight_bytes,
+               after.memory.weight_bytes);
   if (after.memory.arena_bytes + after.memory.weight_bytes > chip->memory_bytes)
     return Status::error(ErrorCode::MemoryExceeded,
                          "the model needs {} bytes of activations and {} bytes of weights, more "
