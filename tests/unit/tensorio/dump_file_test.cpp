@@ -180,3 +180,22 @@ TEST_CASE("fusion rule files give original op names in graph order", "[compare]"
   REQUIRE(writeFileAtomic(bad, "{", 1).isOk());
   CHECK(compare::readFusionRule(bad).status().code() == ErrorCode::JsonParseFailed);
 }
+
+TEST_CASE("a deeply nested fusion rule file is refused quickly", "[compare]") {
+  // 200000 levels: protobuf's JSON parser would take minutes before refusing it.
+  const std::string path = tmp("deep.json");
+  const std::string json = std::string(200000, '[') + std::string(200000, ']');
+  REQUIRE(writeFileAtomic(path, json.data(), json.size()).isOk());
+  auto r = compare::readFusionRule(path);
+  REQUIRE_FALSE(r.isOk());
+  CHECK(r.status().code() == ErrorCode::JsonParseFailed);
+  CHECK(r.status().message().find("deep") != std::string::npos);
+  // Brackets inside strings do not count.
+  const std::string ok = tmp("brackets.json");
+  const std::string text = R"({"graph": [{"op": [{"name": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[)"
+                           R"([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{", "type": "X"}]}]})";
+  REQUIRE(writeFileAtomic(ok, text.data(), text.size()).isOk());
+  auto r2 = compare::readFusionRule(ok);
+  REQUIRE(r2.isOk());
+  CHECK(r2->ops.size() == 1);
+}
