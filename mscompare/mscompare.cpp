@@ -173,10 +173,23 @@ Result<ir::DType> parseDtype(const std::string& s) {
                        s);
 }
 
-Result<Loaded> load(const Entry& e, ir::DType raw_dtype) {
+// The dump file last read on one side: a dump's outputs are compared one after another, and
+// parsing its header once per output would be quadratic in the number of outputs.
+struct DumpCache {
+  std::string path;
+  std::shared_ptr<const tensorio::DumpData> dump;
+};
+
+Result<Loaded> load(const Entry& e, ir::DType raw_dtype, DumpCache* cache) {
   Loaded l;
   if (e.kind == Kind::Dump) {
-    ASC_TRY(auto dump, tensorio::readDumpFile(e.path));
+    if (!cache->dump || cache->path != e.path) {
+      cache->dump.reset();
+      ASC_TRY(auto d, tensorio::readDumpFile(e.path));
+      cache->dump = std::make_shared<const tensorio::DumpData>(std::move(d));
+      cache->path = e.path;
+    }
+    const tensorio::DumpData& dump = *cache->dump;
     if (e.index >= static_cast<int>(dump.outputs.size()))
       return Status::error(ErrorCode::FileReadFailed, "'{}' has no output {}", e.path, e.index);
     const auto& t = dump.outputs[static_cast<size_t>(e.index)];
@@ -366,6 +379,7 @@ void Runner::order() {
 Status Runner::compareAll(bool file_mode) {
   std::map<std::pair<std::string, int>, const Entry*> golden_by_key;
   for (const auto& g : golden_) golden_by_key[{g.key, g.index}] = &g;
+  DumpCache my_cache, golden_cache;
   for (size_t i = 0; i < my_.size(); ++i) {
     const Entry& m = my_[i];
     Row row;
@@ -398,8 +412,8 @@ Status Runner::compareAll(bool file_mode) {
       rows_.push_back(std::move(row));
       continue;
     }
-    ASC_TRY(Loaded x, load(m, raw_dtype_));
-    ASC_TRY(Loaded y, load(*row.golden, raw_dtype_));
+    ASC_TRY(Loaded x, load(m, raw_dtype_, &my_cache));
+    ASC_TRY(Loaded y, load(*row.golden, raw_dtype_, &golden_cache));
     row.my_dtype = ir::dtypeName(x.view.dtype);
     row.golden_dtype = ir::dtypeName(y.view.dtype);
     row.shape = shapeText(x.shape);

@@ -5,6 +5,7 @@
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "asc/support/file.h"
@@ -23,11 +24,38 @@ const Value* field(const Value& v, const char* key) {
 
 std::string str(const Value* v) { return v && v->has_string_value() ? v->string_value() : ""; }
 
+// The deepest [ / { nesting outside strings. protobuf's JSON parser refuses more than 100
+// levels anyway, but only after time quadratic in the depth (minutes for 100000 '[').
+int nestingDepth(const std::string& text) {
+  int depth = 0, max_depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      max_depth = std::max(max_depth, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return max_depth;
+}
+
 }  // namespace
 
 Result<FusionRule> readFusionRule(const std::string& path) {
   ASC_TRY(auto file, MappedFile::open(path));
   std::string text(reinterpret_cast<const char*>(file->data()), file->size());
+  constexpr int kMaxDepth = 64;
+  if (nestingDepth(text) > kMaxDepth)
+    return Status::error(ErrorCode::JsonParseFailed,
+                         "the fusion rule file '{}' nests arrays and objects more than {} deep; "
+                         "give the output of 'atc --mode=1 --om=MODEL.om --json=FILE.json'",
+                         path, kMaxDepth);
   Value root;
   auto st = google::protobuf::util::JsonStringToMessage(text, &root);
   if (!st.ok())

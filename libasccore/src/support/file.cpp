@@ -13,7 +13,8 @@
 namespace asc {
 
 Result<std::shared_ptr<MappedFile>> MappedFile::open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO (say, in a dump folder) must not block the open; it is refused below.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return Status::error(ErrorCode::FileOpenFailed, "cannot open '{}': {}", path,
                          std::strerror(errno));

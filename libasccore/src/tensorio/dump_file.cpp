@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <climits>
 #include <cstring>
 
 #include "asc/support/file.h"
@@ -42,8 +43,12 @@ Result<DumpTensor> takeTensor(const Msg& m, const std::string& path, const char*
     return bad(path, fmt::format("{} {} needs {} bytes at offset {}, the file has {}", what, i,
                                  size, *offset, file->size()));
   if (t.tensor.dtype != ir::DType::Undefined) {
-    uint64_t need;
-    if (!ir::checkedByteSize(t.tensor.shape, t.tensor.dtype, &need) || need != size)
+    uint64_t need = 0;
+    if (!ir::checkedByteSize(t.tensor.shape, t.tensor.dtype, &need))
+      return bad(path, fmt::format("{} {}: shape ({}) of {} is larger than {} bytes", what, i,
+                                   ir::shapeToString(t.tensor.shape),
+                                   ir::dtypeName(t.tensor.dtype), ir::kMaxTensorBytes));
+    if (need != size)
       return bad(path, fmt::format("{} {}: shape ({}) of {} needs {} bytes, its size is {}", what,
                                    i, ir::shapeToString(t.tensor.shape),
                                    ir::dtypeName(t.tensor.dtype), need, size));
@@ -103,6 +108,8 @@ Result<DumpData> readDumpFile(const std::string& path) {
   if (len > file->size() - 8)
     return bad(path,
                fmt::format("the header length {} runs past the end ({} bytes)", len, file->size()));
+  if (len > static_cast<uint64_t>(INT_MAX))
+    return bad(path, fmt::format("the header length {} is over the 2 GiB protobuf limit", len));
   pb::DumpData msg;
   if (!msg.ParseFromArray(file->data() + 8, static_cast<int>(len)))
     return bad(path, "the DumpData header does not parse");
@@ -123,9 +130,15 @@ Result<DumpData> readDumpFile(const std::string& path) {
     t.original_output_index = oo.output_index();
     d.outputs.push_back(std::move(t));
   }
+  // Buffer and workspace sizes: summed without wrapping (each must fit what is left).
   uint64_t rest = 0;
-  for (const auto& b : msg.buffer()) rest += b.size();
-  for (const auto& s : msg.space()) rest += s.size();
+  bool over = false;
+  for (const auto& b : msg.buffer()) over = over || __builtin_add_overflow(rest, b.size(), &rest);
+  for (const auto& s : msg.space()) over = over || __builtin_add_overflow(rest, s.size(), &rest);
+  if (over)
+    return bad(path, fmt::format("the buffer and workspace sizes add up to more than 2^64 bytes, "
+                                 "the file has {}",
+                                 file->size()));
   d.buffer_count = static_cast<size_t>(msg.buffer_size());
   d.workspace_count = static_cast<size_t>(msg.space_size());
   if (rest != file->size() - offset)

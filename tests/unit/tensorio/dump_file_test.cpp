@@ -98,6 +98,22 @@ TEST_CASE("truncated or corrupted dump files are refused, not trusted", "[tensor
   CHECK_FALSE(readDumpFile(p).isOk());
 }
 
+TEST_CASE("dump buffer sizes that wrap around 2^64 when summed are refused", "[tensorio]") {
+  // DumpData { buffer { size: 2^63 } buffer { size: 2^63 } } and no data: the sizes sum to 0
+  // in 64 bits, which must not pass for "no data".
+  std::string buf = "\x2a\x0b\x18";
+  buf += std::string(9, '\x80') + '\x01';
+  const std::string header = buf + buf;
+  std::string bytes(8, '\0');
+  bytes[0] = static_cast<char>(header.size());
+  bytes += header;
+  const std::string p = tmp("Relu.x.1.0.4");
+  REQUIRE(writeFileAtomic(p, bytes.data(), bytes.size()).isOk());
+  auto r = readDumpFile(p);
+  REQUIRE_FALSE(r.isOk());
+  CHECK(r.status().code() == ErrorCode::ModelParseFailed);
+}
+
 TEST_CASE("a dump tensor whose bytes do not match its shape is refused by the writer",
           "[tensorio]") {
   DumpData d;
@@ -163,4 +179,23 @@ TEST_CASE("fusion rule files give original op names in graph order", "[compare]"
   const std::string bad = tmp("bad.json");
   REQUIRE(writeFileAtomic(bad, "{", 1).isOk());
   CHECK(compare::readFusionRule(bad).status().code() == ErrorCode::JsonParseFailed);
+}
+
+TEST_CASE("a deeply nested fusion rule file is refused quickly", "[compare]") {
+  // 200000 levels: protobuf's JSON parser would take minutes before refusing it.
+  const std::string path = tmp("deep.json");
+  const std::string json = std::string(200000, '[') + std::string(200000, ']');
+  REQUIRE(writeFileAtomic(path, json.data(), json.size()).isOk());
+  auto r = compare::readFusionRule(path);
+  REQUIRE_FALSE(r.isOk());
+  CHECK(r.status().code() == ErrorCode::JsonParseFailed);
+  CHECK(r.status().message().find("deep") != std::string::npos);
+  // Brackets inside strings do not count.
+  const std::string ok = tmp("brackets.json");
+  const std::string text = R"({"graph": [{"op": [{"name": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[)"
+                           R"([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{", "type": "X"}]}]})";
+  REQUIRE(writeFileAtomic(ok, text.data(), text.size()).isOk());
+  auto r2 = compare::readFusionRule(ok);
+  REQUIRE(r2.isOk());
+  CHECK(r2->ops.size() == 1);
 }
