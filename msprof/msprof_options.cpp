@@ -160,7 +160,17 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     o.sampling = false;
   for (const char* f : {"sys-sampling-freq", "sys-cpu-freq", "sys-hardware-mem-freq",
                         "sys-pid-sampling-freq"})
-    if (!get(f).empty()) o.sampling_hz = std::atoi(get(f).c_str());
+    if (!get(f).empty()) {
+      const std::string v = get(f);
+      char* end = nullptr;
+      const long hz = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end || hz < 1 || hz > 1000)
+        return Status::error(ErrorCode::InvalidParam,
+                             "Value {} for parameter --{} is invalid. Reason: the data sampling "
+                             "rate must be 1 to 1000 Hz",
+                             v, f);
+      o.sampling_hz = static_cast<int>(hz);
+    }
   if (o.sampling_hz < 1 || o.sampling_hz > 1000)
     return Status::error(ErrorCode::InvalidParam, "data sampling rate must be 1 to 1000 Hz");
   if (!o.application.empty() && !o.command.empty())

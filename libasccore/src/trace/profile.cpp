@@ -103,13 +103,14 @@ Status parseRaw(const std::string& text, const std::string& source, Profile* p) 
       op_of[{static_cast<int>(a), static_cast<int>(b)}] = static_cast<int>(p->ops.size()) - 1;
     } else if (kind == "task") {
       if (f.size() < 6 || !toI64(f[1], &a) || !toI64(f[2], &b) || !toI64(f[3], &c) ||
-          !toI64(f[4], &d) || !toI64(f[5], &x) || x < d)
+          !toI64(f[4], &d) || !toI64(f[5], &x) || d < 0 || x < d)
         return bad("bad task record");
       auto o = op_of.find({static_cast<int>(a), static_cast<int>(b)});
       if (o == op_of.end()) return bad("task of an unknown op");
       p->tasks.push_back({o->second, static_cast<int>(c), d, x, 0});
     } else if (kind == "scope") {
-      if (f.size() < 6 || !toI64(f[3], &a) || !toI64(f[4], &b) || !toI64(f[5], &c) || b < a)
+      // Timestamps are steady-clock nanoseconds (>= 0), so end - start cannot overflow.
+      if (f.size() < 6 || !toI64(f[3], &a) || !toI64(f[4], &b) || !toI64(f[5], &c) || a < 0 || b < a)
         return bad("bad scope record");
       p->scopes.push_back({process, f[1], f[2], a, b, static_cast<long>(c)});
     } else {

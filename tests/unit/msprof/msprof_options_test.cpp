@@ -70,6 +70,9 @@ TEST_CASE("msprof options: unknown options and bad values are refused with a cod
   CHECK(parse({"--type=db", "--export=on"}).status().code() == ErrorCode::NotImplemented);
   CHECK(parse({"--aic-freq=x", "app"}).status().code() == ErrorCode::InvalidParam);
   CHECK(parse({"--sys-sampling-freq=0", "app"}).status().code() == ErrorCode::InvalidParam);
+  // Not truncated to 1 Hz by an int conversion.
+  CHECK(parse({"--sys-sampling-freq=4294967297", "app"}).status().code() == ErrorCode::InvalidParam);
+  CHECK(parse({"--sys-cpu-freq=10x", "app"}).status().code() == ErrorCode::InvalidParam);
 }
 
 TEST_CASE("msprof report: self-contained HTML with the three charts, Prometheus text", "[msprof]") {

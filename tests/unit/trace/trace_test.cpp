@@ -165,6 +165,15 @@ TEST_CASE("malformed raw data is refused with the file and line", "[trace]") {
   CHECK(st.code() == ErrorCode::ModelParseFailed);
   CHECK(st.message().find("f.txt:3") != std::string::npos);
   CHECK_FALSE(trace::parseRaw("bogus\t1\n", "g.txt", &p).isOk());
+  // Timestamps at the int64 extremes would overflow end - start: refused, not summed.
+  trace::Profile q;
+  CHECK(trace::parseRaw("asc-trace\t1\nprocess\t1\tx\nscope\tModelExecute\tacl\t100\t200\t1\n",
+                        "ok.txt", &q)
+            .isOk());
+  CHECK_FALSE(trace::parseRaw("asc-trace\t1\nprocess\t1\tx\nscope\tModelExecute\tacl\t"
+                              "-9200000000000000000\t9200000000000000000\t1\n",
+                              "h.txt", &q)
+                   .isOk());
   CHECK_FALSE(trace::readProfile(ASC_TEST_TMP "/trace/does-not-exist").isOk());
 }
 
