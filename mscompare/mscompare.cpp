@@ -441,6 +441,7 @@ Status Runner::compareAll(bool file_mode) {
     row.result = std::move(*r);
     row.compared = true;
     row.failed = !row.result.passed();
+    const bool half = x.view.dtype == ir::DType::F16;
     if (o_.min_cosine) {
       const double cos = row.result.value[static_cast<size_t>(Metric::CosineSimilarity)];
       if (!std::isnan(cos) && cos < *o_.min_cosine) {
@@ -449,6 +450,20 @@ Status Runner::compareAll(bool file_mode) {
         why += fmt::format("{}CosineSimilarity {} is below --min_cosine {:g}", why.empty() ? "" : "; ",
                            compare::formatValue(cos), *o_.min_cosine);
       }
+    }
+    // A diagnosis, not only a verdict: golden values that fp16 cannot represent.
+    const double gmax = row.result.golden_max_abs;
+    if (row.failed && half && std::isfinite(gmax)) {
+      std::string& why = row.result.fail_reason;
+      if (gmax < 6.103515625e-05)  // fp16's smallest normal number
+        why += fmt::format("{}fp16 underflow: every golden value is below fp16's smallest normal "
+                           "number (max |y| {:.3g}); keep this layer and the layers feeding it "
+                           "in fp32 (atc --keep_dtype)",
+                           why.empty() ? "" : "; ", gmax);
+      else if (gmax > 65504.0)
+        why += fmt::format("{}fp16 overflow: golden values exceed fp16's largest number (max |y| "
+                           "{:.3g}); keep this layer in fp32 (atc --keep_dtype)",
+                           why.empty() ? "" : "; ", gmax);
     }
     rows_.push_back(std::move(row));
   }
@@ -510,6 +525,7 @@ void Runner::printTable(int exit_code) const {
                         res.violations, res.count, res.first_violation,
                         compare::formatValue(res.max_violation_diff));
         if (!res.text[0].empty()) detail += ", CosineSimilarity " + res.text[0];
+        if (!res.fail_reason.empty()) detail += "; " + res.fail_reason;
       } else {
         detail = ": " + res.fail_reason;  // within tolerance, failed on --min_cosine
       }

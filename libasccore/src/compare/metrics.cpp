@@ -548,6 +548,7 @@ Result<CompareResult> compareTensors(const TensorView& my, const TensorView& gol
 
   r.my = {total.nan_x, total.pinf_x, total.ninf_x};
   r.golden = {total.nan_y, total.pinf_y, total.ninf_y};
+  if (total.n) r.golden_max_abs = std::max(std::fabs(total.min_y), std::fabs(total.max_y));
   r.violations = total.viol;
   r.first_violation = total.first_viol;
   r.max_violation_diff = total.nan_viol ? kNaN : total.max_viol;

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,9 @@ struct CompareResult {
   /// Reasons joined with "; " (CompareFailReason), empty when none.
   std::string fail_reason;
   SideCounts my, golden;
+  /// The largest |y| of the golden data (NaN for an empty tensor), for diagnoses such as fp16
+  /// underflow.
+  double golden_max_abs = std::numeric_limits<double>::quiet_NaN();
   /// Elements outside |x - y| <= atol + rtol * |y| (equal values, including equal infinities,
   /// always pass; NaN never does), and the first such element.
   uint64_t violations = 0;
