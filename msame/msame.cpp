@@ -244,8 +244,10 @@ class Runner {
       line(fmt::format("  output[{}] {} {} [{}] {} bytes", i, t.name, ir::dtypeName(t.dtype),
                        ir::shapeToString(t.shape), t.bytes));
     }
-    line(fmt::format("  arena {} bytes, {} threads, execution plan:", session_->arenaBytes(),
-                     session_->threads()));
+    line(fmt::format("  arena {} bytes ({} of {} buffers at the model's planned offsets), {} "
+                     "threads, execution plan:",
+                     session_->arenaBytes(), session_->modelPlacedBuffers(),
+                     session_->bufferCount(), session_->threads()));
     out_ << session_->describe();
   }
 

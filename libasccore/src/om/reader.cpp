@@ -259,6 +259,15 @@ Result<OmModel> loadOm(const std::string& path) {
         ASC_TRY(ir::Value * v, valueFromDesc(op.output_desc(k), fmt::format("{}:{}", op.name(), k)));
         outs.push_back(v);
         sources[fmt::format("{}:{}", op.name(), k)] = v;
+        if (k < op.output_i_size()) {
+          const int64_t off = op.output_i(k);
+          if (off < 0 || uint64_t(off) > out.memory_size ||
+              v->byteSize() > out.memory_size - uint64_t(off))
+            return bad(path, fmt::format("op '{}' output {} lies at [{}, +{}), outside the {}-byte "
+                                         "activation memory (memory_size)",
+                                         op.name(), k, off, v->byteSize(), out.memory_size));
+          out.activation_offsets[v] = uint64_t(off);
+        }
       }
       ir::Node* n = g.addNode(d->name(), op.name(), std::move(ins), std::move(outs));
       if (n->name != op.name()) return bad(path, fmt::format("op name '{}' repeats", op.name()));
@@ -298,6 +307,13 @@ Result<OmModel> loadOm(const std::string& path) {
                                      ir::shapeToString(v->shape)));
       ++i;
     }
+  // Keep offsets only for values the graph still holds (inference may drop unused ones).
+  std::unordered_map<const ir::Value*, uint64_t> kept;
+  for (const auto& n : g.nodes())
+    for (auto* v : n->outputs)
+      if (auto it = out.activation_offsets.find(v); it != out.activation_offsets.end())
+        kept.emplace(v, it->second);
+  out.activation_offsets = std::move(kept);
   return out;
 }
 

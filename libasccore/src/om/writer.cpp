@@ -22,6 +22,9 @@ uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 // Lifetimes of every node output in execution order: from its node to its last consumer (graph
 // outputs live to the end). Model inputs are caller buffers (Data ops), not in the arena.
+// In-place sharing: a Reshape-like op's output is its input's bytes, and a Conv whose fused
+// residual (input 3) dies at it writes its output into the residual's buffer (as the CPU
+// runtime does); each such group is one buffer living from its first producer to its last use.
 struct ActivationPlan {
   std::unordered_map<const ir::Value*, uint64_t> offsets;
   MemoryPlan plan;
@@ -34,17 +37,55 @@ ActivationPlan planActivations(const ir::Graph& g, bool reuse) {
     for (auto* in : g.nodes()[i]->inputs)
       if (in) last_use[in] = i;
   for (auto* out : g.outputs) last_use[out] = end;
+  std::unordered_set<const ir::Value*> graph_inputs(g.inputs.begin(), g.inputs.end());
+  std::unordered_map<const ir::Value*, size_t> group_of;  // value -> its buffer request
   std::vector<BufferRequest> reqs;
   std::vector<const ir::Value*> values;
-  for (int i = 0; i < end; ++i)
-    for (auto* v : g.nodes()[i]->outputs) {
-      auto it = last_use.find(v);
-      reqs.push_back({v->byteSize(), i, it == last_use.end() ? i : it->second});
+  auto lastOf = [&](const ir::Value* v, int i) {
+    auto it = last_use.find(v);
+    return it == last_use.end() ? i : it->second;
+  };
+  for (int i = 0; i < end; ++i) {
+    const ir::Node& n = *g.nodes()[i];
+    const ops::OpDef* d = ops::lookup(n.op_type);
+    // The input whose buffer output 0 may share, if any.
+    const ir::Value* share = nullptr;
+    bool writes_into = false;  // the op writes into the shared buffer (not only reads it)
+    if (reuse && n.outputs.size() == 1 && !n.inputs.empty() && n.inputs[0] && d &&
+        d->aliasesInputBytes() && n.inputs[0]->byteSize() == n.outputs[0]->byteSize())
+      share = n.inputs[0];
+    if (reuse && n.op_type == "Conv" && n.inputs.size() > 3 && n.inputs[3] &&
+        n.outputs.size() == 1 && lastOf(n.inputs[3], -1) == i &&
+        n.inputs[3]->byteSize() == n.outputs[0]->byteSize() && n.inputs[3]->dtype == n.outputs[0]->dtype) {
+      share = n.inputs[3];
+      writes_into = true;
+    }
+    if (share && (share->isConstant() || graph_inputs.count(share) || !group_of.count(share)))
+      share = nullptr;
+    // Writing into a residual's buffer: nothing sharing it may be read after this node.
+    if (share && writes_into) {
+      bool also_read = false;  // the Conv's source or weights in the same buffer
+      for (size_t k = 0; k < 3 && k < n.inputs.size(); ++k)
+        also_read = also_read || (n.inputs[k] && group_of.count(n.inputs[k]) &&
+                                  group_of[n.inputs[k]] == group_of[share]);
+      if (also_read || reqs[group_of[share]].last > i) share = nullptr;
+    }
+    for (auto* v : n.outputs) {
+      if (share && v == n.outputs[0]) {
+        const size_t gid = group_of[share];
+        reqs[gid].last = std::max(reqs[gid].last, lastOf(v, i));
+        group_of[v] = gid;
+        values.push_back(v);
+        continue;
+      }
+      group_of[v] = reqs.size();
+      reqs.push_back({v->byteSize(), i, lastOf(v, i)});
       values.push_back(v);
     }
+  }
   ActivationPlan ap;
   ap.plan = planMemory(reqs, kActivationAlign, reuse);
-  for (size_t k = 0; k < values.size(); ++k) ap.offsets[values[k]] = ap.plan.offsets[k];
+  for (const ir::Value* v : values) ap.offsets[v] = ap.plan.offsets[group_of[v]];
   return ap;
 }
 

@@ -6,6 +6,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -198,6 +199,53 @@ class Session::Impl {
   }
 
   std::unordered_map<const ir::Value*, size_t> last_consumer;
+  // The OM's activation plan (empty for a graph built in memory).
+  std::unordered_map<const ir::Value*, uint64_t> om_offsets;
+  size_t om_placed = 0, buffers = 0;
+
+  // Places the arena's buffers: where the OM has a plan, each value's stored version goes at
+  // the OM's offset when it fits (no larger than the OM tensor) and shares no bytes with
+  // another buffer placed there while both are live (checked against the runtime's own
+  // lifetimes, so a plan that differs from the runtime's, or a damaged one, cannot make two
+  // live tensors overlap); everything else (conversions, blocked copies, model inputs kept
+  // across runs) is placed around them by the same planner. Returns the offset of each entry
+  // of `ids`.
+  std::vector<uint64_t> placeBuffers(const std::vector<int>& ids, bool reuse) {
+    std::vector<uint64_t> offsets(ids.size(), 0);
+    std::vector<char> from_om(ids.size(), 0);
+    struct Placed { int first, last; uint64_t begin, end; };
+    std::vector<Placed> placed;
+    for (size_t k = 0; k < ids.size() && !om_offsets.empty(); ++k) {
+      const Slot& s = slots[ids[k]];
+      auto off = om_offsets.find(s.value);
+      if (off == om_offsets.end() || mainSlot(s.value) != ids[k] || s.type != s.value->dtype ||
+          s.bytes > s.value->byteSize())
+        continue;
+      const Placed p{s.first, std::max(s.first, s.last), off->second, off->second + s.bytes};
+      bool clash = false;  // a damaged plan must not make two live buffers share bytes
+      for (const Placed& q : placed)
+        clash = clash || (!(q.last < p.first || p.last < q.first) && q.begin < p.end && p.begin < q.end);
+      if (clash) continue;
+      placed.push_back(p);
+      offsets[k] = off->second;
+      from_om[k] = 1;
+    }
+    // The rest fit around the OM-placed buffers (in gaps where those are not live), so the
+    // fp32 copies of an fp16 model reuse the plan's free space.
+    std::vector<BufferRequest> reqs;
+    for (size_t k = 0; k < ids.size(); ++k) {
+      const Slot& s = slots[ids[k]];
+      BufferRequest r{s.bytes, s.first, std::max(s.first, s.last)};
+      if (from_om[k]) r.fixed_offset = offsets[k];
+      reqs.push_back(r);
+    }
+    MemoryPlan plan = planMemory(reqs, kAlign, reuse);
+    for (size_t k = 0; k < ids.size(); ++k) offsets[k] = plan.offsets[k];
+    arena_bytes = plan.arena_bytes;
+    om_placed = placed.size();
+    buffers = ids.size();
+    return offsets;
+  }
 
   int rootOf(int id) const {
     while (slots[id].alias_of >= 0) id = slots[id].alias_of;
@@ -401,21 +449,20 @@ class Session::Impl {
       reqs.push_back({slots[i].bytes, slots[i].first, std::max(slots[i].first, slots[i].last)});
       ids.push_back(static_cast<int>(i));
     }
-    MemoryPlan plan = planMemory(reqs, kAlign, reuse);
-    arena_bytes = plan.arena_bytes;
+    const std::vector<uint64_t> offsets = placeBuffers(ids, reuse);
     arena.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlign, std::max<size_t>(arena_bytes, kAlign))));
     if (!arena)
       return Status::error(ErrorCode::MemoryExceeded,
                            "cannot allocate the {}-byte activation arena; free memory or use a "
                            "smaller input shape",
                            arena_bytes);
-    for (size_t k = 0; k < ids.size(); ++k) slots[ids[k]].ptr = arena.get() + plan.offsets[k];
+    for (size_t k = 0; k < ids.size(); ++k) slots[ids[k]].ptr = arena.get() + offsets[k];
     for (auto& s : slots)
       if (s.external) s.ptr = const_cast<void*>(s.external);
     for (auto& s : slots)  // aliases were created after their sources: one pass resolves chains
       if (s.alias_of >= 0) s.ptr = slots[s.alias_of].ptr;
-    ASC_LOG_DEBUG("arena {} bytes (peak live {}), {} steps", arena_bytes, plan.peak_live_bytes,
-                  steps.size());
+    ASC_LOG_DEBUG("arena {} bytes, {} of {} buffers at the model's planned offsets, {} steps",
+                  arena_bytes, om_placed, buffers, steps.size());
 
     // Kernels and primitives on the fixed buffers.
     for (auto& s : steps) {
@@ -494,9 +541,12 @@ Session::~Session() = default;
 namespace {
 
 Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionOptions& opts,
-                                                 bool reuse) {
+                                                 bool reuse, om::OmModel* plan = nullptr) {
   auto impl = std::make_unique<Session::Impl>();
   impl->graph = std::move(graph);
+  if (plan) {  // value pointers stay valid: the graph owns its values through unique_ptrs
+    impl->om_offsets = std::move(plan->activation_offsets);
+  }
   impl->threads = resolveThreads(opts.threads);
   impl->profile = opts.profile;
   impl->observer = opts.observer;
@@ -526,7 +576,7 @@ Result<std::unique_ptr<Session>> Session::load(const std::string& om_path,
   ASC_TRACE_SCOPE("AscendCL", "LoadModel");
   ASC_TRY(om::OmModel m, om::loadOm(om_path));
   // The OM's memory setting holds here too: a model built with reuse off gets no reuse.
-  ASC_TRY(auto impl, buildImpl(std::move(m.graph), opts, opts.reuse_memory && m.memory_reuse));
+  ASC_TRY(auto impl, buildImpl(std::move(m.graph), opts, opts.reuse_memory && m.memory_reuse, &m));
   if (impl->tracer) {
     auto soc = m.summary.attrs.find("soc_version");
     impl->tracer->setModel(fileStem(om_path), soc == m.summary.attrs.end() ? "" : soc->second);
@@ -638,6 +688,8 @@ Status Session::readValue(const ir::Value* v, void* dst) const {
 }
 
 size_t Session::arenaBytes() const { return impl_->arena_bytes; }
+size_t Session::bufferCount() const { return impl_->buffers; }
+size_t Session::modelPlacedBuffers() const { return impl_->om_placed; }
 size_t Session::stepCount() const { return impl_->steps.size(); }
 int Session::threads() const { return impl_->threads; }
 const ir::Graph& Session::graph() const { return impl_->graph; }

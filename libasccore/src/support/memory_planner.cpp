@@ -1,12 +1,11 @@
 // memory_planner.cpp: interval placement. Buffers are sorted by size (largest first) and each
 // takes the lowest aligned offset that does not collide with an already placed buffer whose
-// lifetime overlaps its own.
+// lifetime overlaps its own. Buffers with a fixed offset are placed first, as given.
 #include "support/memory_planner.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <numeric>
 
 namespace asc {
 
@@ -28,20 +27,30 @@ MemoryPlan planMemory(const std::vector<BufferRequest>& reqs, size_t alignment, 
     live += d;
     plan.peak_live_bytes = std::max(plan.peak_live_bytes, static_cast<size_t>(std::max(0LL, live)));
   }
+  // Fixed buffers first, as given.
+  std::vector<size_t> placed;
+  for (size_t i = 0; i < reqs.size(); ++i)
+    if (reqs[i].fixed_offset != SIZE_MAX) {
+      plan.offsets[i] = reqs[i].fixed_offset;
+      plan.arena_bytes = std::max(plan.arena_bytes,
+                                  reqs[i].fixed_offset + alignUp(std::max<size_t>(reqs[i].bytes, 1), alignment));
+      placed.push_back(i);
+    }
   if (!reuse) {
-    size_t off = 0;
+    size_t off = alignUp(plan.arena_bytes, alignment);
     for (size_t i = 0; i < reqs.size(); ++i) {
+      if (reqs[i].fixed_offset != SIZE_MAX) continue;
       plan.offsets[i] = off;
       off += alignUp(reqs[i].bytes, alignment);
     }
     plan.arena_bytes = off;
     return plan;
   }
-  std::vector<size_t> order(reqs.size());
-  std::iota(order.begin(), order.end(), 0);
+  std::vector<size_t> order;
+  for (size_t i = 0; i < reqs.size(); ++i)
+    if (reqs[i].fixed_offset == SIZE_MAX) order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return reqs[a].bytes > reqs[b].bytes; });
-  std::vector<size_t> placed;
   for (size_t idx : order) {
     const auto& r = reqs[idx];
     const size_t size = alignUp(std::max<size_t>(r.bytes, 1), alignment);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace asc {
@@ -12,6 +13,8 @@ struct BufferRequest {
   size_t bytes = 0;
   int first = 0;  // step that writes it first (-1: before the first step)
   int last = 0;   // step that reads it last
+  /// Already placed at this offset (e.g. by the OM's plan); the others fit around it.
+  size_t fixed_offset = SIZE_MAX;
 };
 
 struct MemoryPlan {
@@ -20,7 +23,8 @@ struct MemoryPlan {
   size_t peak_live_bytes = 0;   // the lower bound: most bytes live at one step
 };
 
-/// Greedy best-offset placement, largest buffers first; `reuse = false` lays them end to end.
+/// Greedy best-offset placement, largest buffers first, around the buffers with a fixed
+/// offset; `reuse = false` lays the others end to end after the fixed ones.
 MemoryPlan planMemory(const std::vector<BufferRequest>& reqs, size_t alignment, bool reuse);
 
 }  // namespace asc

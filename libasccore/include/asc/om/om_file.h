@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,9 @@ struct OmModel {
   OmSummary summary;
   uint64_t memory_size = 0;
   bool memory_reuse = true;  // _asc_memory_reuse: false when built with reuse off
+  /// Each node output's offset in the activation arena (the ops' output_i), checked to lie
+  /// within memory_size. The runtime places the buffers it can at these offsets.
+  std::unordered_map<const ir::Value*, uint64_t> activation_offsets;
 };
 
 /// Validates the container (magic, sizes, partition bounds, checksum) and parses the ModelDef.

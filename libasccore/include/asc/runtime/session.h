@@ -95,6 +95,10 @@ class ASC_API Session {
 
   /// Arena bytes (all activations) and the number of executed steps (kernels and conversions).
   size_t arenaBytes() const;
+  /// Arena buffers, and how many of them sit at the offsets the OM planned (the rest: fp16/fp32
+  /// conversions, blocked copies and model inputs, planned after the OM's memory_size).
+  size_t bufferCount() const;
+  size_t modelPlacedBuffers() const;
   size_t stepCount() const;
   int threads() const;
   /// One line per step: op name, type and implementation, for --debug.
