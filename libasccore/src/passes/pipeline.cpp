@@ -1,14 +1,11 @@
 // pipeline.cpp: the pass registry and the default pipeline, as a plain list.
 #include <fmt/format.h>
-#include <google/protobuf/util/json_util.h>
-
-#include <fstream>
-#include <sstream>
 
 #include "asc/ops/registry.h"
 #include "asc/passes/pass.h"
 #include "asc/support/log.h"
 #include "op_blacklist.pb.h"
+#include "support/json_config.h"
 
 namespace asc::passes {
 
@@ -69,19 +66,9 @@ Status runPasses(ir::Graph& g, const std::vector<std::string>& names, PassContex
 }
 
 Status readOpBlacklist(const std::string& path, PassContext* ctx) {
-  std::ifstream f(path);
-  if (!f)
-    return Status::error(ErrorCode::FileOpenFailed,
-                         "cannot open --op_blacklist file '{}'; check the path", path);
-  std::stringstream ss;
-  ss << f.rdbuf();
   asc::config::OpBlacklist b;
-  auto st = google::protobuf::util::JsonStringToMessage(ss.str(), &b);
-  if (!st.ok())
-    return Status::error(ErrorCode::JsonParseFailed,
-                         "--op_blacklist {}: {}; expected {{\"op_types\": [\"Softmax\"], "
-                         "\"op_names\": [\"node_name\"]}}",
-                         path, st.ToString());
+  ASC_RETURN_IF_ERROR(readJsonConfig(
+      path, "op_blacklist", R"({"op_types": ["Softmax"], "op_names": ["node_name"]})", &b));
   ctx->keep_types.insert(b.op_types().begin(), b.op_types().end());
   ctx->keep_names.insert(b.op_names().begin(), b.op_names().end());
   return Status::ok();

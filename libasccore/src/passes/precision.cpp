@@ -12,11 +12,7 @@
 #include "asc/support/fp16.h"
 #include "asc/support/log.h"
 #include "mixlist.pb.h"
-
-#include <google/protobuf/util/json_util.h>
-
-#include <fstream>
-#include <sstream>
+#include "support/json_config.h"
 
 namespace asc::passes {
 namespace {
@@ -170,18 +166,11 @@ Status applyPrecision(ir::Graph& g, const PrecisionOptions& o, PassContext& ctx)
 }
 
 Status readMixList(const std::string& path, PrecisionOptions* opts) {
-  std::ifstream f(path);
-  if (!f)
-    return Status::error(ErrorCode::FileOpenFailed, "cannot open --modify_mixlist file '{}'", path);
-  std::stringstream ss;
-  ss << f.rdbuf();
   asc::config::MixList m;
-  auto st = google::protobuf::util::JsonStringToMessage(ss.str(), &m);
-  if (!st.ok())
-    return Status::error(ErrorCode::JsonParseFailed,
-                         "--modify_mixlist {}: {}; expected {{\"black-list\": {{\"to-add\": [...], "
-                         "\"to-remove\": [...]}}, \"white-list\": ..., \"gray-list\": ...}}",
-                         path, st.ToString());
+  ASC_RETURN_IF_ERROR(readJsonConfig(path, "modify_mixlist",
+                                     R"({"black-list": {"to-add": [...], "to-remove": [...]}, )"
+                                     R"("white-list": ..., "gray-list": ...})",
+                                     &m));
   opts->black_add.insert(m.black_list().to_add().begin(), m.black_list().to_add().end());
   opts->black_remove.insert(m.black_list().to_remove().begin(), m.black_list().to_remove().end());
   opts->fp16_add.insert(m.white_list().to_add().begin(), m.white_list().to_add().end());
