@@ -14,6 +14,8 @@
 # precision-check), SOC (Ascend310P3), PRECISION (force_fp16), INPUT_SHAPE (for models with
 # dynamic dims), SEED (1), MIN_COSINE (0.99: a layer below it fails), ATOL/RTOL (element
 # tolerance; default: loose for fp16/bf16 OMs, where drift is expected, tight for fp32).
+# ATC_ARGS: more atc options, e.g. ATC_ARGS="--keep_dtype=keep.cfg" to keep the layers a
+# first run named in fp32 and check again.
 # FAULT_NODE (test hook): perturb this OM node's output in the NPU-side run only (ASC_FAULT_NODE,
 # in builds with ASC_TEST_HOOKS), to check that the flow names it as the first divergence.
 set -euo pipefail
@@ -49,7 +51,7 @@ shape_args=()
 [ -n "${INPUT_SHAPE:-}" ] && shape_args=(--input_shape="$INPUT_SHAPE")
 step "atc: $MODEL -> $OUT/model/$name.om ($PRECISION, $SOC)"
 "$BIN/atc" --model="$MODEL" --framework=5 --output="$OUT/model/$name" --soc_version="$SOC" \
-  --precision_mode="$PRECISION" "${shape_args[@]}" > "$OUT/atc.log" 2>&1 ||
+  --precision_mode="$PRECISION" "${shape_args[@]}" ${ATC_ARGS:-} > "$OUT/atc.log" 2>&1 ||
   { cat "$OUT/atc.log"; exit 2; }
 "$BIN/atc" --mode=1 --om="$OUT/model/$name.om" --json="$OUT/model/$name.json" >> "$OUT/atc.log" 2>&1 ||
   { cat "$OUT/atc.log"; exit 2; }

@@ -28,3 +28,12 @@ expect_stdout_contains "below --min_cosine"
 
 run env BIN="$BIN" OUT="$TMP/none" "$ROOT/scripts/precision-check.sh" "$TMP/no_such.onnx"
 expect_exit 2
+
+# ATC_ARGS reach atc: keeping every Conv in fp32 (--keep_dtype) still passes, and a bad extra
+# option stops the flow with exit 2 before anything runs.
+printf 'OpType::Conv\n' > "$TMP/keep.cfg"
+run env BIN="$BIN" OUT="$TMP/keep" ATC_ARGS="--keep_dtype=$TMP/keep.cfg" "$ROOT/scripts/precision-check.sh" "$model"
+expect_exit 0
+grep -q "keep_dtype" "$TMP/keep/model/resnet_mini.json" || fail "the OM's command line lacks --keep_dtype"
+run env BIN="$BIN" OUT="$TMP/badarg" ATC_ARGS="--no_such_option=1" "$ROOT/scripts/precision-check.sh" "$model"
+expect_exit 2
