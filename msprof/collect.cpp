@@ -77,17 +77,17 @@ class Sampler {
   }
   void sample(std::vector<trace::Sample>* out) {
     int64_t ticks = 0, pages = 0;
-    std::vector<int> todo{root_};
-    while (!todo.empty()) {
-      int p = todo.back();
-      todo.pop_back();
+    std::vector<int> pending{root_};
+    while (!pending.empty()) {
+      int p = pending.back();
+      pending.pop_back();
       int64_t t = 0, r = 0;
       if (procStat(p, &t, &r)) {
         // A process that ended took its ticks with it: keep the last reading of each.
         last_ticks_[p] = t;
         pages += r;
       }
-      for (int c : childrenOf(p)) todo.push_back(c);
+      for (int c : childrenOf(p)) pending.push_back(c);
     }
     for (const auto& kv : last_ticks_) ticks += kv.second;
     int64_t busy = 0, total = 0;

@@ -128,6 +128,15 @@ class ConvKernel : public Kernel {
       ASC_RETURN_IF_ERROR(cpu::appendActivation(n, po));
       attr.set_post_ops(po);
       memory::desc src_md, wei_md;
+      // A forward convolution descriptor for `alg` on the given source and destination.
+      auto convDesc = [&](dnnl::algorithm alg, const memory::desc& s, const memory::desc& d) {
+        return has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg, s,
+                                                           wei_any, bias_md, d, g.strides, g.dilations,
+                                                           g.pad_l, g.pad_r)
+                        : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg, s,
+                                                           wei_any, d, g.strides, g.dilations, g.pad_l,
+                                                           g.pad_r);
+      };
       // oneDNN picks the source layout from "any", but for some shapes (depthwise with a
       // blocked destination) only a reference kernel accepts that combination; then give the
       // source the destination's layout explicitly. The first non-reference candidate wins.
@@ -138,13 +147,8 @@ class ConvKernel : public Kernel {
         try {
           memory::desc s16(cpu::dimsOf(x.shape()), memory::data_type::f32, tag::nChw16c);
           memory::desc d16(cpu::dimsOf(y.shape()), memory::data_type::f32, tag::nChw16c);
-          auto d = has_bias ? dnnl::convolution_forward::desc(
-                                  dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_winograd,
-                                  s16, wei_any, bias_md, d16, g.strides, g.dilations, g.pad_l, g.pad_r)
-                            : dnnl::convolution_forward::desc(
-                                  dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_winograd,
-                                  s16, wei_any, d16, g.strides, g.dilations, g.pad_l, g.pad_r);
-          auto pd = dnnl::convolution_forward::primitive_desc(d, attr, env_.engine);
+          auto pd = dnnl::convolution_forward::primitive_desc(
+              convDesc(dnnl::algorithm::convolution_winograd, s16, d16), attr, env_.engine);
           prim_ = dnnl::convolution_forward(pd);
           src_md = pd.src_desc();
           wei_md = pd.weights_desc();
@@ -164,13 +168,8 @@ class ConvKernel : public Kernel {
         const memory::desc& sm = src_candidates[ci];
         std::string impl;
         if (!transpose) {
-          auto d = has_bias ? dnnl::convolution_forward::desc(
-                                  dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                  sm, wei_any, bias_md, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r)
-                            : dnnl::convolution_forward::desc(
-                                  dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                  sm, wei_any, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r);
-          auto pd = dnnl::convolution_forward::primitive_desc(d, attr, env_.engine);
+          auto pd = dnnl::convolution_forward::primitive_desc(
+              convDesc(dnnl::algorithm::convolution_direct, sm, dst_md), attr, env_.engine);
           impl = pd.impl_info_str();
           if (impl.rfind("ref", 0) == 0 && ci + 1 < src_candidates.size()) continue;
           prim_ = dnnl::convolution_forward(pd);
