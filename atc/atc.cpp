@@ -6,21 +6,17 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <map>
 #include <set>
-#include <cmath>
 #include <fstream>
 #include <iostream>
-#include <random>
 
+#include "asc/compiler/compile.h"
 #include "asc/frontend/onnx.h"
 #include "asc/om/om_file.h"
 #include "asc/ops/registry.h"
 #include "asc/passes/pass.h"
-#include "asc/passes/layout.h"
 #include "asc/passes/precision.h"
-#include "asc/runtime/session.h"
 #include "asc/soc/soc.h"
 #include "asc/support/file.h"
 #include "asc/support/log.h"
@@ -112,48 +108,8 @@ Result<std::map<std::string, std::string>> readOpNameMap(const std::string& path
   return m;
 }
 
-// --out_nodes "name:index;name2:index": those node outputs become the model outputs (the
-// source-model node names, which fused nodes keep in their original names).
-Status applyOutNodes(ir::Graph& g, const std::string& spec) {
-  if (spec.empty()) return Status::ok();
-  std::vector<ir::Value*> outs;
-  size_t pos = 0;
-  while (pos < spec.size()) {
-    size_t e = spec.find(';', pos);
-    if (e == std::string::npos) e = spec.size();
-    std::string item = spec.substr(pos, e - pos);
-    pos = e + 1;
-    if (item.empty()) continue;
-    auto colon = item.rfind(':');
-    char* end = nullptr;
-    long idx = colon == std::string::npos ? -1 : std::strtol(item.c_str() + colon + 1, &end, 10);
-    if (colon == std::string::npos || idx < 0 || (end && *end))
-      return Status::error(ErrorCode::InvalidParam,
-                           "Value {} for parameter --out_nodes is invalid. Reason: write "
-                           "\"node_name:output_index;...\"",
-                           item);
-    const std::string name = item.substr(0, colon);
-    ir::Node* found = nullptr;
-    for (const auto& n : g.nodes())
-      if (n->name == name || std::count(n->original_names.begin(), n->original_names.end(), name))
-        found = n.get();
-    if (!found)
-      return Status::error(ErrorCode::NodeNotFound,
-                           "--out_nodes names '{}', which is not a node of the model (or was "
-                           "folded into a constant)",
-                           name);
-    if (static_cast<size_t>(idx) >= found->outputs.size())
-      return Status::error(ErrorCode::InvalidParam,
-                           "--out_nodes: node '{}' has {} outputs, index {} is out of range", name,
-                           found->outputs.size(), idx);
-    outs.push_back(found->outputs[idx]);
-  }
-  g.outputs = outs;
-  return Status::ok();
-}
-
 // Options that steer NPU-only machinery: checked and recorded, with no effect on the CPU.
-Status checkNpuOnlyOptions(const Options& o, const ir::Graph& g) {
+Status checkNpuOnlyOptions(const Options& o) {
   auto oneOf = [&](const char* name, std::initializer_list<const char*> allowed) -> Status {
     const std::string v = o.get(name);
     for (const char* a : allowed)
@@ -179,14 +135,6 @@ Status checkNpuOnlyOptions(const Options& o, const ir::Graph& g) {
                          "Value {} for parameter --optypelist_for_implmode is invalid. Reason: it "
                          "needs --op_select_implmode",
                          o.get("optypelist_for_implmode"));
-  if (o.get("core_type") == "VectorCore")
-    for (const auto& n : g.nodes())
-      if (n->op_type == "Conv" || n->op_type == "ConvTranspose" || n->op_type == "MatMul" ||
-          n->op_type == "Gemm")
-        return Status::error(ErrorCode::InvalidParam,
-                             "Value VectorCore for parameter --core_type is invalid. Reason: the "
-                             "network has Cube operators ({} '{}')",
-                             n->op_type, n->name);
   for (const char* name : {"enable_small_channel", "buffer_optimize", "op_select_implmode",
                            "optypelist_for_implmode"})
     if (o.given(name))
@@ -195,98 +143,41 @@ Status checkNpuOnlyOptions(const Options& o, const ir::Graph& g) {
   return Status::ok();
 }
 
-struct GraphStats {
-  size_t nodes = 0;      // operators, not counting TransData
-  size_t transdata = 0;  // layout conversions the target chip needs (free on the CPU)
-  int64_t flops = 0;
-  om::MemoryPlanSummary memory;
-};
-
-GraphStats statsOf(const ir::Graph& g, bool reuse) {
-  GraphStats s;
-  for (const auto& n : g.nodes()) ++(n->op_type == "TransData" ? s.transdata : s.nodes);
-  for (const auto& n : g.nodes()) s.flops += ops::nodeFlops(*n);
-  s.memory = om::planActivationMemory(g, reuse);
-  return s;
+// --oo_level (the current atc) or --optimize (the seed's spelling): one level, O3 by default.
+Result<passes::OptLevel> optLevel(const Options& o) {
+  if (o.given("oo_level") && o.given("optimize") && o.get("oo_level") != o.get("optimize"))
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --optimize is invalid. Reason: --oo_level={} "
+                         "says otherwise; give one of the two",
+                         o.get("optimize"), o.get("oo_level"));
+  if (o.given("optimize")) return passes::parseOptLevel(o.get("optimize"), "optimize");
+  return passes::parseOptLevel(o.get("oo_level"), "oo_level");
 }
 
-// --check_equivalence: the original and the optimised graph on the same random inputs.
-Status checkEquivalence(const std::string& model, const frontend::OnnxImportOptions& io,
-                        ir::Graph optimised) {
-  ASC_TRY(ir::Graph original, frontend::importOnnx(model, io));
-  ASC_TRY(auto a, runtime::Session::fromGraph(std::move(original)));
-  ASC_TRY(auto b, runtime::Session::fromGraph(std::move(optimised)));
-  std::mt19937 rng(7767517);
-  std::uniform_real_distribution<float> uni(-1.f, 1.f);
-  for (size_t i = 0; i < a->inputs().size(); ++i) {
-    const auto& info = a->inputs()[i];
-    std::vector<uint8_t> bytes(info.bytes, 0);
-    if (info.dtype == ir::DType::F32)
-      for (size_t k = 0; k < bytes.size() / 4; ++k) reinterpret_cast<float*>(bytes.data())[k] = uni(rng);
-    ASC_RETURN_IF_ERROR(a->setInput(i, bytes.data(), bytes.size()));
-    ASC_RETURN_IF_ERROR(b->setInput(i, bytes.data(), bytes.size()));
-  }
-  ASC_RETURN_IF_ERROR(a->run());
-  ASC_RETURN_IF_ERROR(b->run());
-  for (size_t i = 0; i < a->outputs().size(); ++i) {
-    const auto& info = a->outputs()[i];
-    if (info.dtype != ir::DType::F32) {
-      if (std::memcmp(a->outputData(i), b->outputData(i), info.bytes) != 0)
-        return Status::error(ErrorCode::Internal, "--check_equivalence: output '{}' differs after "
-                             "optimisation", info.name);
-      continue;
-    }
-    const float* x = static_cast<const float*>(a->outputData(i));
-    const float* y = static_cast<const float*>(b->outputData(i));
-    double dot = 0, nx = 0, ny = 0, maxdiff = 0, maxref = 0;
-    for (size_t k = 0; k < info.bytes / 4; ++k) {
-      dot += double(x[k]) * y[k];
-      nx += double(x[k]) * x[k];
-      ny += double(y[k]) * y[k];
-      maxdiff = std::max(maxdiff, std::fabs(double(x[k]) - y[k]));
-      maxref = std::max(maxref, std::fabs(double(x[k])));
-    }
-    const double cosine = nx == 0 && ny == 0 ? 1.0 : dot / std::sqrt(nx * ny);
-    ASC_LOG_INFO("check_equivalence: output '{}': cosine {:.7f}, max |diff| {:.3g} (max |ref| {:.3g})",
-                 info.name, cosine, maxdiff, maxref);
-    if (!(cosine >= 0.99999) || !(maxdiff <= 1e-4 * maxref + 1e-6))
-      return Status::error(ErrorCode::Internal,
-                           "--check_equivalence: output '{}' differs after optimisation (cosine "
-                           "{:.7f}, max |diff| {:.3g}, max |ref| {:.3g}); switch passes off with "
-                           "--fusion_switch_file to find the one at fault",
-                           info.name, cosine, maxdiff, maxref);
-  }
-  return Status::ok();
+Result<bool> boolOption(const Options& o, const char* name) {
+  const std::string v = o.get(name);
+  if (v != "true" && v != "false")
+    return Status::error(ErrorCode::BoolParam,
+                         "Value {} for parameter --{} is invalid. Reason: use true or false", v,
+                         name);
+  return v == "true";
 }
 
-Status buildModel(const Options& o) {
+// Everything --mode=0 takes from the command line, as asc::compile()'s options.
+Result<CompileOptions> compileOptions(const Options& o) {
+  CompileOptions c;
   ASC_RETURN_IF_ERROR(requireValue(o, "model"));
+  c.model = o.get("model");
   const std::string fw = o.get("framework");
-  if (fw == "-1" || fw.empty())
+  if (fw != "0" && fw != "1" && fw != "3" && fw != "5")
     return Status::error(ErrorCode::RequiredParam,
                          "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
                          "or 3(TensorFlow) or 5(Onnx).");
-  if (fw == "0" || fw == "1" || fw == "3")
-    return Status::error(ErrorCode::NotImplemented,
-                         "The operation is not supported. Reason: --framework={} ({}) is not "
-                         "supported by asc-tools yet; convert the model to ONNX and use "
-                         "--framework=5",
-                         fw, fw == "0" ? "Caffe" : fw == "1" ? "MindSpore" : "TensorFlow");
-  if (fw != "5")
-    return Status::error(ErrorCode::RequiredParam,
-                         "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
-                         "or 3(TensorFlow) or 5(Onnx).");
-  if (o.given("weight"))
+  c.framework = std::stoi(fw);
+  if (o.given("weight") && c.framework == 5)
     ASC_LOG_WARN("--weight is only used with --framework=0 (Caffe); ignored for ONNX");
-  ASC_RETURN_IF_ERROR(requireValue(o, "output"));
-  std::string output = o.get("output");
-  if (output.back() == '/')
-    return Status::error(ErrorCode::PathNoFileName,
-                         "--output '{}' has no file name after the last '/'; give a path and "
-                         "file stem, e.g. out/model",
-                         output);
-  ASC_TRY(const soc::SocInfo* chip, soc::findSoc(o.get("soc_version")));
-  ASC_TRY(passes::PrecisionOptions precision, precisionOptions(o));
+  c.soc_version = o.get("soc_version");
+  ASC_TRY(c.precision, precisionOptions(o));
   std::string fmt_in = o.get("input_format");
   if (fmt_in.empty()) fmt_in = "NCHW";
   if (fmt_in != "NCHW" && fmt_in != "ND" && fmt_in != "NCDHW")
@@ -294,128 +185,85 @@ Status buildModel(const Options& o) {
                          "Value {} for parameter --input_format is invalid. Reason: ONNX models "
                          "take NCHW, ND or NCDHW",
                          fmt_in);
-  std::string dump_mode = o.get("dump_mode");
-  if (dump_mode != "0" && dump_mode != "1")
-    return Status::error(ErrorCode::InvalidParam,
-                         "Value {} for parameter --dump_mode is invalid. Reason: use 0 or 1",
-                         dump_mode);
+  c.import.input_shape = o.get("input_shape");
+  c.import.input_format = fmt_in;
+  ASC_TRY(c.import.op_name_map, readOpNameMap(o.get("op_name_map")));
+  c.out_nodes = o.get("out_nodes");
+  c.core_type = o.get("core_type");
+  ASC_TRY(c.level, optLevel(o));
+  ASC_TRY(c.keep_original, boolOption(o, "save_original_model"));
+  ASC_TRY(c.check_equivalence, boolOption(o, "check_equivalence"));
 
-  auto t0 = std::chrono::steady_clock::now();
-  frontend::OnnxImportOptions io;
-  io.input_shape = o.get("input_shape");
-  io.input_format = fmt_in;
-  ASC_TRY(io.op_name_map, readOpNameMap(o.get("op_name_map")));
-  ASC_TRY(ir::Graph g, frontend::importOnnx(o.get("model"), io));
-  ASC_RETURN_IF_ERROR(checkNpuOnlyOptions(o, g));
-  ASC_RETURN_IF_ERROR(applyOutNodes(g, o.get("out_nodes")));
-  const std::string save_original = o.get("save_original_model");
-  if (save_original != "true" && save_original != "false")
-    return Status::error(ErrorCode::BoolParam,
-                         "Value {} for parameter --save_original_model is invalid. Reason: use "
-                         "true or false",
-                         save_original);
   const std::string reuse_opt = o.get("disable_reuse_memory");
   if (reuse_opt != "0" && reuse_opt != "1")
     return Status::error(ErrorCode::InvalidParam,
                          "Value {} for parameter --disable_reuse_memory is invalid. Reason: use 0 "
                          "(reuse) or 1 (no reuse)",
                          reuse_opt);
-  bool reuse = reuse_opt == "0";
-  MemoryConfig mem_config;
+  c.reuse_memory = reuse_opt == "0";
   if (o.given("memory_config")) {
-    ASC_TRY(mem_config, readMemoryConfig(o.get("memory_config")));
-    if (mem_config.enable_memory_reuse) {
-      if (o.given("disable_reuse_memory") && *mem_config.enable_memory_reuse != reuse)
+    ASC_TRY(MemoryConfig mem, readMemoryConfig(o.get("memory_config")));
+    if (mem.enable_memory_reuse) {
+      if (o.given("disable_reuse_memory") && *mem.enable_memory_reuse != c.reuse_memory)
         return Status::error(ErrorCode::InvalidParam,
                              "Value {} for parameter --disable_reuse_memory is invalid. Reason: "
                              "{} sets enable_memory_reuse={}; give one of the two",
                              reuse_opt, o.get("memory_config"),
-                             *mem_config.enable_memory_reuse ? "true" : "false");
-      reuse = *mem_config.enable_memory_reuse;
+                             *mem.enable_memory_reuse ? "true" : "false");
+      c.reuse_memory = *mem.enable_memory_reuse;
+    }
+    if (mem.memory_reuse_mb) {
+      c.arena_limit_bytes = *mem.memory_reuse_mb << 20;
+      c.arena_limit_source = fmt::format("memory_reuse_mb={} ({} bytes) in {}",
+                                         *mem.memory_reuse_mb, *c.arena_limit_bytes,
+                                         o.get("memory_config"));
     }
   }
-  const std::string check = o.get("check_equivalence");
-  if (check != "true" && check != "false")
-    return Status::error(ErrorCode::BoolParam,
-                         "Value {} for parameter --check_equivalence is invalid. Reason: use true "
-                         "or false",
-                         check);
-  passes::PassContext pc;
-  ASC_RETURN_IF_ERROR(readFusionSwitch(o.get("fusion_switch_file"), &pc.disabled));
+  ASC_RETURN_IF_ERROR(readFusionSwitch(o.get("fusion_switch_file"), &c.disabled_passes));
+  ASC_RETURN_IF_ERROR(readOptimizationSwitch(o.get("optimization_switch"), &c.disabled_passes));
   if (o.given("op_blacklist")) {
-    ASC_RETURN_IF_ERROR(passes::readOpBlacklist(o.get("op_blacklist"), &pc));
-    for (const auto& name : pc.keep_names)
-      if (!g.findNode(name))
-        ASC_LOG_WARN("--op_blacklist: the model has no node named '{}'", name);
+    passes::PassContext kept;
+    ASC_RETURN_IF_ERROR(passes::readOpBlacklist(o.get("op_blacklist"), &kept));
+    c.keep_types = kept.keep_types;
+    c.keep_names = kept.keep_names;
   }
-  const GraphStats before = statsOf(g, reuse);
-  ASC_RETURN_IF_ERROR(passes::runDefaultPipeline(g, pc));
-  ASC_RETURN_IF_ERROR(passes::applyPrecision(g, precision, pc));
-  ASC_RETURN_IF_ERROR(passes::assignLayouts(g, pc));
-  const GraphStats after = statsOf(g, reuse);
-  ASC_LOG_INFO("graph optimisation: {} rewrites; nodes {} -> {}{}, GFLOPs {:.3f} -> {:.3f}, arena "
-               "{} -> {} bytes (peak live {}), weights {} -> {} bytes",
-               pc.log.size(), before.nodes, after.nodes,
-               after.transdata ? fmt::format(" (+{} TransData)", after.transdata) : "",
-               before.flops / 1e9, after.flops / 1e9, before.memory.arena_bytes,
-               after.memory.arena_bytes, after.memory.peak_live_bytes, before.memory.weight_bytes,
-               after.memory.weight_bytes);
-  if (after.memory.arena_bytes + after.memory.weight_bytes > chip->memory_bytes)
-    return Status::error(ErrorCode::MemoryExceeded,
-                         "the model needs {} bytes of activations and {} bytes of weights, more "
-                         "than the {} bytes of {}; use a smaller --input_shape",
-                         after.memory.arena_bytes, after.memory.weight_bytes, chip->memory_bytes,
-                         chip->name);
-  if (mem_config.memory_reuse_mb &&
-      after.memory.arena_bytes > (*mem_config.memory_reuse_mb << 20))
-    return Status::error(ErrorCode::MemoryExceeded,
-                         "the activation arena needs {} bytes, more than memory_reuse_mb={} ({} "
-                         "bytes) in {}; raise the limit, keep memory reuse on, or use a smaller "
-                         "--input_shape",
-                         after.memory.arena_bytes, *mem_config.memory_reuse_mb,
-                         *mem_config.memory_reuse_mb << 20, o.get("memory_config"));
-  if (check == "true") {
-    frontend::OnnxImportOptions again = io;
-    ASC_TRY(ir::Graph copy, frontend::importOnnx(o.get("model"), again));
-    passes::PassContext pc2 = pc;
-    pc2.log.clear();
-    ASC_RETURN_IF_ERROR(passes::runDefaultPipeline(copy, pc2));
-    ASC_RETURN_IF_ERROR(checkEquivalence(o.get("model"), io, std::move(copy)));
-  }
-  auto t1 = std::chrono::steady_clock::now();
-  g.name = fileStem(output);
-  for (const auto& n : g.nodes())
-    for (const char* excluded : chip->excluded_ops)
-      if (n->op_type == excluded)
-        return Status::error(ErrorCode::UnsupportedOp,
-                             "operator '{}' (node '{}') is not supported on {}", n->op_type,
-                             n->name, chip->name);
-  for (const auto& v : g.values())
-    if (!soc::supportsDtype(*chip, v->dtype))
-      return Status::error(ErrorCode::UnsupportedOp, "tensor '{}' is {}, which {} does not support",
-                           v->name, ir::dtypeName(v->dtype), chip->name);
+  return c;
+}
 
-  om::ModelInfo info;
-  info.soc_version = chip->name;
-  info.atc_cmdline = o.cmdline;
-  info.target_type = chip->target_type;
-  info.reuse_memory = reuse;
-  info.core_type = o.get("core_type");
-  info.c0 = chip->c0;
-  std::string path = output + ".om";
+Status buildModel(const Options& o) {
+  ASC_TRY(CompileOptions c, compileOptions(o));
+  ASC_RETURN_IF_ERROR(requireValue(o, "output"));
+  const std::string output = o.get("output");
+  if (output.back() == '/')
+    return Status::error(ErrorCode::PathNoFileName,
+                         "--output '{}' has no file name after the last '/'; give a path and "
+                         "file stem, e.g. out/model",
+                         output);
+  const std::string dump_mode = o.get("dump_mode");
+  if (dump_mode != "0" && dump_mode != "1")
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --dump_mode is invalid. Reason: use 0 or 1",
+                         dump_mode);
+  ASC_RETURN_IF_ERROR(checkNpuOnlyOptions(o));
+  ASC_TRY(CompiledModel m, compile(c));
+
+  const auto t0 = std::chrono::steady_clock::now();
+  m.info.atc_cmdline = o.cmdline;
+  const std::string path = output + ".om";
   ASC_RETURN_IF_ERROR(makeDirs(dirName(path)));
-  if (save_original == "true") {
-    // The model as imported: no fusion, no precision change (shapes inferred, constants folded).
-    ASC_TRY(ir::Graph original, frontend::importOnnx(o.get("model"), io));
-    ASC_RETURN_IF_ERROR(applyOutNodes(original, o.get("out_nodes")));
-    original.name = fileStem(output) + "_original";
-    ASC_RETURN_IF_ERROR(om::writeOm(original, info, output + "_original.om"));
+  if (m.original) {
+    // The model as imported: no pass, no precision change (shapes inferred, constants folded).
+    m.original->name = fileStem(output) + "_original";
+    om::ModelInfo info = m.info;
+    info.opt_level.clear();
+    ASC_RETURN_IF_ERROR(om::writeOm(*m.original, info, output + "_original.om"));
   }
-  ASC_RETURN_IF_ERROR(om::writeOm(g, info, path));
-  auto t2 = std::chrono::steady_clock::now();
-  ASC_LOG_INFO("imported {} nodes in {:.1f} ms, wrote {} in {:.1f} ms", g.nodes().size(),
-               std::chrono::duration<double, std::milli>(t1 - t0).count(), path,
-               std::chrono::duration<double, std::milli>(t2 - t1).count());
+  m.graph.name = fileStem(output);
+  ASC_RETURN_IF_ERROR(om::writeOm(m.graph, m.info, path));
+  ASC_LOG_INFO("imported {} nodes in {:.1f} ms, optimised in {:.1f} ms, wrote {} in {:.1f} ms",
+               m.graph.nodes().size(), m.report.import_ms, m.report.optimise_ms, path,
+               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                   .count());
   return Status::ok();
 }
 
@@ -532,6 +380,8 @@ Status displayModel(const Options& o, std::ostream& out) {
   if (s.peak_live_bytes)
     fmt::print(out, "memory   info: arena[{} B], peak_live[{} B], reuse[{}].\n", attr("memory_size"),
                s.peak_live_bytes, attr("_asc_memory_reuse") == "0" ? "off" : "on");
+  if (!attr("_asc_oo_level").empty())
+    fmt::print(out, "compile  info: oo_level[{}].\n", attr("_asc_oo_level"));
   fmt::print(out, "model    info: ops[{}], inputs[{}], outputs[{}], checksum[{}].\n", s.op_count,
              fmt::join(s.inputs, "; "), fmt::join(s.outputs, "; "),
              s.checksum_verified ? "verified" : "none");
@@ -594,8 +444,15 @@ int main(int argc, const char* const* argv, std::ostream& out) {
     return 0;
   }
   if (opts && opts->list_passes) {
-    for (const auto& p : passes::allPasses()) fmt::print(out, "{:<24} {}\n", p.name, p.description);
-    fmt::print(out, "default pipeline: {}\n", fmt::join(passes::defaultPipeline(), ", "));
+    fmt::print(out, "{:<28} {:<10} {:<6} {}\n", "pass", "kind", "level", "what it does");
+    for (const auto& p : passes::allPasses())
+      fmt::print(out, "{:<28} {:<10} {:<6} {}\n", p.name, p.kind,
+                 p.min_level ? fmt::format("O{}+", p.min_level) : std::string("all"),
+                 p.description);
+    for (auto level : {passes::OptLevel::O1, passes::OptLevel::O2, passes::OptLevel::O3})
+      fmt::print(out, "pipeline at {}{}: {}\n", passes::optLevelName(level),
+                 level == passes::OptLevel::O3 ? " (default)" : "",
+                 fmt::join(passes::pipelineFor(level), ", "));
     return 0;
   }
   if (opts && opts->list_errors) {

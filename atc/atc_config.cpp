@@ -5,10 +5,37 @@
 #include <cctype>
 #include <fstream>
 
+#include <fmt/format.h>
+
 #include "asc/passes/pass.h"
 #include "asc/support/log.h"
 
 namespace asc::atc {
+
+namespace {
+
+// One "PassName:on|off" entry of a switch file or option; `where` names it in messages.
+Status applySwitch(const std::string& entry, const std::string& where,
+                   std::set<std::string>* disabled) {
+  auto colon = entry.rfind(':');
+  std::string name = entry.substr(0, colon);
+  std::string state = colon == std::string::npos ? "" : entry.substr(colon + 1);
+  if (state != "on" && state != "off")
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter {} is invalid. Reason: write PassName:on or "
+                         "PassName:off (names from atc --list_passes)",
+                         entry, where);
+  if (!passes::findPass(name)) {
+    ASC_LOG_WARN("{}: no pass named '{}' in asc-tools (see atc --list_passes); skipped", where,
+                 name);
+    return Status::ok();
+  }
+  if (state == "off") disabled->insert(name);
+  else disabled->erase(name);
+  return Status::ok();
+}
+
+}  // namespace
 
 Status readFusionSwitch(const std::string& path, std::set<std::string>* disabled) {
   if (path.empty()) return Status::ok();
@@ -20,23 +47,22 @@ Status readFusionSwitch(const std::string& path, std::set<std::string>* disabled
     line = line.substr(0, line.find('#'));
     line.erase(std::remove_if(line.begin(), line.end(), ::isspace), line.end());
     if (line.empty()) continue;
-    auto colon = line.rfind(':');
-    std::string name = line.substr(0, colon), state = colon == std::string::npos ? "" : line.substr(colon + 1);
-    if (state != "on" && state != "off")
-      return Status::error(ErrorCode::InvalidParam,
-                           "Value {} for parameter --fusion_switch_file is invalid. Reason: line {} "
-                           "of {} is not PassName:on or PassName:off",
-                           line, no, path);
-    bool known = false;
-    for (const auto& p : passes::allPasses()) known |= name == p.name;
-    if (!known) {
-      ASC_LOG_WARN("--fusion_switch_file {}:{}: no pass named '{}' in asc-tools (see atc "
-                   "--list_passes); skipped",
-                   path, no, name);
-      continue;
-    }
-    if (state == "off") disabled->insert(name);
-    else disabled->erase(name);
+    ASC_RETURN_IF_ERROR(
+        applySwitch(line, fmt::format("--fusion_switch_file ({} line {})", path, no), disabled));
+  }
+  return Status::ok();
+}
+
+Status readOptimizationSwitch(const std::string& spec, std::set<std::string>* disabled) {
+  size_t pos = 0;
+  while (pos < spec.size()) {
+    size_t e = spec.find(';', pos);
+    if (e == std::string::npos) e = spec.size();
+    std::string entry = spec.substr(pos, e - pos);
+    entry.erase(std::remove_if(entry.begin(), entry.end(), ::isspace), entry.end());
+    pos = e + 1;
+    if (!entry.empty())
+      ASC_RETURN_IF_ERROR(applySwitch(entry, "--optimization_switch", disabled));
   }
   return Status::ok();
 }

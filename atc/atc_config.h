@@ -13,6 +13,8 @@ namespace asc::atc {
 /// --fusion_switch_file: "PassName:on|off" lines ('#' comments). Passes switched off are added
 /// to `disabled`; an unknown pass name is warned about and skipped.
 Status readFusionSwitch(const std::string& path, std::set<std::string>* disabled);
+/// --optimization_switch "PassName:on;PassName:off", the same entries as a switch file.
+Status readOptimizationSwitch(const std::string& spec, std::set<std::string>* disabled);
 
 /// --memory_config: an INI file whose [memory_optimize] section sets
 ///   enable_memory_reuse = true|false   (false is --disable_reuse_memory=1)

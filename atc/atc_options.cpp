@@ -71,7 +71,8 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"display_model_info", "0", "1 prints the model info after building", false},
       {"save_original_model", "false", "true also writes <output>_original.om (the model before optimisation)", true},
       {"device_id", "0", "device id", false},
-      {"oo_level", "O3", "optimisation level", false},
+      {"oo_level", "O3", "optimisation level: O1 folding and elimination, O2 adds the standard fusions, O3 (default) everything, layout and attention passes included (atc --list_passes shows each pass's level)", true},
+      {"optimize", "", "O1, O2 or O3: the seed's spelling of --oo_level", true},
       {"jit_compile", "1", "operator compile mode", false},
       {"deterministic", "0", "deterministic computation", false},
       {"allow_hf32", "", "allow HF32", false},
@@ -82,7 +83,7 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"ac_parallel_enable", "0", "AI CPU/AI Core parallel", false},
       {"tiling_schedule_optimize", "0", "tiling schedule optimisation", false},
       {"enable_attr_compression", "true", "attribute compression", false},
-      {"optimization_switch", "", "\"pass:on;pass:off\"", false},
+      {"optimization_switch", "", "\"pass:on;pass:off\": switch single passes (names from --list_passes)", true},
       {"host_env_os", "", "host OS of the target", false},
       {"host_env_cpu", "", "host CPU of the target", false},
   };

@@ -28,6 +28,34 @@ Value* Graph::addConstant(const std::string& name, const Tensor& t) {
   return v;
 }
 
+Graph Graph::clone() const {
+  Graph c;
+  c.name = name;
+  c.opset = opset;
+  std::unordered_map<const Value*, Value*> map;
+  for (const auto& v : values_) {
+    Value* n = c.addValue(v->name);
+    n->dtype = v->dtype;
+    n->shape = v->shape;
+    n->format = v->format;
+    n->data = v->data;  // constant data is immutable and shared
+    map[v.get()] = n;
+  }
+  auto mapped = [&](const std::vector<Value*>& vs) {
+    std::vector<Value*> out;
+    for (Value* v : vs) out.push_back(v ? map.at(v) : nullptr);
+    return out;
+  };
+  for (const auto& n : nodes_) {
+    Node* m = c.addNode(n->op_type, n->name, mapped(n->inputs), mapped(n->outputs));
+    m->attrs = n->attrs;
+    m->original_names = n->original_names;
+  }
+  c.inputs = mapped(inputs);
+  c.outputs = mapped(outputs);
+  return c;
+}
+
 std::string Graph::uniqueNodeName(const std::string& base) {
   std::string n = base;
   for (int i = 1; node_index_.count(n); ++i) n = fmt::format("{}_{}", base, i);

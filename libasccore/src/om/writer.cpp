@@ -11,6 +11,7 @@
 #include "asc/ops/registry.h"
 #include "asc/support/file.h"
 #include "format.h"
+#include "om/inplace.h"
 #include "support/memory_planner.h"
 #include "ge_convert.h"
 #include "task.pb.h"
@@ -48,27 +49,25 @@ ActivationPlan planActivations(const ir::Graph& g, bool reuse) {
   for (int i = 0; i < end; ++i) {
     const ir::Node& n = *g.nodes()[i];
     const ops::OpDef* d = ops::lookup(n.op_type);
-    // The input whose buffer output 0 may share, if any.
+    // The input whose buffer output 0 may share, if any: a Reshape-like op reads its input's
+    // bytes as they are; an accumulating op (a Conv over its fused residual) writes into them,
+    // by the rule the runtime follows too (om/inplace.h).
     const ir::Value* share = nullptr;
-    bool writes_into = false;  // the op writes into the shared buffer (not only reads it)
     if (reuse && n.outputs.size() == 1 && !n.inputs.empty() && n.inputs[0] && d &&
         d->aliasesInputBytes() && n.inputs[0]->byteSize() == n.outputs[0]->byteSize())
       share = n.inputs[0];
-    if (reuse && n.op_type == "Conv" && n.inputs.size() > 3 && n.inputs[3] &&
-        n.outputs.size() == 1 && lastOf(n.inputs[3], -1) == i &&
-        n.inputs[3]->byteSize() == n.outputs[0]->byteSize() && n.inputs[3]->dtype == n.outputs[0]->dtype) {
-      share = n.inputs[3];
-      writes_into = true;
-    }
     if (share && (share->isConstant() || graph_inputs.count(share) || !group_of.count(share)))
       share = nullptr;
-    // Writing into a residual's buffer: nothing sharing it may be read after this node.
-    if (share && writes_into) {
-      bool also_read = false;  // the Conv's source or weights in the same buffer
-      for (size_t k = 0; k < 3 && k < n.inputs.size(); ++k)
-        also_read = also_read || (n.inputs[k] && group_of.count(n.inputs[k]) &&
-                                  group_of[n.inputs[k]] == group_of[share]);
-      if (also_read || reqs[group_of[share]].last > i) share = nullptr;
+    if (reuse) {
+      BufferQueries q;
+      q.buffer_of = [&](const ir::Value* v) -> int {
+        auto it = group_of.find(v);
+        if (v->isConstant() || graph_inputs.count(v) || it == group_of.end()) return -1;
+        return static_cast<int>(it->second);
+      };
+      q.used_after = [&](int buffer, size_t node) { return reqs[buffer].last > static_cast<int>(node); };
+      const int k = inPlaceInput(n, static_cast<size_t>(i), q);
+      if (k >= 0) share = n.inputs[k];
     }
     for (auto* v : n.outputs) {
       if (share && v == n.outputs[0]) {
@@ -194,6 +193,7 @@ class OmBuilder {
     attrs["memory_size"] = makeIntAttr(static_cast<int64_t>(memory_size_));
     attrs["_asc_peak_live_bytes"] = makeIntAttr(static_cast<int64_t>(ap.plan.peak_live_bytes));
     attrs["_asc_memory_reuse"] = makeIntAttr(info_.reuse_memory ? 1 : 0);
+    if (!info_.opt_level.empty()) attrs["_asc_oo_level"] = makeStringAttr(info_.opt_level);
     attrs["stream_num"] = makeIntAttr(1);
     attrs["event_num"] = makeIntAttr(0);
     attrs["label_num"] = makeIntAttr(0);

@@ -37,7 +37,8 @@ bool worksIn5hd(const ir::Node& n) {
   return true;
 }
 
-Status assignLayouts(ir::Graph& g, PassContext& ctx) {
+// The registered pass; the pipeline's runner re-sorts, re-infers and verifies after it.
+Status assignLayoutsPass(ir::Graph& g, PassContext& ctx) {
   std::map<std::pair<ir::Value*, std::string>, ir::Value*> converted;
   int inserted = 0;
   auto transData = [&](ir::Value* v, const std::string& to) {
@@ -73,13 +74,11 @@ Status assignLayouts(ir::Graph& g, PassContext& ctx) {
       out = back;
     }
   ctx.log.push_back(fmt::format("layout: NC1HWC0 feature maps, {} TransData nodes", inserted));
-  ASC_RETURN_IF_ERROR(g.topoSort());
-  ops::InferOptions io;
-  io.fold_constants = false;
-  Status st = ops::inferGraph(g, io);
-  if (st.isOk()) st = ir::verify(g);
-  if (!st.isOk()) return Status::error(ErrorCode::Internal, "after layout: {}", st.message());
   return Status::ok();
+}
+
+Status assignLayouts(ir::Graph& g, PassContext& ctx) {
+  return runPasses(g, {"assign-layout"}, ctx);
 }
 
 }  // namespace asc::passes

@@ -45,6 +45,7 @@ Status forEachMatch(ir::Graph& g, PassContext& ctx, MatchFn match, RewriteFn rew
     if (n->outputs.empty() || !match(g, users, *n, &m)) continue;
     if (keepsAny(ctx, m.involved())) continue;
     rewrite(g, m, ctx);
+    ctx.markChanged();
   }
   return Status::ok();
 }

@@ -29,7 +29,8 @@ bool precisionSensitive(const std::string& op) {
 }
 
 bool cubeOp(const std::string& op) {
-  return op == "Conv" || op == "ConvTranspose" || op == "MatMul" || op == "Gemm";
+  const ops::OpDef* d = ops::lookup(op);
+  return d && d->isCube();
 }
 
 class Rewriter {
@@ -77,9 +78,7 @@ class Rewriter {
   int casts_ = 0;
 };
 
-}  // namespace
-
-Status applyPrecision(ir::Graph& g, const PrecisionOptions& o, PassContext& ctx) {
+Status rewritePrecision(ir::Graph& g, const PrecisionOptions& o, PassContext& ctx) {
   const std::string& m = o.mode;
   if (m != "force_fp32" && m != "must_keep_origin_dtype" && m != "force_fp16" &&
       m != "allow_fp32_to_fp16" && m != "allow_mix_precision")
@@ -155,14 +154,23 @@ Status applyPrecision(ir::Graph& g, const PrecisionOptions& o, PassContext& ctx)
   }
   ctx.log.push_back(fmt::format("precision {}: {} nodes compute in fp16, {} Cast nodes inserted",
                                 m, low_nodes, rw.casts()));
-  ASC_RETURN_IF_ERROR(g.topoSort());
-  g.pruneValues();
-  ops::InferOptions io;
-  io.fold_constants = false;
-  Status st = ops::inferGraph(g, io);
-  if (st.isOk()) st = ir::verify(g);
-  if (!st.isOk()) return Status::error(ErrorCode::Internal, "after precision: {}", st.message());
   return Status::ok();
+}
+
+}  // namespace
+
+// The registered pass: the pipeline's runner re-sorts, re-infers and verifies after it.
+Status precisionPass(ir::Graph& g, PassContext& ctx) {
+  static const PrecisionOptions kKeep;  // force_fp32: nothing changes
+  return rewritePrecision(g, ctx.precision ? *ctx.precision : kKeep, ctx);
+}
+
+Status applyPrecision(ir::Graph& g, const PrecisionOptions& opts, PassContext& ctx) {
+  const PrecisionOptions* saved = ctx.precision;
+  ctx.precision = &opts;
+  Status st = runPasses(g, {"precision"}, ctx);
+  ctx.precision = saved;
+  return st;
 }
 
 Status readMixList(const std::string& path, PrecisionOptions* opts) {

@@ -21,6 +21,7 @@
 #include "asc/trace/trace.h"
 #include "cpu/convert.h"
 #include "cpu/dnnl_util.h"
+#include "om/inplace.h"
 #include "runtime/trace_observer.h"
 #include "support/memory_planner.h"
 
@@ -252,42 +253,47 @@ class Session::Impl {
     return id;
   }
 
-  // The slot a Conv may write its output into: its fused residual (input 3), when its buffer
-  // is an arena slot of exactly the output's layout, type and size, and every value sharing
-  // that buffer (the residual, and what aliases it or it aliases) is used by nothing after
-  // this node, is no graph input or output, and is not the Conv's source. -1 otherwise. With
-  // reuse off nothing is shared.
+  // The slot an op may write its output into (a Conv over its fused residual): the rule the
+  // OM's plan follows too (om/inplace.h), asked about this plan's slots, plus this runtime's
+  // physical condition: the slot is an arena slot of exactly the output's layout, compute type
+  // and size. -1 otherwise. With reuse off nothing is shared.
   int inPlaceResidual(const ir::Node& n, size_t node_index, const std::vector<int>& ins,
                       Layout out_layout, bool native) {
-    if (!reuse_ || n.op_type != "Conv" || n.inputs.size() < 4 || !n.inputs[3] ||
-        n.outputs.size() != 1 || ins.size() < 4 || ins[3] < 0)
-      return -1;
-    const ir::Value* r = n.inputs[3];
-    auto it = last_consumer.find(r);
-    if (it == last_consumer.end() || it->second != node_index || r->isConstant()) return -1;
-    for (const ir::Value* in : graph.inputs)
-      if (in == r) return -1;
-    const int rs = ins[3];
+    if (!reuse_) return -1;
+    std::unordered_map<const ir::Value*, int> slot_of;  // this node's inputs -> their slots
+    for (size_t i = 0; i < n.inputs.size() && i < ins.size(); ++i)
+      if (n.inputs[i] && ins[i] >= 0) slot_of[n.inputs[i]] = ins[i];
+    om::BufferQueries q;
+    q.buffer_of = [&](const ir::Value* v) -> int {
+      auto it = slot_of.find(v);
+      if (it == slot_of.end() || slots[it->second].external) return -1;
+      for (const ir::Value* in : graph.inputs)
+        if (in == v) return -1;
+      return rootOf(it->second);
+    };
+    q.used_after = [&](int root, size_t node) {
+      for (size_t i = 0; i < slots.size(); ++i) {
+        if (rootOf(static_cast<int>(i)) != root) continue;
+        const ir::Value* v = slots[i].value;
+        auto lc = last_consumer.find(v);
+        if (slots[i].external || lc == last_consumer.end() || lc->second > node) return true;
+        for (const ir::Value* in : graph.inputs)
+          if (in == v) return true;
+      }
+      return false;
+    };
+    const int k = om::inPlaceInput(n, node_index, q);
+    if (k < 0) return -1;
+    const int rs = ins[k];
     const Slot& s = slots[rs];
     const ir::Value* out = n.outputs[0];
     const ir::DType ct = native ? out->dtype : computeType(out->dtype);
     ir::Value shape_of;
     shape_of.dtype = ct;
     shape_of.shape = out->shape;
-    if (s.external || s.layout != out_layout || s.type != ct ||
-        s.bytes != ops::physicalBytes(shape_of, out_layout) || r->shape != out->shape)
+    if (s.layout != out_layout || s.type != ct ||
+        s.bytes != ops::physicalBytes(shape_of, out_layout))
       return -1;
-    const int root = rootOf(rs);
-    for (size_t i = 0; i < 3 && i < ins.size(); ++i)
-      if (ins[i] >= 0 && rootOf(ins[i]) == root) return -1;
-    for (size_t i = 0; i < slots.size(); ++i) {
-      if (rootOf(static_cast<int>(i)) != root) continue;
-      const ir::Value* v = slots[i].value;
-      auto lc = last_consumer.find(v);
-      if (slots[i].external || lc == last_consumer.end() || lc->second > node_index) return -1;
-      for (const ir::Value* in : graph.inputs)
-        if (in == v) return -1;
-    }
     return rs;
   }
 

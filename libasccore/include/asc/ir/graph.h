@@ -64,6 +64,10 @@ class ASC_API Graph {
   std::vector<Value*> outputs;    // model outputs, in order
 
   /// Creates a value with a unique name (a suffix is added if `name` is taken).
+  /// A deep copy: new nodes and values with the same names, types, edges and attributes
+  /// (constant data is shared, as it is never written).
+  Graph clone() const;
+
   Value* addValue(const std::string& name);
   Value* addConstant(const std::string& name, const Tensor& t);
   /// Appends a node (execution order = order of addition unless reordered).

@@ -29,6 +29,8 @@ struct ModelInfo {
   bool reuse_memory = true;
   /// C0 of the NC1HWC0 format on the target chip (from the soc table).
   int c0 = 16;
+  /// The optimisation level the model was compiled at (O1, O2 or O3; "" when not recorded).
+  std::string opt_level;
 };
 
 /// The activation memory plan atc records in the OM: each node output's offset in one arena.

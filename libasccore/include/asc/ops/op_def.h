@@ -99,6 +99,12 @@ class ASC_API OpDef {
   /// Output 0 has exactly the bytes of input 0 (Reshape, Flatten, Squeeze, Identity...): on
   /// plain tensors the runtime gives the output the input's buffer and runs nothing.
   OpDef& aliasesInput() { alias_ = true; return *this; }
+  /// A Cube-unit op on the chip (matrix multiply: Conv, MatMul...): what a Vector Core cannot run
+  /// and what allow_fp32_to_fp16 puts in fp16.
+  OpDef& cube() { cube_ = true; return *this; }
+  /// The kernel can accumulate into input `i` (Conv's fused residual, a sum post-op), so its
+  /// output may take that input's buffer when nothing reads it later (om/inplace.h).
+  OpDef& accumulatesInto(int i) { accumulate_input_ = i; return *this; }
 
   const std::string& name() const { return name_; }
   const std::string& cannType() const { return cann_type_; }
@@ -119,6 +125,9 @@ class ASC_API OpDef {
   LayoutFn layoutFn() const { return layout_; }
   bool hasNativeDtypes() const { return native_dtypes_; }
   bool aliasesInputBytes() const { return alias_; }
+  bool isCube() const { return cube_; }
+  /// The input the kernel can accumulate into, or -1.
+  int accumulateInput() const { return accumulate_input_; }
 
  private:
   std::string name_, cann_type_;
@@ -133,6 +142,8 @@ class ASC_API OpDef {
   LayoutFn layout_ = nullptr;
   bool native_dtypes_ = false;
   bool alias_ = false;
+  bool cube_ = false;
+  int accumulate_input_ = -1;
   std::string summary_;
 };
 

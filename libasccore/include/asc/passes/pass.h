@@ -1,8 +1,14 @@
-// pass.h: graph passes. Each pass is one file in src/passes/, named by one line of passes.def;
-// inside it a side-effect-free match() finds a pattern and rewrite() replaces it, recording the
-// source-model node names on whatever replaces them (_datadump_original_op_names), so dumps and
-// profiles map back to the model. After every pass the graph is re-sorted, re-inferred and
-// verified.
+// pass.h: graph passes. Every transformation of the compiler is a registered pass: the clean-ups
+// and fusions (one file each in src/passes/, named by one line of passes.def), the precision
+// rewrite (--precision_mode) and the layout assignment (NC1HWC0). A pattern pass finds a pattern
+// with a side-effect-free match() and replaces it with rewrite(), recording the source-model node
+// names on whatever replaces them (_datadump_original_op_names), so dumps and profiles map back to
+// the model.
+//
+// A pass says whether it changed the graph (PassContext::markChanged; a logged rewrite counts
+// too). The runner also fingerprints the graph before and after each pass, so a pass that changes
+// the graph and says nothing is still caught: after every pass that changed the graph, the graph
+// is re-sorted, re-inferred and verified, with no exceptions.
 #pragma once
 
 #include <set>
@@ -15,22 +21,53 @@
 
 namespace asc::passes {
 
+struct PrecisionOptions;  // precision.h
+
+/// Optimisation levels (atc --oo_level / --optimize): O1 folds and eliminates, O2 adds the
+/// standard fusions, O3 (the default) adds everything, the layout and attention passes included.
+enum class OptLevel { O1 = 1, O2 = 2, O3 = 3 };
+/// "O1" | "O2" | "O3" (E10001 naming `option` and the accepted values otherwise).
+ASC_API Result<OptLevel> parseOptLevel(const std::string& text, const char* option);
+ASC_API const char* optLevelName(OptLevel level);
+
+/// What one pass did in one run.
+struct PassReport {
+  std::string name;
+  bool changed = false;
+  double ms = 0;                  // the pass and the re-infer/verify after it
+  std::vector<std::string> log;   // its rewrites, one line each
+};
+
 struct PassContext {
   /// One line per rewrite, e.g. "fuse-conv-activation: Conv 'c1' + Relu 'r1'".
   std::vector<std::string> log;
-  /// Pass names switched off (a fusion switch file, or --passes).
+  /// One entry per pass run, in order.
+  std::vector<PassReport> reports;
+  /// Pass names switched off (a fusion switch file, --optimization_switch).
   std::set<std::string> disabled;
   /// Nodes no pass may fuse, fold or remove (atc --op_blacklist), by op type or by node name.
   std::set<std::string> keep_types, keep_names;
+  /// The precision rewrite's settings; nullptr keeps every dtype (force_fp32).
+  const PrecisionOptions* precision = nullptr;
+
   bool keeps(const ir::Node& n) const {
     return keep_types.count(n.op_type) > 0 || keep_names.count(n.name) > 0;
   }
+  /// A pass calls this when it changed the graph (forEachMatch does it for each rewrite).
+  void markChanged() { changed_ = true; }
+  bool changedFlag() const { return changed_; }
+  void resetChanged() { changed_ = false; }
+
+ private:
+  bool changed_ = false;
 };
 
 using PassFn = Status (*)(ir::Graph&, PassContext&);
 
 struct PassInfo {
   const char* name;
+  const char* kind;  // "cleanup", "fusion", "attention", "precision" or "layout"
+  int min_level;     // the lowest OptLevel that runs it; 0: every level (required by an option)
   const char* description;
   PassFn fn;
 };
@@ -41,11 +78,22 @@ ASC_API Status readOpBlacklist(const std::string& path, PassContext* ctx);
 
 /// Every pass, in registry order.
 ASC_API const std::vector<PassInfo>& allPasses();
-/// Runs the named passes in order (E10001 for an unknown name), each followed by re-sorting,
-/// shape re-inference and the verifier.
+/// The pass named `name`, or nullptr.
+ASC_API const PassInfo* findPass(const std::string& name);
+/// Runs one pass: the pass, then (when it changed the graph, by its word or by fingerprint)
+/// dead-node removal, re-sorting, shape re-inference and the verifier. Appends a PassReport.
+/// A pass switched off in ctx.disabled is skipped.
+ASC_API Status runPass(ir::Graph& g, const PassInfo& pass, PassContext& ctx);
+/// Runs the named passes in order (E10001 for an unknown name), whatever their level.
 ASC_API Status runPasses(ir::Graph& g, const std::vector<std::string>& names, PassContext& ctx);
-/// The default optimisation pipeline atc applies (see src/passes/pipeline.cpp).
-ASC_API Status runDefaultPipeline(ir::Graph& g, PassContext& ctx);
+/// The default pipeline, in order: every pass, clean-ups first, precision and layout last.
 ASC_API std::vector<std::string> defaultPipeline();
+/// The default pipeline's passes that run at `level`.
+ASC_API std::vector<std::string> pipelineFor(OptLevel level);
+/// Runs pipelineFor(level).
+ASC_API Status runPipeline(ir::Graph& g, OptLevel level, PassContext& ctx);
+/// runPipeline at O3 without the precision and layout passes (the graph stays fp32 and NCHW): the
+/// optimised graph a --check_equivalence run compares.
+ASC_API Status runDefaultPipeline(ir::Graph& g, PassContext& ctx);
 
 }  // namespace asc::passes

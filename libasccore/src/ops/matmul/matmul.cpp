@@ -129,14 +129,14 @@ int64_t gemmFlops(const ir::Node& n) {
 }  // namespace
 
 const OpDef& defMatMul() {
-  static const OpDef d = OpDef("MatMul").kernel(createMatMulKernel).onnx(1).cann("MatMulV2").inputs(2, 3)
+  static const OpDef d = OpDef("MatMul").cube().kernel(createMatMulKernel).onnx(1).cann("MatMulV2").inputs(2, 3)
       .inferShape(inferMatMul).flops(matmulFlops)
       .summary("numpy matmul: 1-D operands, broadcast batch dims");
   return d;
 }
 
 const OpDef& defGemm() {
-  static const OpDef d = OpDef("Gemm").kernel(createMatMulKernel).onnx(1).cann("GEMM").inputs(2, 3).inferShape(inferGemm)
+  static const OpDef d = OpDef("Gemm").cube().kernel(createMatMulKernel).onnx(1).cann("GEMM").inputs(2, 3).inferShape(inferGemm)
       .flops(gemmFlops).summary("alpha * op(A) * op(B) + beta * C; C broadcasts to [M, N]");
   return d;
 }

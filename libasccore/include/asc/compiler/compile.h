@@ -1,0 +1,106 @@
+// compile.h: the compiler's order of work, in one function. asc::compile() imports a model
+// (through the frontend its framework names), applies --out_nodes, runs the pass pipeline of the
+// optimisation level (clean-ups, fusions, precision, layout: every transformation is a registered
+// pass, see passes/pass.h), checks the result against the chip (its operators, dtypes and memory),
+// plans the activation memory, and, when asked, checks that the optimised graph computes what the
+// original does. atc is argument parsing, compile() and om::writeOm().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "asc/asc.h"
+#include "asc/frontend/onnx.h"
+#include "asc/ir/graph.h"
+#include "asc/om/om_file.h"
+#include "asc/passes/pass.h"
+#include "asc/passes/precision.h"
+#include "asc/soc/soc.h"
+#include "asc/support/status.h"
+
+namespace asc {
+
+struct CompileOptions {
+  /// The source: --framework (5 ONNX; 0 Caffe, 1 MindSpore and 3 TensorFlow are refused with
+  /// E10055 until their frontends exist) and --model.
+  int framework = 5;
+  std::string model;
+  /// ONNX import settings: --input_shape, --input_format, --op_name_map.
+  frontend::OnnxImportOptions import;
+  /// --out_nodes "node:index;node2:index" (source-model node names).
+  std::string out_nodes;
+
+  /// --soc_version (E10001 listing the known chips when unknown).
+  std::string soc_version;
+  /// --core_type: AiCore or VectorCore (a VectorCore model may hold no Cube op).
+  std::string core_type = "AiCore";
+
+  /// --oo_level / --optimize.
+  passes::OptLevel level = passes::OptLevel::O3;
+  /// Passes switched off (--fusion_switch_file, --optimization_switch).
+  std::set<std::string> disabled_passes;
+  /// --op_blacklist: op types and node names no pass may fuse, fold or remove.
+  std::set<std::string> keep_types, keep_names;
+  /// --precision_mode and its companions.
+  passes::PrecisionOptions precision;
+
+  /// Activation memory reuse (--disable_reuse_memory, --memory_config).
+  bool reuse_memory = true;
+  /// The activation arena may not exceed this (memory_reuse_mb); `arena_limit_source` names the
+  /// setting in the error.
+  std::optional<uint64_t> arena_limit_bytes;
+  std::string arena_limit_source;
+
+  /// Run the original and the optimised graph (fp32, before precision and layout) on the same
+  /// random inputs and fail when they differ (--check_equivalence).
+  bool check_equivalence = false;
+  /// Keep a copy of the imported graph, before any pass (--save_original_model).
+  bool keep_original = false;
+};
+
+/// Operator count, FLOPs and memory of a graph at one point of the compile.
+struct GraphStats {
+  size_t nodes = 0;      // operators, not counting TransData
+  size_t transdata = 0;  // layout conversions the target chip needs (free on the CPU)
+  int64_t flops = 0;
+  om::MemoryPlanSummary memory;
+};
+ASC_API GraphStats graphStats(const ir::Graph& g, bool reuse_memory);
+
+struct CompileReport {
+  passes::OptLevel level = passes::OptLevel::O3;
+  GraphStats before, after;
+  /// What each pass did, in order.
+  std::vector<passes::PassReport> passes;
+  size_t rewrites = 0;
+  double import_ms = 0, optimise_ms = 0;
+};
+
+struct CompiledModel {
+  ir::Graph graph;                     // optimised, precision and layout applied
+  std::optional<ir::Graph> original;   // with keep_original: as imported (out_nodes applied)
+  const soc::SocInfo* chip = nullptr;
+  /// What om::writeOm needs besides the graph (the caller adds atc_cmdline).
+  om::ModelInfo info;
+  CompileReport report;
+};
+
+/// Imports options.model and compiles it.
+ASC_API Result<CompiledModel> compile(const CompileOptions& options);
+/// Compiles a graph that is already imported (shapes inferred), e.g. one a test builds.
+ASC_API Result<CompiledModel> compileGraph(ir::Graph graph, const CompileOptions& options);
+
+/// Makes the outputs "node:index;..." the model outputs (E10001 on bad syntax or index, E16003
+/// naming a node the model does not have).
+ASC_API Status applyOutNodes(ir::Graph& g, const std::string& spec);
+
+/// Runs `original` and `optimised` (the same inputs and outputs) on the CPU runtime with the same
+/// seeded random inputs and compares every output with the compare module: a float output must
+/// reach cosine >= 0.99999 and max |diff| <= 1e-4 * max |ref| + 1e-6; any other output must be
+/// identical. E19999 naming the output and the figures otherwise.
+ASC_API Status checkEquivalence(const ir::Graph& original, const ir::Graph& optimised);
+
+}  // namespace asc

@@ -1,0 +1,264 @@
+// compile.cpp: asc::compile(), the compiler's order of work (see compile.h):
+//   import -> --out_nodes -> pass pipeline of the level (clean-ups, fusions, attention,
+//   precision, layout) -> chip checks (operators, dtypes, core type) -> memory plan and limits
+//   -> optional equivalence check.
+#include "asc/compiler/compile.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <random>
+
+#include "asc/compare/metrics.h"
+#include "asc/ops/registry.h"
+#include "asc/runtime/session.h"
+#include "asc/support/log.h"
+
+namespace asc {
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The chip's limits: operators it lacks, dtypes it lacks, Cube ops on a Vector Core.
+Status checkChip(const ir::Graph& g, const soc::SocInfo& chip, const std::string& core_type) {
+  for (const auto& n : g.nodes()) {
+    for (const char* excluded : chip.excluded_ops)
+      if (n->op_type == excluded)
+        return Status::error(ErrorCode::UnsupportedOp,
+                             "operator '{}' (node '{}') is not supported on {}; choose another "
+                             "--soc_version",
+                             n->op_type, n->name, chip.name);
+    const ops::OpDef* d = ops::lookup(n->op_type);
+    if (core_type == "VectorCore" && d && d->isCube())
+      return Status::error(ErrorCode::InvalidParam,
+                           "Value VectorCore for parameter --core_type is invalid. Reason: the "
+                           "network has Cube operators ({} '{}'); use --core_type=AiCore",
+                           n->op_type, n->name);
+  }
+  for (const auto& v : g.values())
+    if (!soc::supportsDtype(chip, v->dtype))
+      return Status::error(ErrorCode::UnsupportedOp,
+                           "tensor '{}' is {}, which {} does not support; choose another "
+                           "--soc_version or --precision_mode",
+                           v->name, ir::dtypeName(v->dtype), chip.name);
+  return Status::ok();
+}
+
+}  // namespace
+
+GraphStats graphStats(const ir::Graph& g, bool reuse_memory) {
+  GraphStats s;
+  for (const auto& n : g.nodes()) {
+    ++(n->op_type == "TransData" ? s.transdata : s.nodes);
+    s.flops += ops::nodeFlops(*n);
+  }
+  s.memory = om::planActivationMemory(g, reuse_memory);
+  return s;
+}
+
+Status applyOutNodes(ir::Graph& g, const std::string& spec) {
+  if (spec.empty()) return Status::ok();
+  std::vector<ir::Value*> outs;
+  size_t pos = 0;
+  while (pos < spec.size()) {
+    size_t e = spec.find(';', pos);
+    if (e == std::string::npos) e = spec.size();
+    std::string item = spec.substr(pos, e - pos);
+    pos = e + 1;
+    if (item.empty()) continue;
+    auto colon = item.rfind(':');
+    char* end = nullptr;
+    long idx = colon == std::string::npos ? -1 : std::strtol(item.c_str() + colon + 1, &end, 10);
+    if (colon == std::string::npos || colon + 1 == item.size() || idx < 0 || (end && *end))
+      return Status::error(ErrorCode::InvalidParam,
+                           "Value {} for parameter --out_nodes is invalid. Reason: write "
+                           "\"node_name:output_index;...\"",
+                           item);
+    const std::string name = item.substr(0, colon);
+    ir::Node* found = nullptr;
+    for (const auto& n : g.nodes())
+      if (n->name == name || std::count(n->original_names.begin(), n->original_names.end(), name))
+        found = n.get();
+    if (!found)
+      return Status::error(ErrorCode::NodeNotFound,
+                           "--out_nodes names '{}', which is not a node of the model (or was "
+                           "folded into a constant)",
+                           name);
+    if (static_cast<size_t>(idx) >= found->outputs.size())
+      return Status::error(ErrorCode::InvalidParam,
+                           "--out_nodes: node '{}' has {} outputs, index {} is out of range", name,
+                           found->outputs.size(), idx);
+    outs.push_back(found->outputs[idx]);
+  }
+  g.outputs = outs;
+  return Status::ok();
+}
+
+Status checkEquivalence(const ir::Graph& original, const ir::Graph& optimised) {
+  ASC_TRY(auto a, runtime::Session::fromGraph(original.clone()));
+  ASC_TRY(auto b, runtime::Session::fromGraph(optimised.clone()));
+  if (a->inputs().size() != b->inputs().size() || a->outputs().size() != b->outputs().size())
+    return Status::error(ErrorCode::Internal,
+                         "--check_equivalence: the optimised graph has {} inputs and {} outputs, "
+                         "the original {} and {}",
+                         b->inputs().size(), b->outputs().size(), a->inputs().size(),
+                         a->outputs().size());
+  std::mt19937 rng(7767517);
+  std::uniform_real_distribution<float> uni(-1.f, 1.f);
+  for (size_t i = 0; i < a->inputs().size(); ++i) {
+    const auto& info = a->inputs()[i];
+    std::vector<uint8_t> bytes(info.bytes, 0);
+    if (info.dtype == ir::DType::F32)
+      for (size_t k = 0; k < bytes.size() / 4; ++k)
+        reinterpret_cast<float*>(bytes.data())[k] = uni(rng);
+    ASC_RETURN_IF_ERROR(a->setInput(i, bytes.data(), bytes.size()));
+    ASC_RETURN_IF_ERROR(b->setInput(i, bytes.data(), bytes.size()));
+  }
+  ASC_RETURN_IF_ERROR(a->run());
+  ASC_RETURN_IF_ERROR(b->run());
+  compare::CompareOptions co;
+  co.metrics = {compare::Metric::CosineSimilarity, compare::Metric::MaxAbsoluteError};
+  co.my_name = "optimised";
+  co.golden_name = "original";
+  for (size_t i = 0; i < a->outputs().size(); ++i) {
+    const auto& info = a->outputs()[i];
+    const auto& other = b->outputs()[i];
+    const size_t size = ir::dtypeSize(info.dtype);
+    if (other.dtype != info.dtype || other.bytes != info.bytes || size == 0)
+      return Status::error(ErrorCode::Internal,
+                           "--check_equivalence: output '{}' is {} of {} bytes after "
+                           "optimisation, {} of {} bytes before",
+                           info.name, ir::dtypeName(other.dtype), other.bytes,
+                           ir::dtypeName(info.dtype), info.bytes);
+    compare::TensorView golden{info.dtype, static_cast<const uint8_t*>(a->outputData(i)),
+                               info.bytes / size};
+    compare::TensorView mine{info.dtype, static_cast<const uint8_t*>(b->outputData(i)),
+                             info.bytes / size};
+    const bool is_float = info.dtype == ir::DType::F32 || info.dtype == ir::DType::F16 ||
+                          info.dtype == ir::DType::BF16 || info.dtype == ir::DType::F64;
+    co.tolerance = is_float ? compare::Tolerance{1e-6, 0} : compare::Tolerance{0, 0};
+    ASC_TRY(compare::CompareResult r, compare::compareTensors(mine, golden, co));
+    const double cosine = r.value[static_cast<int>(compare::Metric::CosineSimilarity)];
+    const double maxdiff = r.value[static_cast<int>(compare::Metric::MaxAbsoluteError)];
+    const double maxref = r.golden_max_abs;
+    if (!is_float) {
+      if (!r.passed())
+        return Status::error(ErrorCode::Internal,
+                             "--check_equivalence: output '{}' differs after optimisation ({} "
+                             "elements differ, the first at {}); switch passes off with "
+                             "--fusion_switch_file to find the one at fault",
+                             info.name, r.violations, r.first_violation);
+      continue;
+    }
+    // A constant-zero output has no cosine (NaN): it is equal when nothing differs.
+    const bool cosine_ok = cosine >= 0.99999 || (std::isnan(cosine) && maxdiff == 0);
+    ASC_LOG_INFO("check_equivalence: output '{}': cosine {:.7f}, max |diff| {:.3g} (max |ref| "
+                 "{:.3g})",
+                 info.name, cosine, maxdiff, maxref);
+    if (!cosine_ok || !(maxdiff <= 1e-4 * maxref + 1e-6))
+      return Status::error(ErrorCode::Internal,
+                           "--check_equivalence: output '{}' differs after optimisation (cosine "
+                           "{:.7f}, max |diff| {:.3g}, max |ref| {:.3g}); switch passes off with "
+                           "--fusion_switch_file to find the one at fault",
+                           info.name, cosine, maxdiff, maxref);
+  }
+  return Status::ok();
+}
+
+Result<CompiledModel> compile(const CompileOptions& o) {
+  if (o.framework == 0 || o.framework == 1 || o.framework == 3)
+    return Status::error(ErrorCode::NotImplemented,
+                         "The operation is not supported. Reason: --framework={} ({}) is not "
+                         "supported by asc-tools yet; convert the model to ONNX and use "
+                         "--framework=5",
+                         o.framework,
+                         o.framework == 0 ? "Caffe" : o.framework == 1 ? "MindSpore" : "TensorFlow");
+  if (o.framework != 5)
+    return Status::error(ErrorCode::RequiredParam,
+                         "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
+                         "or 3(TensorFlow) or 5(Onnx).");
+  const auto t0 = std::chrono::steady_clock::now();
+  ASC_TRY(ir::Graph g, frontend::importOnnx(o.model, o.import));
+  const double import_ms = msSince(t0);
+  ASC_TRY(CompiledModel m, compileGraph(std::move(g), o));
+  m.report.import_ms = import_ms;
+  return m;
+}
+
+Result<CompiledModel> compileGraph(ir::Graph g, const CompileOptions& o) {
+  ASC_TRY(const soc::SocInfo* chip, soc::findSoc(o.soc_version));
+  ASC_RETURN_IF_ERROR(applyOutNodes(g, o.out_nodes));
+  for (const auto& name : o.keep_names)
+    if (!g.findNode(name)) ASC_LOG_WARN("--op_blacklist: the model has no node named '{}'", name);
+
+  CompiledModel m;
+  m.chip = chip;
+  m.report.level = o.level;
+  ASC_LOG_INFO("optimisation level {}", passes::optLevelName(o.level));
+  if (o.keep_original) m.original = g.clone();
+  // The fp32 graph before any pass: the reference of the equivalence check.
+  std::optional<ir::Graph> reference;
+  if (o.check_equivalence) reference = g.clone();
+  m.report.before = graphStats(g, o.reuse_memory);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  passes::PassContext pc;
+  pc.disabled = o.disabled_passes;
+  pc.keep_types = o.keep_types;
+  pc.keep_names = o.keep_names;
+  pc.precision = &o.precision;
+  std::optional<ir::Graph> optimised_fp32;
+  for (const auto& name : passes::pipelineFor(o.level)) {
+    const passes::PassInfo* pass = passes::findPass(name);
+    const std::string kind = pass->kind;
+    // The equivalence check compares fp32 NCHW graphs: take the copy before precision/layout.
+    if (reference && !optimised_fp32 && (kind == "precision" || kind == "layout"))
+      optimised_fp32 = g.clone();
+    ASC_RETURN_IF_ERROR(passes::runPass(g, *pass, pc));
+  }
+  if (reference && !optimised_fp32) optimised_fp32 = g.clone();
+  m.report.optimise_ms = msSince(t0);
+  m.report.passes = std::move(pc.reports);
+  m.report.rewrites = pc.log.size();
+  m.report.after = graphStats(g, o.reuse_memory);
+  const GraphStats& before = m.report.before;
+  const GraphStats& after = m.report.after;
+  ASC_LOG_INFO("graph optimisation ({}): {} rewrites; nodes {} -> {}{}, GFLOPs {:.3f} -> {:.3f}, "
+               "arena {} -> {} bytes (peak live {}), weights {} -> {} bytes",
+               passes::optLevelName(o.level), m.report.rewrites, before.nodes, after.nodes,
+               after.transdata ? fmt::format(" (+{} TransData)", after.transdata) : "",
+               before.flops / 1e9, after.flops / 1e9, before.memory.arena_bytes,
+               after.memory.arena_bytes, after.memory.peak_live_bytes, before.memory.weight_bytes,
+               after.memory.weight_bytes);
+
+  ASC_RETURN_IF_ERROR(checkChip(g, *chip, o.core_type));
+  if (after.memory.arena_bytes + after.memory.weight_bytes > chip->memory_bytes)
+    return Status::error(ErrorCode::MemoryExceeded,
+                         "the model needs {} bytes of activations and {} bytes of weights, more "
+                         "than the {} bytes of {}; use a smaller --input_shape",
+                         after.memory.arena_bytes, after.memory.weight_bytes, chip->memory_bytes,
+                         chip->name);
+  if (o.arena_limit_bytes && after.memory.arena_bytes > *o.arena_limit_bytes)
+    return Status::error(ErrorCode::MemoryExceeded,
+                         "the activation arena needs {} bytes, more than {}; raise the limit, "
+                         "keep memory reuse on, or use a smaller --input_shape",
+                         after.memory.arena_bytes,
+                         o.arena_limit_source.empty()
+                             ? fmt::format("the limit of {} bytes", *o.arena_limit_bytes)
+                             : o.arena_limit_source);
+  if (reference) ASC_RETURN_IF_ERROR(checkEquivalence(*reference, *optimised_fp32));
+
+  m.info.soc_version = chip->name;
+  m.info.target_type = chip->target_type;
+  m.info.reuse_memory = o.reuse_memory;
+  m.info.core_type = o.core_type;
+  m.info.c0 = chip->c0;
+  m.info.opt_level = passes::optLevelName(o.level);
+  m.graph = std::move(g);
+  return m;
+}
+
+}  // namespace asc
