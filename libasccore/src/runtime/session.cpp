@@ -20,7 +20,7 @@
 #include "asc/support/log.h"
 #include "asc/trace/trace.h"
 #include "cpu/convert.h"
-#include "cpu/dnnl_util.h"
+#include "ops/dnnl_util.h"
 #include "om/inplace.h"
 #include "runtime/trace_observer.h"
 #include "support/memory_planner.h"

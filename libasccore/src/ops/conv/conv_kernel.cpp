@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "cpu/dnnl_util.h"
+#include "ops/dnnl_util.h"
 
 namespace asc::ops {
 namespace {

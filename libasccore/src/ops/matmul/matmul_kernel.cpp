@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "cpu/dnnl_util.h"
+#include "ops/dnnl_util.h"
 
 namespace asc::ops {
 namespace {

@@ -3,7 +3,7 @@
 // one shape inference computed, and the padding makes oneDNN produce exactly that size.
 #include "pool_kernel.h"
 
-#include "cpu/dnnl_util.h"
+#include "ops/dnnl_util.h"
 
 namespace asc::ops {
 namespace {

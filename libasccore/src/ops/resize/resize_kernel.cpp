@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "../op_util.h"
-#include "cpu/dnnl_util.h"
+#include "ops/dnnl_util.h"
 #include "cpu/parallel.h"
 
 namespace asc::ops {

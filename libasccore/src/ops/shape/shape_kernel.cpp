@@ -12,7 +12,7 @@
 #include "asc/ops/registry.h"
 #include "asc/support/fp16.h"
 #include "cpu/convert.h"
-#include "cpu/dnnl_util.h"
+#include "ops/dnnl_util.h"
 #include "cpu/parallel.h"
 
 namespace asc::ops {

@@ -4,7 +4,7 @@
 #include "softmax_kernel.h"
 
 #include "../op_util.h"
-#include "cpu/dnnl_util.h"
+#include "ops/dnnl_util.h"
 
 namespace asc::ops {
 namespace {

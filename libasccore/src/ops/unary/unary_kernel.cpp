@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "cpu/dnnl_util.h"
+#include "ops/dnnl_util.h"
 #include "cpu/parallel.h"
 
 namespace asc::ops {
