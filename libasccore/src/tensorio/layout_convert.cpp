@@ -16,16 +16,25 @@ namespace {
 
 namespace pb = toolkit::dumpdata;
 
-static_assert(kFormatNCHW == pb::FORMAT_NCHW && kFormatNHWC == pb::FORMAT_NHWC &&
-                  kFormatND == pb::FORMAT_ND && kFormatNC1HWC0 == pb::FORMAT_NC1HWC0 &&
-                  kFormatFractalZ == pb::FORMAT_FRACTAL_Z &&
-                  kFormatNC1HWC0_C04 == pb::FORMAT_NC1HWC0_C04 &&
-                  kFormatFractalZ_C04 == pb::FORMAT_FRACTAL_Z_C04 &&
-                  kFormatHWCN == pb::FORMAT_HWCN && kFormatNDHWC == pb::FORMAT_NDHWC &&
-                  kFormatFractalNZ == pb::FORMAT_FRACTAL_NZ && kFormatNCDHW == pb::FORMAT_NCDHW &&
-                  kFormatDHWCN == pb::FORMAT_DHWCN && kFormatNDC1HWC0 == pb::FORMAT_NDC1HWC0 &&
-                  kFormatFractalZ3D == pb::FORMAT_FRACTAL_Z_3D && kFormatNC == pb::FORMAT_NC,
-              "DumpFormat numbers must be dump_data.proto's OutputFormat numbers");
+// The DumpFormat numbers must be dump_data.proto's OutputFormat numbers.
+#define ASC_SAME_FORMAT(ours, proto) \
+  static_assert(static_cast<int>(ours) == static_cast<int>(pb::proto), #ours " != " #proto)
+ASC_SAME_FORMAT(kFormatNCHW, FORMAT_NCHW);
+ASC_SAME_FORMAT(kFormatNHWC, FORMAT_NHWC);
+ASC_SAME_FORMAT(kFormatND, FORMAT_ND);
+ASC_SAME_FORMAT(kFormatNC1HWC0, FORMAT_NC1HWC0);
+ASC_SAME_FORMAT(kFormatFractalZ, FORMAT_FRACTAL_Z);
+ASC_SAME_FORMAT(kFormatNC1HWC0_C04, FORMAT_NC1HWC0_C04);
+ASC_SAME_FORMAT(kFormatFractalZ_C04, FORMAT_FRACTAL_Z_C04);
+ASC_SAME_FORMAT(kFormatHWCN, FORMAT_HWCN);
+ASC_SAME_FORMAT(kFormatNDHWC, FORMAT_NDHWC);
+ASC_SAME_FORMAT(kFormatFractalNZ, FORMAT_FRACTAL_NZ);
+ASC_SAME_FORMAT(kFormatNCDHW, FORMAT_NCDHW);
+ASC_SAME_FORMAT(kFormatDHWCN, FORMAT_DHWCN);
+ASC_SAME_FORMAT(kFormatNDC1HWC0, FORMAT_NDC1HWC0);
+ASC_SAME_FORMAT(kFormatFractalZ3D, FORMAT_FRACTAL_Z_3D);
+ASC_SAME_FORMAT(kFormatNC, FORMAT_NC);
+#undef ASC_SAME_FORMAT
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 

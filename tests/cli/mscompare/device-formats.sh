@@ -75,7 +75,7 @@ run mscompare -m bad.dump -g golden/feat.0.10.npy -out cmp4
 expect_exit 2
 expect_stderr_contains "E13005"
 expect_stderr_contains "NC1HWC0"
-expect_stderr_contains "(2, 40, 5, 3)"
+expect_stderr_contains "(2,40,5,3)"
 expect_stderr_contains "original_shape"
 expect_no_file cmp4
 mkdir -p my5 && cp my/TransData.feat.1.0.0000000000000010 my/Const.weight.2.0.0000000000000020 my5/
