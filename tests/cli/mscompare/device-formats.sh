@@ -24,6 +24,29 @@ asc_make_dump my/Quant.quant.4.0.0000000000000040 quant --format=NC1HWC0 npy/q.n
 # NC1HWC0 packed from the NCHW data, origin recorded as NHWC (OriginalOp.format)
 asc_make_dump my/Conv2D.feat_nhwc.5.0.0000000000000050 feat_nhwc --format=NC1HWC0 \
   --origin_shape=2,5,3,20 --original_format=NHWC npy/x.npy || fail "make_dump NHWC origin"
+# The dumps' stored bytes are the layouts as numpy builds them from the public definitions
+# (pad, reshape, transpose), independently of the C++ packer and converter.
+/usr/bin/python3 - <<'PY' || fail "stored layouts differ from numpy's"
+import numpy as np
+def stored(path, a):
+    raw = open(path, "rb").read()
+    return np.frombuffer(raw[len(raw) - a.nbytes:], dtype=a.dtype)
+def pad(a, shape):
+    p = np.zeros(shape, dtype=a.dtype); p[tuple(slice(0, d) for d in a.shape)] = a; return p
+x = np.load("npy/x.npy"); w = np.load("npy/w.npy"); m = np.load("npy/m.npy"); q = np.load("npy/q.npy")
+def nc1hwc0(a, c0):
+    n, c, h, ww = a.shape; c1 = -(-c // c0)
+    return pad(a, (n, c1 * c0, h, ww)).reshape(n, c1, c0, h, ww).transpose(0, 1, 3, 4, 2)
+n, c, h, ww = w.shape; n1, c1 = -(-n // 16), -(-c // 16)
+fz = pad(w, (n1 * 16, c1 * 16, h, ww)).reshape(n1, 16, c1, 16, h, ww).transpose(2, 4, 5, 0, 1, 3)
+mm, nn = m.shape; m1, n1 = -(-mm // 16), -(-nn // 16)
+nz = pad(m, (m1 * 16, n1 * 16)).reshape(m1, 16, n1, 16).transpose(2, 0, 1, 3)
+for path, want in [("my/TransData.feat.1.0.0000000000000010", nc1hwc0(x, 16)),
+                   ("my/Const.weight.2.0.0000000000000020", fz),
+                   ("my/MatMul.matmul.3.0.0000000000000030", nz),
+                   ("my/Quant.quant.4.0.0000000000000040", nc1hwc0(q, 32))]:
+    assert np.array_equal(stored(path, want), want.ravel()), path
+PY
 run mscompare -m my -g golden -out cmp
 expect_exit 0
 expect_stdout_line "tensors compared      5"
