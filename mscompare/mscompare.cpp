@@ -1,6 +1,8 @@
 // mscompare.cpp: collect tensors on both sides (dump files, golden .npy, msame outputs, plain
 // tensor files), pair them by op name and output index (through the fusion rule file when
-// given), put them in execution order, compare each pair with asc::compare, then write
+// given; dump inputs by op name and input index when both sides have them), put them in
+// execution order, bring dump tensors stored in a device layout (NC1HWC0, FRACTAL_Z,
+// FRACTAL_NZ) back to their origin layout, compare each pair with asc::compare, then write
 // result_<ts>.csv atomically and print a summary. Exit 0 all pass, 1 any fails, 2 on error.
 #include "mscompare.h"
 
@@ -14,6 +16,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <memory>
 
 #include "asc/compare/fusion_rule.h"
@@ -21,6 +24,7 @@
 #include "asc/support/file.h"
 #include "asc/support/log.h"
 #include "asc/tensorio/dump_file.h"
+#include "asc/tensorio/layout_convert.h"
 #include "asc/tensorio/tensor_file.h"
 #include "mscompare_options.h"
 
@@ -36,7 +40,8 @@ struct Entry {
   std::string key;      // matching key: sanitized op name (or msame output stem)
   std::string op;       // op name as shown
   std::string op_type;  // from the dump name or the fusion rule
-  int index = 0;        // output index
+  bool input = false;   // a dump input (TensorIndex <op>:input:<n>), else an output
+  int index = 0;        // output (or input) index
   std::string path;
   Kind kind = Kind::Bin;
   uint64_t timestamp = 0;   // from the name (dumps, golden .npy) or the file's mtime (ns)
@@ -44,14 +49,20 @@ struct Entry {
   int original_index = 0;
 };
 
-// A tensor ready for compare::compareTensors, with what keeps its bytes alive.
+// A tensor ready for compare::compareTensors, with what keeps its bytes alive. A dump tensor
+// also carries its device layout until toOrigin() converts it.
 struct Loaded {
   compare::TensorView view;
   ir::Shape shape;
   uint64_t address = 0;
   bool has_address = false;
   std::shared_ptr<const void> keep;
+  ir::Tensor stored;  // dump tensors only: as stored
+  int format = tensorio::kFormatND, original_format = 0;
+  ir::Shape original_shape;
 };
+
+const char* kindName(const Entry& e) { return e.input ? "input" : "output"; }
 
 bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
@@ -145,6 +156,12 @@ Status classify(const std::string& path, bool loose, std::vector<Entry>* out) {
     e.op_type = dn.op_type;
     e.key = tensorio::dumpSafeName(e.op);
     e.timestamp = dn.timestamp ? dn.timestamp : dump.dump_time;
+    for (size_t i = 0; i < dump.inputs.size(); ++i) {
+      Entry in = e;
+      in.input = true;
+      in.index = static_cast<int>(i);
+      out->push_back(in);
+    }
     for (size_t i = 0; i < dump.outputs.size(); ++i) {
       Entry o = e;
       o.index = static_cast<int>(i);
@@ -190,18 +207,19 @@ Result<Loaded> load(const Entry& e, ir::DType raw_dtype, DumpCache* cache) {
       cache->path = e.path;
     }
     const tensorio::DumpData& dump = *cache->dump;
-    if (e.index >= static_cast<int>(dump.outputs.size()))
-      return Status::error(ErrorCode::FileReadFailed, "'{}' has no output {}", e.path, e.index);
-    const auto& t = dump.outputs[static_cast<size_t>(e.index)];
+    const auto& list = e.input ? dump.inputs : dump.outputs;
+    if (e.index >= static_cast<int>(list.size()))
+      return Status::error(ErrorCode::FileReadFailed, "'{}' has no {} {}", e.path, kindName(e),
+                           e.index);
+    const auto& t = list[static_cast<size_t>(e.index)];
     if (t.tensor.dtype == ir::DType::Undefined)
       return Status::error(ErrorCode::InvalidParam,
-                           "'{}' output {} has dump data type {}, which cannot be compared", e.path,
-                           e.index, t.raw_data_type);
-    if (t.format != 0 && t.format != 1 && t.format != 2 && t.format != 30 && t.format != 35)
-      ASC_LOG_WARN(
-          "'{}' output {} is in dump format {} (not ND/NCHW/NHWC): compared as flat "
-          "data, without a format conversion",
-          e.path, e.index, t.format);
+                           "'{}' {} {} has dump data type {}, which cannot be compared", e.path,
+                           kindName(e), e.index, t.raw_data_type);
+    l.stored = t.tensor;
+    l.format = t.format;
+    l.original_format = t.original_format;
+    l.original_shape = t.original_shape;
     l.view.dtype = t.tensor.dtype;
     l.view.data = t.tensor.data ? t.tensor.data->data() : nullptr;
     l.view.count = static_cast<uint64_t>(t.tensor.numel());
@@ -240,6 +258,26 @@ Result<Loaded> load(const Entry& e, ir::DType raw_dtype, DumpCache* cache) {
   l.shape = t.shape;
   l.keep = t.data;
   return l;
+}
+
+// A dump tensor in a device layout (NC1HWC0, FRACTAL_Z, FRACTAL_NZ) rearranged into its
+// origin layout and shape, as msaccucmp converts before it compares; plain layouts stay as
+// they are (mapped, not copied).
+Status toOrigin(const Entry& e, Loaded* l) {
+  if (e.kind != Kind::Dump || tensorio::isPlainFormat(l->format)) return Status::ok();
+  const std::string where = fmt::format("'{}' {} {}", e.path, kindName(e), e.index);
+  ASC_TRY(ir::Tensor t, tensorio::toOriginLayout(l->stored, l->format, l->original_shape,
+                                                 l->original_format, where));
+  ASC_LOG_INFO("{}: {} ({}) converted to its origin shape ({})", where,
+               tensorio::dumpFormatName(l->format), ir::shapeToString(l->stored.shape),
+               ir::shapeToString(t.shape));
+  l->view.data = t.data->data();
+  l->view.count = static_cast<uint64_t>(t.numel());
+  l->view.releasable = false;  // an owned copy, not a file mapping
+  l->shape = t.shape;
+  l->keep = t.data;
+  l->stored = ir::Tensor();
+  return Status::ok();
 }
 
 std::string csvField(const std::string& s) {
@@ -345,17 +383,17 @@ Status Runner::collect(const std::string& path, bool is_dir, std::vector<Entry>*
   ASC_RETURN_IF_ERROR(walk(path, &files));
   for (const auto& f : files) ASC_RETURN_IF_ERROR(classify(f, false, out));
   // Several dumps of one op (data_index folders, loops): keep the latest of each tensor.
-  std::map<std::pair<std::string, int>, size_t> seen;
+  std::map<std::tuple<std::string, bool, int>, size_t> seen;
   std::vector<Entry> unique;
   for (auto& e : *out) {
-    auto k = std::make_pair(e.key, e.index);
+    auto k = std::make_tuple(e.key, e.input, e.index);
     auto it = seen.find(k);
     if (it == seen.end()) {
       seen[k] = unique.size();
       unique.push_back(e);
     } else {
-      ASC_LOG_WARN("'{}' and '{}' hold the same tensor ({} output {}); using the later one",
-                   unique[it->second].path, e.path, e.op, e.index);
+      ASC_LOG_WARN("'{}' and '{}' hold the same tensor ({} {} {}); using the later one",
+                   unique[it->second].path, e.path, e.op, kindName(e), e.index);
       if (e.timestamp >= unique[it->second].timestamp) unique[it->second] = e;
     }
   }
@@ -372,27 +410,38 @@ void Runner::order() {
     if (has_rule_ && pos(a) != pos(b)) return pos(a) < pos(b);
     if (a.timestamp != b.timestamp) return a.timestamp < b.timestamp;
     if (a.key != b.key) return a.key < b.key;
+    if (a.input != b.input) return a.input;  // a dump's inputs before its outputs
     return a.index < b.index;
   });
 }
 
 Status Runner::compareAll(bool file_mode) {
-  std::map<std::pair<std::string, int>, const Entry*> golden_by_key;
-  for (const auto& g : golden_) golden_by_key[{g.key, g.index}] = &g;
+  std::map<std::tuple<std::string, bool, int>, const Entry*> golden_by_key;
+  for (const auto& g : golden_) golden_by_key[{g.key, g.input, g.index}] = &g;
+  // File mode pairs by position, inputs with inputs and outputs with outputs.
+  std::vector<const Entry*> golden_inputs, golden_outputs;
+  for (const auto& g : golden_) (g.input ? golden_inputs : golden_outputs).push_back(&g);
+  size_t my_inputs_seen = 0, my_outputs_seen = 0;
   DumpCache my_cache, golden_cache;
   for (size_t i = 0; i < my_.size(); ++i) {
     const Entry& m = my_[i];
     Row row;
     row.my = &m;
     // Which golden tensor: the file given (file mode), the last original op of a fused op
-    // (fusion rule), the dump's own OriginalOp, or the op's own name.
+    // (fusion rule), the dump's own OriginalOp, or the op's own name. A dump input is paired
+    // with the same input of the golden dump of the same op.
     std::string gkey = m.key;
     int gindex = m.index;
     row.golden_names = m.op;
     auto rit = rule_index_.find(m.key);
     if (file_mode) {
-      row.golden = i < golden_.size() ? &golden_[i] : nullptr;
+      const auto& same_kind = m.input ? golden_inputs : golden_outputs;
+      const size_t k = m.input ? my_inputs_seen++ : my_outputs_seen++;
+      row.golden = k < same_kind.size() ? same_kind[k] : nullptr;
       if (row.golden) row.golden_names = row.golden->op;
+    } else if (m.input) {
+      auto git = golden_by_key.find({gkey, true, gindex});
+      row.golden = git == golden_by_key.end() ? nullptr : git->second;
     } else {
       if (rit != rule_index_.end() && !rule_.ops[rit->second].original_names.empty()) {
         const auto& names = rule_.ops[rit->second].original_names;
@@ -404,11 +453,12 @@ Status Runner::compareAll(bool file_mode) {
         gindex = m.original_index;
         row.golden_names = m.original_op;
       }
-      auto git = golden_by_key.find({gkey, gindex});
+      auto git = golden_by_key.find({gkey, false, gindex});
       row.golden = git == golden_by_key.end() ? nullptr : git->second;
     }
     if (!row.golden) {
-      row.reason = fmt::format("There is no golden data for {} output {}.", m.op, m.index);
+      row.reason =
+          fmt::format("There is no golden data for {} {} {}.", m.op, kindName(m), m.index);
       rows_.push_back(std::move(row));
       continue;
     }
@@ -416,8 +466,20 @@ Status Runner::compareAll(bool file_mode) {
     ASC_TRY(Loaded y, load(*row.golden, raw_dtype_, &golden_cache));
     row.my_dtype = ir::dtypeName(x.view.dtype);
     row.golden_dtype = ir::dtypeName(y.view.dtype);
-    row.shape = shapeText(x.shape);
     if (x.has_address) row.my_address = fmt::format("{}", x.address);
+    // Device layouts back to the origin layout; a dump that cannot be converted is a failed
+    // row in a folder (the rest still compare), an error for a single pair of files.
+    Status conv = toOrigin(m, &x);
+    if (conv) conv = toOrigin(*row.golden, &y);
+    row.shape = shapeText(x.shape);
+    if (!conv) {
+      if (file_mode) return conv;
+      ASC_LOG_WARN("{}", conv.toString());
+      row.reason = conv.message();
+      row.failed = true;
+      rows_.push_back(std::move(row));
+      continue;
+    }
     compare::CompareOptions co;
     co.metrics = metrics_;
     if (cosine_extra_) co.metrics.push_back(Metric::CosineSimilarity);
@@ -485,7 +547,7 @@ Status Runner::writeCsv() {
                                       r.golden ? r.golden_names : "*",
                                       r.golden_dtype,
                                       "NaN",
-                                      fmt::format("{}:output:{}", r.my->op, r.my->index),
+                                      fmt::format("{}:{}:{}", r.my->op, kindName(*r.my), r.my->index),
                                       r.shape};
     for (Metric m : metrics_)
       cells.push_back(r.compared ? r.result.text[static_cast<int>(m)] : "NaN");
@@ -532,8 +594,8 @@ void Runner::printTable(int exit_code) const {
     } else {
       detail = ": " + first->reason;
     }
-    out_ << fmt::format("{:<22}{} output {} (golden {}){}\n", "first failing layer", first->my->op,
-                        first->my->index, first->golden_names, detail);
+    out_ << fmt::format("{:<22}{} {} {} (golden {}){}\n", "first failing layer", first->my->op,
+                        kindName(*first->my), first->my->index, first->golden_names, detail);
   } else {
     out_ << fmt::format("{:<22}none\n", "first failing layer");
   }
@@ -557,9 +619,10 @@ void Runner::printJson(int exit_code) const {
     if (r.failed) ++failed;
     if (!r.golden) ++missing;
     std::string t = fmt::format(
-        "{{\"op\": {}, \"op_type\": {}, \"output\": {}, \"golden\": {}, \"my_file\": {}, "
-        "\"golden_file\": {}, \"compared\": {}, \"passed\": {}",
-        jsonString(r.my->op), jsonString(r.my->op_type), r.my->index, jsonString(r.golden_names),
+        "{{\"op\": {}, \"op_type\": {}, \"tensor\": \"{}\", \"output\": {}, \"golden\": {}, "
+        "\"my_file\": {}, \"golden_file\": {}, \"compared\": {}, \"passed\": {}",
+        jsonString(r.my->op), jsonString(r.my->op_type), kindName(*r.my), r.my->index,
+        jsonString(r.golden_names),
         jsonString(r.my->path), r.golden ? jsonString(r.golden->path) : "null",
         r.compared ? "true" : "false", r.compared && !r.failed ? "true" : "false");
     if (r.compared) {
@@ -624,6 +687,16 @@ Status Runner::run(int* exit_code) {
                          "no tensor found in '{}'; expected dump files, msame outputs "
                          "(<name>_output_<i>.bin/.txt) or .npy files",
                          o_.my_path);
+  // Dump inputs are compared only when the golden side has inputs too (dumps against dumps);
+  // golden .npy files hold outputs only.
+  if (std::none_of(golden_.begin(), golden_.end(), [](const Entry& g) { return g.input; })) {
+    const size_t before = my_.size();
+    my_.erase(std::remove_if(my_.begin(), my_.end(), [](const Entry& e) { return e.input; }),
+              my_.end());
+    if (my_.size() != before)
+      ASC_LOG_INFO("{} dump inputs not compared: '{}' has no inputs", before - my_.size(),
+                   o_.golden_path);
+  }
   for (auto& e : my_) {
     auto it = rule_index_.find(e.key);
     if (e.op_type.empty() && it != rule_index_.end()) e.op_type = rule_.ops[it->second].type;

@@ -128,6 +128,7 @@ Result<DumpData> readDumpFile(const std::string& path) {
     const auto& oo = msg.output(i).original_op();
     t.original_op_name = oo.name();
     t.original_output_index = oo.output_index();
+    t.original_format = oo.format();
     d.outputs.push_back(std::move(t));
   }
   // Buffer and workspace sizes: summed without wrapping (each must fit what is left).
@@ -162,9 +163,11 @@ Status writeDumpFile(const std::string& path, const DumpData& dump) {
   for (size_t i = 0; i < dump.outputs.size(); ++i) {
     auto* o = msg.add_output();
     ASC_RETURN_IF_ERROR(fillTensor(o, dump.outputs[i], "output", i));
-    if (!dump.outputs[i].original_op_name.empty()) {
+    if (!dump.outputs[i].original_op_name.empty() || dump.outputs[i].original_format != 0) {
       o->mutable_original_op()->set_name(dump.outputs[i].original_op_name);
       o->mutable_original_op()->set_output_index(dump.outputs[i].original_output_index);
+      o->mutable_original_op()->set_format(
+          static_cast<pb::OutputFormat>(dump.outputs[i].original_format));
     }
   }
   std::string header;

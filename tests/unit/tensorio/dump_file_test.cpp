@@ -199,3 +199,28 @@ TEST_CASE("a deeply nested fusion rule file is refused quickly", "[compare]") {
   REQUIRE(r2.isOk());
   CHECK(r2->ops.size() == 1);
 }
+
+TEST_CASE("a dump tensor's format, original shape and original format round-trip",
+          "[tensorio]") {
+  DumpData d;
+  d.op_name = "conv";
+  DumpTensor t = floats(std::vector<float>(2 * 1 * 2 * 2 * 16, 1.f), {2, 1, 2, 2, 16});
+  t.format = 3;  // FORMAT_NC1HWC0
+  t.original_shape = {2, 2, 2, 5};
+  t.original_format = 1;  // FORMAT_NHWC, without an original op name
+  d.outputs.push_back(t);
+  DumpTensor in = t;
+  in.original_format = 0;
+  d.inputs.push_back(in);
+  const std::string path = tmp("Conv2D.conv.1.0.0000000000000001");
+  REQUIRE(writeDumpFile(path, d).isOk());
+  auto r = readDumpFile(path);
+  REQUIRE(r.isOk());
+  REQUIRE(r->outputs.size() == 1);
+  CHECK(r->outputs[0].format == 3);
+  CHECK(r->outputs[0].original_shape == ir::Shape{2, 2, 2, 5});
+  CHECK(r->outputs[0].original_format == 1);
+  REQUIRE(r->inputs.size() == 1);
+  CHECK(r->inputs[0].format == 3);
+  CHECK(r->inputs[0].original_shape == ir::Shape{2, 2, 2, 5});
+}

@@ -26,9 +26,14 @@ struct DumpTensor {
   /// dtype (Undefined when the dump's data type has no asc-tools equivalent: the bytes are
   /// still there), shape, and the raw bytes (pointing into the mapped file after a read).
   ir::Tensor tensor;
-  /// OutputFormat number (FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3..).
+  /// OutputFormat number (FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3..;
+  /// asc/tensorio/layout_convert.h names them and converts device formats back).
   int format = 2;
+  /// The framework-side shape; for a device format, what toOriginLayout() restores.
   ir::Shape original_shape;
+  /// Outputs only: the framework-side format (OriginalOp.format; proto3 reads an absent one as
+  /// FORMAT_NCHW = 0). Decides NCHW / NHWC / HWCN when a 4-D device format is converted back.
+  int original_format = 0;
   /// Outputs only: the framework op (and its output index) this output corresponds to.
   std::string original_op_name;
   uint32_t original_output_index = 0;
