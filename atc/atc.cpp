@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "asc/cli/common.h"
 #include "asc/compiler/compile.h"
 #include "asc/frontend/onnx.h"
 #include "asc/om/om_file.h"
@@ -155,12 +156,7 @@ Result<passes::OptLevel> optLevel(const Options& o) {
 }
 
 Result<bool> boolOption(const Options& o, const char* name) {
-  const std::string v = o.get(name);
-  if (v != "true" && v != "false")
-    return Status::error(ErrorCode::BoolParam,
-                         "Value {} for parameter --{} is invalid. Reason: use true or false", v,
-                         name);
-  return v == "true";
+  return cli::parseBool(name, o.get(name));
 }
 
 // Everything --mode=0 takes from the command line, as asc::compile()'s options.
@@ -400,10 +396,9 @@ void listOps(std::ostream& out) {
 }  // namespace
 
 Status run(const Options& o, std::ostream& out) {
-  ASC_TRY(log::Level level, log::parseLevel(o.get("log")));
   // The real --log=null only silences atc's log files; on stderr we still show warnings unless
   // the user asked for null explicitly.
-  log::setLevel(o.given("log") ? level : log::Level::Warning);
+  ASC_RETURN_IF_ERROR(cli::applyLogOption(o.get("log"), o.given("log")));
   ASC_RETURN_IF_ERROR(checkUnimplemented(o));
   const std::string mode = o.get("mode");
   if (mode == "0") return buildModel(o);
@@ -428,7 +423,7 @@ int main(int argc, const char* const* argv, std::ostream& out) {
     return 0;
   }
   if (opts && opts->version) {
-    fmt::print(out, "atc (asc-tools) {}\n", asc::version());
+    out << cli::versionText("atc");
     return 0;
   }
   if (opts && opts->list_ops) {

@@ -2,7 +2,7 @@
 # libasccore/include/asc) may include the modules listed after it and nothing else, so lower
 # layers never include higher ones:
 #
-#   support ─► ir, cpu, trace ─► soc, tensorio ─► compare, ops ─► frontend, passes, om ─► runtime
+#   support ─► ir, cpu, trace, cli ─► soc, tensorio ─► compare, ops ─► frontend, passes, om ─► runtime
 #           ─► compiler (asc::compile(): the whole order of work)
 #
 # Two guards use this table:
@@ -13,6 +13,7 @@
 set(ASC_LAYERS
   "support:"
   "ir:support"
+  "cli:support"
   "cpu:support"
   "trace:support"
   "soc:support,ir"
@@ -23,7 +24,7 @@ set(ASC_LAYERS
   "passes:support,ir,ops,soc"
   "om:support,ir,ops"
   "runtime:support,ir,cpu,ops,om,tensorio,trace"
-  "compiler:support,ir,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime")
+  "compiler:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime")
 
 # ASC_MODULES: every module, in layer order; ASC_DEPS_<module>: what it may include.
 set(ASC_MODULES)

@@ -14,6 +14,7 @@
 #include <random>
 #include <dirent.h>
 
+#include "asc/cli/common.h"
 #include "asc/frontend/onnx.h"
 #include "asc/runtime/dump.h"
 #include "asc/runtime/session.h"
@@ -459,7 +460,7 @@ int main(int argc, const char* const* argv, std::ostream& out) {
     return 0;
   }
   if (opts->version) {
-    out << "msame (asc-tools) " << asc::version() << "\n";
+    out << cli::versionText("msame");
     return 0;
   }
   Runner r(*opts, out);

@@ -19,6 +19,7 @@
 #include <tuple>
 #include <memory>
 
+#include "asc/cli/common.h"
 #include "asc/compare/fusion_rule.h"
 #include "asc/compare/metrics.h"
 #include "asc/support/file.h"
@@ -481,6 +482,7 @@ Status Runner::compareAll(bool file_mode) {
       continue;
     }
     compare::CompareOptions co;
+    co.threads = o_.threads;
     co.metrics = metrics_;
     if (cosine_extra_) co.metrics.push_back(Metric::CosineSimilarity);
     co.my_name = m.path;
@@ -744,12 +746,11 @@ int main(int argc, const char* const* argv, std::ostream& out) {
     return 0;
   }
   if (opts->version) {
-    out << "mscompare (asc-tools) " << asc::version() << "\n";
+    out << cli::versionText("mscompare");
     return 0;
   }
-  auto lvl = log::parseLevel(opts->log);
-  if (!lvl) return fail(lvl.status(), opts->format == "json");
-  log::setLevel(*lvl);
+  if (Status st = cli::applyLogOption(opts->log, true); !st)
+    return fail(st, opts->format == "json");
   Runner r(*opts, out);
   int code = 0;
   Status st = r.run(&code);

@@ -2,6 +2,8 @@
 // options, so the real tool's -out and -alg (and --h) are rewritten to long forms first.
 #include "mscompare_options.h"
 
+#include "asc/cli/common.h"
+
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -57,6 +59,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
   adder("dtype", "element type of raw .bin/.txt files", text());
   adder("format", "table or json", text());
   adder("log", "log level", text());
+  adder("threads", "compare threads", text());
   adder("help", "show this help");
   adder("version", "print the version");
   std::vector<const char*> cargs;
@@ -93,6 +96,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     ASC_RETURN_IF_ERROR(take("dtype", "", &o.dtype));
     ASC_RETURN_IF_ERROR(take("format", "", &o.format));
     ASC_RETURN_IF_ERROR(take("log", "", &o.log));
+    if (r.count("threads")) { ASC_TRY(o.threads, cli::parseThreads(r["threads"].as<std::string>())); }
     if (r.count("min_cosine")) {
       const std::string v = r["min_cosine"].as<std::string>();
       char* end = nullptr;
@@ -157,6 +161,8 @@ std::string usage() {
          "  --dtype=T            element type of raw .bin and .txt files [default: float32]\n"
          "  --format=table|json  stdout summary [default: table]\n"
          "  --log=LEVEL          debug, info, warning, error or null\n"
+         "  --threads=N          compare threads, 1..1024 (default: all cores; the figures do not\n"
+         "                       depend on it)\n"
          "  --help, --h          show this help\n"
          "  --version            print the asc-tools version\n"
          "\n"

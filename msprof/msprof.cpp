@@ -2,6 +2,8 @@
 // exit status) and export (raw data -> the msprof files, the HTML report, Prometheus text).
 #include "msprof.h"
 
+#include "asc/cli/common.h"
+
 #include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -120,13 +122,13 @@ int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err
   auto opts = parseOptions(argc, argv);
   if (!opts) return usageError(opts.status());
   const Options& o = *opts;
-  if (!o.log.empty()) log::setLevel(*log::parseLevel(o.log));
+  if (Status st = cli::applyLogOption(o.log, !o.log.empty()); !st) return usageError(st);
   if (o.help || argc == 1) {
     out << usage();
     return o.help ? 0 : 2;
   }
   if (o.version) {
-    out << "msprof (asc-tools) " << asc::version() << "\n";
+    out << cli::versionText("msprof");
     return 0;
   }
   auto fail = [&](const Status& st) {

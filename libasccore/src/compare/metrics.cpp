@@ -5,6 +5,8 @@
 // side's min and max first, so it takes a second pass over the data.
 #include "asc/compare/metrics.h"
 
+#include <omp.h>
+
 #include <fmt/format.h>
 #include <immintrin.h>
 #include <sys/mman.h>
@@ -346,10 +348,11 @@ void reduceChunk(const T* x, const T* y, size_t n, uint64_t offset, Tolerance to
 }
 
 // Runs `body(chunk_begin, n, x, y, chunk_index_in_window)` over every chunk, window by window,
-// then `merge(window_chunk_count)` once per window in chunk order.
+// then `merge(window_chunk_count)` once per window in chunk order, on `threads` threads (0: all).
 template <typename Body, typename Merge>
-void forEachWindow(const TensorView& my, const TensorView& golden, uint64_t window, Body body,
-                   Merge merge) {
+void forEachWindow(const TensorView& my, const TensorView& golden, uint64_t window, int threads,
+                   Body body, Merge merge) {
+  const int team = threads > 0 ? threads : omp_get_max_threads();
   const uint64_t count = my.count;
   // float32 on both sides, native order, aligned: read in place, no conversion buffer.
   auto aligned = [](const TensorView& v) { return reinterpret_cast<uintptr_t>(v.data) % 4 == 0; };
@@ -369,7 +372,7 @@ void forEachWindow(const TensorView& my, const TensorView& golden, uint64_t wind
     std::mutex release_mutex;
     // One parallel region per window: few barriers, where a descheduled thread on a busy
     // machine stalls the others.
-#pragma omp parallel if (chunks > 1)
+#pragma omp parallel if (chunks > 1) num_threads(team)
     {
       std::vector<double> xb(direct ? 0 : kChunk), yb(direct ? 0 : kChunk);
 #pragma omp for schedule(dynamic, kGroup)
@@ -537,7 +540,7 @@ Result<CompareResult> compareTensors(const TensorView& my, const TensorView& gol
   Acc total;
   std::vector<Acc> accs(window / kChunk);
   forEachWindow(
-      my, golden, window,
+      my, golden, window, options.threads,
       [&](uint64_t b, size_t n, const auto* x, const auto* y, int64_t c) {
         accs[static_cast<size_t>(c)] = Acc();
         reduceChunk(x, y, n, b, options.tolerance, &accs[static_cast<size_t>(c)]);
@@ -613,7 +616,7 @@ Result<CompareResult> compareTensors(const TensorView& my, const TensorView& gol
         detail::KldSums sums;
         std::vector<detail::KldSums> parts(window / kChunk);
         forEachWindow(
-            my, golden, window,
+            my, golden, window, options.threads,
             [&](uint64_t, size_t cn, const auto* x, const auto* y, int64_t c) {
               parts[static_cast<size_t>(c)] = detail::KldSums();
               detail::kldChunk(x, y, cn, total.min_x, rx, total.min_y, ry,

@@ -76,6 +76,9 @@ struct CompareOptions {
   /// Elements per window (0: the default, 64 Mi). Results do not depend on it; tests use small
   /// windows to cover many of them.
   uint64_t window_elements = 0;
+  /// Threads (0: OpenMP's default, all cores). Results do not depend on it: chunks are merged in
+  /// a fixed order.
+  int threads = 0;
 };
 
 struct SideCounts {

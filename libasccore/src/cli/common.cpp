@@ -1,0 +1,64 @@
+// common.cpp: see common.h.
+#include "asc/cli/common.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace asc::cli {
+
+Status applyLogOption(const std::string& value, bool given) {
+  if (!given) {
+    log::setLevel(log::Level::Warning);
+    return Status::ok();
+  }
+  ASC_TRY(log::Level level, log::parseLevel(value));
+  log::setLevel(level);
+  return Status::ok();
+}
+
+Result<int64_t> parseInt(const std::string& name, const std::string& value, int64_t min,
+                         int64_t max) {
+  if (value.empty())
+    return Status::error(ErrorCode::EmptyParam, "Value for --{} is empty; give a whole number "
+                         "from {} to {}", name, min, max);
+  errno = 0;
+  char* end = nullptr;
+  const long long n = std::strtoll(value.c_str(), &end, 10);
+  const bool whole = end != value.c_str() && *end == '\0' && errno != ERANGE &&
+                     (value[0] == '-' || value[0] == '+' || (value[0] >= '0' && value[0] <= '9'));
+  if (!whole || n < min || n > max)
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --{} is invalid. Reason: give a whole number "
+                         "from {} to {}",
+                         value, name, min, max);
+  return static_cast<int64_t>(n);
+}
+
+Result<bool> parseBool(const std::string& name, const std::string& value) {
+  if (value == "true") return true;
+  if (value == "false") return false;
+  return Status::error(ErrorCode::BoolParam,
+                       "Value {} for parameter --{} is invalid. Reason: use true or false", value,
+                       name);
+}
+
+Result<int> parseThreads(const std::string& value) {
+  ASC_TRY(int64_t n, parseInt("threads", value, 1, kMaxThreads));
+  return static_cast<int>(n);
+}
+
+std::string versionText(const std::string& tool) {
+  std::string text = fmt::format("{} (asc-tools) {}\n", tool, asc::version());
+  if (tool == "atc")
+    text +=
+        "command line: CANN 8.x atc (the open-source GraphEngine's, 2026; the exact CANN release "
+        "is unconfirmed)\n"
+        "frameworks: ONNX (--framework=5, opsets 7-17); Caffe (0), MindSpore (1) and TensorFlow "
+        "(3) are refused with E10055\n"
+        "compatibility matrix: docs/compatibility.md (atc --compatibility)\n";
+  return text;
+}
+
+}  // namespace asc::cli
