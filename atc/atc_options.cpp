@@ -113,6 +113,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
   adder("help", "show this help");
   adder("version", "print the asc-tools version");
   adder("list_ops", "list the supported ONNX operators");
+  adder("compatibility", "print the compatibility matrix (Markdown): frameworks, chips, ops");
   adder("list_errors", "list the error codes");
   adder("list_passes", "list the graph passes (names for --fusion_switch_file)");
   adder("ops_info", "write <dir>/<soc>/ops_info.json for every chip: the ops each supports",
@@ -131,6 +132,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     o.help = r.count("help") > 0;
     o.version = r.count("version") > 0;
     o.list_ops = r.count("list_ops") > 0;
+    o.compatibility = r.count("compatibility") > 0;
     o.list_errors = r.count("list_errors") > 0;
     o.list_passes = r.count("list_passes") > 0;
     if (r.count("ops_info")) o.ops_info_dir = r["ops_info"].as<std::string>();
@@ -158,6 +160,8 @@ std::string usage() {
   u += "  --help, --h                      show this help\n"
        "  --version                        print the asc-tools version\n"
        "  --list_ops                       list the supported ONNX operators\n"
+       "  --compatibility                  the compatibility matrix: frameworks, chips, ops\n"
+       "                                   and their opsets (docs/compatibility.md)\n"
        "  --list_errors                    list the error codes\n"
        "  --list_passes                    list the graph passes\n"
        "  --ops_info=DIR                   write DIR/<soc>/ops_info.json for every chip (installed\n"

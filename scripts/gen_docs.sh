@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# gen_docs.sh: regenerates docs/error-codes.md and docs/operators.md from the built atc.
+# gen_docs.sh: regenerates docs/error-codes.md, docs/operators.md and docs/compatibility.md from
+# the built atc.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 atc=${ATC:-$root/build/bin/atc}
@@ -26,4 +27,5 @@ atc=${ATC:-$root/build/bin/atc}
   "$atc" --list_ops
   echo '```'
 } > "$root/docs/operators.md"
-echo "wrote docs/error-codes.md docs/operators.md"
+"$atc" --compatibility > "$root/docs/compatibility.md"
+echo "wrote docs/error-codes.md docs/operators.md docs/compatibility.md"

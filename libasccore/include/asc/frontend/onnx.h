@@ -14,6 +14,10 @@
 
 namespace asc::frontend {
 
+/// The default-domain opsets the importer reads.
+constexpr int kMinOnnxOpset = 7;
+constexpr int kMaxOnnxOpset = 17;
+
 struct OnnxImportOptions {
   /// Shape overrides, as --input_shape gives them ("name:1,3,224,224;name2:...").
   std::string input_shape;

@@ -18,8 +18,8 @@
 namespace asc::frontend {
 namespace {
 
-constexpr int kMinOpset = 7;
-constexpr int kMaxOpset = 17;
+constexpr int kMinOpset = kMinOnnxOpset;
+constexpr int kMaxOpset = kMaxOnnxOpset;
 
 Status invalid(const std::string& msg) { return Status::error(ErrorCode::InvalidModel, msg); }
 

@@ -1,0 +1,14 @@
+# atc --compatibility prints the compatibility matrix from the registry and the chip table, and
+# docs/compatibility.md is that output (regenerate it with scripts/gen_docs.sh).
+run atc --compatibility
+expect_exit 0
+expect_stdout_contains "# Compatibility matrix"
+expect_stdout_contains "| 5 | ONNX (\`.onnx\`, external data) | opsets 7-17 |"
+expect_stdout_contains "| Ascend910B1 |"
+expect_stdout_contains "| Conv | 7-17 | Conv2D | AI_CORE |"
+# One row per operator of atc --list_ops.
+ops=$(atc --list_ops | tail -n +2 | wc -l)
+rows=$(grep -c '^| [A-Za-z]* | \(internal\|[0-9]*-[0-9]*\) |' "$STDOUT")
+[ "$ops" -eq "$rows" ] || fail "$rows operator rows, atc --list_ops lists $ops"
+diff -u "$ROOT/docs/compatibility.md" "$STDOUT" > diff.txt ||
+  fail "docs/compatibility.md is stale; run scripts/gen_docs.sh ($(head -20 diff.txt))"
