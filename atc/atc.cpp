@@ -136,8 +136,7 @@ Status checkNpuOnlyOptions(const Options& o) {
                          "Value {} for parameter --optypelist_for_implmode is invalid. Reason: it "
                          "needs --op_select_implmode",
                          o.get("optypelist_for_implmode"));
-  for (const char* name : {"enable_small_channel", "buffer_optimize", "op_select_implmode",
-                           "optypelist_for_implmode"})
+  for (const char* name : {"enable_small_channel", "buffer_optimize"})
     if (o.given(name))
       ASC_LOG_INFO("--{}={} is an NPU code-generation setting; the CPU runtime is unaffected",
                    name, o.get(name));
@@ -217,11 +216,28 @@ Result<CompileOptions> compileOptions(const Options& o) {
   }
   ASC_RETURN_IF_ERROR(readFusionSwitch(o.get("fusion_switch_file"), &c.disabled_passes));
   ASC_RETURN_IF_ERROR(readOptimizationSwitch(o.get("optimization_switch"), &c.disabled_passes));
+  // --op_select_implmode: the choice for the --optypelist_for_implmode types, or for every op
+  // (the *_for_all spellings, or no list); the per-op form of --op_blacklist refines it.
+  if (o.given("op_select_implmode")) {
+    std::string mode = o.get("op_select_implmode");
+    const bool for_all = mode.size() > 8 && mode.compare(mode.size() - 8, 8, "_for_all") == 0;
+    if (for_all) mode.resize(mode.size() - 8);
+    ASC_RETURN_IF_ERROR(passes::checkImplMode(mode, "--op_select_implmode"));
+    const std::string types = o.get("optypelist_for_implmode");
+    if (for_all || types.empty()) c.impl_mode_all = mode;
+    for (size_t pos = 0; !for_all && pos < types.size();) {
+      size_t e = types.find(',', pos);
+      if (e == std::string::npos) e = types.size();
+      if (e > pos) c.impl_modes[types.substr(pos, e - pos)] = mode;
+      pos = e + 1;
+    }
+  }
   if (o.given("op_blacklist")) {
     passes::PassContext kept;
     ASC_RETURN_IF_ERROR(passes::readOpBlacklist(o.get("op_blacklist"), &kept));
     c.keep_types = kept.keep_types;
     c.keep_names = kept.keep_names;
+    for (const auto& [op, mode] : kept.impl_modes) c.impl_modes[op] = mode;
   }
   return c;
 }

@@ -210,6 +210,8 @@ Result<CompiledModel> compileGraph(ir::Graph g, const CompileOptions& o) {
   pc.keep_types = o.keep_types;
   pc.keep_names = o.keep_names;
   pc.precision = &o.precision;
+  pc.impl_modes = o.impl_modes;
+  pc.impl_mode_all = o.impl_mode_all;
   std::optional<ir::Graph> optimised_fp32;
   for (const auto& name : passes::pipelineFor(o.level)) {
     const passes::PassInfo* pass = passes::findPass(name);

@@ -114,6 +114,7 @@ Status rewritePrecision(ir::Graph& g, const PrecisionOptions& o, PassContext& ct
     bool low;
     if (keep_all) low = false;
     else if (o.keep_fp32.count(n->name) || o.keep_fp32.count(n->op_type)) low = false;
+    else if (n->attrs.getString(ops::kImplModeAttr, "") == "high_precision") low = false;
     else if (m == "force_fp16") low = true;
     else if (m == "allow_fp32_to_fp16") low = cubeOp(n->op_type);
     else {  // allow_mix_precision, with --modify_mixlist changes (CANN or ONNX type names)

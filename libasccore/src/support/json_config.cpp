@@ -8,15 +8,25 @@
 
 namespace asc {
 
-Status readJsonConfig(const std::string& path, const char* option, const char* expected,
-                      google::protobuf::Message* msg) {
+Result<std::string> readConfigText(const std::string& path, const char* option) {
   std::ifstream f(path);
   if (!f)
     return Status::error(ErrorCode::FileOpenFailed, "cannot open --{} file '{}'; check the path",
                          option, path);
   std::stringstream ss;
   ss << f.rdbuf();
-  auto st = google::protobuf::util::JsonStringToMessage(ss.str(), msg);
+  return ss.str();
+}
+
+Status readJsonConfig(const std::string& path, const char* option, const char* expected,
+                      google::protobuf::Message* msg) {
+  ASC_TRY(std::string text, readConfigText(path, option));
+  return parseJsonConfig(text, path, option, expected, msg);
+}
+
+Status parseJsonConfig(const std::string& text, const std::string& path, const char* option,
+                       const char* expected, google::protobuf::Message* msg) {
+  auto st = google::protobuf::util::JsonStringToMessage(text, msg);
   if (!st.ok())
     return Status::error(ErrorCode::JsonParseFailed, "--{} {}: {}; expected {}", option, path,
                          st.ToString(), expected);

@@ -14,5 +14,10 @@ namespace asc {
 /// and `expected` (an example of the format) when it does not parse into `msg`.
 Status readJsonConfig(const std::string& path, const char* option, const char* expected,
                       google::protobuf::Message* msg);
+/// The same for text already read from `path` (named in messages).
+Status parseJsonConfig(const std::string& text, const std::string& path, const char* option,
+                       const char* expected, google::protobuf::Message* msg);
+/// The whole file: E13001 when it cannot be opened.
+Result<std::string> readConfigText(const std::string& path, const char* option);
 
 }  // namespace asc

@@ -22,3 +22,34 @@ run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=missing --soc_vers
 expect_exit 255
 expect_stdout_contains "E13001"
 expect_no_file missing.om
+# The seed's per-op form: {"op_name": ..., "impl_type": ...}, one object or a list. Under
+# force_fp16, high_precision keeps the Conv (tiny_conv's only compute op once Relu is fused) in
+# fp32, so the OM holds no fp16 tensor; high_performance leaves it in fp16.
+printf '{"op_name": "Conv2D", "impl_type": "high_precision"}\n' > one.json
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=hp --soc_version=Ascend310 --op_blacklist=one.json
+expect_exit 0
+run atc --mode=1 --om=hp.om --json=hp.json
+grep -q '"dtype": "DT_FLOAT16"' hp.json && fail "a high_precision Conv computes in fp16"
+grep -q '"_asc_impl_mode"' hp.json || fail "the OM does not record the implementation choice"
+printf '[{"op_name": "Conv", "impl_type": "high_performance"}, {"op_name": "nothing", "impl_type": "high_precision"}]\n' > list.json
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=perf --soc_version=Ascend310 --op_blacklist=list.json
+expect_exit 0
+run atc --mode=1 --om=perf.om --json=perf.json
+grep -q '"dtype": "DT_FLOAT16"' perf.json || fail "a high_performance Conv left fp16"
+# The same through --op_select_implmode and --optypelist_for_implmode.
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=sel --soc_version=Ascend310 --op_select_implmode=high_precision --optypelist_for_implmode=Conv2D
+expect_exit 0
+run atc --mode=1 --om=sel.om --json=sel.json
+grep -q '"dtype": "DT_FLOAT16"' sel.json && fail "--op_select_implmode=high_precision left the Conv in fp16"
+printf '{"op_name": "Conv2D", "impl_type": "fastest"}\n' > badimpl.json
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=badimpl --soc_version=Ascend310 --op_blacklist=badimpl.json
+expect_exit 255
+expect_stdout_contains "E10001"
+expect_stdout_contains "fastest"
+expect_stdout_contains "high_precision or high_performance"
+expect_no_file badimpl.om
+printf '[{"op_name": "Conv2D", "impl": "high_precision"}]\n' > badkey.json
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=badkey --soc_version=Ascend310 --op_blacklist=badkey.json
+expect_exit 255
+expect_stdout_contains "E10032"
+expect_no_file badkey.om

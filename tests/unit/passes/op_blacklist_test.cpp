@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "asc/passes/precision.h"
 #include "pass_test_util.h"
 
 using namespace asc;
@@ -112,4 +113,46 @@ TEST_CASE("op blacklist JSON file", "[passes][op-blacklist]") {
   CHECK(st.message().find("op_types") != std::string::npos);
   st = passes::readOpBlacklist(dir + "/missing.json", &ctx);
   CHECK(st.code() == ErrorCode::FileOpenFailed);
+}
+
+TEST_CASE("op blacklist's per-op form chooses implementations", "[passes][op-blacklist]") {
+  const std::string dir = std::string(ASC_TEST_TMP) + "/impl_choice";
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir + "/" + name) << text;
+    return dir + "/" + name;
+  };
+  passes::PassContext ctx;
+  REQUIRE(passes::readOpBlacklist(write("one.json", R"({"op_name": "Conv2D", "impl_type": "high_precision"})"), &ctx).isOk());
+  CHECK(ctx.impl_modes.at("Conv2D") == "high_precision");
+  REQUIRE(passes::readOpBlacklist(write("list.json", R"( [{"op_name": "r1", "impl_type": "high_performance"}])"), &ctx).isOk());
+  CHECK(ctx.impl_modes.at("r1") == "high_performance");
+  CHECK(passes::readOpBlacklist(write("bad.json", R"({"op_name": "Conv2D", "impl_type": "fast"})"), &ctx).code() == ErrorCode::InvalidParam);
+  CHECK(passes::readOpBlacklist(write("noname.json", R"([{"impl_type": "high_precision"}])"), &ctx).code() == ErrorCode::InvalidParam);
+  CHECK(passes::readOpBlacklist(write("neither.json", R"({"op": 1})"), &ctx).code() == ErrorCode::JsonParseFailed);
+
+  // A high_precision Conv (by CANN type) keeps fp32 under force_fp16; the other ops do not.
+  ir::Graph g = build();
+  passes::PassContext run;
+  run.impl_modes["Conv2D"] = "high_precision";
+  passes::PrecisionOptions po;
+  po.mode = "force_fp16";
+  run.precision = &po;
+  REQUIRE(passes::runPasses(g, {"impl-mode", "precision"}, run).isOk());
+  for (const auto& n : g.nodes()) {
+    INFO(n->name);
+    if (n->op_type == "Conv") {
+      CHECK(n->attrs.getString(ops::kImplModeAttr, "") == "high_precision");
+      CHECK(n->outputs[0]->dtype == ir::DType::F32);
+    } else if (n->op_type == "Relu") {
+      CHECK(n->outputs[0]->dtype == ir::DType::F16);
+    }
+  }
+  // A node name wins over its type.
+  passes::PassContext named;
+  named.impl_modes = {{"Conv", "high_precision"}, {"c2", "high_performance"}};
+  ir::Graph h = build();
+  REQUIRE(passes::runPasses(h, {"impl-mode"}, named).isOk());
+  CHECK(h.findNode("c1")->attrs.getString(ops::kImplModeAttr, "") == "high_precision");
+  CHECK(h.findNode("c2")->attrs.getString(ops::kImplModeAttr, "") == "high_performance");
 }

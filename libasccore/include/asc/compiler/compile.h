@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -46,6 +47,10 @@ struct CompileOptions {
   std::set<std::string> keep_types, keep_names;
   /// --precision_mode and its companions.
   passes::PrecisionOptions precision;
+  /// Implementation choices per op type or node name, and for every other op ("": none):
+  /// --op_select_implmode, --optypelist_for_implmode, the per-op form of --op_blacklist.
+  std::map<std::string, std::string> impl_modes;
+  std::string impl_mode_all;
 
   /// Activation memory reuse (--disable_reuse_memory, --memory_config).
   bool reuse_memory = true;

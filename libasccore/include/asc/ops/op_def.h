@@ -18,6 +18,11 @@
 namespace asc::ops {
 
 enum class Engine { AiCore, AiCpu };
+
+/// The node attribute carrying an implementation choice (--op_select_implmode, the per-op form
+/// of --op_blacklist): "high_precision" (fp32, the most accurate kernel) or "high_performance".
+/// Kernels read it; the OM keeps it.
+constexpr const char* kImplModeAttr = "_asc_impl_mode";
 ASC_API const char* engineName(Engine e);  // "AI_CORE" / "AI_CPU"
 
 /// What canonicalize and infer functions see of one node.

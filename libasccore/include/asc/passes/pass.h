@@ -11,6 +11,7 @@
 // is re-sorted, re-inferred and verified, with no exceptions.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -49,6 +50,11 @@ struct PassContext {
   std::set<std::string> keep_types, keep_names;
   /// The precision rewrite's settings; nullptr keeps every dtype (force_fp32).
   const PrecisionOptions* precision = nullptr;
+  /// Per-op implementation choices (high_precision | high_performance) by node name, ONNX op
+  /// type or CANN op type (--op_blacklist's per-op form, --op_select_implmode with
+  /// --optypelist_for_implmode), and the choice for every other op ("" for none).
+  std::map<std::string, std::string> impl_modes;
+  std::string impl_mode_all;
 
   bool keeps(const ir::Node& n) const {
     return keep_types.count(n.op_type) > 0 || keep_names.count(n.name) > 0;
@@ -72,9 +78,17 @@ struct PassInfo {
   PassFn fn;
 };
 
-/// Reads an --op_blacklist JSON file ({"op_types": [...], "op_names": [...]}) into
-/// ctx->keep_types/keep_names. E13001 when it cannot be opened, E10032 when it does not parse.
+/// Reads an --op_blacklist JSON file. Two forms: {"op_types": [...], "op_names": [...]} (nodes no
+/// pass may touch, into ctx->keep_types/keep_names), and the seed's per-op implementation choice
+/// {"op_name": "Conv2D", "impl_type": "high_precision"} as one object or a list (into
+/// ctx->impl_modes). E13001 when it cannot be opened, E10032 when it is neither form, E10001 for
+/// an impl_type other than high_precision or high_performance.
 ASC_API Status readOpBlacklist(const std::string& path, PassContext* ctx);
+/// E10001 naming `where` unless `mode` is high_precision or high_performance.
+ASC_API Status checkImplMode(const std::string& mode, const std::string& where);
+/// The implementation choice that applies to `n` (its name, then its ONNX type, then its CANN
+/// type, then ctx.impl_mode_all), or nullptr.
+ASC_API const std::string* implModeOf(const ir::Node& n, const PassContext& ctx);
 
 /// Every pass, in registry order.
 ASC_API const std::vector<PassInfo>& allPasses();

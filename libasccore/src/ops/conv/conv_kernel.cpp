@@ -5,6 +5,8 @@
 // residual's buffer, a sum post-op in place) and a fused activation follows it.
 #include "conv_kernel.h"
 
+#include "asc/ops/op_def.h"
+
 #include <cstdlib>
 #include <string>
 
@@ -19,6 +21,7 @@ using tag = memory::format_tag;
 struct Geometry {
   memory::dims strides, dilations, pad_l, pad_r;
   int64_t group;
+  bool fast_kernels = true;  // false for high_precision (--op_select_implmode, --op_blacklist)
 };
 
 Geometry geometry(const ir::Node& n, size_t spatial) {
@@ -33,6 +36,7 @@ Geometry geometry(const ir::Node& n, size_t spatial) {
     g.pad_r.push_back(pads[i + spatial]);
   }
   g.group = n.attrs.getInt("group", 1);
+  g.fast_kernels = n.attrs.getString(kImplModeAttr, "") != "high_precision";
   return g;
 }
 
@@ -45,7 +49,8 @@ bool wantWinograd(const TensorRef& x, const TensorRef& w, const TensorRef& y, co
     const char* e = std::getenv("ASC_CONV_WINOGRAD");
     return !(e && std::string(e) == "0");
   }();
-  if (!enabled || spatial != 2 || g.group != 1 || y.layout != Layout::Blocked || !channelsLast())
+  if (!enabled || !g.fast_kernels || spatial != 2 || g.group != 1 || y.layout != Layout::Blocked ||
+      !channelsLast())
     return false;
   const ir::Shape& ws = w.shape();
   if (ws.size() != 4 || ws[2] != 3 || ws[3] != 3) return false;
