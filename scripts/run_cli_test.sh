@@ -10,6 +10,8 @@ test_script=$1
 BIN=$2
 DATA=$3
 TMP=$4
+[ -f "$test_script" ] || { echo "FAIL: no test script '$test_script'"; exit 1; }
+test_script=$(cd "$(dirname "$test_script")" && pwd)/$(basename "$test_script")
 rm -rf "$TMP" && mkdir -p "$TMP"
 export PATH="$BIN:$PATH"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
