@@ -15,7 +15,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 DATA=$HERE/../data
 PY=/usr/bin/python3
 rm -rf "$OUT"
-mkdir -p "$OUT"/{om,onnx,npy,bin,dump,golden}
+mkdir -p "$OUT"/{om,onnx,npy,bin,dump,golden,conf}
 cd "$OUT"
 
 "$BIN/atc" --model="$DATA/tiny_conv.onnx" --framework=5 --output=good --soc_version=Ascend310 \
@@ -112,6 +112,12 @@ $PY -c "import sys; sys.stdout.buffer.write(bytes(range(256)) * 8)" > onnx/rando
 head -c 16 /dev/zero > onnx/w16.bin
 head -c 16 /dev/zero > outside.bin
 ln -s ../outside.bin onnx/link.bin
+
+# --- option files ---------------------------------------------------------------------------
+mkdir -p conf
+for v in empty:"" negative:-1 huge:99999999999999999999 text:abc zero:0 fraction:1.5; do
+  printf '[memory_optimize]\nmemory_reuse_mb=%s\n' "${v#*:}" > "conf/mem-${v%%:*}.ini"
+done
 
 # --- tensors ---------------------------------------------------------------------------------
 # tiny_conv's input: float32 [1,3,8,8] = 768 bytes
