@@ -463,12 +463,39 @@ void printCompatibility(std::ostream& out) {
 
 }  // namespace
 
+// A command never replaces one of its own input files: each file this mode writes is checked
+// against every input file option (E10001 naming both options).
+Status checkOutputsAreNotInputs(const Options& o, const std::string& mode) {
+  std::vector<std::pair<std::string, std::string>> outputs;  // option, path
+  if (mode == "0" && !o.get("output").empty()) {
+    outputs.push_back({"output", o.get("output") + ".om"});
+    outputs.push_back({"output", o.get("output") + "_original.om"});
+  }
+  if (mode == "1") outputs.push_back({"json", o.get("json")});
+  if (mode == "3") outputs.push_back({"check_report", o.get("check_report")});
+  for (const auto& [out_opt, out_path] : outputs) {
+    if (out_path.empty()) continue;
+    for (const char* in_opt :
+         {"model", "weight", "om", "insert_op_conf", "op_name_map", "memory_config", "op_blacklist",
+          "fusion_switch_file", "modify_mixlist", "keep_dtype"}) {
+      if (!o.given(in_opt) || !sameFile(o.get(in_opt), out_path)) continue;
+      return Status::error(ErrorCode::InvalidParam,
+                           "Value {} for parameter --{} is invalid. Reason: the file it writes, "
+                           "'{}', is the input given to --{}; atc never overwrites an input, "
+                           "choose another --{}",
+                           o.get(out_opt), out_opt, out_path, in_opt, out_opt);
+    }
+  }
+  return Status::ok();
+}
+
 Status run(const Options& o, std::ostream& out) {
   // The real --log=null only silences atc's log files; on stderr we still show warnings unless
   // the user asked for null explicitly.
   ASC_RETURN_IF_ERROR(cli::applyLogOption(o.get("log"), o.given("log")));
   ASC_RETURN_IF_ERROR(checkUnimplemented(o));
   const std::string mode = o.get("mode");
+  ASC_RETURN_IF_ERROR(checkOutputsAreNotInputs(o, mode));
   if (mode == "0") return buildModel(o);
   if (mode == "1") return modelToJson(o);
   if (mode == "6") return displayModel(o, out);

@@ -81,9 +81,25 @@ double percentile(std::vector<double> v, double p) {
   return v[lo] + (v[hi] - v[lo]) * (rank - static_cast<double>(lo));
 }
 
+// Calls two observers in turn (a Hooks observer, then the layer dumper).
+class ObserverChain : public runtime::StepObserver {
+ public:
+  ObserverChain(runtime::StepObserver* first, runtime::StepObserver* second)
+      : first_(first), second_(second) {}
+  void onStep(const runtime::Session& s, const runtime::StepEvent& e) override {
+    first_->onStep(s, e);
+    if (second_) second_->onStep(s, e);
+  }
+
+ private:
+  runtime::StepObserver* first_;
+  runtime::StepObserver* second_;
+};
+
 class Runner {
  public:
-  Runner(const Options& o, std::ostream& out) : o_(o), out_(out) {}
+  Runner(const Options& o, std::ostream& out, const Hooks& hooks)
+      : o_(o), out_(out), hooks_(hooks) {}
 
   Status run() {
     ASC_RETURN_IF_ERROR(checkOptions());
@@ -229,6 +245,12 @@ class Runner {
       ASC_TRY(session_, runtime::Session::fromGraph(std::move(g), so));
     } else {
       ASC_TRY(session_, runtime::Session::load(o_.model, so));
+    }
+    if (hooks_.observer) {
+      if (runtime::StepObserver* first = hooks_.observer(*session_)) {
+        chain_ = std::make_unique<ObserverChain>(first, dumper_.get());
+        session_->setObserver(chain_.get());
+      }
     }
     return Status::ok();
   }
@@ -436,6 +458,8 @@ class Runner {
   std::ostream& out_;
   std::unique_ptr<runtime::Session> session_;
   std::unique_ptr<runtime::LayerDumper> dumper_;  // declared after session_: destroyed first
+  std::unique_ptr<ObserverChain> chain_;
+  const Hooks& hooks_;
   std::string dump_root_;
   std::string out_dir_;
   std::vector<double> times_;
@@ -444,7 +468,7 @@ class Runner {
 
 }  // namespace
 
-int main(int argc, const char* const* argv, std::ostream& out) {
+int main(int argc, const char* const* argv, std::ostream& out, const Hooks& hooks) {
   log::setProgram("msame");
   auto opts = parseOptions(argc, argv);
   if (opts && opts->no_args) {
@@ -452,7 +476,11 @@ int main(int argc, const char* const* argv, std::ostream& out) {
     return 1;
   }
   if (!opts) {
-    out << "[ERROR] " << opts.status().message() << "\n[ERROR] Execute sample failed\n" << usage();
+    // "unknown paramenter" is the real tool's line, kept as it prints it; value errors carry
+    // their code (E10001 a bad value, E10004 an empty one).
+    const std::string& m = opts.status().message();
+    out << "[ERROR] " << (m.rfind("unknown paramenter", 0) == 0 ? m : opts.status().toString())
+        << "\n[ERROR] Execute sample failed\n" << usage();
     return 1;
   }
   if (opts->help) {
@@ -463,7 +491,7 @@ int main(int argc, const char* const* argv, std::ostream& out) {
     out << cli::versionText("msame");
     return 0;
   }
-  Runner r(*opts, out);
+  Runner r(*opts, out, hooks);
   Status st = r.run();
   if (!st) {
     out << "[ERROR] " << st.toString() << "\n[ERROR] Execute sample failed\n";

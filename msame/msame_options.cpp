@@ -3,6 +3,10 @@
 
 #include <cxxopts.hpp>
 
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+
 namespace asc::msame {
 
 std::string usage() {
@@ -14,12 +18,12 @@ std::string usage() {
       "                 or folders, one per input, whose files are matched by sorted name.\n"
       "                 Omitted: all-zero inputs\n"
       "  --output       folder for results; a timestamped subfolder is created in it\n"
-      "  --outfmt       TXT writes text, anything else binary (.bin)\n"
+      "  --outfmt       TXT writes text (.txt), BIN (default) binary (.bin); upper case\n"
       "  --loop         runs per input, 1..100 (default 1)\n"
       "  --max_loop     raise the --loop cap for long benchmarks (default 100)\n"
       "  --device       device id 0..255 (the CPU runtime has one device)\n"
-      "  --debug        true prints the model description and execution plan\n"
-      "  --threads      kernel threads (default: ASC_NUM_THREADS, else all cores)\n"
+      "  --debug        true prints the model description and execution plan (true or false)\n"
+      "  --threads      kernel threads, 1..1024 (default: ASC_NUM_THREADS, else all cores)\n"
       "  --input_shape  \"name:d0,d1;...\" fixes dynamic dims of an .onnx model\n"
       "  --random_input SEED: uniform random inputs (floats in [-1,1), integers in [0,10))\n"
       "                 instead of zeros; the same seed gives the same data for an .om and\n"
@@ -67,11 +71,25 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
       ("random_input", "", cxxopts::value<std::string>())
       ("version", "")
       ("help", "");
-  auto toInt = [](const std::string& name, const std::string& v) -> Result<int> {
-    char* end = nullptr;
-    long n = std::strtol(v.c_str(), &end, 10);
-    if (v.empty() || *end)
-      return Status::error(ErrorCode::InvalidParam, "--{} must be an integer, not '{}'", name, v);
+  // An integer option: optional sign and decimal digits that fit an int. Empty is E10004, any
+  // other text (or a value beyond int, where strtol saturates) E10001, naming the option and
+  // what it accepts; the range itself is checked where the option is used.
+  auto toInt = [](const std::string& name, const std::string& v,
+                  const char* accepted) -> Result<int> {
+    if (v.empty())
+      return Status::error(ErrorCode::EmptyParam, "--{} is empty; it takes an integer {}", name,
+                           accepted);
+    size_t i = (v[0] == '-' || v[0] == '+') ? 1 : 0;
+    bool digits = i < v.size();
+    for (size_t k = i; k < v.size(); ++k) digits = digits && v[k] >= '0' && v[k] <= '9';
+    errno = 0;
+    long long n = digits ? std::strtoll(v.c_str(), nullptr, 10) : 0;
+    if (!digits)
+      return Status::error(ErrorCode::InvalidParam, "--{} takes an integer {}, not '{}'", name,
+                           accepted, v);
+    if (errno == ERANGE || n < INT_MIN || n > INT_MAX)
+      return Status::error(ErrorCode::InvalidParam, "--{} value '{}' is out of range: it takes {}",
+                           name, v, accepted);
     return static_cast<int>(n);
   };
   try {
@@ -96,16 +114,40 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     get("dymDims", o.dym_dims);
     get("dymShape", o.dym_shape);
     get("input_shape", o.input_shape);
-    if (r.count("loop")) { ASC_TRY(o.loop, toInt("loop", r["loop"].as<std::string>())); }
-    if (r.count("max_loop")) { ASC_TRY(o.max_loop, toInt("max_loop", r["max_loop"].as<std::string>())); }
-    if (r.count("device")) { ASC_TRY(o.device, toInt("device", r["device"].as<std::string>())); }
+    if (r.count("loop")) {
+      ASC_TRY(o.loop, toInt("loop", r["loop"].as<std::string>(),
+                            "from 1 to 100 (to --max_loop when given)"));
+    }
+    if (r.count("max_loop")) {
+      ASC_TRY(o.max_loop, toInt("max_loop", r["max_loop"].as<std::string>(), ">= 1"));
+    }
+    if (r.count("device")) {
+      ASC_TRY(o.device, toInt("device", r["device"].as<std::string>(), "from 0 to 255"));
+    }
     if (r.count("random_input")) {
-      ASC_TRY(o.random_input, toInt("random_input", r["random_input"].as<std::string>()));
+      ASC_TRY(o.random_input,
+              toInt("random_input", r["random_input"].as<std::string>(), "seed >= 0"));
       if (o.random_input < 0)
         return Status::error(ErrorCode::InvalidParam, "--random_input takes a seed >= 0, not {}",
                              o.random_input);
     }
-    if (r.count("threads")) { ASC_TRY(o.threads, toInt("threads", r["threads"].as<std::string>())); }
+    if (r.count("threads")) {
+      ASC_TRY(o.threads, toInt("threads", r["threads"].as<std::string>(), "from 1 to 1024"));
+      if (o.threads < 1 || o.threads > 1024)
+        return Status::error(ErrorCode::InvalidParam,
+                             "--threads must be from 1 to 1024, not {} (omit it for "
+                             "ASC_NUM_THREADS, else all cores)",
+                             o.threads);
+    }
+    if (o.outfmt != "TXT" && o.outfmt != "BIN")
+      return Status::error(ErrorCode::InvalidParam, "--outfmt must be TXT or BIN (upper case), not '{}'",
+                           o.outfmt);
+    for (auto [name, value] : {std::pair<const char*, const std::string*>{"debug", &o.debug},
+                               {"profiler", &o.profiler}}) {
+      if (*value != "true" && *value != "false")
+        return Status::error(ErrorCode::InvalidParam, "--{} must be true or false, not '{}'", name,
+                             *value);
+    }
     o.help = r.count("help") > 0;
     o.version = r.count("version") > 0;
   } catch (const cxxopts::exceptions::exception& e) {

@@ -2,6 +2,8 @@
 // with "--" begins the command to profile; everything after it belongs to that command.
 #include "msprof_options.h"
 
+#include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 
@@ -128,10 +130,12 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
                            value, spec->choices);
     if (spec->kind == Kind::Int) {
       char* end = nullptr;
+      errno = 0;
       long v = std::strtol(value.c_str(), &end, 10);
-      if (!end || *end || v < 0)
-        return Status::error(ErrorCode::InvalidParam, "--{}={} is not a non-negative integer",
-                             name, value);
+      if (!end || *end || v < 0 || errno == ERANGE || v > INT_MAX)  // strtol saturates
+        return Status::error(ErrorCode::InvalidParam,
+                             "--{}={} is not a non-negative integer (0 to {})", name, value,
+                             INT_MAX);
     }
     o.given[name] = value;
   }

@@ -19,7 +19,9 @@ out=${DEMO_OUT:-$root/demo-out}
 if [ ! -x "$build/bin/atc" ]; then
   echo "== building asc-tools (first run) =="
   "$root/scripts/install-deps.sh"
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DASC_BUILD_TESTS=OFF >/dev/null
+  # Configured as scripts/test.sh configures (tests on), so that running test.sh next reuses
+  # this build folder and builds the tests; only the two tools the demo needs are built now.
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DASC_BUILD_TESTS=ON >/dev/null
   cmake --build "$build" -j "$(nproc)" --target atc msame
 fi
 atc="$build/bin/atc"

@@ -16,8 +16,10 @@
 # tolerance; default: loose for fp16/bf16 OMs, where drift is expected, tight for fp32).
 # ATC_ARGS: more atc options, e.g. ATC_ARGS="--keep_dtype=keep.cfg" to keep the layers a
 # first run named in fp32 and check again.
-# FAULT_NODE (test hook): perturb this OM node's output in the NPU-side run only (ASC_FAULT_NODE,
-# in builds with ASC_TEST_HOOKS), to check that the flow names it as the first divergence.
+# MSAME: the msame that runs the OM (default $BIN/msame).
+# FAULT_NODE (tests): perturb this OM node's output in the NPU-side run only, to check that the
+# flow names it as the first divergence. Needs MSAME=$BIN/asc_msame_fault, the test build of
+# msame that plants the fault (built with the tests; released tools have no fault injection).
 set -euo pipefail
 
 usage() { echo "usage: $0 MODEL.onnx [INPUT[,INPUT2...]]" >&2; exit 2; }
@@ -40,6 +42,12 @@ esac
 for tool in atc msame mscompare; do
   [ -x "$BIN/$tool" ] || { echo "precision-check: $BIN/$tool is missing; run scripts/test.sh or set BIN" >&2; exit 2; }
 done
+MSAME=${MSAME:-$BIN/msame}
+[ -x "$MSAME" ] || { echo "precision-check: MSAME=$MSAME is not an executable" >&2; exit 2; }
+if [ -n "${FAULT_NODE:-}" ] && [ "$(basename "$MSAME")" != asc_msame_fault ]; then
+  echo "precision-check: FAULT_NODE needs MSAME=$BIN/asc_msame_fault (built with the tests)" >&2
+  exit 2
+fi
 
 rm -rf "$OUT"
 mkdir -p "$OUT/model"
@@ -62,7 +70,7 @@ msame_shape=()
 [ -n "${INPUT_SHAPE:-}" ] && msame_shape=(--input_shape "$INPUT_SHAPE")
 
 step "msame: the OM with layer dumps"
-ASC_FAULT_NODE=${FAULT_NODE:-} "$BIN/msame" --model "$OUT/model/$name.om" --output "$OUT/npu" --dump true "${input_args[@]}" \
+ASC_FAULT_NODE=${FAULT_NODE:-} "$MSAME" --model "$OUT/model/$name.om" --output "$OUT/npu" --dump true "${input_args[@]}" \
   > "$OUT/msame_npu.log" 2>&1 || { cat "$OUT/msame_npu.log"; exit 2; }
 step "msame: the ONNX model (golden, fp32, no fusion) with layer dumps"
 "$BIN/msame" --model "$MODEL" --output "$OUT/golden" --dump true "${input_args[@]}" "${msame_shape[@]}" \

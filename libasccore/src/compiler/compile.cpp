@@ -70,9 +70,13 @@ Status applyOutNodes(ir::Graph& g, const std::string& spec) {
     pos = e + 1;
     if (item.empty()) continue;
     auto colon = item.rfind(':');
-    char* end = nullptr;
-    long idx = colon == std::string::npos ? -1 : std::strtol(item.c_str() + colon + 1, &end, 10);
-    if (colon == std::string::npos || colon + 1 == item.size() || idx < 0 || (end && *end))
+    // The index: 1 to 9 decimal digits (an empty index is not 0; a longer one would saturate).
+    const std::string digits = colon == std::string::npos ? "" : item.substr(colon + 1);
+    const bool ok = !digits.empty() && digits.size() <= 9 &&
+                    std::all_of(digits.begin(), digits.end(),
+                                [](char c) { return c >= '0' && c <= '9'; });
+    const long idx = ok ? std::stol(digits) : -1;
+    if (!ok)
       return Status::error(ErrorCode::InvalidParam,
                            "Value {} for parameter --out_nodes is invalid. Reason: write "
                            "\"node_name:output_index;...\"",

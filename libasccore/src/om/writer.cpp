@@ -1,6 +1,8 @@
 // writer.cpp: ir::Graph -> .om. The ModelDef carries the graph (Data, Const, compute ops and
 // NetOutput), each tensor's dtype/shape/format, the activation offsets (output_i) and the model
 // attributes; weights are streamed from their source mapping straight into WEIGHTS_DATA.
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <zlib.h>
 
 #include <cstring>
@@ -18,6 +20,21 @@
 
 namespace asc::om {
 namespace {
+
+// The message's bytes with map entries (ModelDef/OpDef attributes) in key order: the default
+// serialization follows the map's hash order, which changes from one process to the next, so
+// the same model converted twice gave different files.
+std::string deterministicBytes(const google::protobuf::MessageLite& m) {
+  std::string out;
+  {
+    google::protobuf::io::StringOutputStream sink(&out);
+    google::protobuf::io::CodedOutputStream coded(&sink);
+    coded.SetSerializationDeterministic(true);
+    m.SerializeToCodedStream(&coded);
+  }
+  return out;
+}
+
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
@@ -211,7 +228,7 @@ class OmBuilder {
       t->set_type(0);  // RT_MODEL_TASK_KERNEL
       t->set_stream_id(0);
     }
-    task_bytes_ = task_.SerializeAsString();
+    task_bytes_ = deterministicBytes(task_);
   }
 
   // The weights' offsets depend on where WEIGHTS_DATA starts, which depends on the ModelDef's
@@ -231,7 +248,7 @@ class OmBuilder {
                                       static_cast<int64_t>(task_bytes_.size()), 0};
       (*model_.mutable_attr())["om_info_list"] = makeIntListAttr(om_info);
       (*model_.mutable_attr())["weight_size"] = makeIntAttr(static_cast<int64_t>(weights_size_));
-      model_bytes_ = model_.SerializeAsString();
+      model_bytes_ = deterministicBytes(model_);
       weights_start_ = kHeaderSize + table + model_bytes_.size();
       uint64_t want = (kWeightAlign - weights_start_ % kWeightAlign) % kWeightAlign;
       if (want == pad0) return;

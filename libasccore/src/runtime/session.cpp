@@ -54,24 +54,7 @@ struct Step {
   dnnl::reorder reorder;
   std::string label;
   std::vector<const ir::Node*> completes;  // nodes whose outputs are final after this step
-  bool perturb = false;                    // test hook: corrupt the outputs (ASC_FAULT_NODE)
 };
-
-#ifdef ASC_TEST_HOOKS
-// Flips the sign of every third element (every third byte's low bit for integers): a planted
-// fault that changes cosine similarity, not only scale.
-void perturbBuffer(void* p, ir::DType t, size_t bytes) {
-  const size_t es = ir::dtypeSize(t);
-  if (es == 0) return;
-  auto* b = static_cast<uint8_t*>(p);
-  for (size_t i = 0; i * es < bytes; i += 3) {
-    if (t == ir::DType::F32 || t == ir::DType::F64 || t == ir::DType::F16 || t == ir::DType::BF16)
-      b[i * es + es - 1] ^= 0x80;  // little-endian sign bit
-    else
-      b[i * es] ^= 1;
-  }
-}
-#endif
 
 ir::DType computeType(ir::DType t) {
   return t == ir::DType::F16 || t == ir::DType::BF16 ? ir::DType::F32 : t;
@@ -102,6 +85,7 @@ class Session::Impl {
   size_t arena_bytes = 0;
   bool profile = false;
   StepObserver* observer = nullptr;
+  int observed_step = -1;  // the step whose onStep is running (writeValue), else -1
   std::vector<double> step_ms;
   int64_t profiled_runs = 0;
   // Installed when tracing is on (msprof); `observer` then points at it and it chains the
@@ -399,12 +383,6 @@ class Session::Impl {
       s.ins = std::move(ins);
       s.outs = outs;
       s.label = fmt::format("{} ({})", n.name, d->cannType());
-#ifdef ASC_TEST_HOOKS
-      if (const char* fault = std::getenv("ASC_FAULT_NODE"); fault && n.name == fault) {
-        s.perturb = true;
-        ASC_LOG_WARN("test hook: ASC_FAULT_NODE perturbs the output of node '{}'", n.name);
-      }
-#endif
       s.completes = std::move(pending_complete);
       pending_complete.clear();
       steps.push_back(std::move(s));
@@ -509,10 +487,6 @@ class Session::Impl {
     switch (s.kind) {
       case StepKind::Kernel:
         s.kernel->run();
-#ifdef ASC_TEST_HOOKS
-        if (s.perturb)
-          for (int id : s.outs) perturbBuffer(slots[id].ptr, slots[id].type, slots[id].bytes);
-#endif
         break;
       case StepKind::Reorder: {
         auto src = cpu::memOf(ref(s.ins[0]), env.engine);
@@ -635,7 +609,9 @@ Status Session::run() {
         e.completes = &st.completes;
         e.start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t0.time_since_epoch()).count();
         e.end_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1.time_since_epoch()).count();
+        impl_->observed_step = static_cast<int>(i);
         impl_->observer->onStep(*this, e);
+        impl_->observed_step = -1;
       }
       if (impl_->profile) ++impl_->profiled_runs;
     } else if (impl_->profile) {
@@ -689,6 +665,47 @@ Status Session::readValue(const ir::Value* v, void* dst) const {
     impl_->env.stream.wait();
   } catch (const dnnl::error& e) {
     return Status::error(ErrorCode::Internal, "reading '{}': oneDNN: {}", v->name, e.what());
+  }
+  return Status::ok();
+}
+
+Status Session::writeValue(const ir::Value* v, const void* src) {
+  const int step = impl_->observed_step;
+  if (!v || v->isConstant() || impl_->mainSlot(v) < 0)
+    return Status::error(ErrorCode::Internal, "value '{}' is not an activation held by this session",
+                         v ? v->name : "(null)");
+  if (step < 0)
+    return Status::error(ErrorCode::Internal,
+                         "writeValue('{}') is only valid inside a StepObserver's onStep", v->name);
+  // Every live version of the value: the stored one, and the copies later steps read (the
+  // float32 compute copy of an fp16 value, a blocked-layout copy), each converted from the
+  // plain data. A version no later step reads may share its bytes with another value by now.
+  std::vector<const void*> written;
+  try {
+    for (size_t id = 0; id < impl_->slots.size(); ++id) {
+      const Slot& s = impl_->slots[id];
+      if (s.value != v || s.external || !s.ptr || s.first > step ||
+          (s.last <= step && static_cast<int>(id) != impl_->mainSlot(v)))
+        continue;
+      if (std::find(written.begin(), written.end(), s.ptr) != written.end()) continue;
+      written.push_back(s.ptr);
+      if (s.layout == Layout::Plain && s.type == v->dtype) {
+        std::memcpy(s.ptr, src, v->byteSize());
+        continue;
+      }
+      ops::TensorRef to = impl_->ref(static_cast<int>(id));
+      ops::TensorRef from = to;
+      from.data = const_cast<void*>(src);  // only read by the reorder
+      from.layout = Layout::Plain;
+      from.type = v->dtype;
+      from.bytes = v->byteSize();
+      auto in = cpu::memOf(from, impl_->env.engine);
+      auto out = cpu::memOf(to, impl_->env.engine);
+      dnnl::reorder(in, out).execute(impl_->env.stream, in, out);
+      impl_->env.stream.wait();
+    }
+  } catch (const dnnl::error& e) {
+    return Status::error(ErrorCode::Internal, "writing '{}': oneDNN: {}", v->name, e.what());
   }
   return Status::ok();
 }

@@ -1,11 +1,10 @@
 # The ten benchmark models (scripts/bench/export_models.py) compiled with
 # --precision_mode=force_fp32 match ONNX Runtime: cosine >= 0.99999 and
 # max |diff| <= 1e-4 * max |reference|. Runs when the models and onnxruntime-node are present
-# (bench-models/ and scripts/bench/node_modules/); otherwise it says so and passes.
+# (bench-models/ and scripts/bench/node_modules/); otherwise it is reported as skipped.
 if [ ! -d "$ROOT/bench-models" ] || [ ! -d "$ROOT/scripts/bench/node_modules/onnxruntime-node" ]; then
-  echo "SKIP: no bench-models/ or onnxruntime-node (run scripts/bench/export_models.py and"
-  echo "      scripts/bench/msame_vs_ort.sh once to get them)"
-  return 0 2>/dev/null || exit 0
+  skip "no bench-models/ or onnxruntime-node (run scripts/bench/export_models.py and" \
+       "scripts/bench/msame_vs_ort.sh once to get them)"
 fi
 run env ACCURACY_ONLY=1 BUILD_DIR="$(dirname "$BIN")" BENCH_OUT="$TMP/bench" \
   "$ROOT/scripts/bench/msame_vs_ort.sh"

@@ -2,10 +2,7 @@
 # charts are laid out with non-zero size (the page's own script reports getBBox), and a
 # screenshot is taken. Chromium comes from scripts/install-deps.sh --test.
 browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-  echo "SKIP: chromium is not installed (scripts/install-deps.sh --test installs it)"
-  exit 0
-fi
+[ -n "$browser" ] || skip "chromium is not installed (scripts/install-deps.sh --test installs it)"
 run atc --model="$ROOT/models/resnet_mini.onnx" --framework=5 --output=m --soc_version=Ascend310P3
 run msprof --output=prof msame --model m.om --loop 5
 expect_exit 0

@@ -1,7 +1,8 @@
 # scripts/precision-check.sh: atc (force_fp16), msame with dumps on the OM and on the ONNX
 # model, mscompare through the OM's fusion map. A healthy fp16 model passes with every layer's
 # cosine >= 0.999 and the CSV lists every layer pair; a fault planted in one layer's output
-# (FAULT_NODE, the ASC_FAULT_NODE test hook) is named as the first failing layer, exit 1.
+# (FAULT_NODE with MSAME=asc_msame_fault, the test build of msame) is named as the first
+# failing layer, exit 1. FAULT_NODE with the released msame is refused (it has no fault hook).
 model="$ROOT/models/resnet_mini.onnx"
 run env BIN="$BIN" OUT="$TMP/ok" "$ROOT/scripts/precision-check.sh" "$model"
 expect_exit 0
@@ -21,10 +22,16 @@ PY
 ) || fail "CSV check failed"
 [ -z "$low" ] || fail "layers below cosine 0.999: $low"
 
-run env BIN="$BIN" OUT="$TMP/fault" FAULT_NODE="/layers/layers.1/conv2/Conv" "$ROOT/scripts/precision-check.sh" "$model"
+run env BIN="$BIN" OUT="$TMP/fault" MSAME="$BIN/asc_msame_fault" \
+  FAULT_NODE="/layers/layers.1/conv2/Conv" "$ROOT/scripts/precision-check.sh" "$model"
 expect_exit 1
 expect_stdout_contains "first failing layer   _layers_layers_1_conv2_Conv output 0"
 expect_stdout_contains "below --min_cosine"
+
+run env BIN="$BIN" OUT="$TMP/nohook" FAULT_NODE="/layers/layers.1/conv2/Conv" \
+  "$ROOT/scripts/precision-check.sh" "$model"
+expect_exit 2
+expect_stderr_contains "FAULT_NODE needs MSAME="
 
 run env BIN="$BIN" OUT="$TMP/none" "$ROOT/scripts/precision-check.sh" "$TMP/no_such.onnx"
 expect_exit 2

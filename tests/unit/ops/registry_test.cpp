@@ -1,10 +1,14 @@
-// registry_test.cpp: the op table is consistent: ops.def sorted and complete, CANN types unique
-// (the OM stores them and maps back), every op has shape inference.
+// registry_test.cpp: the op table is consistent: ops.def sorted and complete, the OpDefs defined
+// in the op folders (libasccore/src/ops/*/) are exactly the ops.def list and allOps(), CANN
+// types unique (the OM stores them and maps back), every op has shape inference.
 #include <catch2/catch.hpp>
 
 #include <dirent.h>
 
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -22,6 +26,52 @@ TEST_CASE("ops.def is sorted and matches the table", "[ops][registry]") {
   CHECK(std::is_sorted(names.begin(), names.end()));
   CHECK(names.size() == ops::allOps().size());
   for (const auto& n : names) CHECK(ops::lookup(n) != nullptr);
+}
+
+TEST_CASE("the op folders define exactly the ops of ops.def and allOps()", "[ops][registry]") {
+  namespace fs = std::filesystem;
+  const fs::path ops_dir = fs::path(ASC_TEST_DATA) / "../../libasccore/src/ops";
+  REQUIRE(fs::is_directory(ops_dir));
+  // Every `const OpDef& defName() {` in a source file under an op folder.
+  const std::regex def_re(R"(const\s+OpDef&\s+def([A-Za-z0-9_]+)\(\)\s*\{)");
+  std::map<std::string, std::string> defined;  // op -> file
+  size_t folders = 0;
+  for (const auto& dir : fs::directory_iterator(ops_dir)) {
+    if (!dir.is_directory()) continue;
+    ++folders;
+    for (const auto& e : fs::recursive_directory_iterator(dir.path())) {
+      if (e.path().extension() != ".cpp" || e.path().string().find("_test.cpp") != std::string::npos)
+        continue;
+      std::ifstream in(e.path());
+      std::stringstream ss;
+      ss << in.rdbuf();
+      const std::string text = ss.str();
+      for (std::sregex_iterator it(text.begin(), text.end(), def_re), end; it != end; ++it) {
+        INFO((*it)[1].str() << " in " << e.path());
+        CHECK(defined.emplace((*it)[1].str(), e.path().string()).second);  // defined once
+      }
+    }
+  }
+  CHECK(folders >= 5);
+  std::set<std::string> listed;
+  std::ifstream f(ops_dir / "ops.def");
+  REQUIRE(f.good());
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("ASC_OP(", 0) == 0) listed.insert(line.substr(7, line.find(')') - 7));
+  std::set<std::string> in_table;
+  for (const auto* d : ops::allOps()) in_table.insert(d->name());
+  REQUIRE(!defined.empty());
+  for (const auto& [name, file] : defined) {
+    INFO(name << " is defined in " << file);
+    CHECK(listed.count(name) == 1);
+    CHECK(in_table.count(name) == 1);
+  }
+  for (const auto& name : listed) {
+    INFO(name << " is in ops.def");
+    CHECK(defined.count(name) == 1);
+  }
+  CHECK(defined.size() == in_table.size());
 }
 
 TEST_CASE("every op has inference and a unique CANN type", "[ops][registry]") {

@@ -1,10 +1,12 @@
 // inplace_test.cpp: a Conv with a fused residual writes into the residual's buffer when nothing
 // needs the residual afterwards (a sum post-op in place). The results must equal a naive
 // reference whether the runtime shares the buffer (the residual dies at the Conv, also along a
-// chain of such Convs) or must not (the residual is read again later, or is a model input).
+// chain of such Convs) or must not (the residual is read again later, or is a model input),
+// and each test checks how many Convs did share their residual's buffer.
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
 
 #include "asc/runtime/session.h"
 
@@ -82,6 +84,24 @@ std::vector<std::vector<float>> run(ir::Graph g, const std::vector<float>& x) {
   return outs;
 }
 
+// Convs that write into their residual's buffer: the arena buffers with memory reuse off (no
+// sharing at all) minus those with it on. Only the in-place residual depends on reuse (the
+// other aliases, Reshape-like ops, do not; the planner changes offsets, not the count).
+size_t sharedResiduals(const std::function<void(Builder&)>& make) {
+  size_t buffers[2] = {0, 0};
+  for (int reuse = 0; reuse < 2; ++reuse) {
+    Builder b;
+    make(b);
+    runtime::SessionOptions o;
+    o.reuse_memory = reuse == 1;
+    auto s = runtime::Session::fromGraph(std::move(b.g), o);
+    REQUIRE(s.isOk());
+    buffers[reuse] = (*s)->bufferCount();
+  }
+  REQUIRE(buffers[0] >= buffers[1]);
+  return buffers[0] - buffers[1];
+}
+
 void expectNear(const std::vector<float>& got, const std::vector<float>& want) {
   REQUIRE(got.size() == want.size());
   size_t bad = 0;
@@ -101,13 +121,30 @@ std::vector<float> add(std::vector<float> a, const std::vector<float>& b) {
 }  // namespace
 
 TEST_CASE("conv residual in place: the residual dies at the Conv", "[runtime][inplace]") {
+  auto make = [](Builder& b) {
+    ir::Value* x = b.input("x");
+    ir::Value* r = b.op("Relu", "r", {x});
+    ir::Value* c1 = b.convAdd("c1", x, r);   // r dies here, but see below
+    ir::Value* c2 = b.convAdd("c2", c1, c1);  // c1 is both source and residual: no sharing
+    ir::Value* c3 = b.convAdd("c3", x, c2);  // c2 (its own buffer) dies here
+    b.g.outputs = {c3};
+  };
+  CHECK(sharedResiduals(make) == 1);  // c3
+  // Each on its own. c1 does not share: r, a Relu of the plain model input, is not kept in the
+  // blocked layout the Conv writes, so its buffer cannot take the Conv's output. c3 does: c2 is
+  // a Conv output, in the Conv layout.
+  CHECK(sharedResiduals([](Builder& b) {
+          ir::Value* x = b.input("x");
+          b.g.outputs = {b.convAdd("c1", x, b.op("Relu", "r", {x}))};
+        }) == 0);
+  CHECK(sharedResiduals([](Builder& b) {
+          ir::Value* x = b.input("x");
+          ir::Value* c1 = b.op("Conv", "c0", {x, b.wv});
+          ir::Value* c2 = b.convAdd("c2", c1, c1);
+          b.g.outputs = {b.convAdd("c3", x, c2)};
+        }) == 1);
   Builder b;
-  ir::Value* x = b.input("x");
-  ir::Value* r = b.op("Relu", "r", {x});
-  ir::Value* c1 = b.convAdd("c1", x, r);   // r dies here
-  ir::Value* c2 = b.convAdd("c2", c1, c1);  // c1 is both source and residual: no sharing
-  ir::Value* c3 = b.convAdd("c3", x, c2);  // c2 (its own buffer) dies here
-  b.g.outputs = {c3};
+  make(b);
   const auto xv = pattern(N, 0.11f);
   const auto rv = relu(xv);
   const auto c1v = add(conv1x1(xv, b.w), rv);
@@ -118,12 +155,16 @@ TEST_CASE("conv residual in place: the residual dies at the Conv", "[runtime][in
 }
 
 TEST_CASE("conv residual not in place when the residual is read later", "[runtime][inplace]") {
+  auto make = [](Builder& b) {
+    ir::Value* x = b.input("x");
+    ir::Value* r = b.op("Relu", "r", {x});
+    ir::Value* c = b.convAdd("c", x, r);
+    ir::Value* d = b.op("Add", "d", {c, r});  // r is needed after the Conv
+    b.g.outputs = {d, r};                     // and is a model output
+  };
+  CHECK(sharedResiduals(make) == 0);
   Builder b;
-  ir::Value* x = b.input("x");
-  ir::Value* r = b.op("Relu", "r", {x});
-  ir::Value* c = b.convAdd("c", x, r);
-  ir::Value* d = b.op("Add", "d", {c, r});  // r is needed after the Conv
-  b.g.outputs = {d, r};                     // and is a model output
+  make(b);
   const auto xv = pattern(N, 0.23f);
   const auto rv = relu(xv);
   const auto cv = add(conv1x1(xv, b.w), rv);
@@ -133,11 +174,15 @@ TEST_CASE("conv residual not in place when the residual is read later", "[runtim
 }
 
 TEST_CASE("conv residual not in place over a model input", "[runtime][inplace]") {
+  auto make = [](Builder& b) {
+    ir::Value* x = b.input("x");
+    ir::Value* r = b.op("Relu", "r", {x});
+    ir::Value* c = b.convAdd("c", r, x);  // x is the residual: its buffer must survive for rerun
+    b.g.outputs = {c};
+  };
+  CHECK(sharedResiduals(make) == 0);
   Builder b;
-  ir::Value* x = b.input("x");
-  ir::Value* r = b.op("Relu", "r", {x});
-  ir::Value* c = b.convAdd("c", r, x);  // x is the residual: its buffer must survive for rerun
-  b.g.outputs = {c};
+  make(b);
   const auto xv = pattern(N, 0.31f);
   auto out = run(std::move(b.g), xv);  // run() checks the second run too
   expectNear(out[0], add(conv1x1(relu(xv), b.w), xv));

@@ -158,3 +158,74 @@ TEST_CASE("readValue refuses a value the session does not hold", "[runtime][obse
   CHECK_FALSE(st.isOk());
   CHECK(st.message().find("stranger") != std::string::npos);
 }
+
+namespace {
+// Negates the conv's output once it is final (Session::writeValue): the later steps must see it.
+struct Negator : runtime::StepObserver {
+  runtime::Session* session = nullptr;
+  int writes = 0;
+  void onStep(const runtime::Session& s, const runtime::StepEvent& e) override {
+    for (const ir::Node* n : *e.completes) {
+      if (n->name != "conv") continue;
+      const ir::Value* v = n->outputs[0];
+      std::vector<uint8_t> raw(v->byteSize());
+      REQUIRE(s.readValue(v, raw.data()).isOk());
+      const size_t count = static_cast<size_t>(v->numel());
+      for (size_t i = 0; i < count; ++i) {
+        if (v->dtype == ir::DType::F16) reinterpret_cast<uint16_t*>(raw.data())[i] ^= 0x8000;
+        else reinterpret_cast<float*>(raw.data())[i] *= -1.f;
+      }
+      REQUIRE(session->writeValue(v, raw.data()).isOk());
+      ++writes;
+    }
+  }
+};
+}  // namespace
+
+TEST_CASE("writeValue from an observer reaches the later steps", "[runtime][observer]") {
+  const int C = 16, H = 5, W = 7;  // 16 channels: the conv output is kept blocked on this CPU
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  std::vector<float> w(size_t(C) * C * 9), x(size_t(C) * H * W);
+  for (auto& v : w) v = u(rng);
+  for (auto& v : x) v = u(rng);
+  const auto is_fp16 = GENERATE(false, true);  // fp16: stored fp16, computed in fp32 copies
+  const ir::DType dt = is_fp16 ? ir::DType::F16 : ir::DType::F32;
+  if (is_fp16) {
+    for (auto& v : w) v = halfToFloat(floatToHalf(v));
+    for (auto& v : x) v = halfToFloat(floatToHalf(v));
+  }
+  auto s = runtime::Session::fromGraph(convGraph(dt, C, H, W, w));
+  REQUIRE(s.isOk());
+  if (is_fp16) {
+    std::vector<uint16_t> h(x.size());
+    for (size_t i = 0; i < x.size(); ++i) h[i] = floatToHalf(x[i]);
+    REQUIRE((*s)->setInput(0, h.data(), h.size() * 2).isOk());
+  } else {
+    REQUIRE((*s)->setInput(0, x.data(), x.size() * 4).isOk());
+  }
+  // Outside an observer's onStep, and for a constant, writeValue is refused.
+  const ir::Value* conv_out = (*s)->graph().findValue("c");
+  REQUIRE(conv_out);
+  std::vector<uint8_t> scratch(conv_out->byteSize());
+  CHECK_FALSE((*s)->writeValue(conv_out, scratch.data()).isOk());
+  CHECK_FALSE((*s)->writeValue((*s)->graph().findValue("w"), scratch.data()).isOk());
+
+  Negator neg;
+  neg.session = s->get();
+  (*s)->setObserver(&neg);
+  REQUIRE((*s)->run().isOk());
+  CHECK(neg.writes == 1);
+  const std::vector<float> conv = naiveConv(x, w, C, H, W);
+  const float tol = is_fp16 ? 2e-2f : 1e-4f;
+  size_t bad = 0, positive = 0;
+  for (size_t i = 0; i < conv.size(); ++i) {
+    const float got = is_fp16 ? halfToFloat(static_cast<const uint16_t*>((*s)->outputData(0))[i])
+                              : static_cast<const float*>((*s)->outputData(0))[i];
+    const float want = std::max(0.f, -conv[i]);  // Relu of the negated conv
+    bad += !(std::fabs(got - want) <= tol * (1 + std::fabs(want)));
+    positive += want > 0;
+  }
+  CHECK(bad == 0);
+  CHECK(positive > conv.size() / 4);  // the check is not met by zeros alone
+}

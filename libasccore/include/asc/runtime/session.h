@@ -90,6 +90,12 @@ class ASC_API Session {
   /// inputs, constants, and a node's outputs from its StepEvent::completes until their last use
   /// (E19999 for a value this session does not hold).
   Status readValue(const ir::Value* v, void* dst) const;
+  /// The reverse of readValue, for observers that edit a run (e.g. a test tool planting a
+  /// fault): from a StepObserver's onStep, replaces activation `v`'s data with `src`
+  /// (v->byteSize() bytes, plain row-major, stored dtype) in every copy the later steps read,
+  /// once its node is in a StepEvent::completes. E19999 outside onStep, for a constant, or for
+  /// a value this session does not hold.
+  Status writeValue(const ir::Value* v, const void* src);
   /// Installs (or, with nullptr, removes) the step observer.
   void setObserver(StepObserver* observer);
 

@@ -58,6 +58,9 @@ class ASC_API OutputFile {
 ASC_API Status writeFileAtomic(const std::string& path, const void* data, size_t size);
 ASC_API bool isDirectory(const std::string& path);
 ASC_API bool fileExists(const std::string& path);
+/// True when both paths name the same existing file (same device and inode: hard links,
+/// symbolic links and "./a" vs "a" included); false when either does not exist.
+ASC_API bool sameFile(const std::string& a, const std::string& b);
 /// The folder part of a path ("" -> ".").
 ASC_API std::string dirName(const std::string& path);
 /// The last path component without its extension ("a/b/m.onnx" -> "m").

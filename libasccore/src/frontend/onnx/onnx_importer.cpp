@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -29,14 +30,27 @@ struct ImportState {
   std::map<std::string, std::shared_ptr<MappedFile>> external_files;
 };
 
+// An external_data "offset" or "length": decimal digits that fit an int64, nothing else.
+Result<int64_t> externalNumber(const onnx::TensorProto& t, const std::string& key,
+                               const std::string& v) {
+  bool ok = !v.empty() && v.size() <= 18 && std::all_of(v.begin(), v.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+  if (!ok)
+    return invalid(fmt::format("initializer '{}': external data {} '{}' is not a byte count "
+                               "(decimal digits, below 10^18); re-save the model's external data",
+                               t.name(), key, v));
+  return static_cast<int64_t>(std::stoll(v));
+}
+
 Result<std::shared_ptr<const ir::Blob>> externalData(ImportState& st, const onnx::TensorProto& t,
                                                      size_t want) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& kv : t.external_data()) {
     if (kv.key() == "location") location = kv.value();
-    else if (kv.key() == "offset") offset = std::atoll(kv.value().c_str());
-    else if (kv.key() == "length") length = std::atoll(kv.value().c_str());
+    else if (kv.key() == "offset") { ASC_TRY(offset, externalNumber(t, kv.key(), kv.value())); }
+    else if (kv.key() == "length") { ASC_TRY(length, externalNumber(t, kv.key(), kv.value())); }
   }
   if (location.empty())
     return invalid(fmt::format("initializer '{}' is external but names no location", t.name()));
@@ -47,6 +61,16 @@ Result<std::shared_ptr<const ir::Blob>> externalData(ImportState& st, const onnx
   std::string path = st.base_dir + "/" + location;
   auto it = st.external_files.find(path);
   if (it == st.external_files.end()) {
+    // A symbolic link may still lead out of the folder: the resolved file must lie inside it.
+    char* dir_real = ::realpath(st.base_dir.empty() ? "." : st.base_dir.c_str(), nullptr);
+    char* file_real = ::realpath(path.c_str(), nullptr);
+    const std::string dir_s = dir_real ? std::string(dir_real) + "/" : "", file_s = file_real ? file_real : "";
+    std::free(dir_real);
+    std::free(file_real);
+    if (!dir_s.empty() && !file_s.empty() && file_s.compare(0, dir_s.size(), dir_s) != 0)
+      return invalid(fmt::format("initializer '{}': external data location '{}' resolves to '{}', "
+                                 "outside the model's folder '{}'; copy the data file into it",
+                                 t.name(), location, file_s, dir_s));
     auto f = MappedFile::open(path);
     if (!f)
       return f.status().withContext(
@@ -195,6 +219,10 @@ Status applyInputShape(ir::Value* v, const onnx::ValueInfoProto& vi,
   std::vector<std::string> symbolic;
   if (has_shape)
     for (const auto& d : vi.type().tensor_type().shape().dim()) {
+      if (d.has_dim_value() && d.dim_value() < -1)  // -1: some exporters' "dynamic"
+        return invalid(fmt::format("input '{}' declares dim {} at axis {}; a dim is >= 0, or "
+                                   "symbolic (dim_param); fix the model's input",
+                                   v->name, d.dim_value(), model_shape.size()));
       if (d.has_dim_value() && d.dim_value() >= 0) {
         model_shape.push_back(d.dim_value());
       } else {
@@ -322,7 +350,11 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
     by_name[init.name()] = v;
     available.insert(init.name());
   }
+  std::unordered_set<std::string> input_names;
   for (const auto& vi : gp.input()) {
+    if (!input_names.insert(vi.name()).second)
+      return invalid(fmt::format("graph input '{}' is declared twice; input names must be unique",
+                                 vi.name()));
     if (available.count(vi.name())) continue;  // IR < 4 lists initializers as inputs too
     if (vi.name().empty()) return invalid("a graph input has no name");
     ir::Value* v = g.addValue(vi.name());
