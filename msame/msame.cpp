@@ -487,6 +487,10 @@ int main(int argc, const char* const* argv, std::ostream& out, const Hooks& hook
     out << usage();
     return 0;
   }
+  if (Status st = cli::applyLogOption(opts->log, !opts->log.empty()); !st) {
+    out << "[ERROR] " << st.toString() << "\n[ERROR] Execute sample failed\n";
+    return cli::kExitFailed;
+  }
   if (opts->version) {
     out << cli::versionText("msame");
     return 0;

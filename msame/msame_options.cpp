@@ -3,9 +3,9 @@
 
 #include <cxxopts.hpp>
 
-#include <cerrno>
 #include <climits>
-#include <cstdlib>
+
+#include "asc/cli/common.h"
 
 namespace asc::msame {
 
@@ -24,6 +24,7 @@ std::string usage() {
       "  --device       device id 0..255 (the CPU runtime has one device)\n"
       "  --debug        true prints the model description and execution plan (true or false)\n"
       "  --threads      kernel threads, 1..1024 (default: ASC_NUM_THREADS, else all cores)\n"
+      "  --log          debug, info, warning (default), error or null: what goes to stderr\n"
       "  --input_shape  \"name:d0,d1;...\" fixes dynamic dims of an .onnx model\n"
       "  --random_input SEED: uniform random inputs (floats in [-1,1), integers in [0,10))\n"
       "                 instead of zeros; the same seed gives the same data for an .om and\n"
@@ -69,27 +70,14 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
       ("input_shape", "", cxxopts::value<std::string>())
       ("threads", "", cxxopts::value<std::string>())
       ("random_input", "", cxxopts::value<std::string>())
+      ("log", "", cxxopts::value<std::string>())
       ("version", "")
       ("help", "");
-  // An integer option: optional sign and decimal digits that fit an int. Empty is E10004, any
-  // other text (or a value beyond int, where strtol saturates) E10001, naming the option and
-  // what it accepts; the range itself is checked where the option is used.
+  // Integer options: strict syntax here (asc::cli), the real tool's range messages where the
+  // value is used (msame.cpp).
   auto toInt = [](const std::string& name, const std::string& v,
                   const char* accepted) -> Result<int> {
-    if (v.empty())
-      return Status::error(ErrorCode::EmptyParam, "--{} is empty; it takes an integer {}", name,
-                           accepted);
-    size_t i = (v[0] == '-' || v[0] == '+') ? 1 : 0;
-    bool digits = i < v.size();
-    for (size_t k = i; k < v.size(); ++k) digits = digits && v[k] >= '0' && v[k] <= '9';
-    errno = 0;
-    long long n = digits ? std::strtoll(v.c_str(), nullptr, 10) : 0;
-    if (!digits)
-      return Status::error(ErrorCode::InvalidParam, "--{} takes an integer {}, not '{}'", name,
-                           accepted, v);
-    if (errno == ERANGE || n < INT_MIN || n > INT_MAX)
-      return Status::error(ErrorCode::InvalidParam, "--{} value '{}' is out of range: it takes {}",
-                           name, v, accepted);
+    ASC_TRY(int64_t n, cli::parseInt(name, v, INT_MIN, INT_MAX, accepted));
     return static_cast<int>(n);
   };
   try {
@@ -131,23 +119,15 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
         return Status::error(ErrorCode::InvalidParam, "--random_input takes a seed >= 0, not {}",
                              o.random_input);
     }
-    if (r.count("threads")) {
-      ASC_TRY(o.threads, toInt("threads", r["threads"].as<std::string>(), "from 1 to 1024"));
-      if (o.threads < 1 || o.threads > 1024)
-        return Status::error(ErrorCode::InvalidParam,
-                             "--threads must be from 1 to 1024, not {} (omit it for "
-                             "ASC_NUM_THREADS, else all cores)",
-                             o.threads);
-    }
+    if (r.count("threads")) { ASC_TRY(o.threads, cli::parseThreads(r["threads"].as<std::string>())); }
+    if (r.count("log")) o.log = r["log"].as<std::string>();
     if (o.outfmt != "TXT" && o.outfmt != "BIN")
-      return Status::error(ErrorCode::InvalidParam, "--outfmt must be TXT or BIN (upper case), not '{}'",
-                           o.outfmt);
-    for (auto [name, value] : {std::pair<const char*, const std::string*>{"debug", &o.debug},
-                               {"profiler", &o.profiler}}) {
-      if (*value != "true" && *value != "false")
-        return Status::error(ErrorCode::InvalidParam, "--{} must be true or false, not '{}'", name,
-                             *value);
-    }
+      return Status::error(ErrorCode::InvalidParam,
+                           "Value {} for parameter --outfmt is invalid. Reason: use TXT or BIN "
+                           "(upper case)",
+                           o.outfmt.empty() ? "(empty)" : o.outfmt);
+    ASC_RETURN_IF_ERROR(cli::parseBool("debug", o.debug).status());
+    ASC_RETURN_IF_ERROR(cli::parseBool("profiler", o.profiler).status());
     o.help = r.count("help") > 0;
     o.version = r.count("version") > 0;
   } catch (const cxxopts::exceptions::exception& e) {

@@ -19,10 +19,11 @@ Status applyLogOption(const std::string& value, bool given) {
 }
 
 Result<int64_t> parseInt(const std::string& name, const std::string& value, int64_t min,
-                         int64_t max) {
+                         int64_t max, const std::string& accepted) {
+  const std::string takes = accepted.empty() ? fmt::format("from {} to {}", min, max) : accepted;
   if (value.empty())
-    return Status::error(ErrorCode::EmptyParam, "Value for --{} is empty; give a whole number "
-                         "from {} to {}", name, min, max);
+    return Status::error(ErrorCode::EmptyParam,
+                         "Value for --{} is empty. Reason: give a whole number {}", name, takes);
   errno = 0;
   char* end = nullptr;
   const long long n = std::strtoll(value.c_str(), &end, 10);
@@ -30,9 +31,8 @@ Result<int64_t> parseInt(const std::string& name, const std::string& value, int6
                      (value[0] == '-' || value[0] == '+' || (value[0] >= '0' && value[0] <= '9'));
   if (!whole || n < min || n > max)
     return Status::error(ErrorCode::InvalidParam,
-                         "Value {} for parameter --{} is invalid. Reason: give a whole number "
-                         "from {} to {}",
-                         value, name, min, max);
+                         "Value {} for parameter --{} is invalid. Reason: give a whole number {}",
+                         value, name, takes);
   return static_cast<int64_t>(n);
 }
 

@@ -11,27 +11,28 @@ bad() {  # bad EXPECTED-FRAGMENT OPTION...
   expect_stdout_contains "[ERROR] Execute sample failed"
   expect_no_file out
 }
-bad "E10001: --outfmt must be TXT or BIN (upper case), not 'txt'" --outfmt txt
-bad "E10001: --outfmt must be TXT or BIN (upper case), not 'json'" --outfmt json
-bad "E10001: --outfmt must be TXT or BIN (upper case), not ''" --outfmt=
-bad "E10001: --debug must be true or false, not 'yes'" --debug yes
-bad "E10001: --debug must be true or false, not 'TRUE'" --debug TRUE
-bad "E10001: --profiler must be true or false, not '1'" --profiler 1
-bad "E10001: --threads must be from 1 to 1024, not 0" --threads 0
-bad "E10001: --threads must be from 1 to 1024, not -2" --threads -2
-bad "E10001: --threads must be from 1 to 1024, not 5000" --threads 5000
-bad "E10001: --threads takes an integer from 1 to 1024, not 'four'" --threads four
-bad "E10004: --threads is empty" --threads=
+bad "E10001: Value txt for parameter --outfmt is invalid. Reason: use TXT or BIN (upper case)" --outfmt txt
+bad "E10001: Value json for parameter --outfmt is invalid" --outfmt json
+bad "E10001: Value (empty) for parameter --outfmt is invalid" --outfmt=
+bad "E10005: Value yes for parameter --debug is invalid. Reason: use true or false" --debug yes
+bad "E10005: Value TRUE for parameter --debug is invalid" --debug TRUE
+bad "E10005: Value 1 for parameter --profiler is invalid" --profiler 1
+bad "E10001: Value 0 for parameter --threads is invalid. Reason: give a whole number from 1 to 1024" --threads 0
+bad "E10001: Value -2 for parameter --threads is invalid" --threads -2
+bad "E10001: Value 5000 for parameter --threads is invalid" --threads 5000
+bad "E10001: Value four for parameter --threads is invalid" --threads four
+bad "E10004: Value for --threads is empty" --threads=
+bad "E10010" --log loud
 for opt in loop device max_loop random_input; do
-  bad "E10004: --$opt is empty; it takes an integer" --$opt=
-  bad "E10001: --$opt takes an integer" --$opt abc
-  bad "E10001: --$opt takes an integer" --$opt 1.5
-  bad "E10001: --$opt takes an integer" --$opt 2x
-  bad "E10001: --$opt takes an integer" --$opt " 3"
+  bad "E10004: Value for --$opt is empty. Reason: give a whole number" --$opt=
+  bad "E10001: Value abc for parameter --$opt is invalid. Reason: give a whole number" --$opt abc
+  bad "E10001: Value 1.5 for parameter --$opt is invalid" --$opt 1.5
+  bad "E10001: Value 2x for parameter --$opt is invalid" --$opt 2x
+  bad "E10001: Value  3 for parameter --$opt is invalid" --$opt " 3"
   # strtol saturates at LONG_MAX; a wrapped int would pass the range check
-  bad "E10001: --$opt value '99999999999999999999' is out of range" --$opt 99999999999999999999
-  bad "E10001: --$opt value '4294967297' is out of range" --$opt 4294967297
-  bad "E10001: --$opt value '-4294967295' is out of range" --$opt -4294967295
+  bad "E10001: Value 99999999999999999999 for parameter --$opt is invalid" --$opt 99999999999999999999
+  bad "E10001: Value 4294967297 for parameter --$opt is invalid" --$opt 4294967297
+  bad "E10001: Value -4294967295 for parameter --$opt is invalid" --$opt -4294967295
 done
 bad "loop must in 1 to 100" --loop 0
 bad "loop must in 1 to 100" --loop -1
@@ -47,7 +48,7 @@ bad "E10001: --random_input takes a seed >= 0, not -1" --random_input -1
 run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310 --precision_mode=force_fp32
 expect_exit 0
 for fmt in TXT BIN; do
-  run msame --model m.om --output "o$fmt" --outfmt $fmt --debug false --threads 2 --loop +2 --device 0
+  run msame --model m.om --output "o$fmt" --outfmt $fmt --debug false --threads 2 --loop +2 --device 0 --log error
   expect_exit 0
   expect_stdout_contains "Execute sample success"
 done

@@ -32,9 +32,11 @@ constexpr int kMaxThreads = 1024;
 ASC_API Status applyLogOption(const std::string& value, bool given);
 
 /// A whole decimal number in [min, max] for option --`name`: E10004 when empty, E10001 when not
-/// a number, out of range or followed by other text.
+/// a number, out of range or followed by other text. The message says what the option takes:
+/// `accepted` ("from 1 to 100"), or "from min to max" when it is empty (a tool whose real
+/// counterpart words its range check its own way passes the widest range and checks later).
 ASC_API Result<int64_t> parseInt(const std::string& name, const std::string& value, int64_t min,
-                                 int64_t max);
+                                 int64_t max, const std::string& accepted = "");
 /// "true" or "false" for option --`name` (E10005 otherwise).
 ASC_API Result<bool> parseBool(const std::string& name, const std::string& value);
 /// --threads: 1..kMaxThreads.
