@@ -329,6 +329,12 @@ Status precheck(const Options& o, std::ostream& out) {
   return Status::ok();
 }
 
+// An op no ONNX model at the opsets atc reads can name: made by a pass (Swish, TransData) or
+// from a newer opset (Gelu, opset 20).
+bool fusedOnly(const ops::OpDef& d) {
+  return d.isInternal() || d.onnxSince() > frontend::kMaxOnnxOpset;
+}
+
 // --ops_info=DIR: DIR/<soc>/ops_info.json, the op-support table of each chip.
 Status writeOpsInfo(const std::string& dir) {
   for (const auto& chip : soc::allSocs()) {
@@ -341,9 +347,9 @@ Status writeOpsInfo(const std::string& dir) {
       json += fmt::format("{}\n    \"{}\": {{\"onnx_type\": \"{}\", \"onnx_opset\": {}, \"engine\": \"{}\", "
                           "\"dtype\": \"{}\", \"fused_only\": {}}}",
                           first ? "" : ",", d->cannType(), d->name(),
-                          d->onnxSince() > 17 ? 0 : d->onnxSince(), ops::engineName(d->engineKind()),
+                          fusedOnly(*d) ? 0 : d->onnxSince(), ops::engineName(d->engineKind()),
                           chip.has_bf16 ? "float16,float32,bfloat16" : "float16,float32",
-                          d->onnxSince() > 17 ? "true" : "false");
+                          fusedOnly(*d) ? "true" : "false");
       first = false;
     }
     json += "\n  }\n}\n";
@@ -405,7 +411,7 @@ void listOps(std::ostream& out) {
              "notes");
   for (const auto* d : ops::allOps())
     fmt::print(out, "{:<24} {:<8} {:<24} {:<8} {}\n", d->name(),
-               d->onnxSince() > 17 ? std::string("fused") : fmt::format("{}+", d->onnxSince()),
+               fusedOnly(*d) ? std::string("fused") : fmt::format("{}+", d->onnxSince()),
                d->cannType(), ops::engineName(d->engineKind()), d->summaryText());
 }
 
@@ -450,9 +456,9 @@ void printCompatibility(std::ostream& out) {
   for (size_t i = 0; i < socs.size(); ++i) fmt::print(out, "|---");
   fmt::print(out, "|\n");
   for (const auto* d : ops::allOps()) {
-    const bool internal = d->onnxSince() > frontend::kMaxOnnxOpset;
     fmt::print(out, "| {} | {} | {} | {}", d->name(),
-               internal ? std::string("internal")
+               d->isInternal()             ? std::string("internal")
+               : fusedOnly(*d)             ? fmt::format("{}+ (fusion only)", d->onnxSince())
                         : fmt::format("{}-{}", std::max(d->onnxSince(), frontend::kMinOnnxOpset),
                                       frontend::kMaxOnnxOpset),
                d->cannType(), ops::engineName(d->engineKind()));

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <memory>
 #include <unordered_set>
 
 #include "asc/support/log.h"
@@ -15,19 +16,62 @@ namespace asc::ops {
 
 const char* engineName(Engine e) { return e == Engine::AiCore ? "AI_CORE" : "AI_CPU"; }
 
-const std::vector<const OpDef*>& allOps() {
-  static const std::vector<const OpDef*> table = [] {
-    std::vector<const OpDef*> t = {
+namespace {
+
+bool byName(const OpDef* a, const OpDef* b) { return a->name() < b->name(); }
+
+// The in-tree ops of ops.def, then whatever registerOp() added, sorted by name.
+std::vector<const OpDef*>& table() {
+  static std::vector<const OpDef*> t = [] {
+    std::vector<const OpDef*> v = {
 #define ASC_OP(name) &def##name(),
 #include "ops.def"
 #undef ASC_OP
     };
-    std::sort(t.begin(), t.end(), [](auto* a, auto* b) { return a->name() < b->name(); });
-    for (size_t i = 1; i < t.size(); ++i)
-      assert(t[i - 1]->name() != t[i]->name() && "an op appears twice in ops.def");
-    return t;
+    std::sort(v.begin(), v.end(), byName);
+    for (size_t i = 1; i < v.size(); ++i)
+      assert(v[i - 1]->name() != v[i]->name() && "an op appears twice in ops.def");
+    return v;
   }();
-  return table;
+  return t;
+}
+
+std::vector<std::unique_ptr<OpDef>>& registered() {
+  static std::vector<std::unique_ptr<OpDef>> r;
+  return r;
+}
+
+}  // namespace
+
+const std::vector<const OpDef*>& allOps() { return table(); }
+
+Status registerOp(OpDef def, const std::string& origin) {
+  const std::string where = origin.empty() ? std::string("registerOp") : origin;
+  if (def.name().empty())
+    return Status::error(ErrorCode::InvalidParam, "{}: an operator without a name", where);
+  if (const OpDef* old = lookup(def.name()))
+    return Status::error(ErrorCode::InvalidParam,
+                         "{}: operator '{}' is already registered ({}); give the custom "
+                         "operator another type name",
+                         where, def.name(), old->isRegistered() ? "by a plugin" : "in-tree");
+  if (const OpDef* old = lookupByCann(def.cannType()))
+    return Status::error(ErrorCode::InvalidParam,
+                         "{}: operator '{}' takes the CANN type '{}', which '{}' already has",
+                         where, def.name(), def.cannType(), old->name());
+  if (!def.inferFn())
+    return Status::error(ErrorCode::InvalidParam,
+                         "{}: operator '{}' has no shape inference (OpDef::inferShape)", where,
+                         def.name());
+  if (!def.kernelFactory())
+    return Status::error(ErrorCode::InvalidParam,
+                         "{}: operator '{}' has no CPU kernel (OpDef::kernel)", where, def.name());
+  def.markRegistered(where);
+  registered().push_back(std::make_unique<OpDef>(std::move(def)));
+  auto& t = table();
+  t.insert(std::upper_bound(t.begin(), t.end(), registered().back().get(), byName),
+           registered().back().get());
+  ASC_LOG_INFO("registered operator '{}' from {}", registered().back()->name(), where);
+  return Status::ok();
 }
 
 const OpDef* lookup(std::string_view name) {

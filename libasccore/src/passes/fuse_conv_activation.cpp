@@ -4,6 +4,7 @@
 // registers.
 #include <fmt/format.h>
 
+#include "asc/ops/registry.h"
 #include "pass_util.h"
 
 namespace asc::passes {
@@ -15,20 +16,21 @@ struct Match {
   std::vector<const ir::Node*> involved() const { return {producer, act}; }
 };
 
+// The producer's OpDef says which activations its kernel applies as a post-op, the activation's
+// OpDef that it can be one; a plugin op that says so fuses like an in-tree one.
 bool isFusableActivation(const ir::Node& n) {
-  static const char* kActs[] = {"Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSwish", "Gelu", "Swish"};
-  for (const char* a : kActs)
-    if (n.op_type == a) return n.inputs.size() == 1;  // Clip: min/max already attributes
-  return false;
+  const ops::OpDef* d = ops::lookup(n.op_type);
+  return d && d->isFusableActivation() && n.inputs.size() == 1;  // Clip: min/max as attributes
 }
 
 bool match(const ir::Graph& g, const Users& users, ir::Node& n, Match* m) {
-  const bool bn = n.op_type == "BatchNormalization";
-  if (n.op_type != "Conv" && n.op_type != "ConvTranspose" && n.op_type != "Gemm" && !bn) return false;
+  const ops::OpDef* d = ops::lookup(n.op_type);
+  const ops::ActivationPostOps post = d ? d->activationPostOps() : ops::ActivationPostOps::None;
+  if (post == ops::ActivationPostOps::None) return false;
   if (n.attrs.has("activation") || n.outputs.size() != 1) return false;
   ir::Node* act = soleUser(g, users, n.outputs[0]);
   if (!act || !isFusableActivation(*act)) return false;
-  if (bn && act->op_type != "Relu") return false;  // oneDNN fuses ReLU only into batch norm
+  if (post == ops::ActivationPostOps::ReluOnly && act->op_type != "Relu") return false;
   if (act->outputs.size() != 1 || act->outputs[0]->dtype != n.outputs[0]->dtype) return false;
   *m = {&n, act};
   return true;

@@ -18,20 +18,12 @@ bool featureMap(const ir::Value* v) {
 }  // namespace
 
 bool worksIn5hd(const ir::Node& n) {
-  static const char* kOps[] = {"Conv", "ConvTranspose", "MaxPool", "AveragePool",
-                               "GlobalAveragePool", "GlobalMaxPool", "BatchNormalization", "LRN",
-                               "Relu", "LeakyRelu", "Sigmoid", "Tanh", "Clip", "HardSwish",
-                               "HardSigmoid", "Swish", "Gelu", "Add", "Sub", "Mul", "Div",
-                               "Concat", "Resize"};
-  bool known = false;
-  for (const char* k : kOps) known |= n.op_type == k;
-  if (!known || n.outputs.size() != 1 || !featureMap(n.outputs[0])) return false;
+  const ops::OpDef* d = ops::lookup(n.op_type);
+  const ops::FiveHd kind = d ? d->fiveHd() : ops::FiveHd::No;
+  if (kind == ops::FiveHd::No || n.outputs.size() != 1 || !featureMap(n.outputs[0])) return false;
   if (n.op_type == "Concat" && n.attrs.getInt("axis", 0) != 1) return false;
   // Element-wise ops: every non-constant input is a feature map of the output's shape.
-  const bool windowed = n.op_type.rfind("Conv", 0) == 0 || n.op_type.find("Pool") != std::string::npos ||
-                        n.op_type == "Resize" || n.op_type == "Concat" ||
-                        n.op_type == "BatchNormalization" || n.op_type == "LRN";
-  if (!windowed)
+  if (kind == ops::FiveHd::Elementwise)
     for (auto* in : n.inputs)
       if (in && !in->isConstant() && in->shape != n.outputs[0]->shape) return false;
   return true;

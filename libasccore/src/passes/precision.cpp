@@ -19,13 +19,11 @@ namespace {
 
 bool isFloatType(ir::DType t) { return t == ir::DType::F32 || t == ir::DType::F16; }
 
-// Ops whose accuracy suffers most in fp16: kept fp32 by allow_mix_precision.
+// Ops whose accuracy suffers most in fp16 (their OpDef's precision class): kept fp32 by
+// allow_mix_precision.
 bool precisionSensitive(const std::string& op) {
-  static const char* kOps[] = {"Softmax", "LogSoftmax", "LayerNormalization", "InstanceNormalization",
-                               "ReduceMean", "ReduceSum", "Exp", "Log", "Pow", "Sqrt", "Erf", "Div"};
-  for (const char* o : kOps)
-    if (op == o) return true;
-  return false;
+  const ops::OpDef* d = ops::lookup(op);
+  return d && d->precision() == ops::PrecisionClass::Sensitive;
 }
 
 bool cubeOp(const std::string& op) {

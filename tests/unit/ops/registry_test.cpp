@@ -24,7 +24,10 @@ TEST_CASE("ops.def is sorted and matches the table", "[ops][registry]") {
   while (std::getline(f, line))
     if (line.rfind("ASC_OP(", 0) == 0) names.push_back(line.substr(7, line.find(')') - 7));
   CHECK(std::is_sorted(names.begin(), names.end()));
-  CHECK(names.size() == ops::allOps().size());
+  // The in-tree ops (another test registers one at run time).
+  size_t in_tree = 0;
+  for (const auto* d : ops::allOps()) in_tree += !d->isRegistered();
+  CHECK(names.size() == in_tree);
   for (const auto& n : names) CHECK(ops::lookup(n) != nullptr);
 }
 
@@ -60,7 +63,8 @@ TEST_CASE("the op folders define exactly the ops of ops.def and allOps()", "[ops
   while (std::getline(f, line))
     if (line.rfind("ASC_OP(", 0) == 0) listed.insert(line.substr(7, line.find(')') - 7));
   std::set<std::string> in_table;
-  for (const auto* d : ops::allOps()) in_table.insert(d->name());
+  for (const auto* d : ops::allOps())
+    if (!d->isRegistered()) in_table.insert(d->name());
   REQUIRE(!defined.empty());
   for (const auto& [name, file] : defined) {
     INFO(name << " is defined in " << file);

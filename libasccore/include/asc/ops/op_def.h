@@ -19,6 +19,20 @@ namespace asc::ops {
 
 enum class Engine { AiCore, AiCpu };
 
+/// How an op works on NC1HWC0 feature maps on the chip (the layout pass asks this).
+enum class FiveHd {
+  No,           // NCHW / ND only: TransData converts in front of it
+  Elementwise,  // every non-constant input has the output's shape (Relu, Add ...)
+  Windowed,     // a window or channel walk over the map (Conv, pooling, Concat on C ...)
+};
+/// How --precision_mode=allow_mix_precision treats an op.
+enum class PrecisionClass {
+  Normal,     // fp16
+  Sensitive,  // accuracy suffers most in fp16 (Softmax, reductions, Exp ...): stays fp32
+};
+/// Which fused activations an op's kernel can apply to its output (fuse-conv-activation).
+enum class ActivationPostOps { None, ReluOnly, Any };
+
 /// The node attribute carrying an implementation choice (--op_select_implmode, the per-op form
 /// of --op_blacklist): "high_precision" (fp32, the most accurate kernel) or "high_performance".
 /// Kernels read it; the OM keeps it.
@@ -107,6 +121,16 @@ class ASC_API OpDef {
   /// A Cube-unit op on the chip (matrix multiply: Conv, MatMul...): what a Vector Core cannot run
   /// and what allow_fp32_to_fp16 puts in fp16.
   OpDef& cube() { cube_ = true; return *this; }
+  /// No model names this op: passes make it (Swish, TransData). Never read from ONNX.
+  OpDef& internal() { internal_ = true; onnx_since_ = kNoOnnx; return *this; }
+  /// An activation that fuses into a producer that takes activations (fuse-conv-activation).
+  OpDef& fusableActivation() { fusable_activation_ = true; return *this; }
+  /// The activations this op's kernel applies as a post-op.
+  OpDef& takesActivations(ActivationPostOps p) { post_ops_ = p; return *this; }
+  /// How the op works on NC1HWC0 (the layout pass).
+  OpDef& works5hd(FiveHd f) { five_hd_ = f; return *this; }
+  /// How allow_mix_precision treats the op.
+  OpDef& precisionClass(PrecisionClass c) { precision_class_ = c; return *this; }
   /// The kernel can accumulate into input `i` (Conv's fused residual, a sum post-op), so its
   /// output may take that input's buffer when nothing reads it later (om/inplace.h).
   OpDef& accumulatesInto(int i) { accumulate_input_ = i; return *this; }
@@ -131,6 +155,15 @@ class ASC_API OpDef {
   bool hasNativeDtypes() const { return native_dtypes_; }
   bool aliasesInputBytes() const { return alias_; }
   bool isCube() const { return cube_; }
+  bool isInternal() const { return internal_; }
+  /// Registered at run time (registerOp), and by what ("" for an in-tree op).
+  bool isRegistered() const { return !origin_.empty(); }
+  const std::string& origin() const { return origin_; }
+  void markRegistered(std::string origin) { origin_ = std::move(origin); }
+  bool isFusableActivation() const { return fusable_activation_; }
+  ActivationPostOps activationPostOps() const { return post_ops_; }
+  FiveHd fiveHd() const { return five_hd_; }
+  PrecisionClass precision() const { return precision_class_; }
   /// The input the kernel can accumulate into, or -1.
   int accumulateInput() const { return accumulate_input_; }
 
@@ -148,6 +181,13 @@ class ASC_API OpDef {
   bool native_dtypes_ = false;
   bool alias_ = false;
   bool cube_ = false;
+  static constexpr int kNoOnnx = 1 << 30;
+  bool internal_ = false;
+  std::string origin_;
+  bool fusable_activation_ = false;
+  ActivationPostOps post_ops_ = ActivationPostOps::None;
+  FiveHd five_hd_ = FiveHd::No;
+  PrecisionClass precision_class_ = PrecisionClass::Normal;
   int accumulate_input_ = -1;
   std::string summary_;
 };

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
 #include <string_view>
 #include <vector>
@@ -15,8 +16,14 @@ namespace asc::ops {
 ASC_API const OpDef* lookup(std::string_view name);
 /// The op whose CANN type is `type` ("Conv2D"), or nullptr.
 ASC_API const OpDef* lookupByCann(std::string_view type);
-/// All ops, sorted by name.
+/// All ops, sorted by name: the in-tree ones (src/ops/ops.def) and those registered at run time.
 ASC_API const std::vector<const OpDef*>& allOps();
+
+/// Adds an operator at run time (a custom-op plugin; `origin` names it in messages). From then
+/// on it is found, inferred, optimised, planned and run like an in-tree op: every pass and the
+/// runtime ask the OpDef. E10001 when its name or CANN type is taken, or it lacks shape
+/// inference or a CPU kernel. Register before compiling or loading models, from one thread.
+ASC_API Status registerOp(OpDef def, const std::string& origin);
 
 struct InferOptions {
   /// Evaluate nodes whose inputs are all constant and replace them by constants.

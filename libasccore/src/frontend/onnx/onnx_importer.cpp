@@ -398,6 +398,11 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
                            "unsupported operator '{}' (node '{}'): no mapping for this ONNX op "
                            "type; see 'atc --list_ops' for the supported set",
                            op_type, name);
+    if (def->isInternal())
+      return Status::error(ErrorCode::UnsupportedOp,
+                           "operator '{}' (node '{}') is no ONNX operator: asc-tools makes it in a "
+                           "fusion; export the model with standard ops",
+                           op_type, name);
     if (g.opset < def->onnxSince())
       return Status::error(ErrorCode::UnsupportedOp,
                            "operator '{}' (node '{}') exists from opset {} on, the model uses "
@@ -561,6 +566,10 @@ Result<PrecheckReport> precheckOnnx(const std::string& path, const OnnxImportOpt
     } else if (!d || (!np.domain().empty() && np.domain() != "ai.onnx" && !opts.op_name_map.count(np.op_type()))) {
       op.cause = 1;
       op.message = fmt::format("operator type '{}' is not supported (E2002)", np.op_type());
+    } else if (d->isInternal()) {
+      op.cause = 1;
+      op.message = fmt::format("'{}' is no ONNX operator (asc-tools makes it in a fusion)",
+                               np.op_type());
     } else if (opset >= 0 && opset < d->onnxSince()) {
       op.cause = 1;
       op.message = fmt::format("'{}' exists from opset {} on, the model uses opset {}", np.op_type(),

@@ -215,7 +215,7 @@ int64_t variadicFlops(const ir::Node& n) {
 constexpr int kVariadic = 1 << 20;
 
 OpDef arith(const char* name, const char* cann, EvalFn eval, const char* summary) {
-  return OpDef(name).kernel(createBinaryKernel).layout(binaryLayout).onnx(1).cann(cann).inputs(2, 2).canonicalize(canonLegacyBroadcast)
+  return OpDef(name).works5hd(FiveHd::Elementwise).kernel(createBinaryKernel).layout(binaryLayout).onnx(1).cann(cann).inputs(2, 2).canonicalize(canonLegacyBroadcast)
       .inferShape(inferArith).evalConst(eval).flops(perOutput).summary(summary);
 }
 
@@ -238,12 +238,13 @@ const OpDef& defMul() {
 
 const OpDef& defDiv() {
   static const OpDef d =
-      arith("Div", "RealDiv", evalDiv, "a / b, broadcasting; integers truncate toward zero");
+      arith("Div", "RealDiv", evalDiv, "a / b, broadcasting; integers truncate toward zero")
+          .precisionClass(PrecisionClass::Sensitive);
   return d;
 }
 
 const OpDef& defPow() {
-  static const OpDef d = OpDef("Pow").kernel(createBinaryKernel).layout(binaryLayout).onnx(1).inputs(2, 2).canonicalize(canonLegacyBroadcast)
+  static const OpDef d = OpDef("Pow").precisionClass(PrecisionClass::Sensitive).kernel(createBinaryKernel).layout(binaryLayout).onnx(1).inputs(2, 2).canonicalize(canonLegacyBroadcast)
       .inferShape(inferPow).evalConst(evalPow).flops(perOutput)
       .summary("a ^ b, broadcasting; output has a's dtype");
   return d;

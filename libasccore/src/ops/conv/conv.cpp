@@ -156,7 +156,7 @@ int64_t convTransposeFlops(const ir::Node& n) {
 }  // namespace
 
 const OpDef& defConv() {
-  static const OpDef d = OpDef("Conv").cube().accumulatesInto(3).onnx(1).cann("Conv2D").inputs(2, 4)
+  static const OpDef d = OpDef("Conv").works5hd(FiveHd::Windowed).takesActivations(ActivationPostOps::Any).cube().accumulatesInto(3).onnx(1).cann("Conv2D").inputs(2, 4)
       .inferShape(inferConv).flops(convFlops)
       .kernel(createConvKernel).layout(convLayout)
       .summary("N-d convolution with groups, dilations, pads/auto_pad, optional bias; fused "
@@ -165,7 +165,7 @@ const OpDef& defConv() {
 }
 
 const OpDef& defConvTranspose() {
-  static const OpDef d = OpDef("ConvTranspose").cube().onnx(1).cann("Conv2DTransposeD").inputs(2, 3)
+  static const OpDef d = OpDef("ConvTranspose").works5hd(FiveHd::Windowed).takesActivations(ActivationPostOps::Any).cube().onnx(1).cann("Conv2DTransposeD").inputs(2, 3)
       .inferShape(inferConvTranspose).flops(convTransposeFlops)
       .kernel(createConvTransposeKernel).layout(convLayout)
       .summary("transposed convolution; output_shape/output_padding resolved into pads");

@@ -136,7 +136,7 @@ const OpDef& defMatMul() {
 }
 
 const OpDef& defGemm() {
-  static const OpDef d = OpDef("Gemm").cube().kernel(createMatMulKernel).onnx(1).cann("GEMM").inputs(2, 3).inferShape(inferGemm)
+  static const OpDef d = OpDef("Gemm").takesActivations(ActivationPostOps::Any).cube().kernel(createMatMulKernel).onnx(1).cann("GEMM").inputs(2, 3).inferShape(inferGemm)
       .flops(gemmFlops).summary("alpha * op(A) * op(B) + beta * C; C broadcasts to [M, N]");
   return d;
 }

@@ -118,7 +118,7 @@ int64_t perElement(const ir::Node& n, int64_t k) { return n.outputs[0]->numel() 
 }  // namespace
 
 const OpDef& defBatchNormalization() {
-  static const OpDef d = OpDef("BatchNormalization").kernel(createNormKernel).layout(normLayout).onnx(1).cann("BatchNorm").inputs(5, 5)
+  static const OpDef d = OpDef("BatchNormalization").works5hd(FiveHd::Windowed).takesActivations(ActivationPostOps::ReluOnly).kernel(createNormKernel).layout(normLayout).onnx(1).cann("BatchNorm").inputs(5, 5)
       .outputs(1, 5).inferShape(inferBatchNorm)
       .flops([](const ir::Node& n) { return perElement(n, 5); })
       .summary("inference batch norm: scale*(x-mean)/sqrt(var+eps)+bias per channel");
@@ -126,7 +126,7 @@ const OpDef& defBatchNormalization() {
 }
 
 const OpDef& defInstanceNormalization() {
-  static const OpDef d = OpDef("InstanceNormalization").kernel(createNormKernel).layout(normLayout).onnx(1).cann("InstanceNorm")
+  static const OpDef d = OpDef("InstanceNormalization").precisionClass(PrecisionClass::Sensitive).kernel(createNormKernel).layout(normLayout).onnx(1).cann("InstanceNorm")
       .inputs(3, 3).inferShape(inferInstanceNorm)
       .flops([](const ir::Node& n) { return perElement(n, 8); })
       .summary("normalizes each (n, c) plane, then per-channel scale and bias");
@@ -134,7 +134,7 @@ const OpDef& defInstanceNormalization() {
 }
 
 const OpDef& defLayerNormalization() {
-  static const OpDef d = OpDef("LayerNormalization").kernel(createNormKernel).layout(normLayout).onnx(17).cann("LayerNorm").inputs(2, 3)
+  static const OpDef d = OpDef("LayerNormalization").precisionClass(PrecisionClass::Sensitive).kernel(createNormKernel).layout(normLayout).onnx(17).cann("LayerNorm").inputs(2, 3)
       .outputs(1, 3).inferShape(inferLayerNorm)
       .flops([](const ir::Node& n) { return perElement(n, 8); })
       .summary("normalizes over dims [axis, rank) (axis -1), then scale and optional bias");
@@ -142,7 +142,7 @@ const OpDef& defLayerNormalization() {
 }
 
 const OpDef& defLRN() {
-  static const OpDef d = OpDef("LRN").kernel(createNormKernel).layout(normLayout).onnx(1).cann("LRN").inferShape(inferLrn)
+  static const OpDef d = OpDef("LRN").works5hd(FiveHd::Windowed).kernel(createNormKernel).layout(normLayout).onnx(1).cann("LRN").inferShape(inferLrn)
       .flops([](const ir::Node& n) {
         return perElement(n, 2 * n.attrs.getInt("size", 1) + 5);
       })

@@ -128,13 +128,15 @@ OpDef reduceOp(const char* name, const char* cann, EvalFn eval, const char* summ
 
 const OpDef& defReduceMean() {
   static const OpDef d = reduceOp("ReduceMean", "ReduceMeanD", evalReduce<Kind::Mean>,
-                                  "mean over axes (keepdims default 1)");
+                                  "mean over axes (keepdims default 1)")
+                             .precisionClass(PrecisionClass::Sensitive);
   return d;
 }
 
 const OpDef& defReduceSum() {
   static const OpDef d = reduceOp("ReduceSum", "ReduceSumD", evalReduce<Kind::Sum>,
-                                  "sum over axes (axes an input since opset 13)");
+                                  "sum over axes (axes an input since opset 13)")
+                             .precisionClass(PrecisionClass::Sensitive);
   return d;
 }
 

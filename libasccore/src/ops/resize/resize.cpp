@@ -231,7 +231,7 @@ int64_t resizeFlops(const ir::Node& n) {
 }  // namespace
 
 const OpDef& defResize() {
-  static const OpDef d = OpDef("Resize").kernel(createResizeKernel).layout(resizeLayout).onnx(10).cann("ResizeNearestNeighborV2").inputs(1, 4)
+  static const OpDef d = OpDef("Resize").works5hd(FiveHd::Windowed).kernel(createResizeKernel).layout(resizeLayout).onnx(10).cann("ResizeNearestNeighborV2").inputs(1, 4)
       .canonicalize(canonResize).inferShape(inferResize).flops(resizeFlops)
       .summary("nearest/linear/cubic resize to constant scales or sizes");
   return d;

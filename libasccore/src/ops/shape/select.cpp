@@ -389,7 +389,7 @@ Eval evalPad(const ir::Node& n, const std::vector<ir::Tensor>& in) {
 }  // namespace
 
 const OpDef& defConcat() {
-  static const OpDef d = OpDef("Concat").kernel(createConcatKernel).layout(concatLayout).nativeDtypes().onnx(1).cann("ConcatD").inputs(1, 1 << 20)
+  static const OpDef d = OpDef("Concat").works5hd(FiveHd::Windowed).kernel(createConcatKernel).layout(concatLayout).nativeDtypes().onnx(1).cann("ConcatD").inputs(1, 1 << 20)
       .inferShape(inferConcat).evalConst(evalConcat).summary("joins inputs along axis");
   return d;
 }

@@ -513,8 +513,8 @@ static Layout keepLayout(const ir::Node&, const std::vector<Layout>& in) { retur
 // regions); the logical tensor does not change, so the runtime gives its output the input's
 // buffer.
 const OpDef& defTransData() {
-  static const OpDef d = OpDef("TransData").kernel(createCopyKernel).layout(keepLayout).nativeDtypes().aliasesInput()
-      .onnx(1 << 20).inferShape(inferSameAsInput0)
+  static const OpDef d = OpDef("TransData").internal().kernel(createCopyKernel).layout(keepLayout).nativeDtypes().aliasesInput()
+      .inferShape(inferSameAsInput0)
       .summary("format conversion NCHW <-> NC1HWC0 (from atc's layout step; free on the CPU)");
   return d;
 }

@@ -29,13 +29,13 @@ int64_t softmaxFlops(const ir::Node& n) { return 5 * n.outputs[0]->numel(); }
 }  // namespace
 
 const OpDef& defSoftmax() {
-  static const OpDef d = OpDef("Softmax").kernel(createSoftmaxKernel).onnx(1).cann("SoftmaxV2").inferShape(inferSoftmax)
+  static const OpDef d = OpDef("Softmax").precisionClass(PrecisionClass::Sensitive).kernel(createSoftmaxKernel).onnx(1).cann("SoftmaxV2").inferShape(inferSoftmax)
       .flops(softmaxFlops).summary("exp(x) / sum(exp(x)) along axis");
   return d;
 }
 
 const OpDef& defLogSoftmax() {
-  static const OpDef d = OpDef("LogSoftmax").kernel(createSoftmaxKernel).onnx(1).cann("LogSoftmaxV2")
+  static const OpDef d = OpDef("LogSoftmax").precisionClass(PrecisionClass::Sensitive).kernel(createSoftmaxKernel).onnx(1).cann("LogSoftmaxV2")
       .inferShape(inferSoftmax).flops(softmaxFlops).summary("log(softmax(x)) along axis");
   return d;
 }

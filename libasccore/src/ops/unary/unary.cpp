@@ -88,7 +88,7 @@ Result<std::vector<ir::Tensor>> evalPRelu(const ir::Node& n, const std::vector<i
 }  // namespace
 
 const OpDef& defRelu() {
-  static const OpDef d = OpDef("Relu").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferSameAsInput0)
+  static const OpDef d = OpDef("Relu").works5hd(FiveHd::Elementwise).fusableActivation().kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferSameAsInput0)
       .evalConst(evalUnary<reluF>)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
       .summary("max(x, 0)");
@@ -96,7 +96,7 @@ const OpDef& defRelu() {
 }
 
 const OpDef& defLeakyRelu() {
-  static const OpDef d = OpDef("LeakyRelu").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferLeakyRelu)
+  static const OpDef d = OpDef("LeakyRelu").works5hd(FiveHd::Elementwise).fusableActivation().kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferLeakyRelu)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
       .summary("x >= 0 ? x : alpha*x (alpha default 0.01)");
   return d;
@@ -111,42 +111,42 @@ const OpDef& defPRelu() {
 }
 
 const OpDef& defSigmoid() {
-  static const OpDef d = OpDef("Sigmoid").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("Sigmoid").works5hd(FiveHd::Elementwise).fusableActivation().kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
       .summary("1 / (1 + exp(-x))");
   return d;
 }
 
 const OpDef& defTanh() {
-  static const OpDef d = OpDef("Tanh").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("Tanh").works5hd(FiveHd::Elementwise).fusableActivation().kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
       .summary("tanh(x)");
   return d;
 }
 
 const OpDef& defErf() {
-  static const OpDef d = OpDef("Erf").kernel(createUnaryKernel).layout(unaryLayout).onnx(9).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("Erf").precisionClass(PrecisionClass::Sensitive).kernel(createUnaryKernel).layout(unaryLayout).onnx(9).inferShape(inferFloatUnary)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
       .summary("Gauss error function");
   return d;
 }
 
 const OpDef& defHardSigmoid() {
-  static const OpDef d = OpDef("HardSigmoid").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("HardSigmoid").works5hd(FiveHd::Elementwise).kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 3); })
       .summary("max(0, min(1, alpha*x + beta)), alpha 0.2, beta 0.5");
   return d;
 }
 
 const OpDef& defHardSwish() {
-  static const OpDef d = OpDef("HardSwish").kernel(createUnaryKernel).layout(unaryLayout).onnx(14).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("HardSwish").works5hd(FiveHd::Elementwise).fusableActivation().kernel(createUnaryKernel).layout(unaryLayout).onnx(14).inferShape(inferFloatUnary)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
       .summary("x * max(0, min(1, x/6 + 1/2))");
   return d;
 }
 
 const OpDef& defClip() {
-  static const OpDef d = OpDef("Clip").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).cann("ClipByValue").inputs(1, 3)
+  static const OpDef d = OpDef("Clip").works5hd(FiveHd::Elementwise).fusableActivation().kernel(createUnaryKernel).layout(unaryLayout).onnx(6).cann("ClipByValue").inputs(1, 3)
       .canonicalize(canonClip).inferShape(inferSameAsInput0)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
       .summary("min(max(x, min), max); min/max as attributes or constant inputs");
@@ -156,7 +156,7 @@ const OpDef& defClip() {
 // Gelu is not an ONNX op before opset 20: it only comes from the fuse-gelu pass (so an ONNX
 // model at opset <= 17 cannot contain it).
 const OpDef& defGelu() {
-  static const OpDef d = OpDef("Gelu").kernel(createUnaryKernel).layout(unaryLayout).onnx(20)
+  static const OpDef d = OpDef("Gelu").works5hd(FiveHd::Elementwise).fusableActivation().kernel(createUnaryKernel).layout(unaryLayout).onnx(20)
       .inferShape(inferFloatUnary)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
       .summary("fused: 0.5 * x * (1 + erf(x / sqrt(2))) (from the fuse-gelu pass)");
@@ -165,7 +165,7 @@ const OpDef& defGelu() {
 
 // Swish (SiLU, x * sigmoid(x)) only comes from the fuse-swish pass; it is no ONNX op.
 const OpDef& defSwish() {
-  static const OpDef d = OpDef("Swish").kernel(createUnaryKernel).layout(unaryLayout).onnx(1 << 20)
+  static const OpDef d = OpDef("Swish").works5hd(FiveHd::Elementwise).fusableActivation().internal().kernel(createUnaryKernel).layout(unaryLayout)
       .inferShape(inferFloatUnary)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 5); })
       .summary("fused: x * sigmoid(x) (from the fuse-swish pass)");
@@ -173,7 +173,7 @@ const OpDef& defSwish() {
 }
 
 const OpDef& defSqrt() {
-  static const OpDef d = OpDef("Sqrt").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("Sqrt").precisionClass(PrecisionClass::Sensitive).kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
       .evalConst(evalUnary<sqrtF>)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
       .summary("square root");
@@ -181,7 +181,7 @@ const OpDef& defSqrt() {
 }
 
 const OpDef& defExp() {
-  static const OpDef d = OpDef("Exp").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("Exp").precisionClass(PrecisionClass::Sensitive).kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
       .evalConst(evalUnary<expF>)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
       .summary("e^x");
@@ -189,7 +189,7 @@ const OpDef& defExp() {
 }
 
 const OpDef& defLog() {
-  static const OpDef d = OpDef("Log").kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
+  static const OpDef d = OpDef("Log").precisionClass(PrecisionClass::Sensitive).kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
       .evalConst(evalUnary<logF>)
       .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
       .summary("natural logarithm");
