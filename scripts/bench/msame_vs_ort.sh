@@ -8,6 +8,8 @@
 # Exit status 1 when any model's outputs miss the bounds: cosine >= 0.99999 and
 # max |diff| <= 1e-4 * max |reference|.
 set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -15,8 +17,7 @@ rounds=${ROUNDS:-5}
 runs=${RUNS:-20}
 threads=${THREADS:-$(nproc)}
 models=("$@")
-[ ${#models[@]} -eq 0 ] && models=(resnet18 resnet50 mobilenet_v2 squeezenet1_1 shufflenet_v2_x1_0
-  efficientnet_b0 densenet121 googlenet transformer unet)
+[ ${#models[@]} -eq 0 ] && models=("${BENCH_MODEL_NAMES[@]}")
 out=${BENCH_OUT:-$(mktemp -d)}
 mkdir -p "$out"
 
@@ -27,7 +28,6 @@ if [ ! -d "$here/node_modules/onnxruntime-node" ]; then
 fi
 ort="node $here/ort_tool.js"
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 
 printf '%-20s %-10s %-12s %-10s %-10s %-8s\n' model cosine "maxdiff/ref" "msame ms" "ORT ms" ratio
 status=0

@@ -6,6 +6,8 @@
 # under /tmp (TMPDIR) and deleted afterwards. The page cache is warm for both tools (the
 # files are read once before timing), so this measures compute, not the disk.
 set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -35,7 +37,6 @@ for name in ("golden", "my"):
 PY
 bytes=$(( $(stat -c %s "$work/my.npy") + $(stat -c %s "$work/golden.npy") ))
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 # timed CMD...: prints "seconds max_rss_kb", the command's stdout kept in $work/last.out. The
 # inputs are read once first, so every run (either tool) starts from a warm page cache.
 timed() {

@@ -10,6 +10,8 @@
 #   BENCH_MODELS (folder of <model>.onnx; default bench-models/, exported when missing),
 #   STRICT=1 (exit 1 when the overhead is above 2 %)
 set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -33,7 +35,6 @@ fi
 "$build/bin/atc" --model="$onnx" --framework=5 --output="$out/$m" --soc_version=Ascend310P3 \
   >"$out/$m.atc.log" || { echo "atc failed (see $out/$m.atc.log)" >&2; exit 1; }
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 latency() { sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p'; }
 plain() {
   "$build/bin/msame" --model "$out/$m.om" --loop "$runs" --threads "$threads" | latency

@@ -4,6 +4,8 @@
 # median latency per level: ROUNDS rounds of RUNS runs, the order of the levels rotating from
 # round to round, medians over the rounds. THREADS (default 2) kernel threads.
 set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -11,11 +13,9 @@ rounds=${ROUNDS:-5}
 runs=${RUNS:-10}
 threads=${THREADS:-2}
 models=("$@")
-[ ${#models[@]} -eq 0 ] && models=(resnet18 resnet50 mobilenet_v2 squeezenet1_1 shufflenet_v2_x1_0
-  efficientnet_b0 densenet121 googlenet transformer unet)
+[ ${#models[@]} -eq 0 ] && models=("${BENCH_MODEL_NAMES[@]}")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 levels=(O1 O2 O3)
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; threads=$threads rounds=$rounds runs=$runs"
 printf '%-20s %-16s %-16s %-16s %-10s\n' model "O1 ops / ms" "O2 ops / ms" "O3 ops / ms" "O3/O1"

@@ -3,17 +3,17 @@
 # optimisation (the .onnx run directly: no fusion, fp32) and with it (the .om atc writes with
 # --precision_mode=force_fp32), interleaved, ROUNDS rounds of RUNS runs, medians.
 set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-$root/build}
 rounds=${ROUNDS:-3}
 runs=${RUNS:-10}
 models=("$@")
-[ ${#models[@]} -eq 0 ] && models=(resnet18 resnet50 mobilenet_v2 squeezenet1_1 shufflenet_v2_x1_0
-  efficientnet_b0 densenet121 googlenet transformer unet)
+[ ${#models[@]} -eq 0 ] && models=("${BENCH_MODEL_NAMES[@]}")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 printf '%-20s %-14s %-14s %-8s\n' model "no passes ms" "passes ms" "after/before"
 for m in "${models[@]}"; do
   onnx="$root/bench-models/$m.onnx"

@@ -6,6 +6,8 @@
 # of the relative Euclidean distance, then msame's peak RSS with and without --dump true
 # (GNU time), interleaved, ROUNDS (3) rounds, medians.
 set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -15,7 +17,6 @@ onnx="$root/bench-models/$model.onnx"
 [ -f "$onnx" ] || /usr/bin/python3 "$here/export_models.py" "$model" >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 
 t0=$(date +%s.%N)
 BIN="$build/bin" OUT="$out/flow" PRECISION=${PRECISION:-force_fp16} "$root/scripts/precision-check.sh" "$onnx" > "$out/flow.log" || true
