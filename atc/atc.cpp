@@ -15,6 +15,7 @@
 #include "asc/compiler/compile.h"
 #include "asc/frontend/onnx.h"
 #include "asc/om/om_file.h"
+#include "asc/ops/plugin.h"
 #include "asc/ops/registry.h"
 #include "asc/passes/pass.h"
 #include "asc/passes/precision.h"
@@ -501,6 +502,8 @@ Status run(const Options& o, std::ostream& out) {
   ASC_RETURN_IF_ERROR(cli::applyLogOption(o.get("log"), o.given("log")));
   ASC_RETURN_IF_ERROR(checkUnimplemented(o));
   const std::string mode = o.get("mode");
+  if (mode == "0" || mode == "3" || mode == "1")
+    ASC_RETURN_IF_ERROR(ops::loadPluginsFromOptionOrEnv(o.get("op_plugin_path")));
   ASC_RETURN_IF_ERROR(checkOutputsAreNotInputs(o, mode));
   if (mode == "0") return buildModel(o);
   if (mode == "1") return modelToJson(o);

@@ -40,7 +40,7 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"input_fp16_nodes", "", "\"input1;input2\": model inputs fed as fp16", true},
       {"insert_op_conf", "", "AIPP configuration file", false},
       {"op_name_map", "", "file of \"SrcType:DstType\" lines: model op types to read as supported ones", true},
-      {"op_plugin_path", "", "folder of custom-op plugins", false},
+      {"op_plugin_path", "", "folders (':'-separated) of custom-operator plugins (*.so built with the asc-tools SDK); default: ASCEND_CUSTOM_OPP_PATH", true},
       {"is_input_adjust_hw_layout", "", "input layout adjustment", false},
       {"is_output_adjust_hw_layout", "", "output layout adjustment", false},
       {"disable_reuse_memory", "0", "1 turns activation memory reuse off", true},

@@ -16,6 +16,7 @@
 
 #include "asc/cli/common.h"
 #include "asc/frontend/onnx.h"
+#include "asc/ops/plugin.h"
 #include "asc/runtime/dump.h"
 #include "asc/runtime/session.h"
 #include "asc/support/file.h"
@@ -494,6 +495,10 @@ int main(int argc, const char* const* argv, std::ostream& out, const Hooks& hook
   if (opts->version) {
     out << cli::versionText("msame");
     return 0;
+  }
+  if (Status st = ops::loadPluginsFromOptionOrEnv(opts->op_plugin_path); !st) {
+    out << "[ERROR] " << st.toString() << "\n[ERROR] Execute sample failed\n";
+    return cli::kExitFailed;
   }
   Runner r(*opts, out, hooks);
   Status st = r.run();

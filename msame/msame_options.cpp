@@ -25,6 +25,8 @@ std::string usage() {
       "  --debug        true prints the model description and execution plan (true or false)\n"
       "  --threads      kernel threads, 1..1024 (default: ASC_NUM_THREADS, else all cores)\n"
       "  --log          debug, info, warning (default), error or null: what goes to stderr\n"
+      "  --op_plugin_path DIR[:DIR]: custom-operator plugins the model needs (default:\n"
+      "                 ASCEND_CUSTOM_OPP_PATH)\n"
       "  --input_shape  \"name:d0,d1;...\" fixes dynamic dims of an .onnx model\n"
       "  --random_input SEED: uniform random inputs (floats in [-1,1), integers in [0,10))\n"
       "                 instead of zeros; the same seed gives the same data for an .om and\n"
@@ -71,6 +73,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
       ("threads", "", cxxopts::value<std::string>())
       ("random_input", "", cxxopts::value<std::string>())
       ("log", "", cxxopts::value<std::string>())
+      ("op_plugin_path", "", cxxopts::value<std::string>())
       ("version", "")
       ("help", "");
   // Integer options: strict syntax here (asc::cli), the real tool's range messages where the
@@ -121,6 +124,11 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     }
     if (r.count("threads")) { ASC_TRY(o.threads, cli::parseThreads(r["threads"].as<std::string>())); }
     if (r.count("log")) o.log = r["log"].as<std::string>();
+    if (r.count("op_plugin_path")) {
+      o.op_plugin_path = r["op_plugin_path"].as<std::string>();
+      if (o.op_plugin_path.empty())
+        return Status::error(ErrorCode::EmptyParam, "Value for --op_plugin_path is empty.");
+    }
     if (o.outfmt != "TXT" && o.outfmt != "BIN")
       return Status::error(ErrorCode::InvalidParam,
                            "Value {} for parameter --outfmt is invalid. Reason: use TXT or BIN "

@@ -18,7 +18,8 @@ struct Options {
   std::string output_size, dym_batch, dym_hw, dym_dims, dym_shape;
   std::string input_shape;  // ONNX models only: pins dynamic input dims
   int threads = 0;
-  std::string log;  // --log (asc-tools extra): empty keeps warnings
+  std::string log;
+  std::string op_plugin_path;  // --op_plugin_path (asc-tools extra), else ASCEND_CUSTOM_OPP_PATH  // --log (asc-tools extra): empty keeps warnings
   int random_input = -1;  // >= 0: seed for uniform random inputs instead of zeros
   bool help = false, version = false, no_args = false;
 };

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "asc/om/om_file.h"
+#include "asc/ops/plugin.h"
 #include "asc/ops/registry.h"
 #include "asc/support/file.h"
 #include "format.h"
@@ -240,9 +241,22 @@ Result<OmModel> loadOm(const std::string& path) {
       }
     } else {
       const ops::OpDef* d = ops::lookupByCann(op.type());
-      if (!d)
+      if (!d) {
+        // A custom operator the OM says it needs: name it and where plugins were looked for.
+        auto custom = m.attr().find("_asc_custom_ops");
+        if (custom != m.attr().end() && custom->second.has_list())
+          for (const auto& entry : custom->second.list().s())
+            if (entry.rfind(op.type() + " (", 0) == 0)
+              return Status::error(
+                  ErrorCode::UnsupportedOp,
+                  "{}: op '{}' is the custom operator {}, which is not loaded; give "
+                  "--op_plugin_path=DIR or set ASCEND_CUSTOM_OPP_PATH to the folder of its "
+                  "plugin (looked in: {})",
+                  path, op.name(), entry,
+                  ops::pluginSearchPath().empty() ? "nothing" : ops::pluginSearchPath());
         return bad(path, fmt::format("op '{}' has type '{}', which the CPU runtime does not know",
                                      op.name(), op.type()));
+      }
       std::vector<ir::Value*> ins;
       for (const auto& in : op.input()) {
         if (in.empty()) {

@@ -5,6 +5,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_map>
 #include <unordered_set>
@@ -210,6 +211,15 @@ class OmBuilder {
     attrs["memory_size"] = makeIntAttr(static_cast<int64_t>(memory_size_));
     attrs["_asc_peak_live_bytes"] = makeIntAttr(static_cast<int64_t>(ap.plan.peak_live_bytes));
     attrs["_asc_memory_reuse"] = makeIntAttr(info_.reuse_memory ? 1 : 0);
+    // The custom operators the model needs (CANN type and the plugin that gave it), so a tool
+    // that loads the OM without them can say which and from where.
+    std::vector<std::string> custom;
+    for (const auto& n : g_.nodes())
+      if (const ops::OpDef* d = ops::lookup(n->op_type); d && d->isRegistered()) {
+        const std::string entry = d->cannType() + " (" + d->origin() + ")";
+        if (std::find(custom.begin(), custom.end(), entry) == custom.end()) custom.push_back(entry);
+      }
+    if (!custom.empty()) attrs["_asc_custom_ops"] = makeStringListAttr(custom);
     if (!info_.opt_level.empty()) attrs["_asc_oo_level"] = makeStringAttr(info_.opt_level);
     attrs["stream_num"] = makeIntAttr(1);
     attrs["event_num"] = makeIntAttr(0);
