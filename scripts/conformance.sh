@@ -47,6 +47,14 @@ cores=$(nproc)
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 version=$(dpkg-query -W -f='${Version}' libonnx-testdata 2>/dev/null || echo unknown)
 
+# The hand-written findings between <!-- notes --> and <!-- /notes --> survive regeneration.
+notes=$work/notes.md
+if [ -f "$doc" ] && grep -q '^<!-- notes -->$' "$doc"; then
+  sed -n '/^<!-- notes -->$/,/^<!-- \/notes -->$/p' "$doc" >"$notes"
+else
+  printf '<!-- notes -->\n(findings: kept by scripts/conformance.sh)\n<!-- /notes -->\n' >"$notes"
+fi
+
 awk -F'\t' -v q="'" -v wall="$wall" -v jobs="$jobs" -v cpu="$cpu" -v cores="$cores" -v commit="$commit" \
     -v version="$version" -v date="$(date -u +%Y-%m-%d)" '
 function sortkeys(arr, out,   k, n, i, j, tmp) {  # out[1..n]: the keys of arr, sorted (mawk has no asorti)
@@ -139,6 +147,7 @@ END {
   desc["runtime-input"] = "atc E16001: an input the compiler needs as a constant (Reshape'\''s shape, Slice'\''s starts, Resize'\''s scales, ...) is a graph input in the test"
   desc["runtime-input-at-load"] = "the same, found by msame at load: Conv/ConvTranspose weights or Gemm'\''s B/C as graph inputs (atc accepted the model)"
   desc["kernel-limit-at-load"] = "msame E10055 at load: a dtype or output the kernel does not implement (atc accepted the model)"
+  desc["atc-feature-limit"] = "atc E10055: an attribute value or configuration of a supported operator atc refuses"
   desc["opset"] = "atc E10055: opset below 7 (asc-tools supports 7 to 17)"
   desc["zero-size-input"] = "atc E1001: an input with a 0 dim (atc takes positive dims only)"
   desc["test-data-shape"] = "atc E1001: the test data'\''s shape contradicts the model'\''s declared input (a defect of the test data)"
@@ -151,10 +160,12 @@ END {
     if (cnt[order[j]] > cnt[order[i]]) { tmp = order[i]; order[i] = order[j]; order[j] = tmp }
   for (i = 1; i <= n; i++) printf "| %s | %d | %s |\n", order[i], cnt[order[i]], (order[i] in desc) ? desc[order[i]] : ""
   print ""
+  print "@@NOTES@@"
+  print ""
   print "## Unsupported operators (tensor-only set)"
   print ""
-  printf "%d tests name an operator atc has no mapping for; tests per operator:\n\n", tu
   n = sortkeys(uop, ks)
+  printf "%d tests name one of %d operators atc has no mapping for (tests per operator):\n\n", tu, n
   line = ""
   for (i = 1; i <= n; i++) line = line (i > 1 ? ", " : "") ks[i] " " uop[ks[i]]
   print line
@@ -180,6 +191,7 @@ END {
   print ""
   n = sortkeys(excl, ks)
   for (i = 1; i <= n; i++) printf "- %s:%s\n", ks[i], exclnames[ks[i]]
-}' "$results" >"$doc"
+}' "$results" | awk -v notes="$notes" '$0 == "@@NOTES@@" { while ((getline l < notes) > 0) print l; next } { print }' >"$doc.tmp"
+mv "$doc.tmp" "$doc"
 echo "conformance.sh: wrote ${doc#$root/} ($wall s)"
 exit "$rc"
