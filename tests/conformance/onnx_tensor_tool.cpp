@@ -1,7 +1,7 @@
 // onnx_tensor_tool.cpp: the conformance runner's helper for one ONNX backend node test (a
 // folder with model.onnx and test_data_set_0/{input,output}_<i>.pb, serialized TensorProtos).
 //
-//   asc_onnx_tensor prepare <test_dir> <work_dir>
+//   asc_onnx_tensor prepare [--freeze] <test_dir> <work_dir>
 //       Writes each input_<i>.pb as <work_dir>/input_<i>.npy (.bin for bfloat16, which .npy
 //       cannot name) and prints key<TAB>value lines for the runner:
 //         op           the operator the test is about (an _expanded test takes its sibling's)
@@ -9,6 +9,9 @@
 //                      control-flow, random): the rule that defines the tensor-only set
 //         input_shape  name:d0,d1;... for atc --input_shape (the test data's shapes)
 //         inputs       the converted files, comma-separated, for msame --input
+//         model        with --freeze (a diagnostic, not the conformance figure): the model
+//                      with every input but the first turned into an initializer holding the
+//                      test's data, written to <work_dir>/model.onnx
 //       Exit 0; 1 when the test cannot be prepared (the reason on stderr).
 //   asc_onnx_tensor compare <test_dir> <msame_output_dir> <msame_log>
 //       Compares each <msame_output_dir>/*_output_<i>.bin with output_<i>.pb: dtype and shape
@@ -214,7 +217,7 @@ std::string opOf(const std::string& name, const onnx::ModelProto& m) {
   return best.empty() ? nodes[0].op_type() : best;
 }
 
-int prepare(const std::string& test_dir, const std::string& work_dir) {
+int prepare(const std::string& test_dir, const std::string& work_dir, bool freeze) {
   const std::string name = baseName(test_dir);
   onnx::ModelProto m;
   if (!parseProto(test_dir + "/model.onnx", &m)) {
@@ -246,6 +249,7 @@ int prepare(const std::string& test_dir, const std::string& work_dir) {
     return 1;
   }
   std::vector<std::string> shapes, files;
+  std::vector<onnx::TensorProto> frozen;
   for (int i = 0; i < n; ++i) {
     onnx::TensorProto t;
     const std::string pb = fmt::format("{}/input_{}.pb", data, i);
@@ -264,6 +268,12 @@ int prepare(const std::string& test_dir, const std::string& work_dir) {
       return 1;
     }
     dt = declaredAs(dt, *inputs[i]);
+    if (freeze && i > 0) {
+      t.set_name(inputs[i]->name());
+      if (dt == DType::BF16) t.set_data_type(onnx::TensorProto::BFLOAT16);
+      frozen.push_back(std::move(t));
+      continue;
+    }
     asc::ir::Shape shape = dimsOf(t);
     if (bytes.size() != static_cast<size_t>(asc::ir::numElements(shape)) * asc::ir::dtypeSize(dt)) {
       std::cerr << fmt::format("{}: {} bytes of data for shape [{}]\n", pb, bytes.size(),
@@ -289,6 +299,24 @@ int prepare(const std::string& test_dir, const std::string& work_dir) {
       return 1;
     }
     files.push_back(path);
+  }
+  if (!frozen.empty()) {
+    // Every input but the first becomes an initializer holding the test's data.
+    std::set<std::string> names;
+    for (const auto& t : frozen) names.insert(t.name());
+    auto* g = m.mutable_graph();
+    google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> kept;
+    for (const auto& in : g->input())
+      if (!names.count(in.name())) *kept.Add() = in;
+    g->mutable_input()->Swap(&kept);
+    for (auto& t : frozen) *g->add_initializer() = std::move(t);
+    const std::string path = work_dir + "/model.onnx";
+    const std::string bytes = m.SerializeAsString();
+    if (asc::Status st = asc::writeFileAtomic(path, bytes.data(), bytes.size()); !st) {
+      std::cerr << st.toString() << "\n";
+      return 1;
+    }
+    std::cout << "model\t" << path << "\n";
   }
   std::cout << "input_shape\t" << fmt::format("{}", fmt::join(shapes, ";")) << "\n";
   std::cout << "inputs\t" << fmt::format("{}", fmt::join(files, ",")) << "\n";
@@ -428,9 +456,11 @@ int compare(const std::string& test_dir, const std::string& out_dir, const std::
 
 int main(int argc, char** argv) {
   const std::string cmd = argc > 1 ? argv[1] : "";
-  if (cmd == "prepare" && argc == 4) return prepare(argv[2], argv[3]);
+  if (cmd == "prepare" && argc == 4) return prepare(argv[2], argv[3], false);
+  if (cmd == "prepare" && argc == 5 && std::string(argv[2]) == "--freeze")
+    return prepare(argv[3], argv[4], true);
   if (cmd == "compare" && argc == 5) return compare(argv[2], argv[3], argv[4]);
-  std::cerr << "usage: asc_onnx_tensor prepare <test_dir> <work_dir>\n"
+  std::cerr << "usage: asc_onnx_tensor prepare [--freeze] <test_dir> <work_dir>\n"
                "       asc_onnx_tensor compare <test_dir> <msame_output_dir> <msame_log>\n";
   return 2;
 }

@@ -8,13 +8,16 @@
 #   asc_onnx_tensor compare  (msame's <model>_output_<i>.bin against output_<i>.pb, through
 #                             asc::compare: rtol 1e-3, atol 1e-7; integers and bools exact)
 #
-# usage: run.sh --bin DIR --work DIR [--data DIR] [--jobs N] [--expected FILE] [TEST...]
+# usage: run.sh --bin DIR --work DIR [--data DIR] [--jobs N] [--expected FILE] [--freeze] [TEST...]
 #   --bin       the folder holding atc, msame and asc_onnx_tensor
 #   --work      scratch folder (emptied first); results.tsv is written there
 #   --data      the node tests (default /usr/share/libonnx-testdata/data/node)
 #   --jobs      tests run at once (default 2)
 #   --expected  the tests that must pass: exit 1 when one of them does not. A passing test not
 #               in the list is reported, not a failure.
+#   --freeze    a diagnostic, not the conformance figure: every input but the first becomes a
+#               constant (an initializer holding the test's data), as a deployed model holds
+#               shapes, axes and weights; shows which run-time-parameter failures hide more
 #   TEST...     only these tests (names such as test_abs), for a quick look
 #
 # results.tsv, one line per test: name, scope (tensor or the excluded family), op, status
@@ -22,7 +25,7 @@
 # Exit status: 0 success, 1 an expected test did not pass, 2 missing data or tools.
 set -euo pipefail
 
-bin="" work="" data=/usr/share/libonnx-testdata/data/node jobs=2 expected=""
+bin="" work="" data=/usr/share/libonnx-testdata/data/node jobs=2 expected="" freeze=""
 tests=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -31,6 +34,7 @@ while [ $# -gt 0 ]; do
     --data) data=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --expected) expected=$2; shift 2 ;;
+    --freeze) freeze=--freeze; shift ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) tests+=("$1"); shift ;;
   esac
@@ -44,6 +48,9 @@ if [ ! -f "$data/test_abs/model.onnx" ]; then
        "(scripts/install-deps.sh does)" >&2
   exit 2
 fi
+if [ -n "$expected" ] && [ -n "$freeze" ]; then
+  echo "run.sh: --freeze changes the models; it does not check --expected" >&2; exit 2
+fi
 if [ -n "$expected" ] && [ ! -f "$expected" ]; then
   echo "run.sh: $expected does not exist" >&2; exit 2
 fi
@@ -55,21 +62,22 @@ work=$(cd "$work" && pwd)
 
 # One test: prints nothing, writes $work/results/<name>.tsv.
 run_one() {
-  local dir=$1 name w prep rc op scope shape inputs line code msg status class reason out
+  local dir=$1 name w prep rc op scope shape inputs model line code msg status class reason out
   name=$(basename "$dir")
   w=$work/tests/$name
   mkdir -p "$w"
   op="?" scope="?" status=fail class="" reason=""
   rc=0
-  prep=$("$bin/asc_onnx_tensor" prepare "$dir" "$w/in" 2>"$w/prepare.err") || rc=$?
+  prep=$("$bin/asc_onnx_tensor" prepare $freeze "$dir" "$w/in" 2>"$w/prepare.err") || rc=$?
   op=$(printf '%s\n' "$prep" | awk -F'\t' '$1=="op"{print $2}')
   scope=$(printf '%s\n' "$prep" | awk -F'\t' '$1=="scope"{print $2}')
   shape=$(printf '%s\n' "$prep" | awk -F'\t' '$1=="input_shape"{print $2}')
   inputs=$(printf '%s\n' "$prep" | awk -F'\t' '$1=="inputs"{print $2}')
+  model=$(printf '%s\n' "$prep" | awk -F'\t' '$1=="model"{print $2}')
   if [ $rc -ne 0 ]; then
     class=runner-input reason="prepare: $(head -n1 "$w/prepare.err")"
   else
-    local atc_args=(--model="$dir/model.onnx" --framework=5 --output="$w/model"
+    local atc_args=(--model="${model:-$dir/model.onnx}" --framework=5 --output="$w/model"
                     --soc_version=Ascend910B1 --precision_mode=must_keep_origin_dtype)
     [ -n "$shape" ] && atc_args+=(--input_shape="$shape")
     rc=0
@@ -80,7 +88,7 @@ run_one() {
       [ -z "$line" ] && line="atc exited $rc: $(tail -n1 "$w/atc.log")"
       code=${line%%:*}
       msg=${line#*: }
-      msg=${msg#"$dir/model.onnx: "}
+      msg=${msg#"${model:-$dir/model.onnx}: "}
       reason="atc $code: $msg"
       class="atc-$code"
       case "$code:$msg" in
@@ -134,7 +142,7 @@ run_one() {
   return 0
 }
 export -f run_one
-export bin work
+export bin work freeze
 
 subset=${#tests[@]}
 if [ "$subset" -eq 0 ]; then
