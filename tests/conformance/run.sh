@@ -8,7 +8,8 @@
 #   asc_onnx_tensor compare  (msame's <model>_output_<i>.bin against output_<i>.pb, through
 #                             asc::compare: rtol 1e-3, atol 1e-7; integers and bools exact)
 #
-# usage: run.sh --bin DIR --work DIR [--data DIR] [--jobs N] [--expected FILE] [--freeze] [TEST...]
+# usage: run.sh --bin DIR --work DIR [--data DIR] [--jobs N] [--expected FILE] [--freeze] [--keep]
+#               [TEST...]
 #   --bin       the folder holding atc, msame and asc_onnx_tensor
 #   --work      scratch folder (emptied first); results.tsv is written there
 #   --data      the node tests (default /usr/share/libonnx-testdata/data/node)
@@ -18,6 +19,8 @@
 #   --freeze    a diagnostic, not the conformance figure: every input but the first becomes a
 #               constant (an initializer holding the test's data), as a deployed model holds
 #               shapes, axes and weights; shows which run-time-parameter failures hide more
+#   --keep      keep the files of the tests that do not pass (tests/<name>/: inputs, model.om,
+#               atc.log, msame.log, outputs) for a closer look
 #   TEST...     only these tests (names such as test_abs), for a quick look
 #
 # results.tsv, one line per test: name, scope (tensor or the excluded family), op, status
@@ -25,7 +28,7 @@
 # Exit status: 0 success, 1 an expected test did not pass, 2 missing data or tools.
 set -euo pipefail
 
-bin="" work="" data=/usr/share/libonnx-testdata/data/node jobs=2 expected="" freeze=""
+bin="" work="" data=/usr/share/libonnx-testdata/data/node jobs=2 expected="" freeze="" keep=0
 tests=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -35,6 +38,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --expected) expected=$2; shift 2 ;;
     --freeze) freeze=--freeze; shift ;;
+    --keep) keep=1; shift ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) tests+=("$1"); shift ;;
   esac
@@ -137,12 +141,12 @@ run_one() {
   reason=$(printf '%s' "$reason" | head -n1 | tr '\t' ' ')
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${scope:-?}" "${op:-?}" "$status" "$class" \
     "$reason" >"$work/results/$name.tsv"
-  # a passing test's files are of no further use; a failing one's stay for a look
-  [ "$status" = pass ] && rm -rf "$w"
+  # the result line says what happened; the files stay only when asked for
+  [ "$status" = pass ] || [ "$keep" -eq 0 ] && rm -rf "$w"
   return 0
 }
 export -f run_one
-export bin work freeze
+export bin work freeze keep
 
 subset=${#tests[@]}
 if [ "$subset" -eq 0 ]; then
