@@ -24,6 +24,7 @@ work=$build/conformance
 doc=$root/docs/conformance.md
 
 start=$(date +%s)
+load=$(cut -d' ' -f1 /proc/loadavg)
 rc=0
 bash "$root/tests/conformance/run.sh" --bin "$build/bin" --work "$work" --jobs "$jobs" \
   --expected "$expected" || rc=$?
@@ -75,7 +76,7 @@ else
   printf '<!-- notes -->\n(findings: kept by scripts/conformance.sh)\n<!-- /notes -->\n' >"$notes"
 fi
 
-awk -F'\t' -v q="'" -v wall="$wall" -v jobs="$jobs" -v cpu="$cpu" -v cores="$cores" -v commit="$commit" \
+awk -F'\t' -v q="'" -v wall="$wall" -v jobs="$jobs" -v cpu="$cpu" -v cores="$cores" -v load="$load" -v commit="$commit" \
     -v version="$version" -v date="$(date -u +%Y-%m-%d)" '
 function sortkeys(arr, out,   k, n, i, j, tmp) {  # out[1..n]: the keys of arr, sorted (mawk has no asorti)
   n = 0
@@ -131,7 +132,8 @@ END {
   printf "| all node tests | %d | **%d (%s)** | %d | %d |\n", all, allpass, pct(allpass, all), allf, allu
   print ""
   printf "Measured %s at commit %s with `scripts/conformance.sh` (JOBS=%d tests at once, one\n", date, commit, jobs
-  printf "thread each) on %s, %d cores: %.0f s wall for the %d tests.\n", cpu, cores, wall, all
+  printf "thread each) on %s, %d cores: %.0f s wall for the %d tests\n", cpu, cores, wall, all
+  printf "(1-minute load average %s when it started: the machine is shared).\n", load
   print "An unsupported operator counts as not passed."
   print ""
   print "## The tensor-only set"
