@@ -21,8 +21,8 @@
 //       2 error.
 #include <dirent.h>
 
-#include <algorithm>
-#include <cmath>
+#include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
