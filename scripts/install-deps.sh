@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # install-deps.sh: installs the Debian packages asc-tools needs. Idempotent and
 # non-interactive: it only calls apt-get when something is missing.
-#   scripts/install-deps.sh           build, tests and demo
+#   scripts/install-deps.sh           build, tests (libonnx-testdata: the ONNX conformance tests)
+#                                     and demo
 #   scripts/install-deps.sh --models  also python3-onnx/-torch/-torchvision (model scripts)
 #   scripts/install-deps.sh --bench   also the above plus Node.js/npm for the ONNX Runtime peer
 #   scripts/install-deps.sh --test    also Chromium (headless check of msprof's report.html)
 set -euo pipefail
 
 pkgs=(cmake g++ make libcxxopts-dev libfmt-dev libprotobuf-dev protobuf-compiler catch2
-      zlib1g-dev libdnnl-dev ocl-icd-opencl-dev libonnx-dev
+      zlib1g-dev libdnnl-dev ocl-icd-opencl-dev libonnx-dev libonnx-testdata
       python3-numpy)  # the CLI tests write and check tensors with numpy
 for arg in "$@"; do
   case "$arg" in

@@ -322,9 +322,17 @@ void reduceChunk(const T* x, const T* y, size_t n, uint64_t offset, Tolerance to
     m2y_t += (y[j] - acc.mean_y) * (y[j] - acc.mean_y);
   }
   acc.m2_x = hsum(m2x) + m2x_t, acc.m2_y = hsum(m2y) + m2y_t;
+  // Whether element (a, b) passes the verdict; the hot loop's test, plus equal NaNs on request.
+  auto passes = [&](double a, double b) {
+    return std::fabs(a - b) <= atol + rtol * std::fabs(b) || a == b ||
+           (tol.equal_nan && a != a && b != b);
+  };
   if (any_nonfinite) {  // rare: count NaN/Inf per side, and NaN differences and ratios
+    uint64_t both_nan = 0, nan_viol = 0;
     for (size_t i = 0; i < n; ++i) {
       const double a = x[i], b = y[i], ad = std::fabs(a - b), ab = std::fabs(b);  // NOLINT
+      both_nan += a != a && b != b;
+      nan_viol += ad != ad && !passes(a, b);
       acc.nan_x += a != a;
       acc.pinf_x += a == kInf;
       acc.ninf_x += a == -kInf;
@@ -335,12 +343,13 @@ void reduceChunk(const T* x, const T* y, size_t n, uint64_t offset, Tolerance to
       const double r = ab > kEps ? std::fabs(a / b - 1.0) : 0.0;
       acc.nan_rel += r != r;
     }
-    acc.nan_viol = acc.nan_abs > 0;
+    // the loops above counted NaN pairs as violations; with equal_nan, NaN == NaN passes
+    if (tol.equal_nan) acc.viol -= both_nan;
+    acc.nan_viol = nan_viol > 0;
   }
   if (acc.viol) {  // find the first violating element
     for (size_t i = 0; i < n; ++i) {
-      const double a = x[i], b = y[i], ad = std::fabs(a - b);
-      if (ad <= atol + rtol * std::fabs(b) || a == b) continue;
+      if (passes(x[i], y[i])) continue;
       acc.first_viol = static_cast<int64_t>(offset + i);
       break;
     }

@@ -107,6 +107,30 @@ TEST_CASE("NaN and Inf are counted per side and propagate", "[compare]") {
   CHECK(eq.violations == 0);
 }
 
+TEST_CASE("equal_nan: NaN on both sides passes the verdict, NaN on one side does not",
+          "[compare]") {
+  const float nan = std::nanf("");
+  // 9 elements: the vector loop takes 8, the scalar tail the last (a NaN pair in each part)
+  std::vector<float> x = {1, nan, 3, 4, 5, 6, 7, 8, nan}, y = x;
+  CHECK(run(x, y, {0, 0}).violations == 2);  // msaccucmp's rule: NaN never passes
+  Tolerance eq{0, 0};
+  eq.equal_nan = true;
+  auto r = run(x, y, eq);
+  CHECK(r.passed());
+  CHECK(r.my.nan == 2);
+  y[3] = nan;  // NaN on one side still fails, and is the first violation
+  x[5] = 6.5f;
+  r = run(x, y, eq);
+  CHECK(r.violations == 2);
+  CHECK(r.first_violation == 3);
+  CHECK(std::isnan(r.max_violation_diff));
+  y[3] = 4;  // a finite violation alone: its difference, not NaN
+  r = run(x, y, eq);
+  CHECK(r.violations == 1);
+  CHECK(r.first_violation == 5);
+  CHECK(r.max_violation_diff == 0.5);
+}
+
 TEST_CASE("the verdict is |x - y| <= atol + rtol * |y|", "[compare]") {
   auto r = run({1.0f, 100.5f}, {1.0f, 100.0f}, {0.0, 0.004});
   CHECK(r.violations == 1);

@@ -58,6 +58,9 @@ struct TensorView {
 struct Tolerance {
   double atol = 0;
   double rtol = 0;
+  /// NaN on both sides counts as equal (numpy's assert_allclose, which the ONNX backend tests
+  /// use); off by default: msaccucmp's verdict fails every NaN.
+  bool equal_nan = false;
 };
 /// The default tolerance for comparing data of dtype `t` (use the less precise side's dtype):
 /// fp16 1e-3/1e-3, bf16 8e-3/8e-3, fp32 1e-5/1e-5, fp64 1e-8/1e-7, integers and bool exact.
@@ -99,7 +102,8 @@ struct CompareResult {
   /// underflow.
   double golden_max_abs = std::numeric_limits<double>::quiet_NaN();
   /// Elements outside |x - y| <= atol + rtol * |y| (equal values, including equal infinities,
-  /// always pass; NaN never does), and the first such element.
+  /// always pass; NaN never does, unless tolerance.equal_nan and both are NaN), and the first
+  /// such element.
   uint64_t violations = 0;
   int64_t first_violation = -1;
   double max_violation_diff = 0;  // the largest |x - y| among violating elements (NaN if NaN)
