@@ -9,7 +9,7 @@
 set -euo pipefail
 
 pkgs=(cmake g++ make libcxxopts-dev libfmt-dev libprotobuf-dev protobuf-compiler catch2
-      zlib1g-dev libdnnl-dev ocl-icd-opencl-dev libonnx-dev libonnx-testdata
+      zlib1g-dev libdnnl-dev ocl-icd-opencl-dev libonnx-dev pkg-config libonnx-testdata
       python3-numpy)  # the CLI tests write and check tensors with numpy
 for arg in "$@"; do
   case "$arg" in
