@@ -2,6 +2,8 @@
 #include "asc/ir/tensor.h"
 
 #include <cassert>
+#include <cstdint>
+#include <cstring>
 
 #include "asc/support/fp16.h"
 
@@ -29,7 +31,14 @@ int64_t Tensor::intAt(int64_t i) const {
     case DType::U32: return reinterpret_cast<const uint32_t*>(p)[i];
     case DType::U64: return static_cast<int64_t>(reinterpret_cast<const uint64_t*>(p)[i]);
     case DType::Bool: return p[i] != 0;
-    default: return static_cast<int64_t>(floatAt(i));
+    default: {
+      // Saturating: a NaN or out-of-range float must not be cast (undefined behaviour).
+      const double d = floatAt(i);
+      if (!(d == d)) return 0;
+      if (d >= 9223372036854775807.0) return INT64_MAX;
+      if (d <= -9223372036854775808.0) return INT64_MIN;
+      return static_cast<int64_t>(d);
+    }
   }
 }
 
@@ -40,6 +49,7 @@ double Tensor::floatAt(int64_t i) const {
     case DType::F64: return reinterpret_cast<const double*>(p)[i];
     case DType::F16: return halfToFloat(reinterpret_cast<const uint16_t*>(p)[i]);
     case DType::BF16: return bf16ToFloat(reinterpret_cast<const uint16_t*>(p)[i]);
+    case DType::U64: return static_cast<double>(reinterpret_cast<const uint64_t*>(p)[i]);
     default: return static_cast<double>(intAt(i));
   }
 }
@@ -53,7 +63,9 @@ std::vector<int64_t> Tensor::toInts() const {
 bool Tensor::operator==(const Tensor& o) const {
   if (dtype != o.dtype || shape != o.shape) return false;
   if (!data || !o.data) return data == o.data;
-  return data->size() == o.data->size() && std::memcmp(data->data(), o.data->data(), data->size()) == 0;
+  // memcmp must not see the null pointer of an empty blob, even for 0 bytes
+  return data->size() == o.data->size() &&
+         (data->size() == 0 || std::memcmp(data->data(), o.data->data(), data->size()) == 0);
 }
 
 }  // namespace asc::ir
