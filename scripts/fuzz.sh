@@ -9,8 +9,9 @@
 # FUZZ_BUILD_DIR (default build-fuzz) is the build; the fuzzers' working corpora, crash files
 # and per-run statistics (stats.tsv: target, seconds, executions, result) go to
 # FUZZ_OUT (default $FUZZ_BUILD_DIR/runs). The build runs under the shared build lock
-# (/tmp/asc-build.lock); the fuzzer itself runs one process at nice 19, so builds are not
-# starved. Exits non-zero on a finding and prints where its reproducer is.
+# (/tmp/asc-build.lock; FUZZ_SKIP_BUILD=1 uses the build as it is); the fuzzer itself runs one
+# process at nice 19, so builds are not starved. Exits non-zero on a finding and prints where
+# its reproducer is.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
@@ -24,6 +25,7 @@ targets() { sed -n 's/^set(ASC_FUZZ_TARGETS \(.*\)/\1/p; s/^  *\(fuzz_[a-z_ ]*\)
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 build() {
+  if [ "${FUZZ_SKIP_BUILD:-0}" = 1 ] && [ -d "$build/fuzz" ]; then return 0; fi
   if [ ! -f "$build/CMakeCache.txt" ]; then
     command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ not found (scripts/install-deps.sh --fuzz)" >&2; exit 2; }
     local launcher=()

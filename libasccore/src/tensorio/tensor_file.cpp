@@ -115,8 +115,7 @@ Result<NpyHeader> parseNpyHeader(const void* data, size_t size, const std::strin
   }
   uint64_t checked;
   if (!ir::checkedByteSize(t.shape, t.dtype, &checked))
-    return bad(what, fmt::format("shape ({}) is larger than {} bytes", ir::shapeToString(t.shape),
-                                 ir::kMaxTensorBytes));
+    return bad(what, ir::shapeLimitReason(t.shape, t.dtype));
   const size_t bytes = static_cast<size_t>(checked);
   const size_t body = hstart + hlen;
   if (size - body != bytes)
