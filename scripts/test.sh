@@ -7,6 +7,16 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
+# --sanitize: the whole project built with ASan + UBSan in build-sanitize/ and every test run
+# there (runtime options and third-party-only suppressions: tests/sanitizers/).
+if [ "${1:-}" = --sanitize ] && [ $# -eq 1 ]; then
+  build=${BUILD_DIR:-$root/build-sanitize}
+  san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -g1"
+  export CXXFLAGS="$san" LDFLAGS="$san"  # CMake reads these when it first configures $build
+  source "$root/tests/sanitizers/env.sh"
+elif [ $# -gt 0 ]; then
+  echo "test.sh: unknown arguments '$*' (use --sanitize or none)" >&2; exit 2
+fi
 
 "$root/scripts/install-deps.sh" --test
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DASC_BUILD_TESTS=ON

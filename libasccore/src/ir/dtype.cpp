@@ -62,21 +62,53 @@ bool isFloat(DType t) {
 }
 
 int64_t numElements(const Shape& s) {
+  for (auto d : s)
+    if (d == 0) return 0;
   int64_t n = 1;
-  for (auto d : s) n *= d;
+  // Saturates instead of overflowing (undefined) on a shape no limit check has seen yet.
+  for (auto d : s) {
+    int64_t m;
+    if (__builtin_mul_overflow(n, d, &m)) return ((n < 0) != (d < 0)) ? INT64_MIN : INT64_MAX;
+    n = m;
+  }
   return n;
 }
 
-bool checkedByteSize(const Shape& s, DType t, uint64_t* bytes) {
+namespace {
+// The bound `s` breaks ("" when none), and its byte size when it breaks none.
+std::string checkLimits(const Shape& s, DType t, uint64_t* bytes) {
+  if (s.size() > kMaxRank)
+    return fmt::format("rank {} is over the limit of {} dims", s.size(), kMaxRank);
   uint64_t n = 1;
+  bool zero = false;
   for (auto d : s) {
-    if (d < 0 || __builtin_mul_overflow(n, static_cast<uint64_t>(d), &n)) return false;
+    if (d < 0) return fmt::format("shape [{}] has a negative dim", shapeToString(s));
+    zero |= d == 0;
   }
+  if (!zero)  // a zero dim makes the tensor empty, whatever the other dims
+    for (auto d : s)
+      if (__builtin_mul_overflow(n, static_cast<uint64_t>(d), &n) || n > kMaxElements)
+        return fmt::format("shape [{}] is larger than the limit of 2^40 elements", shapeToString(s));
+  if (zero) n = 0;
   uint64_t b;
   if (__builtin_mul_overflow(n, static_cast<uint64_t>(dtypeSize(t)), &b) || b > kMaxTensorBytes)
-    return false;
+    return fmt::format("shape [{}] of {} is larger than the limit of 2^40 bytes",
+                       shapeToString(s), dtypeName(t));
+  *bytes = b;
+  return "";
+}
+}  // namespace
+
+bool checkedByteSize(const Shape& s, DType t, uint64_t* bytes) {
+  uint64_t b = 0;
+  if (!checkLimits(s, t, &b).empty()) return false;
   *bytes = b;
   return true;
+}
+
+std::string shapeLimitReason(const Shape& s, DType t) {
+  uint64_t b = 0;
+  return checkLimits(s, t, &b);
 }
 
 std::string shapeToString(const Shape& s) { return fmt::format("{}", fmt::join(s, ",")); }

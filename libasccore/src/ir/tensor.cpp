@@ -2,6 +2,8 @@
 #include "asc/ir/tensor.h"
 
 #include <cassert>
+#include <cstdint>
+#include <cstring>
 
 #include "asc/support/fp16.h"
 
@@ -17,29 +19,48 @@ std::shared_ptr<const Blob> Blob::copyOf(const void* data, size_t size) {
   return fromVector(std::vector<uint8_t>(p, p + size));
 }
 
+namespace {
+// Element i of type T. Tensor data may sit at any byte offset (a dump file's tensors follow a
+// header of any length), so the load goes through memcpy, never a misaligned pointer.
+template <typename T>
+T load(const uint8_t* p, int64_t i) {
+  T v;
+  std::memcpy(&v, p + static_cast<size_t>(i) * sizeof(T), sizeof(T));
+  return v;
+}
+}  // namespace
+
 int64_t Tensor::intAt(int64_t i) const {
   const uint8_t* p = data->data();
   switch (dtype) {
-    case DType::I64: return reinterpret_cast<const int64_t*>(p)[i];
-    case DType::I32: return reinterpret_cast<const int32_t*>(p)[i];
-    case DType::I16: return reinterpret_cast<const int16_t*>(p)[i];
-    case DType::I8: return reinterpret_cast<const int8_t*>(p)[i];
+    case DType::I64: return load<int64_t>(p, i);
+    case DType::I32: return load<int32_t>(p, i);
+    case DType::I16: return load<int16_t>(p, i);
+    case DType::I8: return load<int8_t>(p, i);
     case DType::U8: return p[i];
-    case DType::U16: return reinterpret_cast<const uint16_t*>(p)[i];
-    case DType::U32: return reinterpret_cast<const uint32_t*>(p)[i];
-    case DType::U64: return static_cast<int64_t>(reinterpret_cast<const uint64_t*>(p)[i]);
+    case DType::U16: return load<uint16_t>(p, i);
+    case DType::U32: return load<uint32_t>(p, i);
+    case DType::U64: return static_cast<int64_t>(load<uint64_t>(p, i));
     case DType::Bool: return p[i] != 0;
-    default: return static_cast<int64_t>(floatAt(i));
+    default: {
+      // Saturating: a NaN or out-of-range float must not be cast (undefined behaviour).
+      const double d = floatAt(i);
+      if (!(d == d)) return 0;
+      if (d >= 9223372036854775807.0) return INT64_MAX;
+      if (d <= -9223372036854775808.0) return INT64_MIN;
+      return static_cast<int64_t>(d);
+    }
   }
 }
 
 double Tensor::floatAt(int64_t i) const {
   const uint8_t* p = data->data();
   switch (dtype) {
-    case DType::F32: return reinterpret_cast<const float*>(p)[i];
-    case DType::F64: return reinterpret_cast<const double*>(p)[i];
-    case DType::F16: return halfToFloat(reinterpret_cast<const uint16_t*>(p)[i]);
-    case DType::BF16: return bf16ToFloat(reinterpret_cast<const uint16_t*>(p)[i]);
+    case DType::F32: return load<float>(p, i);
+    case DType::F64: return load<double>(p, i);
+    case DType::F16: return halfToFloat(load<uint16_t>(p, i));
+    case DType::BF16: return bf16ToFloat(load<uint16_t>(p, i));
+    case DType::U64: return static_cast<double>(load<uint64_t>(p, i));
     default: return static_cast<double>(intAt(i));
   }
 }
@@ -53,7 +74,9 @@ std::vector<int64_t> Tensor::toInts() const {
 bool Tensor::operator==(const Tensor& o) const {
   if (dtype != o.dtype || shape != o.shape) return false;
   if (!data || !o.data) return data == o.data;
-  return data->size() == o.data->size() && std::memcmp(data->data(), o.data->data(), data->size()) == 0;
+  // memcmp must not see the null pointer of an empty blob, even for 0 bytes
+  return data->size() == o.data->size() &&
+         (data->size() == 0 || std::memcmp(data->data(), o.data->data(), data->size()) == 0);
 }
 
 }  // namespace asc::ir

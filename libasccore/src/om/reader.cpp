@@ -192,8 +192,8 @@ Result<OmModel> loadOm(const std::string& path) {
     v->format = td.layout().empty() ? "ND" : td.layout();
     uint64_t bytes;
     if (!ir::checkedByteSize(v->shape, v->dtype, &bytes))
-      return bad(path, fmt::format("tensor '{}' of shape [{}] is larger than {} bytes", v->name,
-                                   ir::shapeToString(v->shape), ir::kMaxTensorBytes));
+      return bad(path, fmt::format("tensor '{}': {}", v->name,
+                                   ir::shapeLimitReason(v->shape, v->dtype)));
     return v;
   };
   // Every op name is a source key ("op:index"): two ops of one name would wire wrongly.

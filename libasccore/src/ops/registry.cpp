@@ -167,9 +167,8 @@ Status inferGraph(ir::Graph& g, const InferOptions& opts) {
       uint64_t bytes;
       if (out->dtype != ir::DType::Undefined && !ir::checkedByteSize(out->shape, out->dtype, &bytes))
         return Status::error(ErrorCode::InvalidModel,
-                             "node '{}' ({}): output '{}' of shape [{}] is larger than {} bytes",
-                             n.name, n.op_type, out->name, ir::shapeToString(out->shape),
-                             ir::kMaxTensorBytes);
+                             "node '{}' ({}): output '{}': {}", n.name, n.op_type, out->name,
+                             ir::shapeLimitReason(out->shape, out->dtype));
       if (out->dtype == ir::DType::Undefined)
         return Status::error(ErrorCode::Internal, "node '{}' ({}): output '{}' got no dtype",
                              n.name, n.op_type, out->name);

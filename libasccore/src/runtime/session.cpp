@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -434,7 +435,13 @@ class Session::Impl {
       ids.push_back(static_cast<int>(i));
     }
     const std::vector<uint64_t> offsets = placeBuffers(ids, reuse);
-    arena.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlign, std::max<size_t>(arena_bytes, kAlign))));
+    // aligned_alloc needs a size that is a multiple of the alignment; the arena size may come
+    // from a damaged OM's memory_size, so round up (and refuse a size that would wrap).
+    if (arena_bytes > SIZE_MAX - kAlign)
+      return Status::error(ErrorCode::MemoryExceeded,
+                           "the {}-byte activation arena cannot be allocated", arena_bytes);
+    const size_t alloc_bytes = (std::max<size_t>(arena_bytes, kAlign) + kAlign - 1) / kAlign * kAlign;
+    arena.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlign, alloc_bytes)));
     if (!arena)
       return Status::error(ErrorCode::MemoryExceeded,
                            "cannot allocate the {}-byte activation arena; free memory or use a "

@@ -45,9 +45,8 @@ Result<DumpTensor> takeTensor(const Msg& m, const std::string& path, const char*
   if (t.tensor.dtype != ir::DType::Undefined) {
     uint64_t need = 0;
     if (!ir::checkedByteSize(t.tensor.shape, t.tensor.dtype, &need))
-      return bad(path, fmt::format("{} {}: shape ({}) of {} is larger than {} bytes", what, i,
-                                   ir::shapeToString(t.tensor.shape),
-                                   ir::dtypeName(t.tensor.dtype), ir::kMaxTensorBytes));
+      return bad(path, fmt::format("{} {}: {}", what, i,
+                                   ir::shapeLimitReason(t.tensor.shape, t.tensor.dtype)));
     if (need != size)
       return bad(path, fmt::format("{} {}: shape ({}) of {} needs {} bytes, its size is {}", what,
                                    i, ir::shapeToString(t.tensor.shape),

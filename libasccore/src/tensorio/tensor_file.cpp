@@ -4,6 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 #include "asc/support/file.h"
@@ -109,8 +115,7 @@ Result<NpyHeader> parseNpyHeader(const void* data, size_t size, const std::strin
   }
   uint64_t checked;
   if (!ir::checkedByteSize(t.shape, t.dtype, &checked))
-    return bad(what, fmt::format("shape ({}) is larger than {} bytes", ir::shapeToString(t.shape),
-                                 ir::kMaxTensorBytes));
+    return bad(what, ir::shapeLimitReason(t.shape, t.dtype));
   const size_t bytes = static_cast<size_t>(checked);
   const size_t body = hstart + hlen;
   if (size - body != bytes)
@@ -211,6 +216,7 @@ std::string formatTxt(const ir::Tensor& t) {
   out.reserve(static_cast<size_t>(n) * 10);
   for (int64_t i = 0; i < n; ++i) {
     if (ir::isFloat(t.dtype)) out += fmt::format("{:g} ", t.floatAt(i));
+    else if (t.dtype == ir::DType::U64) out += fmt::format("{} ", static_cast<uint64_t>(t.intAt(i)));
     else out += fmt::format("{} ", t.intAt(i));
     if ((i + 1) % row == 0) out += '\n';
   }
@@ -221,11 +227,79 @@ std::string formatTxt(const ir::Tensor& t) {
 
 namespace asc::tensorio {
 
+namespace {
+
+bool isIntegerType(ir::DType t) {
+  switch (t) {
+    case ir::DType::I8: case ir::DType::U8: case ir::DType::I16: case ir::DType::U16:
+    case ir::DType::I32: case ir::DType::U32: case ir::DType::I64: case ir::DType::U64:
+      return true;
+    default: return false;
+  }
+}
+bool isUnsignedType(ir::DType t) {
+  return t == ir::DType::U8 || t == ir::DType::U16 || t == ir::DType::U32 || t == ir::DType::U64;
+}
+
+// One .txt token as the integer type `t`, exactly: an integer literal is read as one (so
+// 64-bit values keep every digit), anything else as a number truncated toward zero. False when
+// the token is not a number or its value is outside t's range (the caller names both).
+bool parseIntToken(const std::string& tok, ir::DType t, uint64_t* bits) {
+  const size_t bytes = ir::dtypeSize(t);
+  const bool is_unsigned = isUnsignedType(t);
+  errno = 0;
+  char* e = nullptr;
+  if (is_unsigned) {
+    if (tok.find('-') == std::string::npos) {
+      unsigned long long u = std::strtoull(tok.c_str(), &e, 10);
+      if (e != tok.c_str() && !*e) {
+        if (errno == ERANGE) return false;
+        if (bytes < 8 && u >> (8 * bytes)) return false;
+        *bits = u;
+        return true;
+      }
+    }
+  } else {
+    long long v = std::strtoll(tok.c_str(), &e, 10);
+    if (e != tok.c_str() && !*e) {
+      if (errno == ERANGE) return false;
+      const int64_t lo = bytes < 8 ? -(int64_t(1) << (8 * bytes - 1)) : INT64_MIN;
+      const int64_t hi = bytes < 8 ? (int64_t(1) << (8 * bytes - 1)) - 1 : INT64_MAX;
+      if (v < lo || v > hi) return false;
+      *bits = static_cast<uint64_t>(v);
+      return true;
+    }
+  }
+  double d = std::strtod(tok.c_str(), &e);
+  if (e == tok.c_str() || *e) return false;
+  d = std::trunc(d);  // NaN stays NaN and fails both comparisons below
+  // The exclusive upper bound 2^bits (unsigned) or 2^(bits-1) (signed) is exact in a double.
+  const double hi = std::ldexp(1.0, static_cast<int>(8 * bytes - (is_unsigned ? 0 : 1)));
+  const double lo = is_unsigned ? 0.0 : -hi;
+  if (!(d >= lo && d < hi)) return false;
+  *bits = is_unsigned ? static_cast<uint64_t>(d) : static_cast<uint64_t>(static_cast<int64_t>(d));
+  return true;
+}
+
+// A double outside float's range reads as +-inf, as numpy does (the cast would be undefined).
+float toFloat(double v) {
+  if (std::isfinite(v) && std::fabs(v) > FLT_MAX) return v > 0 ? INFINITY : -INFINITY;
+  return static_cast<float>(v);
+}
+
+}  // namespace
+
 Result<ir::Tensor> parseTxt(const void* data, size_t size, ir::DType dtype,
                             const std::string& what) {
+  const size_t es = ir::dtypeSize(dtype);
+  if (es == 0)
+    return Status::error(ErrorCode::InvalidParam, "{}: cannot read text as {}", what,
+                         ir::dtypeName(dtype));
+  const bool integer = isIntegerType(dtype);
   const char* p = static_cast<const char*>(data);
   const char* end = p + size;
-  std::vector<double> values;
+  std::vector<uint8_t> out;
+  size_t count = 0;
   int64_t row_len = -1, rows = 0, cur = 0;
   bool ragged = false;
   std::string tok;
@@ -250,60 +324,55 @@ Result<ir::Tensor> parseTxt(const void* data, size_t size, ir::DType dtype,
     const char* s = p;
     while (p < end && *p != ' ' && *p != '\n' && *p != '\t' && *p != '\r' && *p != ',') ++p;
     tok.assign(s, p);
-    char* e = nullptr;
-    double v = std::strtod(tok.c_str(), &e);
-    if (e == tok.c_str() || *e)
-      return Status::error(ErrorCode::ModelParseFailed,
-                           "{}: '{}' (value {}) is not a number; a .txt tensor holds numbers "
-                           "separated by spaces, one row per line",
-                           what, tok, values.size());
-    values.push_back(v);
+    out.resize(out.size() + es);
+    uint8_t* o = out.data() + count * es;
+    if (integer) {
+      uint64_t bits = 0;
+      if (!parseIntToken(tok, dtype, &bits))
+        return Status::error(ErrorCode::ModelParseFailed,
+                             "{}: '{}' (value {}) is not a number that fits {}; a .txt tensor "
+                             "holds numbers separated by spaces, one row per line",
+                             what, tok, count, ir::dtypeName(dtype));
+      std::memcpy(o, &bits, es);  // little-endian: the low bytes are the value
+    } else {
+      char* e = nullptr;
+      const double v = std::strtod(tok.c_str(), &e);
+      if (e == tok.c_str() || *e)
+        return Status::error(ErrorCode::ModelParseFailed,
+                             "{}: '{}' (value {}) is not a number; a .txt tensor holds numbers "
+                             "separated by spaces, one row per line",
+                             what, tok, count);
+      switch (dtype) {
+        case ir::DType::F32: {
+          const float x = toFloat(v);
+          std::memcpy(o, &x, 4);
+          break;
+        }
+        case ir::DType::F64: std::memcpy(o, &v, 8); break;
+        case ir::DType::Bool: *o = v != 0; break;
+        case ir::DType::F16: {
+          const uint16_t h = floatToHalf(toFloat(v));
+          std::memcpy(o, &h, 2);
+          break;
+        }
+        case ir::DType::BF16: {
+          const uint16_t h = floatToBf16(toFloat(v));
+          std::memcpy(o, &h, 2);
+          break;
+        }
+        default:
+          return Status::error(ErrorCode::InvalidParam, "{}: cannot read text as {}", what,
+                               ir::dtypeName(dtype));
+      }
+    }
+    ++count;
     ++cur;
   }
   endRow();
   ir::Tensor t;
   t.dtype = dtype;
   if (!ragged && rows > 1) t.shape = {rows, row_len};
-  else t.shape = {static_cast<int64_t>(values.size())};
-  const size_t es = ir::dtypeSize(dtype);
-  std::vector<uint8_t> out(values.size() * es);
-  for (size_t i = 0; i < values.size(); ++i) {
-    const double v = values[i];
-    uint8_t* o = out.data() + i * es;
-    switch (dtype) {
-#define ASC_TXT_CASE(DT, T) \
-  case ir::DType::DT: {     \
-    T x = static_cast<T>(v); \
-    std::memcpy(o, &x, sizeof(T)); \
-    break;                  \
-  }
-      ASC_TXT_CASE(F32, float)
-      ASC_TXT_CASE(F64, double)
-      ASC_TXT_CASE(I8, int8_t)
-      ASC_TXT_CASE(U8, uint8_t)
-      ASC_TXT_CASE(I16, int16_t)
-      ASC_TXT_CASE(U16, uint16_t)
-      ASC_TXT_CASE(I32, int32_t)
-      ASC_TXT_CASE(U32, uint32_t)
-      ASC_TXT_CASE(I64, int64_t)
-      ASC_TXT_CASE(U64, uint64_t)
-#undef ASC_TXT_CASE
-      case ir::DType::Bool: *o = v != 0; break;
-      case ir::DType::F16: {
-        uint16_t h = floatToHalf(static_cast<float>(v));
-        std::memcpy(o, &h, 2);
-        break;
-      }
-      case ir::DType::BF16: {
-        uint16_t h = floatToBf16(static_cast<float>(v));
-        std::memcpy(o, &h, 2);
-        break;
-      }
-      default:
-        return Status::error(ErrorCode::InvalidParam, "{}: cannot read text as {}", what,
-                             ir::dtypeName(dtype));
-    }
-  }
+  else t.shape = {static_cast<int64_t>(count)};
   t.data = ir::Blob::fromVector(std::move(out));
   return t;
 }

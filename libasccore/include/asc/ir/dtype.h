@@ -35,11 +35,25 @@ ASC_API bool isFloat(DType t);
 
 /// Product of dims (1 for a scalar). Assumes all dims are >= 0.
 ASC_API int64_t numElements(const Shape& s);
+// Limits on what any file may describe (docs/reliability.md, "Limits"). Going over one is an
+// error naming the tensor and the bound, never an abort.
 /// The largest tensor asc-tools accepts anywhere (bytes): 2^40.
 constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 40;
-/// Byte size of a tensor of `s` and `t`, or false when a dim is negative or the size overflows
-/// or exceeds kMaxTensorBytes. Use on every shape read from a file before trusting it.
+/// The most elements a tensor may have: 2^40 (so that element counts fit int64 with room).
+constexpr uint64_t kMaxElements = uint64_t(1) << 40;
+/// The most dims a tensor may have (numpy's limit before 2.0; ONNX models use at most 8).
+constexpr size_t kMaxRank = 32;
+/// How deep subgraphs (If/Loop/Scan bodies) may nest in a model file: 30. The ONNX parser
+/// enforces it as a protobuf nesting limit (three messages per level, plus the model's own);
+/// asc-tools imports no subgraph yet, so a model with one is E2002 within that bound.
+constexpr int kMaxSubgraphNesting = 30;
+/// Byte size of a tensor of `s` and `t`, or false when a dim is negative, the rank exceeds
+/// kMaxRank, the element count exceeds kMaxElements or the size overflows or exceeds
+/// kMaxTensorBytes. Use on every shape read from a file before trusting it.
 ASC_API bool checkedByteSize(const Shape& s, DType t, uint64_t* bytes);
+/// Why checkedByteSize rejects `s` ("rank 40 is over the limit of 32 dims", ...); "" when it
+/// does not.
+ASC_API std::string shapeLimitReason(const Shape& s, DType t);
 /// "1,3,224,224"
 ASC_API std::string shapeToString(const Shape& s);
 

@@ -4,6 +4,7 @@
 #include <google/protobuf/io/coded_stream.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <unordered_map>
@@ -21,6 +22,9 @@ namespace {
 
 constexpr int kMinOpset = kMinOnnxOpset;
 constexpr int kMaxOpset = kMaxOnnxOpset;
+// Protobuf nesting the parser accepts (each subgraph level costs three: Node, Attribute,
+// Graph). Deeper files are rejected as unparsable instead of recursing further.
+constexpr int kMaxProtoDepth = ir::kMaxSubgraphNesting * 3 + 10;
 
 Status invalid(const std::string& msg) { return Status::error(ErrorCode::InvalidModel, msg); }
 
@@ -104,14 +108,17 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
   if (out.dtype == ir::DType::Undefined)
     return invalid(fmt::format("tensor '{}' has data type {} which asc-tools does not support",
                                t.name(), t.data_type()));
+  if (static_cast<size_t>(t.dims_size()) > ir::kMaxRank)
+    return invalid(fmt::format("tensor '{}' has {} dims, over the limit of {}", t.name(),
+                               t.dims_size(), ir::kMaxRank));
   for (auto d : t.dims()) {
     if (d < 0) return invalid(fmt::format("tensor '{}' has a negative dim", t.name()));
     out.shape.push_back(d);
   }
   uint64_t checked;
   if (!ir::checkedByteSize(out.shape, out.dtype, &checked))
-    return invalid(fmt::format("tensor '{}' of shape [{}] is larger than {} bytes", t.name(),
-                               ir::shapeToString(out.shape), ir::kMaxTensorBytes));
+    return invalid(fmt::format("tensor '{}': {}", t.name(),
+                               ir::shapeLimitReason(out.shape, out.dtype)));
   const size_t n = static_cast<size_t>(out.numel());
   const size_t want = out.byteSize();
   if (t.data_location() == onnx::TensorProto::EXTERNAL) {
@@ -360,6 +367,8 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
     ir::Value* v = g.addValue(vi.name());
     ASC_TRY(v->dtype, valueInfoType(vi));
     ASC_RETURN_IF_ERROR(applyInputShape(v, vi, overrides));
+    if (std::string why = ir::shapeLimitReason(v->shape, v->dtype); !why.empty())
+      return Status::error(ErrorCode::ModelTooLarge, "graph input '{}': {}", v->name, why);
     if (v->shape.size() == 4 && opts.input_format == "NCHW") v->format = "NCHW";
     else if (v->shape.size() == 5 && opts.input_format == "NCDHW") v->format = "NCDHW";
     else v->format = "ND";
@@ -521,11 +530,13 @@ Result<ir::Graph> importOnnxBytes(const void* data, size_t size, const std::stri
   google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data),
                                             static_cast<int>(size));
   in.SetTotalBytesLimit(INT_MAX);
-  in.SetRecursionLimit(100);
+  in.SetRecursionLimit(kMaxProtoDepth);
   if (!st.model->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
     return Status::error(ErrorCode::ModelParseFailed,
                          "the file is not a valid ONNX model (protobuf parse failed); check that "
-                         "it is an .onnx file and not truncated");
+                         "it is an .onnx file, not truncated, and nests messages (subgraphs) at "
+                         "most {} deep",
+                         kMaxProtoDepth);
   if (!st.model->has_graph())
     return Status::error(ErrorCode::ModelParseFailed, "the ONNX model has no graph");
   return importModel(st, opts);
@@ -540,9 +551,15 @@ size_t PrecheckReport::failed() const {
 Result<PrecheckReport> precheckOnnx(const std::string& path, const OnnxImportOptions& opts) {
   routeProtobufLogs();
   ASC_TRY(auto file, MappedFile::open(path));
+  if (file->size() > static_cast<size_t>(INT_MAX))
+    return Status::error(ErrorCode::ModelTooLarge,
+                         "{}: the ONNX file is {} bytes; protobuf messages are limited to 2 GB, "
+                         "so store the weights as external data",
+                         path, file->size());
   onnx::ModelProto m;
-  google::protobuf::io::CodedInputStream in(file->data(), static_cast<int>(std::min<size_t>(file->size(), INT_MAX)));
+  google::protobuf::io::CodedInputStream in(file->data(), static_cast<int>(file->size()));
   in.SetTotalBytesLimit(INT_MAX);
+  in.SetRecursionLimit(kMaxProtoDepth);
   if (!m.ParseFromCodedStream(&in) || !m.has_graph())
     return Status::error(ErrorCode::ModelParseFailed, "{}: not a valid ONNX model", path);
   int opset = -1;
