@@ -40,7 +40,6 @@ cat > list.cpp <<'CPP'
 #include "asc/ops/registry.h"
 int main() {
   for (const auto* d : asc::ops::allOps()) std::printf("%s\n", d->name().c_str());
-  return 0;
 }
 CPP
 run env PKG_CONFIG_PATH="$PWD/$libdir/pkgconfig" pkg-config --cflags --libs asccore
