@@ -52,7 +52,8 @@ Result<passes::PrecisionOptions> precisionOptions(const Options& o) {
   const std::string keep = o.get("keep_dtype");
   if (!keep.empty()) {
     std::ifstream f(keep);
-    if (!f) return Status::error(ErrorCode::FileOpenFailed, "cannot open --keep_dtype file '{}'", keep);
+    if (!f)
+      return Status::error(ErrorCode::FileOpenFailed, "cannot open --keep_dtype file '{}'", keep);
     std::string line;
     while (std::getline(f, line)) {
       line.erase(std::remove_if(line.begin(), line.end(), ::isspace), line.end());
@@ -129,9 +130,9 @@ Status checkNpuOnlyOptions(const Options& o) {
   ASC_RETURN_IF_ERROR(oneOf("buffer_optimize", {"l2_optimize", "l1_optimize", "off_optimize"}));
   ASC_RETURN_IF_ERROR(oneOf("core_type", {"AiCore", "VectorCore"}));
   if (o.given("op_select_implmode"))
-    ASC_RETURN_IF_ERROR(oneOf("op_select_implmode", {"high_precision", "high_performance",
-                                                     "high_precision_for_all",
-                                                     "high_performance_for_all"}));
+    ASC_RETURN_IF_ERROR(
+        oneOf("op_select_implmode", {"high_precision", "high_performance", "high_precision_for_all",
+                                     "high_performance_for_all"}));
   if (o.given("optypelist_for_implmode") && !o.given("op_select_implmode"))
     return Status::error(ErrorCode::InvalidParam,
                          "Value {} for parameter --optypelist_for_implmode is invalid. Reason: it "
@@ -139,8 +140,8 @@ Status checkNpuOnlyOptions(const Options& o) {
                          o.get("optypelist_for_implmode"));
   for (const char* name : {"enable_small_channel", "buffer_optimize"})
     if (o.given(name))
-      ASC_LOG_INFO("--{}={} is an NPU code-generation setting; the CPU runtime is unaffected",
-                   name, o.get(name));
+      ASC_LOG_INFO("--{}={} is an NPU code-generation setting; the CPU runtime is unaffected", name,
+                   o.get(name));
   return Status::ok();
 }
 
@@ -210,9 +211,9 @@ Result<CompileOptions> compileOptions(const Options& o) {
     }
     if (mem.memory_reuse_mb) {
       c.arena_limit_bytes = *mem.memory_reuse_mb << 20;
-      c.arena_limit_source = fmt::format("memory_reuse_mb={} ({} bytes) in {}",
-                                         *mem.memory_reuse_mb, *c.arena_limit_bytes,
-                                         o.get("memory_config"));
+      c.arena_limit_source =
+          fmt::format("memory_reuse_mb={} ({} bytes) in {}", *mem.memory_reuse_mb,
+                      *c.arena_limit_bytes, o.get("memory_config"));
     }
   }
   ASC_RETURN_IF_ERROR(readFusionSwitch(o.get("fusion_switch_file"), &c.disabled_passes));
@@ -273,10 +274,10 @@ Status buildModel(const Options& o) {
   }
   m.graph.name = fileStem(output);
   ASC_RETURN_IF_ERROR(om::writeOm(m.graph, m.info, path));
-  ASC_LOG_INFO("imported {} nodes in {:.1f} ms, optimised in {:.1f} ms, wrote {} in {:.1f} ms",
-               m.graph.nodes().size(), m.report.import_ms, m.report.optimise_ms, path,
-               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                   .count());
+  ASC_LOG_INFO(
+      "imported {} nodes in {:.1f} ms, optimised in {:.1f} ms, wrote {} in {:.1f} ms",
+      m.graph.nodes().size(), m.report.import_ms, m.report.optimise_ms, path,
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   return Status::ok();
 }
 
@@ -293,10 +294,10 @@ Status precheck(const Options& o, std::ostream& out) {
   ASC_TRY(io.op_name_map, readOpNameMap(o.get("op_name_map")));
   ASC_TRY(frontend::PrecheckReport r, frontend::precheckOnnx(o.get("model"), io));
   const size_t fail = r.failed();
-  std::string json = fmt::format("{{\n  \"name\": \"{}\",\n  \"result\": \"{}\",\n  \"total\": {},\n"
-                                 "  \"pass\": {},\n  \"fail\": {},\n  \"op\": [",
-                                 r.model, fail ? "failed" : "success", r.ops.size(),
-                                 r.ops.size() - fail, fail);
+  std::string json = fmt::format(
+      "{{\n  \"name\": \"{}\",\n  \"result\": \"{}\",\n  \"total\": {},\n"
+      "  \"pass\": {},\n  \"fail\": {},\n  \"op\": [",
+      r.model, fail ? "failed" : "success", r.ops.size(), r.ops.size() - fail, fail);
   auto esc = [](std::string s) {
     std::string o;
     for (char c : s) {
@@ -307,8 +308,8 @@ Status precheck(const Options& o, std::ostream& out) {
   };
   for (size_t i = 0; i < r.ops.size(); ++i) {
     const auto& op = r.ops[i];
-    json += fmt::format("{}\n    {{\"name\": \"{}\", \"type\": \"{}\", \"result\": \"{}\"", i ? "," : "",
-                        esc(op.name), esc(op.type), op.cause ? "failed" : "success");
+    json += fmt::format("{}\n    {{\"name\": \"{}\", \"type\": \"{}\", \"result\": \"{}\"",
+                        i ? "," : "", esc(op.name), esc(op.type), op.cause ? "failed" : "success");
     if (op.cause)
       json += fmt::format(", \"cause\": [{{\"code\": {}, \"message\": \"{}\"}}]", op.cause,
                           esc(op.message));
@@ -345,17 +346,19 @@ Status writeOpsInfo(const std::string& dir) {
       bool excluded = false;
       for (const char* e : chip.excluded_ops) excluded |= d->name() == e;
       if (excluded) continue;
-      json += fmt::format("{}\n    \"{}\": {{\"onnx_type\": \"{}\", \"onnx_opset\": {}, \"engine\": \"{}\", "
-                          "\"dtype\": \"{}\", \"fused_only\": {}}}",
-                          first ? "" : ",", d->cannType(), d->name(),
-                          fusedOnly(*d) ? 0 : d->onnxSince(), ops::engineName(d->engineKind()),
-                          chip.has_bf16 ? "float16,float32,bfloat16" : "float16,float32",
-                          fusedOnly(*d) ? "true" : "false");
+      json += fmt::format(
+          "{}\n    \"{}\": {{\"onnx_type\": \"{}\", \"onnx_opset\": {}, \"engine\": \"{}\", "
+          "\"dtype\": \"{}\", \"fused_only\": {}}}",
+          first ? "" : ",", d->cannType(), d->name(), fusedOnly(*d) ? 0 : d->onnxSince(),
+          ops::engineName(d->engineKind()),
+          chip.has_bf16 ? "float16,float32,bfloat16" : "float16,float32",
+          fusedOnly(*d) ? "true" : "false");
       first = false;
     }
     json += "\n  }\n}\n";
     ASC_RETURN_IF_ERROR(makeDirs(dir + "/" + chip.name));
-    ASC_RETURN_IF_ERROR(writeFileAtomic(dir + "/" + chip.name + "/ops_info.json", json.data(), json.size()));
+    ASC_RETURN_IF_ERROR(
+        writeFileAtomic(dir + "/" + chip.name + "/ops_info.json", json.data(), json.size()));
   }
   return Status::ok();
 }
@@ -397,8 +400,9 @@ Status displayModel(const Options& o, std::ostream& out) {
              part(0), part(1), part(3), part(4), part(2), 0);
   fmt::print(out, "============ Display Model Info end   ============\n");
   if (s.peak_live_bytes)
-    fmt::print(out, "memory   info: arena[{} B], peak_live[{} B], reuse[{}].\n", attr("memory_size"),
-               s.peak_live_bytes, attr("_asc_memory_reuse") == "0" ? "off" : "on");
+    fmt::print(out, "memory   info: arena[{} B], peak_live[{} B], reuse[{}].\n",
+               attr("memory_size"), s.peak_live_bytes,
+               attr("_asc_memory_reuse") == "0" ? "off" : "on");
   if (!attr("_asc_oo_level").empty())
     fmt::print(out, "compile  info: oo_level[{}].\n", attr("_asc_oo_level"));
   fmt::print(out, "model    info: ops[{}], inputs[{}], outputs[{}], checksum[{}].\n", s.op_count,
@@ -445,7 +449,8 @@ void printCompatibility(std::ostream& out) {
     fmt::print(out, "| {} | {} | {:.0f} | {} | {} | {:g} | {} |\n", chip.name, chip.target_type,
                chip.memory_bytes / double(1ull << 30), chip.c0, chip.has_bf16 ? "yes" : "no",
                chip.peak_fp16_tflops,
-               chip.excluded_ops.empty() ? std::string("-") : fmt::format("{}", fmt::join(chip.excluded_ops, ", ")));
+               chip.excluded_ops.empty() ? std::string("-")
+                                         : fmt::format("{}", fmt::join(chip.excluded_ops, ", ")));
   fmt::print(out,
              "\n## Operators\n\nONNX opsets per operator (an op is read from the opset that "
              "introduced it up to {}), the CANN type written into the OM, the engine, and the "
@@ -458,10 +463,11 @@ void printCompatibility(std::ostream& out) {
   fmt::print(out, "|\n");
   for (const auto* d : ops::allOps()) {
     fmt::print(out, "| {} | {} | {} | {}", d->name(),
-               d->isInternal()             ? std::string("internal")
-               : fusedOnly(*d)             ? fmt::format("{}+ (fusion only)", d->onnxSince())
-                        : fmt::format("{}-{}", std::max(d->onnxSince(), frontend::kMinOnnxOpset),
-                                      frontend::kMaxOnnxOpset),
+               d->isInternal() ? std::string("internal")
+               : fusedOnly(*d)
+                   ? fmt::format("{}+ (fusion only)", d->onnxSince())
+                   : fmt::format("{}-{}", std::max(d->onnxSince(), frontend::kMinOnnxOpset),
+                                 frontend::kMaxOnnxOpset),
                d->cannType(), ops::engineName(d->engineKind()));
     for (const auto& chip : socs) fmt::print(out, " | {}", excluded(chip, d->name()) ? "-" : "x");
     fmt::print(out, " |\n");

@@ -30,8 +30,10 @@ Status applySwitch(const std::string& entry, const std::string& where,
                  name);
     return Status::ok();
   }
-  if (state == "off") disabled->insert(name);
-  else disabled->erase(name);
+  if (state == "off")
+    disabled->insert(name);
+  else
+    disabled->erase(name);
   return Status::ok();
 }
 
@@ -61,8 +63,7 @@ Status readOptimizationSwitch(const std::string& spec, std::set<std::string>* di
     std::string entry = spec.substr(pos, e - pos);
     entry.erase(std::remove_if(entry.begin(), entry.end(), ::isspace), entry.end());
     pos = e + 1;
-    if (!entry.empty())
-      ASC_RETURN_IF_ERROR(applySwitch(entry, "--optimization_switch", disabled));
+    if (!entry.empty()) ASC_RETURN_IF_ERROR(applySwitch(entry, "--optimization_switch", disabled));
   }
   return Status::ok();
 }
@@ -98,8 +99,7 @@ Result<MemoryConfig> readMemoryConfig(const std::string& path) {
     if (line.front() == '[') {
       if (line.back() != ']') return bad(no, "unclosed section header '" + line + "'");
       section = trim(line.substr(1, line.size() - 2));
-      if (section != "memory_optimize")
-        return bad(no, "unknown section [" + section + "]");
+      if (section != "memory_optimize") return bad(no, "unknown section [" + section + "]");
       seen_section = true;
       continue;
     }
@@ -109,15 +109,20 @@ Result<MemoryConfig> readMemoryConfig(const std::string& path) {
     const std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
     if (key == "enable_memory_reuse") {
       std::string v = value;
-      std::transform(v.begin(), v.end(), v.begin(), [](unsigned char ch) { return std::tolower(ch); });
-      if (v == "true" || v == "1") c.enable_memory_reuse = true;
-      else if (v == "false" || v == "0") c.enable_memory_reuse = false;
-      else return bad(no, "enable_memory_reuse must be true or false, not '" + value + "'");
+      std::transform(v.begin(), v.end(), v.begin(),
+                     [](unsigned char ch) { return std::tolower(ch); });
+      if (v == "true" || v == "1")
+        c.enable_memory_reuse = true;
+      else if (v == "false" || v == "0")
+        c.enable_memory_reuse = false;
+      else
+        return bad(no, "enable_memory_reuse must be true or false, not '" + value + "'");
     } else if (key == "memory_reuse_mb") {
       const bool digits = !value.empty() && value.size() <= 12 &&
                           std::all_of(value.begin(), value.end(), ::isdigit);
       if (!digits || std::stoull(value) == 0)
-        return bad(no, "memory_reuse_mb must be a positive whole number of MiB, not '" + value + "'");
+        return bad(no,
+                   "memory_reuse_mb must be a positive whole number of MiB, not '" + value + "'");
       c.memory_reuse_mb = std::stoull(value);
     } else {
       return bad(no, "unknown key '" + key + "'");

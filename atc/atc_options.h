@@ -12,7 +12,7 @@ namespace asc::atc {
 
 struct Options {
   std::map<std::string, std::string> values;  // every option given, by name
-  std::string cmdline;                         // the command line as typed (for atc_cmdline)
+  std::string cmdline;                        // the command line as typed (for atc_cmdline)
   bool help = false;
   bool version = false;
   bool list_ops = false;

@@ -35,7 +35,8 @@ double msSince(Clock::time_point t0) {
 }
 
 bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -150,7 +151,8 @@ class Runner {
       return Status::error(ErrorCode::InvalidParam, "device id must in 0 to 255");
     if (o_.dump == "true" && o_.profiler == "true")
       return Status::error(ErrorCode::InvalidParam, "dump and profiler can not both be true");
-    int dyn = !o_.dym_batch.empty() + !o_.dym_hw.empty() + !o_.dym_dims.empty() + !o_.dym_shape.empty();
+    int dyn =
+        !o_.dym_batch.empty() + !o_.dym_hw.empty() + !o_.dym_dims.empty() + !o_.dym_shape.empty();
     if (dyn > 1)
       return Status::error(ErrorCode::InvalidParam,
                            "dymBatch dymDims dymHW dymShape cannot be set at the same time");
@@ -175,13 +177,14 @@ class Runner {
 
   Status checkDumpOptions() {
     if (o_.dump != "true" && o_.dump != "false")
-      return Status::error(ErrorCode::InvalidParam, "--dump must be true or false, not '{}'", o_.dump);
+      return Status::error(ErrorCode::InvalidParam, "--dump must be true or false, not '{}'",
+                           o_.dump);
     if (o_.dump_mode != "output" && o_.dump_mode != "input" && o_.dump_mode != "all")
       return Status::error(ErrorCode::InvalidParam,
                            "--dump_mode must be output, input or all, not '{}'", o_.dump_mode);
     if (!o_.dump_format.empty() && o_.dump_format != "ascend" && o_.dump_format != "npy")
-      return Status::error(ErrorCode::InvalidParam,
-                           "--dump_format must be ascend or npy, not '{}'", o_.dump_format);
+      return Status::error(ErrorCode::InvalidParam, "--dump_format must be ascend or npy, not '{}'",
+                           o_.dump_format);
     if (o_.dump != "true") {
       if (o_.dump_mode != "output" || !o_.dump_format.empty())
         return Status::error(ErrorCode::InvalidParam,
@@ -218,8 +221,8 @@ class Runner {
     localtime_r(&now, &t);
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &t);
-    return fmt::format("{}{}dump/{}/{}/{}/1", o_.output, endsWith(o_.output, "/") ? "" : "/",
-                       stamp, o_.device, name);
+    return fmt::format("{}{}dump/{}/{}/{}/1", o_.output, endsWith(o_.output, "/") ? "" : "/", stamp,
+                       o_.device, name);
   }
 
   Status load() {
@@ -268,10 +271,11 @@ class Runner {
       line(fmt::format("  output[{}] {} {} [{}] {} bytes", i, t.name, ir::dtypeName(t.dtype),
                        ir::shapeToString(t.shape), t.bytes));
     }
-    line(fmt::format("  arena {} bytes ({} of {} buffers at the model's planned offsets), {} "
-                     "threads, execution plan:",
-                     session_->arenaBytes(), session_->modelPlacedBuffers(),
-                     session_->bufferCount(), session_->threads()));
+    line(
+        fmt::format("  arena {} bytes ({} of {} buffers at the model's planned offsets), {} "
+                    "threads, execution plan:",
+                    session_->arenaBytes(), session_->modelPlacedBuffers(), session_->bufferCount(),
+                    session_->threads()));
     out_ << session_->describe();
   }
 
@@ -281,9 +285,9 @@ class Runner {
     ASC_TRY(tensorio::LoadedTensor lt, tensorio::readTensorFile(path));
     if (lt.has_dtype) {
       if (lt.tensor.dtype != info.dtype)
-        return Status::error(ErrorCode::InputShapeMismatch,
-                             "{}: holds {} data, model input {} ('{}') is {}", path,
-                             ir::dtypeName(lt.tensor.dtype), i, info.name, ir::dtypeName(info.dtype));
+        return Status::error(
+            ErrorCode::InputShapeMismatch, "{}: holds {} data, model input {} ('{}') is {}", path,
+            ir::dtypeName(lt.tensor.dtype), i, info.name, ir::dtypeName(info.dtype));
       if (lt.tensor.numel() != ir::numElements(info.shape))
         return Status::error(ErrorCode::InputShapeMismatch,
                              "{}: shape [{}] has {} elements, model input {} ('{}') is [{}]", path,
@@ -307,11 +311,21 @@ class Runner {
       std::vector<uint8_t> buf(info.bytes);
       for (size_t k = 0; k < n; ++k) {
         switch (info.dtype) {
-          case ir::DType::F32: reinterpret_cast<float*>(buf.data())[k] = uf(rng); break;
-          case ir::DType::F64: reinterpret_cast<double*>(buf.data())[k] = uf(rng); break;
-          case ir::DType::F16: reinterpret_cast<uint16_t*>(buf.data())[k] = floatToHalf(uf(rng)); break;
-          case ir::DType::BF16: reinterpret_cast<uint16_t*>(buf.data())[k] = floatToBf16(uf(rng)); break;
-          case ir::DType::Bool: buf[k] = static_cast<uint8_t>(ui(rng) & 1); break;
+          case ir::DType::F32:
+            reinterpret_cast<float*>(buf.data())[k] = uf(rng);
+            break;
+          case ir::DType::F64:
+            reinterpret_cast<double*>(buf.data())[k] = uf(rng);
+            break;
+          case ir::DType::F16:
+            reinterpret_cast<uint16_t*>(buf.data())[k] = floatToHalf(uf(rng));
+            break;
+          case ir::DType::BF16:
+            reinterpret_cast<uint16_t*>(buf.data())[k] = floatToBf16(uf(rng));
+            break;
+          case ir::DType::Bool:
+            buf[k] = static_cast<uint8_t>(ui(rng) & 1);
+            break;
           default: {
             const int64_t v = ui(rng);
             std::memcpy(buf.data() + k * ir::dtypeSize(info.dtype), &v, ir::dtypeSize(info.dtype));
@@ -372,7 +386,8 @@ class Runner {
     line(fmt::format("[INFO] step profile over {} runs (mean ms per run, share):",
                      steps.empty() ? 0 : steps[0].calls));
     for (size_t i = 0; i < steps.size() && i < 200; ++i)
-      line(fmt::format("  {:8.3f} {:5.1f}%  {}", steps[i].total_ms / std::max<int64_t>(1, steps[i].calls),
+      line(fmt::format("  {:8.3f} {:5.1f}%  {}",
+                       steps[i].total_ms / std::max<int64_t>(1, steps[i].calls),
                        total > 0 ? 100.0 * steps[i].total_ms / total : 0.0, steps[i].label));
   }
 
@@ -481,7 +496,8 @@ int main(int argc, const char* const* argv, std::ostream& out, const Hooks& hook
     // their code (E10001 a bad value, E10004 an empty one).
     const std::string& m = opts.status().message();
     out << "[ERROR] " << (m.rfind("unknown paramenter", 0) == 0 ? m : opts.status().toString())
-        << "\n[ERROR] Execute sample failed\n" << usage();
+        << "\n[ERROR] Execute sample failed\n"
+        << usage();
     return 1;
   }
   if (opts->help) {

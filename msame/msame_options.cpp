@@ -10,38 +10,39 @@
 namespace asc::msame {
 
 std::string usage() {
-  return
-      "usage: msame --model <model.om|model.onnx> [--input a.bin,b.npy | dir1,dir2] "
-      "[--output dir] [options]\n"
-      "  --model        offline model (.om), or an .onnx model run in fp32 without fusion\n"
-      "  --input        input files (.bin raw or .npy), comma separated, one per model input;\n"
-      "                 or folders, one per input, whose files are matched by sorted name.\n"
-      "                 Omitted: all-zero inputs\n"
-      "  --output       folder for results; a timestamped subfolder is created in it\n"
-      "  --outfmt       TXT writes text (.txt), BIN (default) binary (.bin); upper case\n"
-      "  --loop         runs per input, 1..100 (default 1)\n"
-      "  --max_loop     raise the --loop cap for long benchmarks (default 100)\n"
-      "  --device       device id 0..255 (the CPU runtime has one device)\n"
-      "  --debug        true prints the model description and execution plan (true or false)\n"
-      "  --threads      kernel threads, 1..1024 (default: ASC_NUM_THREADS, else all cores)\n"
-      "  --log          debug, info, warning (default), error or null: what goes to stderr\n"
-      "  --op_plugin_path DIR[:DIR]: custom-operator plugins the model needs (default:\n"
-      "                 ASCEND_CUSTOM_OPP_PATH)\n"
-      "  --input_shape  \"name:d0,d1;...\" fixes dynamic dims of an .onnx model\n"
-      "  --random_input SEED: uniform random inputs (floats in [-1,1), integers in [0,10))\n"
-      "                 instead of zeros; the same seed gives the same data for an .om and\n"
-      "                 its .onnx, so their dumps compare\n"
-      "  --dump         true writes every layer's outputs under <output>/dump/<time>/0/<model>/1/<run>/:\n"
-      "                 Ascend dump files for an .om (fused ops name their source nodes), golden\n"
-      "                 {node}.{output}.{time}.npy files for an .onnx (fp32, no fusion)\n"
-      "  --dump_mode    output (default), input or all (.om only)\n"
-      "  --dump_format  ascend (default) or npy ({dump file}.output.{i}.npy) for an .om\n"
-      "  --profiler, --outputSize, --dymBatch, --dymHW, --dymDims, --dymShape:\n"
-      "                 accepted spellings, not supported yet (refused when set)\n"
-      "  --version, --help\n"
-      "example:\n"
-      "  atc --model=resnet50.onnx --framework=5 --output=resnet50 --soc_version=Ascend310P3\n"
-      "  msame --model resnet50.om --input img.npy --output out/ --loop 10\n";
+  return "usage: msame --model <model.om|model.onnx> [--input a.bin,b.npy | dir1,dir2] "
+         "[--output dir] [options]\n"
+         "  --model        offline model (.om), or an .onnx model run in fp32 without fusion\n"
+         "  --input        input files (.bin raw or .npy), comma separated, one per model input;\n"
+         "                 or folders, one per input, whose files are matched by sorted name.\n"
+         "                 Omitted: all-zero inputs\n"
+         "  --output       folder for results; a timestamped subfolder is created in it\n"
+         "  --outfmt       TXT writes text (.txt), BIN (default) binary (.bin); upper case\n"
+         "  --loop         runs per input, 1..100 (default 1)\n"
+         "  --max_loop     raise the --loop cap for long benchmarks (default 100)\n"
+         "  --device       device id 0..255 (the CPU runtime has one device)\n"
+         "  --debug        true prints the model description and execution plan (true or false)\n"
+         "  --threads      kernel threads, 1..1024 (default: ASC_NUM_THREADS, else all cores)\n"
+         "  --log          debug, info, warning (default), error or null: what goes to stderr\n"
+         "  --op_plugin_path DIR[:DIR]: custom-operator plugins the model needs (default:\n"
+         "                 ASCEND_CUSTOM_OPP_PATH)\n"
+         "  --input_shape  \"name:d0,d1;...\" fixes dynamic dims of an .onnx model\n"
+         "  --random_input SEED: uniform random inputs (floats in [-1,1), integers in [0,10))\n"
+         "                 instead of zeros; the same seed gives the same data for an .om and\n"
+         "                 its .onnx, so their dumps compare\n"
+         "  --dump         true writes every layer's outputs under "
+         "<output>/dump/<time>/0/<model>/1/<run>/:\n"
+         "                 Ascend dump files for an .om (fused ops name their source nodes), "
+         "golden\n"
+         "                 {node}.{output}.{time}.npy files for an .onnx (fp32, no fusion)\n"
+         "  --dump_mode    output (default), input or all (.om only)\n"
+         "  --dump_format  ascend (default) or npy ({dump file}.output.{i}.npy) for an .om\n"
+         "  --profiler, --outputSize, --dymBatch, --dymHW, --dymDims, --dymShape:\n"
+         "                 accepted spellings, not supported yet (refused when set)\n"
+         "  --version, --help\n"
+         "example:\n"
+         "  atc --model=resnet50.onnx --framework=5 --output=resnet50 --soc_version=Ascend310P3\n"
+         "  msame --model resnet50.om --input img.npy --output out/ --loop 10\n";
 }
 
 Result<Options> parseOptions(int argc, const char* const* argv) {
@@ -51,31 +52,20 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     return o;
   }
   cxxopts::Options p("msame", "");
-  p.add_options()
-      ("model", "", cxxopts::value<std::string>())
-      ("input", "", cxxopts::value<std::string>())
-      ("output", "", cxxopts::value<std::string>())
-      ("outfmt", "", cxxopts::value<std::string>())
-      ("loop", "", cxxopts::value<std::string>())
-      ("max_loop", "", cxxopts::value<std::string>())
-      ("dump", "", cxxopts::value<std::string>())
-      ("dump_mode", "", cxxopts::value<std::string>())
-      ("dump_format", "", cxxopts::value<std::string>())
-      ("profiler", "", cxxopts::value<std::string>())
-      ("device", "", cxxopts::value<std::string>())
-      ("debug", "", cxxopts::value<std::string>())
-      ("outputSize", "", cxxopts::value<std::string>())
-      ("dymBatch", "", cxxopts::value<std::string>())
-      ("dymHW", "", cxxopts::value<std::string>())
-      ("dymDims", "", cxxopts::value<std::string>())
-      ("dymShape", "", cxxopts::value<std::string>())
-      ("input_shape", "", cxxopts::value<std::string>())
-      ("threads", "", cxxopts::value<std::string>())
-      ("random_input", "", cxxopts::value<std::string>())
-      ("log", "", cxxopts::value<std::string>())
-      ("op_plugin_path", "", cxxopts::value<std::string>())
-      ("version", "")
-      ("help", "");
+  p.add_options()("model", "", cxxopts::value<std::string>())(
+      "input", "", cxxopts::value<std::string>())("output", "", cxxopts::value<std::string>())(
+      "outfmt", "", cxxopts::value<std::string>())("loop", "", cxxopts::value<std::string>())(
+      "max_loop", "", cxxopts::value<std::string>())("dump", "", cxxopts::value<std::string>())(
+      "dump_mode", "", cxxopts::value<std::string>())("dump_format", "",
+                                                      cxxopts::value<std::string>())(
+      "profiler", "", cxxopts::value<std::string>())("device", "", cxxopts::value<std::string>())(
+      "debug", "", cxxopts::value<std::string>())("outputSize", "", cxxopts::value<std::string>())(
+      "dymBatch", "", cxxopts::value<std::string>())("dymHW", "", cxxopts::value<std::string>())(
+      "dymDims", "", cxxopts::value<std::string>())("dymShape", "", cxxopts::value<std::string>())(
+      "input_shape", "", cxxopts::value<std::string>())("threads", "",
+                                                        cxxopts::value<std::string>())(
+      "random_input", "", cxxopts::value<std::string>())("log", "", cxxopts::value<std::string>())(
+      "op_plugin_path", "", cxxopts::value<std::string>())("version", "")("help", "");
   // Integer options: strict syntax here (asc::cli), the real tool's range messages where the
   // value is used (msame.cpp).
   auto toInt = [](const std::string& name, const std::string& v,
@@ -122,7 +112,9 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
         return Status::error(ErrorCode::InvalidParam, "--random_input takes a seed >= 0, not {}",
                              o.random_input);
     }
-    if (r.count("threads")) { ASC_TRY(o.threads, cli::parseThreads(r["threads"].as<std::string>())); }
+    if (r.count("threads")) {
+      ASC_TRY(o.threads, cli::parseThreads(r["threads"].as<std::string>()));
+    }
     if (r.count("log")) o.log = r["log"].as<std::string>();
     if (r.count("op_plugin_path")) {
       o.op_plugin_path = r["op_plugin_path"].as<std::string>();

@@ -19,8 +19,9 @@ struct Options {
   std::string input_shape;  // ONNX models only: pins dynamic input dims
   int threads = 0;
   std::string log;
-  std::string op_plugin_path;  // --op_plugin_path (asc-tools extra), else ASCEND_CUSTOM_OPP_PATH  // --log (asc-tools extra): empty keeps warnings
-  int random_input = -1;  // >= 0: seed for uniform random inputs instead of zeros
+  std::string op_plugin_path;  // --op_plugin_path (asc-tools extra), else ASCEND_CUSTOM_OPP_PATH //
+                               // --log (asc-tools extra): empty keeps warnings
+  int random_input = -1;       // >= 0: seed for uniform random inputs instead of zeros
   bool help = false, version = false, no_args = false;
 };
 

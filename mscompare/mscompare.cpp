@@ -458,8 +458,7 @@ Status Runner::compareAll(bool file_mode) {
       row.golden = git == golden_by_key.end() ? nullptr : git->second;
     }
     if (!row.golden) {
-      row.reason =
-          fmt::format("There is no golden data for {} {} {}.", m.op, kindName(m), m.index);
+      row.reason = fmt::format("There is no golden data for {} {} {}.", m.op, kindName(m), m.index);
       rows_.push_back(std::move(row));
       continue;
     }
@@ -511,8 +510,8 @@ Status Runner::compareAll(bool file_mode) {
       if (!std::isnan(cos) && cos < *o_.min_cosine) {
         row.failed = true;
         std::string& why = row.result.fail_reason;
-        why += fmt::format("{}CosineSimilarity {} is below --min_cosine {:g}", why.empty() ? "" : "; ",
-                           compare::formatValue(cos), *o_.min_cosine);
+        why += fmt::format("{}CosineSimilarity {} is below --min_cosine {:g}",
+                           why.empty() ? "" : "; ", compare::formatValue(cos), *o_.min_cosine);
       }
     }
     // A diagnosis, not only a verdict: golden values that fp16 cannot represent.
@@ -520,14 +519,16 @@ Status Runner::compareAll(bool file_mode) {
     if (row.failed && half && std::isfinite(gmax)) {
       std::string& why = row.result.fail_reason;
       if (gmax < 6.103515625e-05)  // fp16's smallest normal number
-        why += fmt::format("{}fp16 underflow: every golden value is below fp16's smallest normal "
-                           "number (max |y| {:.3g}); keep this layer and the layers feeding it "
-                           "in fp32 (atc --keep_dtype)",
-                           why.empty() ? "" : "; ", gmax);
+        why += fmt::format(
+            "{}fp16 underflow: every golden value is below fp16's smallest normal "
+            "number (max |y| {:.3g}); keep this layer and the layers feeding it "
+            "in fp32 (atc --keep_dtype)",
+            why.empty() ? "" : "; ", gmax);
       else if (gmax > 65504.0)
-        why += fmt::format("{}fp16 overflow: golden values exceed fp16's largest number (max |y| "
-                           "{:.3g}); keep this layer in fp32 (atc --keep_dtype)",
-                           why.empty() ? "" : "; ", gmax);
+        why += fmt::format(
+            "{}fp16 overflow: golden values exceed fp16's largest number (max |y| "
+            "{:.3g}); keep this layer in fp32 (atc --keep_dtype)",
+            why.empty() ? "" : "; ", gmax);
     }
     rows_.push_back(std::move(row));
   }
@@ -541,16 +542,17 @@ Status Runner::writeCsv() {
   csv += ",CompareFailReason\n";
   for (size_t i = 0; i < rows_.size(); ++i) {
     const Row& r = rows_[i];
-    std::vector<std::string> cells = {std::to_string(i),
-                                      r.my->op_type.empty() ? "NaN" : r.my->op_type,
-                                      r.my->op,
-                                      r.my_dtype,
-                                      r.my_address,
-                                      r.golden ? r.golden_names : "*",
-                                      r.golden_dtype,
-                                      "NaN",
-                                      fmt::format("{}:{}:{}", r.my->op, kindName(*r.my), r.my->index),
-                                      r.shape};
+    std::vector<std::string> cells = {
+        std::to_string(i),
+        r.my->op_type.empty() ? "NaN" : r.my->op_type,
+        r.my->op,
+        r.my_dtype,
+        r.my_address,
+        r.golden ? r.golden_names : "*",
+        r.golden_dtype,
+        "NaN",
+        fmt::format("{}:{}:{}", r.my->op, kindName(*r.my), r.my->index),
+        r.shape};
     for (Metric m : metrics_)
       cells.push_back(r.compared ? r.result.text[static_cast<int>(m)] : "NaN");
     std::string reason = r.compared ? r.result.fail_reason : r.reason;
@@ -606,8 +608,12 @@ void Runner::printTable(int exit_code) const {
                         tol.first.rtol, dtype, tol.second ? ", default for this dtype" : "");
   if (o_.min_cosine) out_ << fmt::format("{:<22}{:g}\n", "min cosine", *o_.min_cosine);
   out_ << fmt::format("{:<22}{}\n", "result", csv_path_);
-  out_ << (exit_code == 0 ? "mscompare: all tensors within tolerance\n"
-                          : (o_.min_cosine ? "mscompare: some tensors are outside tolerance or below the cosine minimum\n" : "mscompare: some tensors are outside tolerance\n"));
+  out_
+      << (exit_code == 0
+              ? "mscompare: all tensors within tolerance\n"
+              : (o_.min_cosine
+                     ? "mscompare: some tensors are outside tolerance or below the cosine minimum\n"
+                     : "mscompare: some tensors are outside tolerance\n"));
 }
 
 void Runner::printJson(int exit_code) const {
@@ -624,9 +630,9 @@ void Runner::printJson(int exit_code) const {
         "{{\"op\": {}, \"op_type\": {}, \"tensor\": \"{}\", \"output\": {}, \"golden\": {}, "
         "\"my_file\": {}, \"golden_file\": {}, \"compared\": {}, \"passed\": {}",
         jsonString(r.my->op), jsonString(r.my->op_type), kindName(*r.my), r.my->index,
-        jsonString(r.golden_names),
-        jsonString(r.my->path), r.golden ? jsonString(r.golden->path) : "null",
-        r.compared ? "true" : "false", r.compared && !r.failed ? "true" : "false");
+        jsonString(r.golden_names), jsonString(r.my->path),
+        r.golden ? jsonString(r.golden->path) : "null", r.compared ? "true" : "false",
+        r.compared && !r.failed ? "true" : "false");
     if (r.compared) {
       const auto& res = r.result;
       t += fmt::format(
@@ -662,8 +668,8 @@ void Runner::printJson(int exit_code) const {
 Status Runner::run(int* exit_code) {
   ASC_TRY(metrics_, compare::parseMetricList(o_.algorithm));
   // --min_cosine needs the cosine even when -alg did not ask for it (it is not printed then).
-  cosine_extra_ = o_.min_cosine &&
-                  std::find(metrics_.begin(), metrics_.end(), Metric::CosineSimilarity) == metrics_.end();
+  cosine_extra_ = o_.min_cosine && std::find(metrics_.begin(), metrics_.end(),
+                                             Metric::CosineSimilarity) == metrics_.end();
   ASC_TRY(raw_dtype_, parseDtype(o_.dtype));
   const bool my_dir = isDirectory(o_.my_path), golden_dir = isDirectory(o_.golden_path);
   for (const auto& [p, opt] : {std::make_pair(o_.my_path, "--my_dump_path"),

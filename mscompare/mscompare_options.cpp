@@ -96,7 +96,9 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     ASC_RETURN_IF_ERROR(take("dtype", "", &o.dtype));
     ASC_RETURN_IF_ERROR(take("format", "", &o.format));
     ASC_RETURN_IF_ERROR(take("log", "", &o.log));
-    if (r.count("threads")) { ASC_TRY(o.threads, cli::parseThreads(r["threads"].as<std::string>())); }
+    if (r.count("threads")) {
+      ASC_TRY(o.threads, cli::parseThreads(r["threads"].as<std::string>()));
+    }
     if (r.count("min_cosine")) {
       const std::string v = r["min_cosine"].as<std::string>();
       char* end = nullptr;
@@ -157,7 +159,8 @@ std::string usage() {
          "  --atol=X, --rtol=X   tolerances [default: per dtype: fp16 1e-3, bf16 8e-3, fp32 1e-5,\n"
          "                       fp64 atol 1e-8 rtol 1e-7, integers and bool exact]\n"
          "  --min_cosine=X       a tensor also fails when its cosine similarity is below X\n"
-         "                       (for fp16 models against an fp32 golden, where drift is expected)\n"
+         "                       (for fp16 models against an fp32 golden, where drift is "
+         "expected)\n"
          "  --dtype=T            element type of raw .bin and .txt files [default: float32]\n"
          "  --format=table|json  stdout summary [default: table]\n"
          "  --log=LEVEL          debug, info, warning, error or null\n"

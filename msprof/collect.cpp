@@ -176,7 +176,8 @@ double measureCorePeakGflops() {
 
 Result<int> launchAndWait(const Launch& l, std::vector<trace::Sample>* samples) {
   // Like time(1): the command gets Ctrl-C, msprof stays to write what was recorded.
-  struct sigaction ign {}, old_int {}, old_quit {};
+  struct sigaction ign {
+  }, old_int{}, old_quit{};
   ign.sa_handler = SIG_IGN;
   sigaction(SIGINT, &ign, &old_int);
   sigaction(SIGQUIT, &ign, &old_quit);

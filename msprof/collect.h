@@ -14,14 +14,15 @@ namespace asc::msprof {
 /// the YYYYMMDDhhmmss used in file names.
 std::string profDirName(std::string* timestamp);
 
-/// Peak fp32 GFLOP/s of one core running FMA loops (AVX-512 where the CPU has it, else AVX2): the best of several short trials, so a
-/// machine shared with other work still shows its peak (about 0.1 s).
+/// Peak fp32 GFLOP/s of one core running FMA loops (AVX-512 where the CPU has it, else AVX2): the
+/// best of several short trials, so a machine shared with other work still shows its peak (about
+/// 0.1 s).
 double measureCorePeakGflops();
 
 struct Launch {
   std::vector<std::string> argv;  // run with execvp; or, when empty, `shell` through /bin/sh -c
   std::string shell;
-  std::string prof_dir;           // absolute; exported as ASC_PROF_DIR
+  std::string prof_dir;  // absolute; exported as ASC_PROF_DIR
   bool sampling = true;
   int sampling_hz = 10;
 };

@@ -79,8 +79,9 @@ Status exportProfile(const std::string& prof_dir, bool prometheus, std::ostream&
   ASC_RETURN_IF_ERROR(writeText(dir + "/README.txt", readmeText(p, s)));
   ASC_RETURN_IF_ERROR(writeText(dir + "/report.html", htmlReport(p, s, baseName(prof_dir))));
   if (p.processes.empty())
-    ASC_LOG_WARN("no libasccore session ran under msprof; the summaries are empty (does the "
-                 "command run a model with msame or another asc-tools program?)");
+    ASC_LOG_WARN(
+        "no libasccore session ran under msprof; the summaries are empty (does the "
+        "command run a model with msame or another asc-tools program?)");
   out << consoleSummary(p, s);
   out << "Report: " << dir << "/report.html\n";
   return Status::ok();
@@ -106,7 +107,8 @@ Status runExport(const Options& o, std::ostream& out) {
                          "{} holds no profile data (expected a PROF_ folder with host/data)",
                          o.output);
   std::sort(dirs.begin(), dirs.end());
-  for (const auto& d : dirs) ASC_RETURN_IF_ERROR(exportProfile(d, o.export_mode == "prometheus", out));
+  for (const auto& d : dirs)
+    ASC_RETURN_IF_ERROR(exportProfile(d, o.export_mode == "prometheus", out));
   return Status::ok();
 }
 

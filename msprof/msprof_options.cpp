@@ -69,8 +69,9 @@ const Spec kSpecs[] = {
 };
 
 // Real options this runtime cannot honour: refused rather than silently ignored.
-const char* const kUnimplemented[] = {"query", "analyze", "host-sys", "instr-profiling",
-                                      "sys-io-profiling", "sys-interconnection-profiling"};
+const char* const kUnimplemented[] = {
+    "query",           "analyze",          "host-sys",
+    "instr-profiling", "sys-io-profiling", "sys-interconnection-profiling"};
 
 const Spec* findSpec(const std::string& name) {
   for (const Spec& s : kSpecs)
@@ -162,8 +163,8 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
   if (get("data_sampling_on") == "off" || get("sys-profiling") == "off" ||
       (get("sys-cpu-profiling") == "off" && get("sys-hardware-mem") == "off"))
     o.sampling = false;
-  for (const char* f : {"sys-sampling-freq", "sys-cpu-freq", "sys-hardware-mem-freq",
-                        "sys-pid-sampling-freq"})
+  for (const char* f :
+       {"sys-sampling-freq", "sys-cpu-freq", "sys-hardware-mem-freq", "sys-pid-sampling-freq"})
     if (!get(f).empty()) {
       const std::string v = get(f);
       char* end = nullptr;

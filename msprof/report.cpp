@@ -18,11 +18,20 @@ std::string esc(const std::string& s) {
   std::string o;
   for (char c : s) {
     switch (c) {
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '&': o += "&amp;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '&':
+        o += "&amp;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      default:
+        o += c;
     }
   }
   return o;
@@ -56,8 +65,10 @@ std::vector<const trace::TaskData*> ganttRun(const Profile& p, int* model, int* 
   for (const auto& t : p.tasks) {
     if (p.ops[t.op].model != *model) continue;
     auto it = spans.find(t.run);
-    if (it == spans.end()) spans[t.run] = {t.start_ns, t.end_ns};
-    else it->second = {std::min(it->second.first, t.start_ns), std::max(it->second.second, t.end_ns)};
+    if (it == spans.end())
+      spans[t.run] = {t.start_ns, t.end_ns};
+    else
+      it->second = {std::min(it->second.first, t.start_ns), std::max(it->second.second, t.end_ns)};
   }
   std::vector<std::pair<int64_t, int>> len;
   for (const auto& [r, sp] : spans) len.push_back({sp.second - sp.first, r});
@@ -86,9 +97,10 @@ std::string ganttSvg(const Profile& p) {
       R"(<svg id="gantt" xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" role="img">)"
       "\n",
       left + width + 20, height);
-  s += fmt::format(R"(<text x="{}" y="14" font-size="12">{}: run {} ({:.1f} us, the median run)</text>)"
-                   "\n",
-                   left, esc(p.models[model].name), run + 1, span / 1e3);
+  s += fmt::format(
+      R"(<text x="{}" y="14" font-size="12">{}: run {} ({:.1f} us, the median run)</text>)"
+      "\n",
+      left, esc(p.models[model].name), run + 1, span / 1e3);
   for (size_t i = 0; i < types.size(); ++i) {
     const int y = top + row * int(i);
     s += fmt::format(R"(<text x="{}" y="{}" font-size="11" text-anchor="end">{}</text>)"
@@ -104,15 +116,16 @@ std::string ganttSvg(const Profile& p) {
     s += fmt::format(
         R"(<rect class="op" x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}"><title>{} ({}, {}) {:.3f} us{}</title></rect>)"
         "\n",
-        x, top + row * int(lane) + 2, w, row - 4, kPalette[lane % 10], esc(r.name), esc(r.cann_type),
-        r.engine, double(t->end_ns - t->start_ns) / 1e3,
+        x, top + row * int(lane) + 2, w, row - 4, kPalette[lane % 10], esc(r.name),
+        esc(r.cann_type), r.engine, double(t->end_ns - t->start_ns) / 1e3,
         r.original.empty() ? "" : "; ONNX: " + esc(r.original));
   }
   for (int k = 0; k <= 4; ++k) {
     const double x = left + width * k / 4.0;
-    s += fmt::format(R"(<text x="{:.1f}" y="{}" font-size="10" text-anchor="middle">{:.0f} us</text>)"
-                     "\n",
-                     x, height - 8, span / 1e3 * k / 4);
+    s += fmt::format(
+        R"(<text x="{:.1f}" y="{}" font-size="10" text-anchor="middle">{:.0f} us</text>)"
+        "\n",
+        x, height - 8, span / 1e3 * k / 4);
   }
   return s + "</svg>\n";
 }
@@ -140,7 +153,9 @@ std::string hbarSvg(const char* id, const std::vector<std::pair<std::string, dou
 }
 
 std::string countersSvg(const Profile& p) {
-  if (p.samples.size() < 2) return "<p>No data sampling points (the run was shorter than one sampling period, or sampling was off).</p>";
+  if (p.samples.size() < 2)
+    return "<p>No data sampling points (the run was shorter than one sampling period, or sampling "
+           "was off).</p>";
   const int left = 60, width = 860, height = 160, top = 10, plot = 120;
   const int64_t t0 = p.samples.front().ts_ns, t1 = p.samples.back().ts_ns;
   double max_cpu = 100, max_rss = 1;
@@ -152,7 +167,8 @@ std::string countersSvg(const Profile& p) {
   for (const auto& x : p.samples) {
     const double px = left + width * double(x.ts_ns - t0) / std::max<double>(1, double(t1 - t0));
     cpu += fmt::format("{:.1f},{:.1f} ", px, top + plot - plot * x.app_cpu_percent / max_cpu);
-    rss += fmt::format("{:.1f},{:.1f} ", px, top + plot - plot * (double(x.rss_bytes) / (1 << 20)) / max_rss);
+    rss += fmt::format("{:.1f},{:.1f} ", px,
+                       top + plot - plot * (double(x.rss_bytes) / (1 << 20)) / max_rss);
   }
   return fmt::format(
       R"(<svg id="counters" xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" role="img">)"
@@ -190,7 +206,8 @@ std::string consoleSummary(const Profile& p, const Summary& s) {
 }
 
 std::string htmlReport(const Profile& p, const Summary& s, const std::string& title) {
-  std::string h = fmt::format(R"(<!DOCTYPE html>
+  std::string h =
+      fmt::format(R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>msprof report: {}</title>
 <style>
 body{{font-family:sans-serif;margin:20px;color:#222}} h2{{margin-top:28px;font-size:17px}}
@@ -207,17 +224,18 @@ svg{{display:block}} rect.op:hover,rect.bar:hover{{opacity:.7}}
 <tr><th>estimate target</th><td>{} ({:.1f} TFLOP/s fp16 peak; times are estimates)</td></tr></table>
 <p>{}</p>
 )",
-                              esc(title), esc(title), esc(p.info.command), s.wall_us / 1e3, s.runs,
-                              s.tasks, p.processes.size(), s.op_us / 1e3, p.info.cpu_core_peak_gflops,
-                              esc(s.target_soc), s.target_tflops, esc(aicpuAdvice(s)));
+                  esc(title), esc(title), esc(p.info.command), s.wall_us / 1e3, s.runs, s.tasks,
+                  p.processes.size(), s.op_us / 1e3, p.info.cpu_core_peak_gflops, esc(s.target_soc),
+                  s.target_tflops, esc(aicpuAdvice(s)));
   h += "<h2>Timeline (Gantt of one run)</h2>\n" + ganttSvg(p);
 
   std::vector<std::pair<std::string, double>> rows;
   std::vector<std::string> labels;
   double mx = 0;
   for (const auto& t : s.by_type) {
-    rows.push_back({t.op_type + (p.models.size() > 1 ? " [" + std::to_string(t.model + 1) + "]" : ""),
-                    t.total_us});
+    rows.push_back(
+        {t.op_type + (p.models.size() > 1 ? " [" + std::to_string(t.model + 1) + "]" : ""),
+         t.total_us});
     labels.push_back(fmt::format("{:.1f} us, {} calls, {:.1f}%", t.total_us, t.count,
                                  s.op_us > 0 ? 100 * t.total_us / s.op_us : 0));
     mx = std::max(mx, t.total_us);
@@ -248,14 +266,16 @@ svg{{display:block}} rect.op:hover,rect.bar:hover{{opacity:.7}}
   h += "<h2>Data sampling</h2>\n" + countersSvg(p);
 
   h += "<h2>Top ops</h2>\n<table><tr><th>op</th><th>OP Type</th><th>engine</th><th>count</th>"
-       "<th>total us</th><th>avg us</th><th>FLOPs</th><th>bytes</th><th>original ONNX nodes</th></tr>\n";
+       "<th>total us</th><th>avg us</th><th>FLOPs</th><th>bytes</th><th>original ONNX "
+       "nodes</th></tr>\n";
   for (size_t i = 0; i < s.by_op.size() && i < 30; ++i) {
     const auto& st = s.by_op[i];
     const auto& r = p.ops[st.op].rec;
-    h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.3f}</td><td>{:.3f}</td>"
-                     "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                     esc(r.name), esc(r.cann_type), r.engine, st.count, st.total_us,
-                     st.total_us / double(st.count), r.flops, r.bytes, esc(r.original));
+    h += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.3f}</td><td>{:.3f}</td>"
+        "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        esc(r.name), esc(r.cann_type), r.engine, st.count, st.total_us,
+        st.total_us / double(st.count), r.flops, r.bytes, esc(r.original));
   }
   h += "</table>\n";
   // For automated checks: what the browser actually laid out (no network, no external code).
@@ -307,9 +327,9 @@ std::string prometheusText(const Profile& p, const Summary& s, const std::string
   o += fmt::format("msprof_cpu_core_peak_gflops{{{}}} {:.3f}\n", base, p.info.cpu_core_peak_gflops);
   gauge("msprof_op_type_time_seconds", "Total time per op type (op_statistic).");
   for (const auto& t : s.by_type)
-    o += fmt::format("msprof_op_type_time_seconds{{{},model=\"{}\",op_type=\"{}\",core_type=\"{}\"}} {:.9f}\n",
-                     base, label(p.models[t.model].name), label(t.op_type), t.core_type,
-                     t.total_us / 1e6);
+    o += fmt::format(
+        "msprof_op_type_time_seconds{{{},model=\"{}\",op_type=\"{}\",core_type=\"{}\"}} {:.9f}\n",
+        base, label(p.models[t.model].name), label(t.op_type), t.core_type, t.total_us / 1e6);
   gauge("msprof_op_type_count", "Executions per op type (op_statistic).");
   for (const auto& t : s.by_type)
     o += fmt::format("msprof_op_type_count{{{},model=\"{}\",op_type=\"{}\",core_type=\"{}\"}} {}\n",

@@ -59,7 +59,8 @@ bool parseProto(const std::string& path, google::protobuf::MessageLite* m) {
 }
 
 bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::string baseName(std::string p) {
@@ -94,19 +95,43 @@ bool tensorBytes(const onnx::TensorProto& t, DType* dtype, std::string* out, std
   out->clear();
   auto put = [&](const void* p, size_t n) { out->append(static_cast<const char*>(p), n); };
   switch (*dtype) {
-    case DType::F32: for (float v : t.float_data()) put(&v, 4); break;
-    case DType::F64: for (double v : t.double_data()) put(&v, 8); break;
-    case DType::I64: for (int64_t v : t.int64_data()) put(&v, 8); break;
-    case DType::U64: for (uint64_t v : t.uint64_data()) put(&v, 8); break;
+    case DType::F32:
+      for (float v : t.float_data()) put(&v, 4);
+      break;
+    case DType::F64:
+      for (double v : t.double_data()) put(&v, 8);
+      break;
+    case DType::I64:
+      for (int64_t v : t.int64_data()) put(&v, 8);
+      break;
+    case DType::U64:
+      for (uint64_t v : t.uint64_data()) put(&v, 8);
+      break;
     case DType::U32:
-      for (uint64_t v : t.uint64_data()) { uint32_t w = static_cast<uint32_t>(v); put(&w, 4); }
+      for (uint64_t v : t.uint64_data()) {
+        uint32_t w = static_cast<uint32_t>(v);
+        put(&w, 4);
+      }
       break;
-    case DType::I32: for (int32_t v : t.int32_data()) put(&v, 4); break;
-    case DType::Bool: case DType::U8: case DType::I8:
-      for (int32_t v : t.int32_data()) { uint8_t b = static_cast<uint8_t>(v); put(&b, 1); }
+    case DType::I32:
+      for (int32_t v : t.int32_data()) put(&v, 4);
       break;
-    case DType::F16: case DType::BF16: case DType::U16: case DType::I16:
-      for (int32_t v : t.int32_data()) { uint16_t b = static_cast<uint16_t>(v); put(&b, 2); }
+    case DType::Bool:
+    case DType::U8:
+    case DType::I8:
+      for (int32_t v : t.int32_data()) {
+        uint8_t b = static_cast<uint8_t>(v);
+        put(&b, 1);
+      }
+      break;
+    case DType::F16:
+    case DType::BF16:
+    case DType::U16:
+    case DType::I16:
+      for (int32_t v : t.int32_data()) {
+        uint16_t b = static_cast<uint16_t>(v);
+        put(&b, 2);
+      }
       break;
     default:
       *why = fmt::format("tensor '{}': no reader for {}", t.name(), asc::ir::dtypeName(*dtype));
@@ -144,20 +169,35 @@ int countFiles(const std::string& dir, const std::string& prefix) {
 // and BatchNormalization in training mode).
 const std::map<std::string, std::string>& excludedOps() {
   static const std::map<std::string, std::string> m = {
-      {"Adagrad", "training"}, {"Adam", "training"}, {"Momentum", "training"},
+      {"Adagrad", "training"},
+      {"Adam", "training"},
+      {"Momentum", "training"},
       {"Gradient", "training"},
-      {"SequenceAt", "sequence"}, {"SequenceConstruct", "sequence"},
-      {"SequenceEmpty", "sequence"}, {"SequenceErase", "sequence"},
-      {"SequenceInsert", "sequence"}, {"SequenceLength", "sequence"},
-      {"SequenceMap", "sequence"}, {"SplitToSequence", "sequence"},
+      {"SequenceAt", "sequence"},
+      {"SequenceConstruct", "sequence"},
+      {"SequenceEmpty", "sequence"},
+      {"SequenceErase", "sequence"},
+      {"SequenceInsert", "sequence"},
+      {"SequenceLength", "sequence"},
+      {"SequenceMap", "sequence"},
+      {"SplitToSequence", "sequence"},
       {"ConcatFromSequence", "sequence"},
-      {"StringNormalizer", "string"}, {"RegexFullMatch", "string"}, {"StringConcat", "string"},
+      {"StringNormalizer", "string"},
+      {"RegexFullMatch", "string"},
+      {"StringConcat", "string"},
       {"StringSplit", "string"},
-      {"Optional", "optional"}, {"OptionalHasElement", "optional"},
+      {"Optional", "optional"},
+      {"OptionalHasElement", "optional"},
       {"OptionalGetElement", "optional"},
-      {"If", "control-flow"}, {"Loop", "control-flow"}, {"Scan", "control-flow"},
-      {"RandomNormal", "random"}, {"RandomNormalLike", "random"}, {"RandomUniform", "random"},
-      {"RandomUniformLike", "random"}, {"Bernoulli", "random"}, {"Multinomial", "random"},
+      {"If", "control-flow"},
+      {"Loop", "control-flow"},
+      {"Scan", "control-flow"},
+      {"RandomNormal", "random"},
+      {"RandomNormalLike", "random"},
+      {"RandomUniform", "random"},
+      {"RandomUniformLike", "random"},
+      {"Bernoulli", "random"},
+      {"Multinomial", "random"},
   };
   return m;
 }
@@ -228,7 +268,8 @@ int prepare(const std::string& test_dir, const std::string& work_dir, bool freez
   if (endsWith(name, "_expanded")) {
     const std::string sibling = name.substr(0, name.size() - 9);
     onnx::ModelProto sm;
-    if (parseProto(parentDir(test_dir) + "/" + sibling + "/model.onnx", &sm)) op = opOf(sibling, sm);
+    if (parseProto(parentDir(test_dir) + "/" + sibling + "/model.onnx", &sm))
+      op = opOf(sibling, sm);
   }
   std::cout << "op\t" << op << "\n";
   std::cout << "scope\t" << scopeOf(name, m) << "\n";
@@ -373,8 +414,8 @@ int compare(const std::string& test_dir, const std::string& out_dir, const std::
   }
   auto described = msameOutputs(log);
   if (static_cast<int>(described.size()) != n) {
-    std::cout << fmt::format("msame describes {} outputs, the test expects {}\n",
-                             described.size(), n);
+    std::cout << fmt::format("msame describes {} outputs, the test expects {}\n", described.size(),
+                             n);
     return 1;
   }
   for (int i = 0; i < n; ++i) {

@@ -31,9 +31,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ir::Tensor t = lt->tensor;
   t.dtype = dtype;
   uint64_t want = 0;
-  if (ir::checkedByteSize(shape, dtype, &want) && want == n) t.shape = shape;  // as msame feeds it
-  else if (n % es == 0) t.shape = {static_cast<int64_t>(n / es)};              // as mscompare
-  else return 0;  // the tools reject it with an error naming both sizes
+  if (ir::checkedByteSize(shape, dtype, &want) && want == n)
+    t.shape = shape;  // as msame feeds it
+  else if (n % es == 0)
+    t.shape = {static_cast<int64_t>(n / es)};  // as mscompare
+  else
+    return 0;  // the tools reject it with an error naming both sizes
 
   const std::string txt = tensorio::formatTxt(t);
   auto back = tensorio::parseTxt(txt.data(), txt.size(), dtype, "formatTxt");

@@ -55,12 +55,12 @@ inline void quietLogs() {
 
 /// A check inside a target that the library broke its own contract (e.g. a round trip that
 /// does not give back what was written): reported to libFuzzer as a crash.
-#define ASC_FUZZ_CHECK(cond)                                                               \
-  do {                                                                                     \
-    if (!(cond)) {                                                                         \
-      std::fprintf(stderr, "%s:%d: fuzz check failed: %s\n", __FILE__, __LINE__, #cond);  \
-      std::abort();                                                                        \
-    }                                                                                      \
+#define ASC_FUZZ_CHECK(cond)                                                             \
+  do {                                                                                   \
+    if (!(cond)) {                                                                       \
+      std::fprintf(stderr, "%s:%d: fuzz check failed: %s\n", __FILE__, __LINE__, #cond); \
+      std::abort();                                                                      \
+    }                                                                                    \
   } while (0)
 
 /// When ASC_FUZZ_LOG is set, prints the status a reproducer ends with (to read its message).

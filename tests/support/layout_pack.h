@@ -62,18 +62,17 @@ inline ir::Tensor packNC1HWC0(const ir::Tensor& x, int64_t c0, uint8_t pad = 0) 
   for (int64_t n = 0; n < N; ++n)
     for (int64_t c = 0; c < C; ++c)
       for (int64_t h = 0; h < H; ++h)
-        for (int64_t w = 0; w < W; ++w) detail::put(&b, nc1hwc0Index(n, c, h, w, C, H, W, c0), x, i++);
+        for (int64_t w = 0; w < W; ++w)
+          detail::put(&b, nc1hwc0Index(n, c, h, w, C, H, W, c0), x, i++);
   t.data = ir::Blob::fromVector(std::move(b));
   return t;
 }
 
 /// NCHW weight [N, C, H, W] -> FRACTAL_Z [ceil(C/c0)*H*W, ceil(N/n0), n0, c0].
-inline ir::Tensor packFractalZ(const ir::Tensor& x, int64_t c0, int64_t n0 = 16,
-                               uint8_t pad = 0) {
+inline ir::Tensor packFractalZ(const ir::Tensor& x, int64_t c0, int64_t n0 = 16, uint8_t pad = 0) {
   const int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3];
   std::vector<uint8_t> b;
-  ir::Tensor t =
-      detail::packed(x, {ceilDivT(C, c0) * H * W, ceilDivT(N, n0), n0, c0}, pad, &b);
+  ir::Tensor t = detail::packed(x, {ceilDivT(C, c0) * H * W, ceilDivT(N, n0), n0, c0}, pad, &b);
   int64_t i = 0;
   for (int64_t n = 0; n < N; ++n)
     for (int64_t c = 0; c < C; ++c)
@@ -98,7 +97,8 @@ inline ir::Tensor packFractalNZ(const ir::Tensor& x, int64_t n0 = 16, int64_t m0
   int64_t i = 0;
   for (int64_t bi = 0; bi < B; ++bi)
     for (int64_t m = 0; m < M; ++m)
-      for (int64_t n = 0; n < N; ++n) detail::put(&b, fractalNZIndex(bi, m, n, M, N, m0, n0), x, i++);
+      for (int64_t n = 0; n < N; ++n)
+        detail::put(&b, fractalNZIndex(bi, m, n, M, N, m0, n0), x, i++);
   t.data = ir::Blob::fromVector(std::move(b));
   return t;
 }

@@ -22,8 +22,8 @@ namespace {
 bool formatNumber(const std::string& name, int* out) {
   using namespace asc::tensorio;
   const std::pair<const char*, int> known[] = {
-      {"NCHW", kFormatNCHW},       {"NHWC", kFormatNHWC},           {"ND", kFormatND},
-      {"HWCN", kFormatHWCN},       {"NC1HWC0", kFormatNC1HWC0},     {"FRACTAL_Z", kFormatFractalZ},
+      {"NCHW", kFormatNCHW},           {"NHWC", kFormatNHWC},       {"ND", kFormatND},
+      {"HWCN", kFormatHWCN},           {"NC1HWC0", kFormatNC1HWC0}, {"FRACTAL_Z", kFormatFractalZ},
       {"FRACTAL_NZ", kFormatFractalNZ}};
   for (const auto& [n, v] : known)
     if (name == n) {

@@ -25,7 +25,8 @@ using namespace asc;
 
 class FaultObserver : public runtime::StepObserver {
  public:
-  FaultObserver(runtime::Session& session, std::string node) : session_(session), node_(std::move(node)) {}
+  FaultObserver(runtime::Session& session, std::string node)
+      : session_(session), node_(std::move(node)) {}
 
   void onStep(const runtime::Session&, const runtime::StepEvent& e) override {
     if (!e.completes) return;
@@ -48,8 +49,8 @@ class FaultObserver : public runtime::StepObserver {
   static bool perturb(std::vector<uint8_t>& b, ir::DType t) {
     const size_t es = ir::dtypeSize(t);
     if (es == 0) return false;
-    const bool is_float = t == ir::DType::F32 || t == ir::DType::F64 || t == ir::DType::F16 ||
-                          t == ir::DType::BF16;
+    const bool is_float =
+        t == ir::DType::F32 || t == ir::DType::F64 || t == ir::DType::F16 || t == ir::DType::BF16;
     for (size_t i = 0; (i + 1) * es <= b.size(); i += 3) {
       if (is_float)
         b[i * es + es - 1] ^= 0x80;  // little-endian sign bit
@@ -90,7 +91,7 @@ int main(int argc, char** argv) {
     std::cerr << "asc_msame_fault: could not rewrite the outputs of '" << node << "'\n";
     return 1;
   }
-  std::cerr << "asc_msame_fault: corrupted the outputs of '" << node << "' in "
-            << observer->hits() << " run(s)\n";
+  std::cerr << "asc_msame_fault: corrupted the outputs of '" << node << "' in " << observer->hits()
+            << " run(s)\n";
   return 0;
 }

@@ -6,9 +6,9 @@
 
 #include <iostream>
 
-#define ASC_SKIP(reason)                                      \
-  do {                                                        \
-    std::cout << "ASC_SKIP: " << (reason) << std::endl;       \
-    WARN("skipped: " << (reason));                            \
-    return;                                                   \
+#define ASC_SKIP(reason)                                \
+  do {                                                  \
+    std::cout << "ASC_SKIP: " << (reason) << std::endl; \
+    WARN("skipped: " << (reason));                      \
+    return;                                             \
   } while (0)

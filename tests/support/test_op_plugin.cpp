@@ -14,7 +14,9 @@ namespace {
 class ElementwiseKernel : public asc::ops::Kernel {
  public:
   ElementwiseKernel(const asc::ops::KernelInit& k, bool square)
-      : in_(k.inputs[0]), out_(k.outputs[0]), square_(square),
+      : in_(k.inputs[0]),
+        out_(k.outputs[0]),
+        square_(square),
         alpha_(k.node.attrs.getFloat("alpha", 2.f)) {}
   void run() override {
     const float* x = in_.f32();
@@ -49,12 +51,21 @@ asc::Status sameAsInput(asc::ops::InferContext& c) {
 
 void registerOps(asc::ops::PluginRegistrar& r) {
 #if ASC_TEST_PLUGIN_VARIANT == 2
-  r.add(asc::ops::OpDef("Relu").onnx(1).cann("ReluCustom").inferShape(sameAsInput).kernel(makeScale));
+  r.add(
+      asc::ops::OpDef("Relu").onnx(1).cann("ReluCustom").inferShape(sameAsInput).kernel(makeScale));
 #else
-  r.add(asc::ops::OpDef("AscScale").onnx(1).cann("AscScale").inferShape(sameAsInput)
-            .kernel(makeScale).summary("custom: alpha * x"));
-  r.add(asc::ops::OpDef("AscSquarePlus").onnx(1).cann("AscSquarePlus").inferShape(sameAsInput)
-            .kernel(makeSquarePlus).summary("custom: x * x + 1"));
+  r.add(asc::ops::OpDef("AscScale")
+            .onnx(1)
+            .cann("AscScale")
+            .inferShape(sameAsInput)
+            .kernel(makeScale)
+            .summary("custom: alpha * x"));
+  r.add(asc::ops::OpDef("AscSquarePlus")
+            .onnx(1)
+            .cann("AscSquarePlus")
+            .inferShape(sameAsInput)
+            .kernel(makeSquarePlus)
+            .summary("custom: x * x + 1"));
 #endif
 }
 

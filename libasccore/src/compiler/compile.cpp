@@ -72,9 +72,9 @@ Status applyOutNodes(ir::Graph& g, const std::string& spec) {
     auto colon = item.rfind(':');
     // The index: 1 to 9 decimal digits (an empty index is not 0; a longer one would saturate).
     const std::string digits = colon == std::string::npos ? "" : item.substr(colon + 1);
-    const bool ok = !digits.empty() && digits.size() <= 9 &&
-                    std::all_of(digits.begin(), digits.end(),
-                                [](char c) { return c >= '0' && c <= '9'; });
+    const bool ok =
+        !digits.empty() && digits.size() <= 9 &&
+        std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
     const long idx = ok ? std::stol(digits) : -1;
     if (!ok)
       return Status::error(ErrorCode::InvalidParam,
@@ -159,9 +159,10 @@ Status checkEquivalence(const ir::Graph& original, const ir::Graph& optimised) {
     }
     // A constant-zero output has no cosine (NaN): it is equal when nothing differs.
     const bool cosine_ok = cosine >= 0.99999 || (std::isnan(cosine) && maxdiff == 0);
-    ASC_LOG_INFO("check_equivalence: output '{}': cosine {:.7f}, max |diff| {:.3g} (max |ref| "
-                 "{:.3g})",
-                 info.name, cosine, maxdiff, maxref);
+    ASC_LOG_INFO(
+        "check_equivalence: output '{}': cosine {:.7f}, max |diff| {:.3g} (max |ref| "
+        "{:.3g})",
+        info.name, cosine, maxdiff, maxref);
     if (!cosine_ok || !(maxdiff <= 1e-4 * maxref + 1e-6))
       return Status::error(ErrorCode::Internal,
                            "--check_equivalence: output '{}' differs after optimisation (cosine "
@@ -179,7 +180,9 @@ Result<CompiledModel> compile(const CompileOptions& o) {
                          "supported by asc-tools yet; convert the model to ONNX and use "
                          "--framework=5",
                          o.framework,
-                         o.framework == 0 ? "Caffe" : o.framework == 1 ? "MindSpore" : "TensorFlow");
+                         o.framework == 0   ? "Caffe"
+                         : o.framework == 1 ? "MindSpore"
+                                            : "TensorFlow");
   if (o.framework != 5)
     return Status::error(ErrorCode::RequiredParam,
                          "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
@@ -232,13 +235,13 @@ Result<CompiledModel> compileGraph(ir::Graph g, const CompileOptions& o) {
   m.report.after = graphStats(g, o.reuse_memory);
   const GraphStats& before = m.report.before;
   const GraphStats& after = m.report.after;
-  ASC_LOG_INFO("graph optimisation ({}): {} rewrites; nodes {} -> {}{}, GFLOPs {:.3f} -> {:.3f}, "
-               "arena {} -> {} bytes (peak live {}), weights {} -> {} bytes",
-               passes::optLevelName(o.level), m.report.rewrites, before.nodes, after.nodes,
-               after.transdata ? fmt::format(" (+{} TransData)", after.transdata) : "",
-               before.flops / 1e9, after.flops / 1e9, before.memory.arena_bytes,
-               after.memory.arena_bytes, after.memory.peak_live_bytes, before.memory.weight_bytes,
-               after.memory.weight_bytes);
+  ASC_LOG_INFO(
+      "graph optimisation ({}): {} rewrites; nodes {} -> {}{}, GFLOPs {:.3f} -> {:.3f}, "
+      "arena {} -> {} bytes (peak live {}), weights {} -> {} bytes",
+      passes::optLevelName(o.level), m.report.rewrites, before.nodes, after.nodes,
+      after.transdata ? fmt::format(" (+{} TransData)", after.transdata) : "", before.flops / 1e9,
+      after.flops / 1e9, before.memory.arena_bytes, after.memory.arena_bytes,
+      after.memory.peak_live_bytes, before.memory.weight_bytes, after.memory.weight_bytes);
 
   ASC_RETURN_IF_ERROR(checkChip(g, *chip, o.core_type));
   if (after.memory.arena_bytes + after.memory.weight_bytes > chip->memory_bytes)

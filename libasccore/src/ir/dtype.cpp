@@ -88,12 +88,13 @@ std::string checkLimits(const Shape& s, DType t, uint64_t* bytes) {
   if (!zero)  // a zero dim makes the tensor empty, whatever the other dims
     for (auto d : s)
       if (__builtin_mul_overflow(n, static_cast<uint64_t>(d), &n) || n > kMaxElements)
-        return fmt::format("shape [{}] is larger than the limit of 2^40 elements", shapeToString(s));
+        return fmt::format("shape [{}] is larger than the limit of 2^40 elements",
+                           shapeToString(s));
   if (zero) n = 0;
   uint64_t b;
   if (__builtin_mul_overflow(n, static_cast<uint64_t>(dtypeSize(t)), &b) || b > kMaxTensorBytes)
-    return fmt::format("shape [{}] of {} is larger than the limit of 2^40 bytes",
-                       shapeToString(s), dtypeName(t));
+    return fmt::format("shape [{}] of {} is larger than the limit of 2^40 bytes", shapeToString(s),
+                       dtypeName(t));
   *bytes = b;
   return "";
 }

@@ -200,7 +200,8 @@ Status verify(const Graph& g) {
     }
     for (auto* v : n->outputs) {
       if (!v) return bad(fmt::format("node '{}' has a null output", n->name));
-      if (v->producer != n.get()) return bad(fmt::format("value '{}' has the wrong producer", v->name));
+      if (v->producer != n.get())
+        return bad(fmt::format("value '{}' has the wrong producer", v->name));
       if (!available.insert(v).second)
         return bad(fmt::format("value '{}' is produced twice", v->name));
       if (v->dtype == DType::Undefined)

@@ -33,15 +33,24 @@ T load(const uint8_t* p, int64_t i) {
 int64_t Tensor::intAt(int64_t i) const {
   const uint8_t* p = data->data();
   switch (dtype) {
-    case DType::I64: return load<int64_t>(p, i);
-    case DType::I32: return load<int32_t>(p, i);
-    case DType::I16: return load<int16_t>(p, i);
-    case DType::I8: return load<int8_t>(p, i);
-    case DType::U8: return p[i];
-    case DType::U16: return load<uint16_t>(p, i);
-    case DType::U32: return load<uint32_t>(p, i);
-    case DType::U64: return static_cast<int64_t>(load<uint64_t>(p, i));
-    case DType::Bool: return p[i] != 0;
+    case DType::I64:
+      return load<int64_t>(p, i);
+    case DType::I32:
+      return load<int32_t>(p, i);
+    case DType::I16:
+      return load<int16_t>(p, i);
+    case DType::I8:
+      return load<int8_t>(p, i);
+    case DType::U8:
+      return p[i];
+    case DType::U16:
+      return load<uint16_t>(p, i);
+    case DType::U32:
+      return load<uint32_t>(p, i);
+    case DType::U64:
+      return static_cast<int64_t>(load<uint64_t>(p, i));
+    case DType::Bool:
+      return p[i] != 0;
     default: {
       // Saturating: a NaN or out-of-range float must not be cast (undefined behaviour).
       const double d = floatAt(i);
@@ -56,12 +65,18 @@ int64_t Tensor::intAt(int64_t i) const {
 double Tensor::floatAt(int64_t i) const {
   const uint8_t* p = data->data();
   switch (dtype) {
-    case DType::F32: return load<float>(p, i);
-    case DType::F64: return load<double>(p, i);
-    case DType::F16: return halfToFloat(load<uint16_t>(p, i));
-    case DType::BF16: return bf16ToFloat(load<uint16_t>(p, i));
-    case DType::U64: return static_cast<double>(load<uint64_t>(p, i));
-    default: return static_cast<double>(intAt(i));
+    case DType::F32:
+      return load<float>(p, i);
+    case DType::F64:
+      return load<double>(p, i);
+    case DType::F16:
+      return halfToFloat(load<uint16_t>(p, i));
+    case DType::BF16:
+      return bf16ToFloat(load<uint16_t>(p, i));
+    case DType::U64:
+      return static_cast<double>(load<uint64_t>(p, i));
+    default:
+      return static_cast<double>(intAt(i));
   }
 }
 

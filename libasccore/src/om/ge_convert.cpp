@@ -61,10 +61,18 @@ bool attrFromGe(const ge::proto::AttrDef& a, ir::AttrValue* out) {
   using AD = ge::proto::AttrDef;
   using LV = ge::proto::AttrDef::ListValue;
   switch (a.value_case()) {
-    case AD::kI: *out = static_cast<int64_t>(a.i()); return true;
-    case AD::kF: *out = a.f(); return true;
-    case AD::kS: *out = a.s(); return true;
-    case AD::kB: *out = static_cast<int64_t>(a.b()); return true;
+    case AD::kI:
+      *out = static_cast<int64_t>(a.i());
+      return true;
+    case AD::kF:
+      *out = a.f();
+      return true;
+    case AD::kS:
+      *out = a.s();
+      return true;
+    case AD::kB:
+      *out = static_cast<int64_t>(a.b());
+      return true;
     case AD::kList: {
       const LV& l = a.list();
       if (l.val_type() == LV::VT_LIST_INT || l.i_size() > 0) {
@@ -90,7 +98,8 @@ bool attrFromGe(const ge::proto::AttrDef& a, ir::AttrValue* out) {
       *out = std::move(t);
       return true;
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 

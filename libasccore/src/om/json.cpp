@@ -22,14 +22,26 @@ void escapeString(const std::string& s, std::string& out) {
   out += '"';
   for (unsigned char ch : s) {
     switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
-        if (ch < 0x20) out += fmt::format("\\u{:04x}", ch);
-        else out += static_cast<char>(ch);
+        if (ch < 0x20)
+          out += fmt::format("\\u{:04x}", ch);
+        else
+          out += static_cast<char>(ch);
     }
   }
   out += '"';
@@ -84,8 +96,7 @@ class JsonWriter {
     } else {
       r->ListFields(m, &fields);
     }
-    std::sort(fields.begin(), fields.end(),
-              [](auto* a, auto* b) { return a->name() < b->name(); });
+    std::sort(fields.begin(), fields.end(), [](auto* a, auto* b) { return a->name() < b->name(); });
     out += "{";
     bool first = true;
     for (const FieldDescriptor* f : fields) {
@@ -134,19 +145,26 @@ class JsonWriter {
     const bool rep = i >= 0;
     switch (f->cpp_type()) {
       case FieldDescriptor::CPPTYPE_INT32:
-        out += std::to_string(rep ? r->GetRepeatedInt32(m, f, i) : r->GetInt32(m, f)); break;
+        out += std::to_string(rep ? r->GetRepeatedInt32(m, f, i) : r->GetInt32(m, f));
+        break;
       case FieldDescriptor::CPPTYPE_INT64:
-        out += std::to_string(rep ? r->GetRepeatedInt64(m, f, i) : r->GetInt64(m, f)); break;
+        out += std::to_string(rep ? r->GetRepeatedInt64(m, f, i) : r->GetInt64(m, f));
+        break;
       case FieldDescriptor::CPPTYPE_UINT32:
-        out += std::to_string(rep ? r->GetRepeatedUInt32(m, f, i) : r->GetUInt32(m, f)); break;
+        out += std::to_string(rep ? r->GetRepeatedUInt32(m, f, i) : r->GetUInt32(m, f));
+        break;
       case FieldDescriptor::CPPTYPE_UINT64:
-        out += std::to_string(rep ? r->GetRepeatedUInt64(m, f, i) : r->GetUInt64(m, f)); break;
+        out += std::to_string(rep ? r->GetRepeatedUInt64(m, f, i) : r->GetUInt64(m, f));
+        break;
       case FieldDescriptor::CPPTYPE_FLOAT:
-        out += fmt::format("{}", rep ? r->GetRepeatedFloat(m, f, i) : r->GetFloat(m, f)); break;
+        out += fmt::format("{}", rep ? r->GetRepeatedFloat(m, f, i) : r->GetFloat(m, f));
+        break;
       case FieldDescriptor::CPPTYPE_DOUBLE:
-        out += fmt::format("{}", rep ? r->GetRepeatedDouble(m, f, i) : r->GetDouble(m, f)); break;
+        out += fmt::format("{}", rep ? r->GetRepeatedDouble(m, f, i) : r->GetDouble(m, f));
+        break;
       case FieldDescriptor::CPPTYPE_BOOL:
-        out += (rep ? r->GetRepeatedBool(m, f, i) : r->GetBool(m, f)) ? "true" : "false"; break;
+        out += (rep ? r->GetRepeatedBool(m, f, i) : r->GetBool(m, f)) ? "true" : "false";
+        break;
       case FieldDescriptor::CPPTYPE_ENUM: {
         const auto* e = rep ? r->GetRepeatedEnum(m, f, i) : r->GetEnum(m, f);
         escapeString(e->name(), out);
@@ -154,8 +172,10 @@ class JsonWriter {
       }
       case FieldDescriptor::CPPTYPE_STRING: {
         std::string s = rep ? r->GetRepeatedString(m, f, i) : r->GetString(m, f);
-        if (f->type() == FieldDescriptor::TYPE_BYTES && !isPrintableUtf8(s)) escapeString(base64(s), out);
-        else escapeString(s, out);
+        if (f->type() == FieldDescriptor::TYPE_BYTES && !isPrintableUtf8(s))
+          escapeString(base64(s), out);
+        else
+          escapeString(s, out);
         break;
       }
       case FieldDescriptor::CPPTYPE_MESSAGE: {
@@ -179,8 +199,8 @@ Result<std::string> omToJson(const std::string& path) {
     if (part.type == kModelDef) p = &part;
   ge::proto::ModelDef m;
   if (!p || !m.ParseFromArray(file->data() + p->offset, static_cast<int>(p->size)))
-    return Status::error(ErrorCode::ModelLoadFailed, "Failed to load the model from {}: bad MODEL_DEF",
-                         path);
+    return Status::error(ErrorCode::ModelLoadFailed,
+                         "Failed to load the model from {}: bad MODEL_DEF", path);
   JsonWriter w;
   w.message(m, 0);
   w.out += "\n";

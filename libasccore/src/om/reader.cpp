@@ -63,8 +63,8 @@ Result<Container> openContainer(const std::string& path) {
   if (std::memcmp(h.checksum, kChecksumTag, 4) == 0) {
     uint32_t want;
     std::memcpy(&want, h.checksum + 4, 4);
-    uint32_t got = static_cast<uint32_t>(crc32_z(crc32(0L, Z_NULL, 0),
-                                                 c.file->data() + kHeaderSize, data_len));
+    uint32_t got = static_cast<uint32_t>(
+        crc32_z(crc32(0L, Z_NULL, 0), c.file->data() + kHeaderSize, data_len));
     if (got != want)
       return bad(path, fmt::format("checksum mismatch (stored 0x{:08X}, computed 0x{:08X}); the "
                                    "file is corrupted",
@@ -110,8 +110,10 @@ Result<ge::proto::ModelDef> parseModelDef(const std::string& path, const Contain
 std::string shapeText(const ge::proto::TensorDescriptor& td) {
   std::vector<int64_t> dims = logicalShape(td);
   ir::DType t = ir::dtypeFromGe(td.dtype());
-  return fmt::format("{}:{}:[{}]", td.name(), t == ir::DType::Undefined ? ge::proto::DataType_Name(td.dtype()) : ir::dtypeName(t),
-                     fmt::join(dims, ","));
+  return fmt::format(
+      "{}:{}:[{}]", td.name(),
+      t == ir::DType::Undefined ? ge::proto::DataType_Name(td.dtype()) : ir::dtypeName(t),
+      fmt::join(dims, ","));
 }
 
 OmSummary summarize(const std::string& path, const Container& c, const ge::proto::ModelDef& m) {
@@ -122,11 +124,20 @@ OmSummary summarize(const std::string& path, const Container& c, const ge::proto
   s.partitions = c.parts;
   for (const auto& [k, a] : m.attr()) {
     switch (a.value_case()) {
-      case ge::proto::AttrDef::kS: s.attrs[k] = a.s(); break;
-      case ge::proto::AttrDef::kI: s.attrs[k] = std::to_string(a.i()); break;
-      case ge::proto::AttrDef::kB: s.attrs[k] = a.b() ? "true" : "false"; break;
-      case ge::proto::AttrDef::kF: s.attrs[k] = fmt::format("{}", a.f()); break;
-      default: break;
+      case ge::proto::AttrDef::kS:
+        s.attrs[k] = a.s();
+        break;
+      case ge::proto::AttrDef::kI:
+        s.attrs[k] = std::to_string(a.i());
+        break;
+      case ge::proto::AttrDef::kB:
+        s.attrs[k] = a.b() ? "true" : "false";
+        break;
+      case ge::proto::AttrDef::kF:
+        s.attrs[k] = fmt::format("{}", a.f());
+        break;
+      default:
+        break;
     }
   }
   if (auto pk = m.attr().find("_asc_peak_live_bytes"); pk != m.attr().end())
@@ -166,8 +177,9 @@ Result<OmModel> loadOm(const std::string& path) {
   g.name = m.name();
   auto opset_it = m.attr().find("_asc_opset");
   if (opset_it == m.attr().end())
-    return bad(path, "the model was not written by asc-tools (its ops cannot run on the CPU "
-                     "runtime); use atc --mode=1 to inspect it");
+    return bad(path,
+               "the model was not written by asc-tools (its ops cannot run on the CPU "
+               "runtime); use atc --mode=1 to inspect it");
   g.opset = static_cast<int>(opset_it->second.i());
   auto mem_it = m.attr().find("memory_size");
   if (mem_it != m.attr().end()) out.memory_size = static_cast<uint64_t>(mem_it->second.i());
@@ -192,8 +204,8 @@ Result<OmModel> loadOm(const std::string& path) {
     v->format = td.layout().empty() ? "ND" : td.layout();
     uint64_t bytes;
     if (!ir::checkedByteSize(v->shape, v->dtype, &bytes))
-      return bad(path, fmt::format("tensor '{}': {}", v->name,
-                                   ir::shapeLimitReason(v->shape, v->dtype)));
+      return bad(path,
+                 fmt::format("tensor '{}': {}", v->name, ir::shapeLimitReason(v->shape, v->dtype)));
     return v;
   };
   // Every op name is a source key ("op:index"): two ops of one name would wire wrongly.
@@ -205,7 +217,8 @@ Result<OmModel> loadOm(const std::string& path) {
   for (const auto& op : m.graph(0).op()) {
     const std::string src0 = op.name() + ":0";
     if (op.type() == "Data") {
-      if (op.output_desc_size() != 1) return bad(path, fmt::format("Data op '{}' has no output", op.name()));
+      if (op.output_desc_size() != 1)
+        return bad(path, fmt::format("Data op '{}' has no output", op.name()));
       ASC_TRY(ir::Value * v, valueFromDesc(op.output_desc(0), op.name()));
       auto idx = op.attr().find("index");
       inputs.push_back({idx == op.attr().end() ? int64_t(inputs.size()) : idx->second.i(), v});
@@ -265,12 +278,14 @@ Result<OmModel> loadOm(const std::string& path) {
         }
         auto it = sources.find(in);
         if (it == sources.end())
-          return bad(path, fmt::format("op '{}' input '{}' is not produced before it", op.name(), in));
+          return bad(path,
+                     fmt::format("op '{}' input '{}' is not produced before it", op.name(), in));
         ins.push_back(it->second);
       }
       std::vector<ir::Value*> outs;
       for (int k = 0; k < op.output_desc_size(); ++k) {
-        ASC_TRY(ir::Value * v, valueFromDesc(op.output_desc(k), fmt::format("{}:{}", op.name(), k)));
+        ASC_TRY(ir::Value * v,
+                valueFromDesc(op.output_desc(k), fmt::format("{}:{}", op.name(), k)));
         outs.push_back(v);
         sources[fmt::format("{}:{}", op.name(), k)] = v;
         if (k < op.output_i_size()) {
@@ -302,7 +317,8 @@ Result<OmModel> loadOm(const std::string& path) {
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [idx, v] : inputs) g.inputs.push_back(v);
 
-  ASC_RETURN_IF_ERROR(ir::verify(g).withContext(fmt::format("Failed to load the model from {}", path)));
+  ASC_RETURN_IF_ERROR(
+      ir::verify(g).withContext(fmt::format("Failed to load the model from {}", path)));
   // Re-derive every shape from the ops and compare with what the file records, so that a
   // tampered file cannot make a kernel read or write out of bounds.
   std::vector<std::pair<ir::DType, ir::Shape>> recorded;
@@ -316,9 +332,9 @@ Result<OmModel> loadOm(const std::string& path) {
   for (const auto& n : g.nodes())
     for (auto* v : n->outputs) {
       if (recorded[i].first != v->dtype || recorded[i].second != v->shape)
-        return bad(path, fmt::format("op '{}' records output [{}] but its inputs give [{}]",
-                                     n->name, ir::shapeToString(recorded[i].second),
-                                     ir::shapeToString(v->shape)));
+        return bad(path,
+                   fmt::format("op '{}' records output [{}] but its inputs give [{}]", n->name,
+                               ir::shapeToString(recorded[i].second), ir::shapeToString(v->shape)));
       ++i;
     }
   // Keep offsets only for values the graph still holds (inference may drop unused ones).

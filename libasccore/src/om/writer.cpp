@@ -36,7 +36,6 @@ std::string deterministicBytes(const google::protobuf::MessageLite& m) {
   return out;
 }
 
-
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 // Lifetimes of every node output in execution order: from its node to its last consumer (graph
@@ -83,7 +82,9 @@ ActivationPlan planActivations(const ir::Graph& g, bool reuse) {
         if (v->isConstant() || graph_inputs.count(v) || it == group_of.end()) return -1;
         return static_cast<int>(it->second);
       };
-      q.used_after = [&](int buffer, size_t node) { return reqs[buffer].last > static_cast<int>(node); };
+      q.used_after = [&](int buffer, size_t node) {
+        return reqs[buffer].last > static_cast<int>(node);
+      };
       const int k = inPlaceInput(n, static_cast<size_t>(i), q);
       if (k >= 0) share = n.inputs[k];
     }
@@ -173,8 +174,10 @@ class OmBuilder {
       op->set_id(id++);
       for (auto* in : n->inputs) {
         op->add_input(in ? source_.at(in) : "");
-        if (in) fillTensorDesc(*in, op->add_input_desc(), info_.c0);
-        else op->add_input_desc();
+        if (in)
+          fillTensorDesc(*in, op->add_input_desc(), info_.c0);
+        else
+          op->add_input_desc();
         op->add_is_input_const(in && in->isConstant());
       }
       for (size_t k = 0; k < n->outputs.size(); ++k) {
@@ -285,12 +288,11 @@ class OmBuilder {
                            "the model needs {} bytes; the 32-bit OM layout holds at most 4 GB",
                            total);
     uint32_t num = 3;
-    PartitionEntry e[3] = {
-        {kModelDef, 0, static_cast<uint32_t>(model_bytes_.size())},
-        {kWeightsData, static_cast<uint32_t>(model_bytes_.size()),
-         static_cast<uint32_t>(weights_size_)},
-        {kTaskInfo, static_cast<uint32_t>(model_bytes_.size() + weights_size_),
-         static_cast<uint32_t>(task_bytes_.size())}};
+    PartitionEntry e[3] = {{kModelDef, 0, static_cast<uint32_t>(model_bytes_.size())},
+                           {kWeightsData, static_cast<uint32_t>(model_bytes_.size()),
+                            static_cast<uint32_t>(weights_size_)},
+                           {kTaskInfo, static_cast<uint32_t>(model_bytes_.size() + weights_size_),
+                            static_cast<uint32_t>(task_bytes_.size())}};
     ASC_RETURN_IF_ERROR(put(&num, 4));
     ASC_RETURN_IF_ERROR(put(e, sizeof(e)));
     ASC_RETURN_IF_ERROR(put(model_bytes_.data(), model_bytes_.size()));

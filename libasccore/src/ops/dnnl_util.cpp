@@ -16,13 +16,20 @@ memory::format_tag plainTag(size_t rank) {
   using tag = memory::format_tag;
   switch (rank) {
     case 0:
-    case 1: return tag::a;
-    case 2: return tag::ab;
-    case 3: return tag::abc;
-    case 4: return tag::abcd;
-    case 5: return tag::abcde;
-    case 6: return tag::abcdef;
-    default: return tag::undef;
+    case 1:
+      return tag::a;
+    case 2:
+      return tag::ab;
+    case 3:
+      return tag::abc;
+    case 4:
+      return tag::abcd;
+    case 5:
+      return tag::abcde;
+    case 6:
+      return tag::abcdef;
+    default:
+      return tag::undef;
   }
 }
 
@@ -30,23 +37,34 @@ memory::format_tag blockedTag(size_t rank) {
   using tag = memory::format_tag;
   const bool cl = ops::channelsLast();
   switch (rank) {
-    case 3: return cl ? tag::nwc : tag::nCw8c;
-    case 4: return cl ? tag::nhwc : tag::nChw8c;
-    case 5: return cl ? tag::ndhwc : tag::nCdhw8c;
-    default: return tag::undef;
+    case 3:
+      return cl ? tag::nwc : tag::nCw8c;
+    case 4:
+      return cl ? tag::nhwc : tag::nChw8c;
+    case 5:
+      return cl ? tag::ndhwc : tag::nCdhw8c;
+    default:
+      return tag::undef;
   }
 }
 
 memory::data_type dnnlType(ir::DType t) {
   using dt = memory::data_type;
   switch (t) {
-    case ir::DType::F32: return dt::f32;
-    case ir::DType::F16: return dt::f16;
-    case ir::DType::BF16: return dt::bf16;
-    case ir::DType::I32: return dt::s32;
-    case ir::DType::I8: return dt::s8;
-    case ir::DType::U8: return dt::u8;
-    default: return dt::undef;
+    case ir::DType::F32:
+      return dt::f32;
+    case ir::DType::F16:
+      return dt::f16;
+    case ir::DType::BF16:
+      return dt::bf16;
+    case ir::DType::I32:
+      return dt::s32;
+    case ir::DType::I8:
+      return dt::s8;
+    case ir::DType::U8:
+      return dt::u8;
+    default:
+      return dt::undef;
   }
 }
 
@@ -122,18 +140,24 @@ Status appendActivation(const ir::Node& n, dnnl::post_ops& po) {
   const std::string act = n.attrs.getString("activation", "");
   using alg = dnnl::algorithm;
   if (act.empty()) return Status::ok();
-  if (act == "Relu") po.append_eltwise(1.f, alg::eltwise_relu, 0.f, 0.f);
+  if (act == "Relu")
+    po.append_eltwise(1.f, alg::eltwise_relu, 0.f, 0.f);
   else if (act == "LeakyRelu")
     po.append_eltwise(1.f, alg::eltwise_relu, n.attrs.getFloat("activation_alpha", 0.01f), 0.f);
   else if (act == "Clip")
     po.append_eltwise(1.f, alg::eltwise_clip_v2,
                       n.attrs.getFloat("activation_min", -std::numeric_limits<float>::infinity()),
                       n.attrs.getFloat("activation_max", std::numeric_limits<float>::infinity()));
-  else if (act == "Sigmoid") po.append_eltwise(1.f, alg::eltwise_logistic, 0.f, 0.f);
-  else if (act == "Tanh") po.append_eltwise(1.f, alg::eltwise_tanh, 0.f, 0.f);
-  else if (act == "HardSwish") po.append_eltwise(1.f, alg::eltwise_hardswish, 0.f, 0.f);
-  else if (act == "Gelu") po.append_eltwise(1.f, alg::eltwise_gelu_erf, 0.f, 0.f);
-  else if (act == "Swish") po.append_eltwise(1.f, alg::eltwise_swish, 1.f, 0.f);
+  else if (act == "Sigmoid")
+    po.append_eltwise(1.f, alg::eltwise_logistic, 0.f, 0.f);
+  else if (act == "Tanh")
+    po.append_eltwise(1.f, alg::eltwise_tanh, 0.f, 0.f);
+  else if (act == "HardSwish")
+    po.append_eltwise(1.f, alg::eltwise_hardswish, 0.f, 0.f);
+  else if (act == "Gelu")
+    po.append_eltwise(1.f, alg::eltwise_gelu_erf, 0.f, 0.f);
+  else if (act == "Swish")
+    po.append_eltwise(1.f, alg::eltwise_swish, 1.f, 0.f);
   else
     return Status::error(ErrorCode::InvalidModel, "node '{}': unknown fused activation '{}'",
                          n.name, act);

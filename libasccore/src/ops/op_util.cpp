@@ -14,9 +14,12 @@ std::optional<ir::Shape> broadcastShapes(const ir::Shape& a, const ir::Shape& b)
   for (size_t i = 0; i < r; ++i) {
     int64_t da = i < r - a.size() ? 1 : a[i - (r - a.size())];
     int64_t db = i < r - b.size() ? 1 : b[i - (r - b.size())];
-    if (da == db || db == 1) out[i] = da;
-    else if (da == 1) out[i] = db;
-    else return std::nullopt;
+    if (da == db || db == 1)
+      out[i] = da;
+    else if (da == 1)
+      out[i] = db;
+    else
+      return std::nullopt;
   }
   return out;
 }
@@ -33,31 +36,62 @@ std::vector<int64_t> stridesOf(const ir::Shape& s) {
 }
 
 TensorBuilder::TensorBuilder(ir::DType t, ir::Shape s)
-    : dtype(t), shape(std::move(s)),
+    : dtype(t),
+      shape(std::move(s)),
       bytes(static_cast<size_t>(ir::numElements(shape)) * ir::dtypeSize(t)) {}
 
 void TensorBuilder::setFloat(int64_t i, double v) {
   switch (dtype) {
-    case ir::DType::F32: as<float>()[i] = static_cast<float>(v); break;
-    case ir::DType::F64: as<double>()[i] = v; break;
-    case ir::DType::F16: as<uint16_t>()[i] = floatToHalf(static_cast<float>(v)); break;
-    case ir::DType::BF16: as<uint16_t>()[i] = floatToBf16(static_cast<float>(v)); break;
-    default: setInt(i, static_cast<int64_t>(v)); break;
+    case ir::DType::F32:
+      as<float>()[i] = static_cast<float>(v);
+      break;
+    case ir::DType::F64:
+      as<double>()[i] = v;
+      break;
+    case ir::DType::F16:
+      as<uint16_t>()[i] = floatToHalf(static_cast<float>(v));
+      break;
+    case ir::DType::BF16:
+      as<uint16_t>()[i] = floatToBf16(static_cast<float>(v));
+      break;
+    default:
+      setInt(i, static_cast<int64_t>(v));
+      break;
   }
 }
 
 void TensorBuilder::setInt(int64_t i, int64_t v) {
   switch (dtype) {
-    case ir::DType::I64: as<int64_t>()[i] = v; break;
-    case ir::DType::I32: as<int32_t>()[i] = static_cast<int32_t>(v); break;
-    case ir::DType::I16: as<int16_t>()[i] = static_cast<int16_t>(v); break;
-    case ir::DType::I8: as<int8_t>()[i] = static_cast<int8_t>(v); break;
-    case ir::DType::U8: as<uint8_t>()[i] = static_cast<uint8_t>(v); break;
-    case ir::DType::U16: as<uint16_t>()[i] = static_cast<uint16_t>(v); break;
-    case ir::DType::U32: as<uint32_t>()[i] = static_cast<uint32_t>(v); break;
-    case ir::DType::U64: as<uint64_t>()[i] = static_cast<uint64_t>(v); break;
-    case ir::DType::Bool: as<uint8_t>()[i] = v != 0; break;
-    default: setFloat(i, static_cast<double>(v)); break;
+    case ir::DType::I64:
+      as<int64_t>()[i] = v;
+      break;
+    case ir::DType::I32:
+      as<int32_t>()[i] = static_cast<int32_t>(v);
+      break;
+    case ir::DType::I16:
+      as<int16_t>()[i] = static_cast<int16_t>(v);
+      break;
+    case ir::DType::I8:
+      as<int8_t>()[i] = static_cast<int8_t>(v);
+      break;
+    case ir::DType::U8:
+      as<uint8_t>()[i] = static_cast<uint8_t>(v);
+      break;
+    case ir::DType::U16:
+      as<uint16_t>()[i] = static_cast<uint16_t>(v);
+      break;
+    case ir::DType::U32:
+      as<uint32_t>()[i] = static_cast<uint32_t>(v);
+      break;
+    case ir::DType::U64:
+      as<uint64_t>()[i] = static_cast<uint64_t>(v);
+      break;
+    case ir::DType::Bool:
+      as<uint8_t>()[i] = v != 0;
+      break;
+    default:
+      setFloat(i, static_cast<double>(v));
+      break;
   }
 }
 
@@ -89,9 +123,8 @@ Result<ir::Tensor> evalBroadcast(const std::vector<ir::Tensor>& ins, ir::DType o
     }
     bst.push_back(std::move(s));
   }
-  const bool use_float = std::any_of(ins.begin(), ins.end(), [](const ir::Tensor& t) {
-    return ir::isFloat(t.dtype);
-  });
+  const bool use_float =
+      std::any_of(ins.begin(), ins.end(), [](const ir::Tensor& t) { return ir::isFloat(t.dtype); });
   std::vector<int64_t> idx(r, 0);
   std::vector<double> fargs(ins.size());
   std::vector<int64_t> iargs(ins.size());
@@ -99,13 +132,17 @@ Result<ir::Tensor> evalBroadcast(const std::vector<ir::Tensor>& ins, ir::DType o
     for (size_t k = 0; k < ins.size(); ++k) {
       int64_t off = 0;
       for (size_t d = 0; d < r; ++d) off += idx[d] * bst[k][d];
-      if (use_float) fargs[k] = ins[k].floatAt(off);
-      else iargs[k] = ins[k].intAt(off);
+      if (use_float)
+        fargs[k] = ins[k].floatAt(off);
+      else
+        iargs[k] = ins[k].intAt(off);
     }
     if (use_float) {
       double v = ff(fargs.data());
-      if (ir::isFloat(out)) b.setFloat(e, v);
-      else b.setInt(e, static_cast<int64_t>(v));
+      if (ir::isFloat(out))
+        b.setFloat(e, v);
+      else
+        b.setInt(e, static_cast<int64_t>(v));
     } else {
       b.setInt(e, fi(iargs.data()));
     }

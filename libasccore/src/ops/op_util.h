@@ -25,7 +25,9 @@ struct TensorBuilder {
   std::vector<uint8_t> bytes;
   TensorBuilder(ir::DType t, ir::Shape s);
   template <typename T>
-  T* as() { return reinterpret_cast<T*>(bytes.data()); }
+  T* as() {
+    return reinterpret_cast<T*>(bytes.data());
+  }
   /// Stores v (given as double) at element i, converted to the dtype.
   void setFloat(int64_t i, double v);
   void setInt(int64_t i, int64_t v);

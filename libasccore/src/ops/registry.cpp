@@ -96,9 +96,10 @@ Status InferContext::moveInputToInts(size_t i, const char* attr) {
   if (!hasInput(i)) return Status::ok();
   const ir::Value* v = constInput(i);
   if (!v)
-    return fail("input {} ('{}') must be known at compile time (constant); dynamic values are "
-                "not supported",
-                i, input(i).name);
+    return fail(
+        "input {} ('{}') must be known at compile time (constant); dynamic values are "
+        "not supported",
+        i, input(i).name);
   node_.attrs.set(attr, v->tensor().toInts());
   return Status::ok();
 }
@@ -106,8 +107,7 @@ Status InferContext::moveInputToInts(size_t i, const char* attr) {
 Status InferContext::moveInputToFloat(size_t i, const char* attr) {
   if (!hasInput(i)) return Status::ok();
   const ir::Value* v = constInput(i);
-  if (!v)
-    return fail("input {} ('{}') must be known at compile time (constant)", i, input(i).name);
+  if (!v) return fail("input {} ('{}') must be known at compile time (constant)", i, input(i).name);
   if (v->numel() != 1) return fail("input {} must hold one value, it holds {}", i, v->numel());
   node_.attrs.set(attr, static_cast<float>(v->tensor().floatAt(0)));
   return Status::ok();
@@ -138,8 +138,8 @@ Status checkCounts(const OpDef& d, const ir::Node& n) {
                            n.name, n.op_type, i);
   if (nout < d.minOutputs() || nout > d.maxOutputs())
     return Status::error(ErrorCode::InvalidModel,
-                         "node '{}' ({}): has {} outputs, the op gives {} to {}", n.name,
-                         n.op_type, nout, d.minOutputs(), d.maxOutputs());
+                         "node '{}' ({}): has {} outputs, the op gives {} to {}", n.name, n.op_type,
+                         nout, d.minOutputs(), d.maxOutputs());
   return Status::ok();
 }
 }  // namespace
@@ -165,10 +165,10 @@ Status inferGraph(ir::Graph& g, const InferOptions& opts) {
     ASC_RETURN_IF_ERROR(d->inferFn()(ctx));
     for (auto* out : n.outputs) {
       uint64_t bytes;
-      if (out->dtype != ir::DType::Undefined && !ir::checkedByteSize(out->shape, out->dtype, &bytes))
-        return Status::error(ErrorCode::InvalidModel,
-                             "node '{}' ({}): output '{}': {}", n.name, n.op_type, out->name,
-                             ir::shapeLimitReason(out->shape, out->dtype));
+      if (out->dtype != ir::DType::Undefined &&
+          !ir::checkedByteSize(out->shape, out->dtype, &bytes))
+        return Status::error(ErrorCode::InvalidModel, "node '{}' ({}): output '{}': {}", n.name,
+                             n.op_type, out->name, ir::shapeLimitReason(out->shape, out->dtype));
       if (out->dtype == ir::DType::Undefined)
         return Status::error(ErrorCode::Internal, "node '{}' ({}): output '{}' got no dtype",
                              n.name, n.op_type, out->name);

@@ -14,7 +14,8 @@ Status eliminateCommon(ir::Graph& g, PassContext& ctx) {
   for (const auto& up : g.nodes()) {
     ir::Node& n = *up;
     if (n.outputs.empty() || ctx.keeps(n)) continue;
-    auto key = std::make_pair(n.op_type, std::vector<const ir::Value*>(n.inputs.begin(), n.inputs.end()));
+    auto key =
+        std::make_pair(n.op_type, std::vector<const ir::Value*>(n.inputs.begin(), n.inputs.end()));
     auto& bucket = seen[key];
     ir::Node* same = nullptr;
     for (ir::Node* earlier : bucket)

@@ -40,7 +40,8 @@ void rewrite(const Match& m, PassContext& ctx) {
   ir::Node* p = m.producer;
   const ir::Node* a = m.act;
   p->attrs.set("activation", a->op_type);
-  if (a->op_type == "LeakyRelu") p->attrs.set("activation_alpha", a->attrs.getFloat("alpha", 0.01f));
+  if (a->op_type == "LeakyRelu")
+    p->attrs.set("activation_alpha", a->attrs.getFloat("alpha", 0.01f));
   if (a->op_type == "Clip") {
     if (a->attrs.has("min")) p->attrs.set("activation_min", a->attrs.getFloat("min", 0));
     if (a->attrs.has("max")) p->attrs.set("activation_max", a->attrs.getFloat("max", 0));
@@ -54,9 +55,8 @@ void rewrite(const Match& m, PassContext& ctx) {
 }  // namespace
 
 Status fuseConvActivation(ir::Graph& g, PassContext& ctx) {
-  return forEachMatch<Match>(g, ctx, match, [](ir::Graph& gr, Match& m, PassContext& c) {
-    rewrite(m, c);
-  });
+  return forEachMatch<Match>(g, ctx, match,
+                             [](ir::Graph& gr, Match& m, PassContext& c) { rewrite(m, c); });
 }
 
 }  // namespace asc::passes

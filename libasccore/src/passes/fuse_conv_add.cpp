@@ -45,9 +45,8 @@ void rewrite(const Match& m, PassContext& ctx) {
 }  // namespace
 
 Status fuseConvAdd(ir::Graph& g, PassContext& ctx) {
-  return forEachMatch<Match>(g, ctx, match, [](ir::Graph& gr, Match& m, PassContext& c) {
-    rewrite(m, c);
-  });
+  return forEachMatch<Match>(g, ctx, match,
+                             [](ir::Graph& gr, Match& m, PassContext& c) { rewrite(m, c); });
 }
 
 }  // namespace asc::passes

@@ -33,9 +33,10 @@ bool match(const ir::Graph& g, const Users& users, ir::Node& op, Match* m) {
   if (op.attrs.has("activation") || op.inputs.size() > 3 || !constF32(op.inputs[1])) return false;
   if (op.inputs.size() > 2 && op.inputs[2] && !constF32(op.inputs[2])) return false;
   if (t == "ConvTranspose" && op.attrs.getInt("group", 1) != 1) return false;
-  if (t == "Gemm" && (op.attrs.getFloat("alpha", 1.f) != 1.f || op.attrs.getFloat("beta", 1.f) != 1.f ||
-                      op.attrs.getInt("transA", 0) != 0 ||
-                      (op.inputs.size() > 2 && op.inputs[2] && op.inputs[2]->numel() != outChannels(op))))
+  if (t == "Gemm" &&
+      (op.attrs.getFloat("alpha", 1.f) != 1.f || op.attrs.getFloat("beta", 1.f) != 1.f ||
+       op.attrs.getInt("transA", 0) != 0 ||
+       (op.inputs.size() > 2 && op.inputs[2] && op.inputs[2]->numel() != outChannels(op))))
     return false;
   ir::Node* bn = soleUser(g, users, op.outputs[0]);
   if (!bn || bn->op_type != "BatchNormalization" || bn->inputs[0] != op.outputs[0] ||
@@ -65,9 +66,12 @@ void rewrite(ir::Graph& g, const Match& m, PassContext& ctx) {
   const int64_t total = wv->numel();
   for (int64_t i = 0; i < total; ++i) {
     int64_t ch;
-    if (op.op_type == "Conv") ch = i / (total / ws[0]);
-    else if (op.op_type == "ConvTranspose") ch = (i / (total / (ws[0] * ws[1]))) % ws[1];
-    else ch = op.attrs.getInt("transB", 0) ? i / ws[1] : i % ws[1];
+    if (op.op_type == "Conv")
+      ch = i / (total / ws[0]);
+    else if (op.op_type == "ConvTranspose")
+      ch = (i / (total / (ws[0] * ws[1]))) % ws[1];
+    else
+      ch = op.attrs.getInt("transB", 0) ? i / ws[1] : i % ws[1];
     nw[i] *= s[ch];
   }
   std::vector<float> nb(static_cast<size_t>(c));
@@ -76,8 +80,11 @@ void rewrite(ir::Graph& g, const Match& m, PassContext& ctx) {
     const float b = has_b ? op.inputs[2]->data->as<float>()[i] : 0.f;
     nb[i] = (b - mean[i]) * s[i] + beta[i];
   }
-  op.inputs[1] = g.addConstant(wv->name + "_bn", ir::Tensor{ir::DType::F32, ws, ir::Blob::copyOf(nw.data(), nw.size() * 4)});
-  ir::Value* bias = g.addConstant(op.name + "_bn_bias", ir::Tensor{ir::DType::F32, {c}, ir::Blob::copyOf(nb.data(), nb.size() * 4)});
+  op.inputs[1] = g.addConstant(
+      wv->name + "_bn", ir::Tensor{ir::DType::F32, ws, ir::Blob::copyOf(nw.data(), nw.size() * 4)});
+  ir::Value* bias =
+      g.addConstant(op.name + "_bn_bias",
+                    ir::Tensor{ir::DType::F32, {c}, ir::Blob::copyOf(nb.data(), nb.size() * 4)});
   op.inputs.resize(3, nullptr);
   op.inputs[2] = bias;
   ctx.log.push_back(fmt::format("fuse-conv-bn: BatchNormalization '{}' folded into {} '{}'",
@@ -89,9 +96,8 @@ void rewrite(ir::Graph& g, const Match& m, PassContext& ctx) {
 }  // namespace
 
 Status fuseConvBn(ir::Graph& g, PassContext& ctx) {
-  return forEachMatch<Match>(g, ctx, match, [](ir::Graph& gr, Match& m, PassContext& c) {
-    rewrite(gr, m, c);
-  });
+  return forEachMatch<Match>(g, ctx, match,
+                             [](ir::Graph& gr, Match& m, PassContext& c) { rewrite(gr, m, c); });
 }
 
 }  // namespace asc::passes

@@ -34,13 +34,15 @@ bool match(const ir::Graph& g, const Users& users, ir::Node& erf, Match* m) {
   ir::Value* x = erfArgument(scale);
   if (!x || soleUser(g, users, scale->outputs[0]) != &erf) return false;
   ir::Node* add = soleUser(g, users, erf.outputs[0]);
-  if (!add || add->op_type != "Add" || !isScalarConst(otherInput(add, erf.outputs[0]), 1.0)) return false;
+  if (!add || add->op_type != "Add" || !isScalarConst(otherInput(add, erf.outputs[0]), 1.0))
+    return false;
   ir::Node* m1 = soleUser(g, users, add->outputs[0]);
   if (!m1 || m1->op_type != "Mul") return false;
   ir::Value* other = otherInput(m1, add->outputs[0]);
   if (other == x) {  // Mul(x, 1 + erf) then Mul(., 0.5)
     ir::Node* m2 = soleUser(g, users, m1->outputs[0]);
-    if (!m2 || m2->op_type != "Mul" || !isScalarConst(otherInput(m2, m1->outputs[0]), 0.5)) return false;
+    if (!m2 || m2->op_type != "Mul" || !isScalarConst(otherInput(m2, m1->outputs[0]), 0.5))
+      return false;
     *m = {x, {scale, &erf, add, m1, m2}};
     return true;
   }
@@ -66,9 +68,8 @@ void rewrite(ir::Graph& g, const Match& m, PassContext& ctx) {
 }  // namespace
 
 Status fuseGelu(ir::Graph& g, PassContext& ctx) {
-  return forEachMatch<Match>(g, ctx, match, [](ir::Graph& gr, Match& m, PassContext& c) {
-    rewrite(gr, m, c);
-  });
+  return forEachMatch<Match>(g, ctx, match,
+                             [](ir::Graph& gr, Match& m, PassContext& c) { rewrite(gr, m, c); });
 }
 
 }  // namespace asc::passes

@@ -30,14 +30,17 @@ bool match(const ir::Graph& g, const Users& users, ir::Node& r1, Match* m) {
   const int64_t rank = static_cast<int64_t>(x->shape.size());
   if (rank < 1 || !lastAxisMean(&r1, rank)) return false;
   ir::Node* sub = soleUser(g, users, r1.outputs[0]);
-  if (!sub || sub->op_type != "Sub" || sub->inputs[0] != x || sub->inputs[1] != r1.outputs[0]) return false;
+  if (!sub || sub->op_type != "Sub" || sub->inputs[0] != x || sub->inputs[1] != r1.outputs[0])
+    return false;
   auto it = users.find(sub->outputs[0]);
   if (it == users.end() || it->second.size() != 2 || g.isGraphOutput(sub->outputs[0])) return false;
   ir::Node* pow = nullptr;
   ir::Node* div = nullptr;
   for (ir::Node* u : it->second) {
-    if (u->op_type == "Pow" && u->inputs[0] == sub->outputs[0] && isScalarConst(u->inputs[1], 2.0)) pow = u;
-    else if (u->op_type == "Div" && u->inputs[0] == sub->outputs[0]) div = u;
+    if (u->op_type == "Pow" && u->inputs[0] == sub->outputs[0] && isScalarConst(u->inputs[1], 2.0))
+      pow = u;
+    else if (u->op_type == "Div" && u->inputs[0] == sub->outputs[0])
+      div = u;
   }
   if (!pow || !div) return false;
   ir::Node* r2 = soleUser(g, users, pow->outputs[0]);
@@ -83,8 +86,9 @@ void rewrite(ir::Graph& g, Match& m, PassContext& ctx) {
   ir::Value* gamma = m.gamma ? vector1d(g, m.gamma) : nullptr;
   if (!gamma) {
     std::vector<float> ones(static_cast<size_t>(n), 1.f);
-    gamma = g.addConstant(m.nodes.front()->name + "_ones",
-                          ir::Tensor{ir::DType::F32, {n}, ir::Blob::copyOf(ones.data(), ones.size() * 4)});
+    gamma = g.addConstant(
+        m.nodes.front()->name + "_ones",
+        ir::Tensor{ir::DType::F32, {n}, ir::Blob::copyOf(ones.data(), ones.size() * 4)});
   }
   std::vector<ir::Value*> ins = {m.x, gamma};
   if (m.beta) ins.push_back(vector1d(g, m.beta));

@@ -50,9 +50,8 @@ void rewrite(ir::Graph& g, const Match& m, PassContext& ctx) {
 }  // namespace
 
 Status fuseMatMulAdd(ir::Graph& g, PassContext& ctx) {
-  return forEachMatch<Match>(g, ctx, match, [](ir::Graph& gr, Match& m, PassContext& c) {
-    rewrite(gr, m, c);
-  });
+  return forEachMatch<Match>(g, ctx, match,
+                             [](ir::Graph& gr, Match& m, PassContext& c) { rewrite(gr, m, c); });
 }
 
 }  // namespace asc::passes

@@ -19,7 +19,9 @@ struct Match {
   ir::Node* b_trans = nullptr;    // Transpose of B's last two dims
   ir::Node* out_scale = nullptr;  // Mul/Div by a scalar on the product
   float alpha = 1.f;
-  std::vector<const ir::Node*> involved() const { return {mm, a_scale, b_scale, b_trans, out_scale}; }
+  std::vector<const ir::Node*> involved() const {
+    return {mm, a_scale, b_scale, b_trans, out_scale};
+  }
 };
 
 // For y = x * c, c * x or x / c with c a one-element float constant and y shaped like x:
@@ -74,8 +76,7 @@ bool match(const ir::Graph& g, const Users& users, ir::Node& n, Match* m) {
     b = pb->inputs[0];
     pb = b->producer;
   }
-  if (pb && soleUser(g, users, b) == (r.b_trans ? r.b_trans : &n) &&
-      scalarScale(pb, b, &x, &s)) {
+  if (pb && soleUser(g, users, b) == (r.b_trans ? r.b_trans : &n) && scalarScale(pb, b, &x, &s)) {
     r.b_scale = pb;
     r.alpha *= s;
   }
@@ -138,9 +139,8 @@ void rewrite(const Match& m, PassContext& ctx) {
 }  // namespace
 
 Status fuseMatMulTransposeScale(ir::Graph& g, PassContext& ctx) {
-  return forEachMatch<Match>(g, ctx, match, [](ir::Graph&, Match& m, PassContext& c) {
-    rewrite(m, c);
-  });
+  return forEachMatch<Match>(g, ctx, match,
+                             [](ir::Graph&, Match& m, PassContext& c) { rewrite(m, c); });
 }
 
 }  // namespace asc::passes

@@ -17,7 +17,8 @@ struct Match {
 
 bool match(const ir::Graph& g, const Users& users, ir::Node& pad, Match* m) {
   if (pad.op_type != "Pad" || pad.inputs.size() != 1) return false;
-  if (pad.attrs.getString("mode", "constant") != "constant" || pad.attrs.getFloat("value", 0.f) != 0.f)
+  if (pad.attrs.getString("mode", "constant") != "constant" ||
+      pad.attrs.getFloat("value", 0.f) != 0.f)
     return false;
   const auto p = pad.attrs.getInts("pads");
   const size_t r = pad.inputs[0]->shape.size();
@@ -52,8 +53,8 @@ void rewrite(const Match& m, PassContext& ctx) {
   m.user->inputs[0] = m.pad->inputs[0];
   // AveragePool with ceil_mode or explicit pads counted the padding already; the Pad's zeros
   // are now counted the same way, as count_include_pad=1 requires.
-  ctx.log.push_back(fmt::format("fuse-pad: Pad '{}' into {} '{}'", m.pad->name, m.user->op_type,
-                                m.user->name));
+  ctx.log.push_back(
+      fmt::format("fuse-pad: Pad '{}' into {} '{}'", m.pad->name, m.user->op_type, m.user->name));
   inheritNames(m.user, m.pad);
   m.pad->outputs.clear();
 }

@@ -17,7 +17,8 @@ struct Match {
 bool match(const ir::Graph& g, const Users& users, ir::Node& sig, Match* m) {
   if (sig.op_type != "Sigmoid") return false;
   ir::Node* mul = soleUser(g, users, sig.outputs[0]);
-  if (!mul || mul->op_type != "Mul" || otherInput(mul, sig.outputs[0]) != sig.inputs[0]) return false;
+  if (!mul || mul->op_type != "Mul" || otherInput(mul, sig.outputs[0]) != sig.inputs[0])
+    return false;
   *m = {&sig, mul};
   return true;
 }
@@ -35,9 +36,8 @@ void rewrite(ir::Graph& g, const Match& m, PassContext& ctx) {
 }  // namespace
 
 Status fuseSwish(ir::Graph& g, PassContext& ctx) {
-  return forEachMatch<Match>(g, ctx, match, [](ir::Graph& gr, Match& m, PassContext& c) {
-    rewrite(gr, m, c);
-  });
+  return forEachMatch<Match>(g, ctx, match,
+                             [](ir::Graph& gr, Match& m, PassContext& c) { rewrite(gr, m, c); });
 }
 
 }  // namespace asc::passes

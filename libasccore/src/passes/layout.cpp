@@ -54,8 +54,10 @@ Status assignLayoutsPass(ir::Graph& g, PassContext& ctx) {
     for (auto*& in : n->inputs) {
       if (!featureMap(in)) continue;
       const bool in_hd = in->format == "NC1HWC0";
-      if (hd && !in_hd) in = transData(in, "NC1HWC0");
-      else if (!hd && in_hd) in = transData(in, "NCHW");
+      if (hd && !in_hd)
+        in = transData(in, "NC1HWC0");
+      else if (!hd && in_hd)
+        in = transData(in, "NCHW");
     }
     if (hd) n->outputs[0]->format = "NC1HWC0";
   }

@@ -19,15 +19,15 @@ constexpr const char* kForms =
     R"({"op_types": ["Softmax"], "op_names": ["node_name"]}, or the per-op implementation )"
     R"(choice {"op_name": "Conv2D", "impl_type": "high_precision"} (one object or a list))";
 
-Status addImplChoice(const asc::config::ImplChoice& c, const std::string& path,
-                     PassContext* ctx) {
+Status addImplChoice(const asc::config::ImplChoice& c, const std::string& path, PassContext* ctx) {
   if (c.op_name().empty())
     return Status::error(ErrorCode::InvalidParam,
                          "Value {} for parameter --op_blacklist is invalid. Reason: an entry "
                          "has no op_name; name an op type (Conv2D or Conv) or a node",
                          path);
   ASC_RETURN_IF_ERROR(checkImplMode(c.impl_type(), fmt::format("--op_blacklist ({}, op_name "
-                                                               "'{}')", path, c.op_name())));
+                                                               "'{}')",
+                                                               path, c.op_name())));
   ctx->impl_modes[c.op_name()] = c.impl_type();
   return Status::ok();
 }

@@ -45,9 +45,12 @@ Result<OptLevel> parseOptLevel(const std::string& text, const char* option) {
 
 const char* optLevelName(OptLevel level) {
   switch (level) {
-    case OptLevel::O1: return "O1";
-    case OptLevel::O2: return "O2";
-    default: return "O3";
+    case OptLevel::O1:
+      return "O1";
+    case OptLevel::O2:
+      return "O2";
+    default:
+      return "O3";
   }
 }
 
@@ -73,14 +76,20 @@ size_t fingerprint(const ir::Graph& g) {
       std::visit(
           [&](const auto& a) {
             using T = std::decay_t<decltype(a)>;
-            if constexpr (std::is_same_v<T, int64_t>) mix(static_cast<size_t>(a));
-            else if constexpr (std::is_same_v<T, float>) mix(std::hash<float>{}(a));
-            else if constexpr (std::is_same_v<T, std::string>) str(a);
-            else if constexpr (std::is_same_v<T, ir::Tensor>) ptr(a.data.get());
+            if constexpr (std::is_same_v<T, int64_t>)
+              mix(static_cast<size_t>(a));
+            else if constexpr (std::is_same_v<T, float>)
+              mix(std::hash<float>{}(a));
+            else if constexpr (std::is_same_v<T, std::string>)
+              str(a);
+            else if constexpr (std::is_same_v<T, ir::Tensor>)
+              ptr(a.data.get());
             else
               for (const auto& e : a) {
-                if constexpr (std::is_same_v<std::decay_t<decltype(e)>, std::string>) str(e);
-                else mix(std::hash<std::decay_t<decltype(e)>>{}(e));
+                if constexpr (std::is_same_v<std::decay_t<decltype(e)>, std::string>)
+                  str(e);
+                else
+                  mix(std::hash<std::decay_t<decltype(e)>>{}(e));
               }
           },
           value);
@@ -131,8 +140,8 @@ Status runPass(ir::Graph& g, const PassInfo& pass, PassContext& ctx) {
                            pass.name, st.message(), pass.name);
   }
   for (const auto& line : report.log) ASC_LOG_INFO("{}", line);
-  report.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                  .count();
+  report.ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   ctx.reports.push_back(std::move(report));
   return Status::ok();
 }
@@ -157,10 +166,11 @@ std::vector<std::string> defaultPipeline() {
   // attention scores, and residual adds before activations, so Conv -> Add -> Relu becomes one
   // Conv whose post-ops run sum then Relu. Precision and layout come last: they see the fused
   // graph, as the chip would run it.
-  return {"impl-mode",      "fold-constants", "eliminate-identity", "eliminate-common", "eliminate-dead",
-          "fuse-conv-bn",   "fuse-pad",           "fuse-gelu",        "fuse-layernorm",
-          "fuse-swish",     "fuse-matmul-add",    "fuse-matmul-transpose-scale",
-          "fuse-conv-add",  "fuse-conv-activation", "precision",     "assign-layout"};
+  return {
+      "impl-mode",      "fold-constants",       "eliminate-identity", "eliminate-common",
+      "eliminate-dead", "fuse-conv-bn",         "fuse-pad",           "fuse-gelu",
+      "fuse-layernorm", "fuse-swish",           "fuse-matmul-add",    "fuse-matmul-transpose-scale",
+      "fuse-conv-add",  "fuse-conv-activation", "precision",          "assign-layout"};
 }
 
 std::vector<std::string> pipelineFor(OptLevel level) {

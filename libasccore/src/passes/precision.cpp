@@ -47,7 +47,8 @@ class Rewriter {
       auto* dst = reinterpret_cast<uint16_t*>(bytes.data());
       const float* src = v->data->as<float>();
       for (int64_t i = 0; i < v->numel(); ++i) dst[i] = floatToHalf(src[i]);
-      out = g_.addConstant(v->name + "_fp16", ir::Tensor{t, v->shape, ir::Blob::fromVector(std::move(bytes))});
+      out = g_.addConstant(v->name + "_fp16",
+                           ir::Tensor{t, v->shape, ir::Blob::fromVector(std::move(bytes))});
     } else {
       out = g_.addValue(v->name + (t == ir::DType::F16 ? "_fp16" : "_fp32"));
       ir::Node* cast = g_.addNode("Cast", out->name + "_cast", {v}, {out});
@@ -110,18 +111,23 @@ Status rewritePrecision(ir::Graph& g, const PrecisionOptions& o, PassContext& ct
     const ops::OpDef* d = ops::lookup(n->op_type);
     const bool movement = d && d->hasNativeDtypes() && n->op_type != "Cast";
     bool low;
-    if (keep_all) low = false;
-    else if (o.keep_fp32.count(n->name) || o.keep_fp32.count(n->op_type)) low = false;
-    else if (n->attrs.getString(ops::kImplModeAttr, "") == "high_precision") low = false;
-    else if (m == "force_fp16") low = true;
-    else if (m == "allow_fp32_to_fp16") low = cubeOp(n->op_type);
+    if (keep_all)
+      low = false;
+    else if (o.keep_fp32.count(n->name) || o.keep_fp32.count(n->op_type))
+      low = false;
+    else if (n->attrs.getString(ops::kImplModeAttr, "") == "high_precision")
+      low = false;
+    else if (m == "force_fp16")
+      low = true;
+    else if (m == "allow_fp32_to_fp16")
+      low = cubeOp(n->op_type);
     else {  // allow_mix_precision, with --modify_mixlist changes (CANN or ONNX type names)
       const ops::OpDef* def = ops::lookup(n->op_type);
       auto listed = [&](const std::set<std::string>& l) {
         return l.count(n->op_type) || (def && l.count(def->cannType()));
       };
-      const bool sensitive = (precisionSensitive(n->op_type) && !listed(o.black_remove)) ||
-                             listed(o.black_add);
+      const bool sensitive =
+          (precisionSensitive(n->op_type) && !listed(o.black_remove)) || listed(o.black_add);
       low = !sensitive || (listed(o.fp16_add) && !listed(o.black_add));
     }
     ir::DType want = low ? ir::DType::F16 : ir::DType::F32;
@@ -144,15 +150,15 @@ Status rewritePrecision(ir::Graph& g, const PrecisionOptions& o, PassContext& ct
   // Model outputs: back to their declared type (or --output_type).
   for (auto*& out : g.outputs) {
     if (!isFloatType(rw.cur(out))) continue;
-    ir::DType want = o.output_type == "FP16" ? ir::DType::F16
+    ir::DType want = o.output_type == "FP16"   ? ir::DType::F16
                      : o.output_type == "FP32" ? ir::DType::F32
                                                : out->dtype;
     ir::Value* converted = rw.as(out, want);
     if (converted != out && !converted->isConstant()) g.swapValueNames(out, converted);
     out = converted;  // the model's output keeps its name; the fp16 value inside is renamed
   }
-  ctx.log.push_back(fmt::format("precision {}: {} nodes compute in fp16, {} Cast nodes inserted",
-                                m, low_nodes, rw.casts()));
+  ctx.log.push_back(fmt::format("precision {}: {} nodes compute in fp16, {} Cast nodes inserted", m,
+                                low_nodes, rw.casts()));
   return Status::ok();
 }
 

@@ -22,9 +22,7 @@ struct LayerDumper::State {
   std::vector<uint8_t> buf;  // one tensor at a time
 };
 
-LayerDumper::LayerDumper(DumpOptions opts) : s_(std::make_unique<State>()) {
-  s_->opts = opts;
-}
+LayerDumper::LayerDumper(DumpOptions opts) : s_(std::make_unique<State>()) { s_->opts = opts; }
 LayerDumper::~LayerDumper() = default;
 
 const Status& LayerDumper::status() const { return s_->status; }
@@ -56,9 +54,9 @@ void LayerDumper::onStep(const Session& session, const StepEvent& event) {
       const int64_t ts = nowMicros();
       const ops::OpDef* def = ops::lookup(n->op_type);
       const std::string stem =
-          s.dir + "/" + tensorio::dumpFileName(def ? def->cannType() : n->op_type, n->name,
-                                               static_cast<uint64_t>(s.task_id), 0,
-                                               static_cast<uint64_t>(ts));
+          s.dir + "/" +
+          tensorio::dumpFileName(def ? def->cannType() : n->op_type, n->name,
+                                 static_cast<uint64_t>(s.task_id), 0, static_cast<uint64_t>(ts));
       ++s.task_id;
       const bool want_in = s.opts.mode != DumpMode::Output;
       const bool want_out = s.opts.mode != DumpMode::Input;
@@ -75,7 +73,8 @@ void LayerDumper::onStep(const Session& session, const StepEvent& event) {
       };
       auto writeNpy = [&](const ir::Value* v, const std::string& path) -> Status {
         ASC_RETURN_IF_ERROR(read(v));
-        ir::Tensor t{v->dtype, v->shape, std::make_shared<const ir::Blob>(s.buf.data(), s.buf.size(), nullptr)};
+        ir::Tensor t{v->dtype, v->shape,
+                     std::make_shared<const ir::Blob>(s.buf.data(), s.buf.size(), nullptr)};
         const std::string bytes = tensorio::encodeNpy(t);
         ASC_RETURN_IF_ERROR(writeFileAtomic(path, bytes.data(), bytes.size()));
         ++s.files;
@@ -85,7 +84,8 @@ void LayerDumper::onStep(const Session& session, const StepEvent& event) {
       if (s.opts.format == DumpFormat::Golden) {
         for (size_t i = 0; i < outs.size(); ++i)
           ASC_RETURN_IF_ERROR(writeNpy(
-              outs[i], fmt::format("{}/{}.{}.{}.npy", s.dir, tensorio::dumpSafeName(n->name), i, ts)));
+              outs[i],
+              fmt::format("{}/{}.{}.{}.npy", s.dir, tensorio::dumpSafeName(n->name), i, ts)));
         return Status::ok();
       }
       if (s.opts.format == DumpFormat::Npy) {
@@ -104,8 +104,9 @@ void LayerDumper::onStep(const Session& session, const StepEvent& event) {
         ASC_RETURN_IF_ERROR(read(v));
         keep.push_back(s.buf);
         tensorio::DumpTensor t;
-        t.tensor = ir::Tensor{v->dtype, v->shape,
-                              std::make_shared<const ir::Blob>(keep.back().data(), keep.back().size(), nullptr)};
+        t.tensor = ir::Tensor{
+            v->dtype, v->shape,
+            std::make_shared<const ir::Blob>(keep.back().data(), keep.back().size(), nullptr)};
         t.format = v->shape.size() == 4 ? 0 : 2;  // FORMAT_NCHW or FORMAT_ND: plain data
         t.original_shape = v->shape;
         return t;

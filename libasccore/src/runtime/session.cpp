@@ -1,7 +1,7 @@
 // session.cpp: building and running a Session. The build walks the graph once: it picks each
-// op's output layout (plain or oneDNN's blocked nChw8c/nChw16c), inserts the reorders and fp16<->fp32
-// conversions the kernels need, plans one arena over every buffer's lifetime, allocates it, and
-// creates the kernels on their fixed buffers.
+// op's output layout (plain or oneDNN's blocked nChw8c/nChw16c), inserts the reorders and
+// fp16<->fp32 conversions the kernels need, plans one arena over every buffer's lifetime, allocates
+// it, and creates the kernels on their fixed buffers.
 #include "asc/runtime/session.h"
 
 #include <omp.h>
@@ -41,7 +41,7 @@ struct Slot {
   size_t bytes = 0;
   int first = -1, last = -1;
   const void* external = nullptr;  // constants: their data (never in the arena)
-  int alias_of = -1;                // shares that slot's bytes (a Reshape-like op's output)
+  int alias_of = -1;               // shares that slot's bytes (a Reshape-like op's output)
   void* ptr = nullptr;
 };
 
@@ -49,8 +49,8 @@ enum class StepKind { Kernel, Reorder, Convert };
 
 struct Step {
   StepKind kind;
-  const ir::Node* node = nullptr;          // Kernel
-  std::vector<int> ins, outs;              // slot indices (-1: omitted input)
+  const ir::Node* node = nullptr;  // Kernel
+  std::vector<int> ins, outs;      // slot indices (-1: omitted input)
   std::unique_ptr<ops::Kernel> kernel;
   dnnl::reorder reorder;
   std::string label;
@@ -110,7 +110,7 @@ class Session::Impl {
   }
 
   std::unordered_map<const ir::Value*, int> main_slot;  // the stored version of each value
-  std::vector<const ir::Node*> pending_complete;  // aliasing nodes before the first step
+  std::vector<const ir::Node*> pending_complete;        // aliasing nodes before the first step
   bool reuse_ = true;
   std::deque<std::vector<uint8_t>> owned;  // constants converted at load (stable addresses)
 
@@ -141,7 +141,8 @@ class Session::Impl {
       else if (base.type == ir::DType::BF16 && type == ir::DType::F32)
         cpu::bf16ToFloat(src16, reinterpret_cast<float*>(buf.data()), n);
       else if (base.type == ir::DType::F32 && type == ir::DType::F16)
-        cpu::floatToHalf(static_cast<const float*>(base.external), reinterpret_cast<uint16_t*>(buf.data()), n);
+        cpu::floatToHalf(static_cast<const float*>(base.external),
+                         reinterpret_cast<uint16_t*>(buf.data()), n);
       else
         std::memcpy(buf.data(), base.external, std::min(buf.size(), base.bytes));
       int id = newSlot(v, Layout::Plain, type, -1);
@@ -164,7 +165,8 @@ class Session::Impl {
       st.kind = StepKind::Reorder;
       st.ins = {f32};
       st.outs = {dst};
-      st.label = fmt::format("reorder {} to {}", v->name, layout == Layout::Plain ? "plain" : "blocked");
+      st.label =
+          fmt::format("reorder {} to {}", v->name, layout == Layout::Plain ? "plain" : "blocked");
       steps.push_back(std::move(st));
       slots[dst].last = use;
       if (type == ir::DType::F32) return dst;
@@ -199,7 +201,10 @@ class Session::Impl {
   std::vector<uint64_t> placeBuffers(const std::vector<int>& ids, bool reuse) {
     std::vector<uint64_t> offsets(ids.size(), 0);
     std::vector<char> from_om(ids.size(), 0);
-    struct Placed { int first, last; uint64_t begin, end; };
+    struct Placed {
+      int first, last;
+      uint64_t begin, end;
+    };
     std::vector<Placed> placed;
     for (size_t k = 0; k < ids.size() && !om_offsets.empty(); ++k) {
       const Slot& s = slots[ids[k]];
@@ -210,7 +215,8 @@ class Session::Impl {
       const Placed p{s.first, std::max(s.first, s.last), off->second, off->second + s.bytes};
       bool clash = false;  // a damaged plan must not make two live buffers share bytes
       for (const Placed& q : placed)
-        clash = clash || (!(q.last < p.first || p.last < q.first) && q.begin < p.end && p.begin < q.end);
+        clash = clash ||
+                (!(q.last < p.first || p.last < q.first) && q.begin < p.end && p.begin < q.end);
       if (clash) continue;
       placed.push_back(p);
       offsets[k] = off->second;
@@ -329,14 +335,17 @@ class Session::Impl {
         const bool layout_ok = keep == Layout::Plain || out_layout == keep;
         if (layout_ok && slots[in].type == n.outputs[0]->dtype &&
             (keep != Layout::Plain || slots[in].bytes == n.outputs[0]->byteSize()) &&
-            n.outputs[0]->shape == (keep == Layout::Plain ? n.outputs[0]->shape : n.inputs[0]->shape)) {
+            n.outputs[0]->shape ==
+                (keep == Layout::Plain ? n.outputs[0]->shape : n.inputs[0]->shape)) {
           const int step = static_cast<int>(steps.size());
           slots[in].last = std::max(slots[in].last, step);
           int out = newSlot(n.outputs[0], keep, n.outputs[0]->dtype, step);
           slots[out].alias_of = in;
           main_slot[n.outputs[0]] = out;
-          if (steps.empty()) pending_complete.push_back(&n);  // shown with the first step
-          else steps.back().completes.push_back(&n);
+          if (steps.empty())
+            pending_complete.push_back(&n);  // shown with the first step
+          else
+            steps.back().completes.push_back(&n);
           continue;
         }
       }
@@ -367,8 +376,10 @@ class Session::Impl {
           int id = newSlot(out, out_layout, ct, step);
           slots[id].alias_of = in_place;
           outs.push_back(id);
-          if (ct == out->dtype) main_slot[out] = id;
-          else post.push_back({id, -1});
+          if (ct == out->dtype)
+            main_slot[out] = id;
+          else
+            post.push_back({id, -1});
         } else if (ct == out->dtype) {
           outs.push_back(newSlot(out, out_layout, out->dtype, step));
           main_slot[out] = outs.back();
@@ -440,7 +451,8 @@ class Session::Impl {
     if (arena_bytes > SIZE_MAX - kAlign)
       return Status::error(ErrorCode::MemoryExceeded,
                            "the {}-byte activation arena cannot be allocated", arena_bytes);
-    const size_t alloc_bytes = (std::max<size_t>(arena_bytes, kAlign) + kAlign - 1) / kAlign * kAlign;
+    const size_t alloc_bytes =
+        (std::max<size_t>(arena_bytes, kAlign) + kAlign - 1) / kAlign * kAlign;
     arena.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlign, alloc_bytes)));
     if (!arena)
       return Status::error(ErrorCode::MemoryExceeded,
@@ -614,8 +626,10 @@ Status Session::run() {
         e.node = st.node;
         e.label = &st.label;
         e.completes = &st.completes;
-        e.start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t0.time_since_epoch()).count();
-        e.end_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1.time_since_epoch()).count();
+        e.start_ns =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(t0.time_since_epoch()).count();
+        e.end_ns =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(t1.time_since_epoch()).count();
         impl_->observed_step = static_cast<int>(i);
         impl_->observer->onStep(*this, e);
         impl_->observed_step = -1;
@@ -627,7 +641,8 @@ Status Session::run() {
         auto t0 = std::chrono::steady_clock::now();
         impl_->runStep(impl_->steps[i]);
         impl_->step_ms[i] +=
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
       }
       ++impl_->profiled_runs;
     } else {
@@ -679,7 +694,8 @@ Status Session::readValue(const ir::Value* v, void* dst) const {
 Status Session::writeValue(const ir::Value* v, const void* src) {
   const int step = impl_->observed_step;
   if (!v || v->isConstant() || impl_->mainSlot(v) < 0)
-    return Status::error(ErrorCode::Internal, "value '{}' is not an activation held by this session",
+    return Status::error(ErrorCode::Internal,
+                         "value '{}' is not an activation held by this session",
                          v ? v->name : "(null)");
   if (step < 0)
     return Status::error(ErrorCode::Internal,
@@ -728,7 +744,8 @@ std::vector<StepTime> Session::stepProfile() const {
   std::vector<StepTime> out;
   for (size_t i = 0; i < impl_->step_ms.size(); ++i) {
     const auto& st = impl_->steps[i];
-    out.push_back({st.label, st.node ? st.node->name : "", impl_->step_ms[i], impl_->profiled_runs});
+    out.push_back(
+        {st.label, st.node ? st.node->name : "", impl_->step_ms[i], impl_->profiled_runs});
   }
   return out;
 }

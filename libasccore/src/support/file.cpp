@@ -31,7 +31,8 @@ Result<std::shared_ptr<MappedFile>> MappedFile::open(const std::string& path) {
     if (p == MAP_FAILED) {
       int e = errno;
       ::close(fd);
-      return Status::error(ErrorCode::FileReadFailed, "cannot map '{}': {}", path, std::strerror(e));
+      return Status::error(ErrorCode::FileReadFailed, "cannot map '{}': {}", path,
+                           std::strerror(e));
     }
     f->data_ = static_cast<const uint8_t*>(p);
   }

@@ -11,11 +11,16 @@ std::string g_program = "asc";
 std::mutex g_mutex;
 const char* levelName(Level l) {
   switch (l) {
-    case Level::Debug: return "debug";
-    case Level::Info: return "info";
-    case Level::Warning: return "warning";
-    case Level::Error: return "error";
-    case Level::Null: return "null";
+    case Level::Debug:
+      return "debug";
+    case Level::Info:
+      return "info";
+    case Level::Warning:
+      return "warning";
+    case Level::Error:
+      return "error";
+    case Level::Null:
+      return "null";
   }
   return "?";
 }

@@ -32,8 +32,9 @@ MemoryPlan planMemory(const std::vector<BufferRequest>& reqs, size_t alignment, 
   for (size_t i = 0; i < reqs.size(); ++i)
     if (reqs[i].fixed_offset != SIZE_MAX) {
       plan.offsets[i] = reqs[i].fixed_offset;
-      plan.arena_bytes = std::max(plan.arena_bytes,
-                                  reqs[i].fixed_offset + alignUp(std::max<size_t>(reqs[i].bytes, 1), alignment));
+      plan.arena_bytes =
+          std::max(plan.arena_bytes,
+                   reqs[i].fixed_offset + alignUp(std::max<size_t>(reqs[i].bytes, 1), alignment));
       placed.push_back(i);
     }
   if (!reuse) {
@@ -59,7 +60,8 @@ MemoryPlan planMemory(const std::vector<BufferRequest>& reqs, size_t alignment, 
     for (size_t p : placed) {
       const auto& q = reqs[p];
       if (q.last < r.first || r.last < q.first) continue;
-      busy.push_back({plan.offsets[p], plan.offsets[p] + alignUp(std::max<size_t>(q.bytes, 1), alignment)});
+      busy.push_back(
+          {plan.offsets[p], plan.offsets[p] + alignUp(std::max<size_t>(q.bytes, 1), alignment)});
     }
     std::sort(busy.begin(), busy.end());
     // Best fit: the smallest gap that holds the buffer; else after the last busy range.

@@ -20,7 +20,7 @@ struct BufferRequest {
 struct MemoryPlan {
   std::vector<size_t> offsets;  // per request
   size_t arena_bytes = 0;
-  size_t peak_live_bytes = 0;   // the lower bound: most bytes live at one step
+  size_t peak_live_bytes = 0;  // the lower bound: most bytes live at one step
 };
 
 /// Greedy best-offset placement, largest buffers first, around the buffers with a fixed

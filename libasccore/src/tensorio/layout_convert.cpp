@@ -50,11 +50,20 @@ int64_t countOf(const ir::Shape& s) {
 // Copies one element of `es` bytes; the switch lets the compiler use a plain load/store.
 inline void copyElem(uint8_t* dst, const uint8_t* src, size_t es) {
   switch (es) {
-    case 1: *dst = *src; break;
-    case 2: std::memcpy(dst, src, 2); break;
-    case 4: std::memcpy(dst, src, 4); break;
-    case 8: std::memcpy(dst, src, 8); break;
-    default: std::memcpy(dst, src, es);
+    case 1:
+      *dst = *src;
+      break;
+    case 2:
+      std::memcpy(dst, src, 2);
+      break;
+    case 4:
+      std::memcpy(dst, src, 4);
+      break;
+    case 8:
+      std::memcpy(dst, src, 8);
+      break;
+    default:
+      std::memcpy(dst, src, es);
   }
 }
 
@@ -84,14 +93,15 @@ Status misfit(const std::string& where, const char* format, const ir::Shape& sto
       "{} is stored in {} as ({}) = {} elements, which does not fit its origin shape ({}) in "
       "{}: that needs {}; check the dump header's original_shape (a wrong or missing origin "
       "shape cannot be converted back, and the data is not compared as flat)",
-      where, format, ir::shapeToString(stored), countOf(stored),
-      ir::shapeToString(origin), layout, expected);
+      where, format, ir::shapeToString(stored), countOf(stored), ir::shapeToString(origin), layout,
+      expected);
 }
 
 Status checkBasics(const ir::Tensor& t, const std::string& where, const char* format,
                    size_t stored_rank, bool rank_at_least, const ir::Shape& origin,
                    size_t origin_rank, bool origin_at_least) {
-  const bool rank_ok = rank_at_least ? t.shape.size() >= stored_rank : t.shape.size() == stored_rank;
+  const bool rank_ok =
+      rank_at_least ? t.shape.size() >= stored_rank : t.shape.size() == stored_rank;
   if (!rank_ok)
     return Status::error(ErrorCode::ModelParseFailed,
                          "{} is in {} but its stored shape ({}) has {} dims, {} needs {}{}; the "
@@ -104,14 +114,16 @@ Status checkBasics(const ir::Tensor& t, const std::string& where, const char* fo
                          "padding cannot be removed: dump with a CANN version that records "
                          "original_shape, or compare a tensor in ND/NCHW",
                          where, format);
-  const bool orank_ok = origin_at_least ? origin.size() >= origin_rank : origin.size() == origin_rank;
+  const bool orank_ok =
+      origin_at_least ? origin.size() >= origin_rank : origin.size() == origin_rank;
   if (!orank_ok)
     return Status::error(ErrorCode::ModelParseFailed,
                          "{} is in {} but its original_shape ({}) has {} dims; asc-tools converts "
                          "{} only to {}",
                          where, format, ir::shapeToString(origin), origin.size(), format,
-                         origin_at_least ? fmt::format("an origin shape of at least {} dim", origin_rank)
-                                         : fmt::format("a {}-D origin shape", origin_rank));
+                         origin_at_least
+                             ? fmt::format("an origin shape of at least {} dim", origin_rank)
+                             : fmt::format("a {}-D origin shape", origin_rank));
   for (int64_t d : t.shape)
     if (d < 0) return Status::error(ErrorCode::ModelParseFailed, "{} has a negative dim", where);
   for (int64_t d : origin)

@@ -27,10 +27,9 @@ struct NpyType {
   ir::DType dtype;
 };
 const NpyType kNpyTypes[] = {
-    {"f4", ir::DType::F32}, {"f2", ir::DType::F16}, {"f8", ir::DType::F64},
-    {"i1", ir::DType::I8},  {"u1", ir::DType::U8},  {"i2", ir::DType::I16},
-    {"u2", ir::DType::U16}, {"i4", ir::DType::I32}, {"u4", ir::DType::U32},
-    {"i8", ir::DType::I64}, {"u8", ir::DType::U64}, {"b1", ir::DType::Bool},
+    {"f4", ir::DType::F32}, {"f2", ir::DType::F16}, {"f8", ir::DType::F64}, {"i1", ir::DType::I8},
+    {"u1", ir::DType::U8},  {"i2", ir::DType::I16}, {"u2", ir::DType::U16}, {"i4", ir::DType::I32},
+    {"u4", ir::DType::U32}, {"i8", ir::DType::I64}, {"u8", ir::DType::U64}, {"b1", ir::DType::Bool},
 };
 
 // The value of 'key' in the header dict: the text after "'key':" up to the next top-level ','
@@ -215,9 +214,12 @@ std::string formatTxt(const ir::Tensor& t) {
   const int64_t row = t.shape.empty() ? 1 : std::max<int64_t>(1, t.shape.back());
   out.reserve(static_cast<size_t>(n) * 10);
   for (int64_t i = 0; i < n; ++i) {
-    if (ir::isFloat(t.dtype)) out += fmt::format("{:g} ", t.floatAt(i));
-    else if (t.dtype == ir::DType::U64) out += fmt::format("{} ", static_cast<uint64_t>(t.intAt(i)));
-    else out += fmt::format("{} ", t.intAt(i));
+    if (ir::isFloat(t.dtype))
+      out += fmt::format("{:g} ", t.floatAt(i));
+    else if (t.dtype == ir::DType::U64)
+      out += fmt::format("{} ", static_cast<uint64_t>(t.intAt(i)));
+    else
+      out += fmt::format("{} ", t.intAt(i));
     if ((i + 1) % row == 0) out += '\n';
   }
   return out;
@@ -231,10 +233,17 @@ namespace {
 
 bool isIntegerType(ir::DType t) {
   switch (t) {
-    case ir::DType::I8: case ir::DType::U8: case ir::DType::I16: case ir::DType::U16:
-    case ir::DType::I32: case ir::DType::U32: case ir::DType::I64: case ir::DType::U64:
+    case ir::DType::I8:
+    case ir::DType::U8:
+    case ir::DType::I16:
+    case ir::DType::U16:
+    case ir::DType::I32:
+    case ir::DType::U32:
+    case ir::DType::I64:
+    case ir::DType::U64:
       return true;
-    default: return false;
+    default:
+      return false;
   }
 }
 bool isUnsignedType(ir::DType t) {
@@ -305,8 +314,10 @@ Result<ir::Tensor> parseTxt(const void* data, size_t size, ir::DType dtype,
   std::string tok;
   auto endRow = [&] {
     if (cur == 0) return;
-    if (row_len < 0) row_len = cur;
-    else if (row_len != cur) ragged = true;
+    if (row_len < 0)
+      row_len = cur;
+    else if (row_len != cur)
+      ragged = true;
     ++rows;
     cur = 0;
   };
@@ -348,8 +359,12 @@ Result<ir::Tensor> parseTxt(const void* data, size_t size, ir::DType dtype,
           std::memcpy(o, &x, 4);
           break;
         }
-        case ir::DType::F64: std::memcpy(o, &v, 8); break;
-        case ir::DType::Bool: *o = v != 0; break;
+        case ir::DType::F64:
+          std::memcpy(o, &v, 8);
+          break;
+        case ir::DType::Bool:
+          *o = v != 0;
+          break;
         case ir::DType::F16: {
           const uint16_t h = floatToHalf(toFloat(v));
           std::memcpy(o, &h, 2);
@@ -371,8 +386,10 @@ Result<ir::Tensor> parseTxt(const void* data, size_t size, ir::DType dtype,
   endRow();
   ir::Tensor t;
   t.dtype = dtype;
-  if (!ragged && rows > 1) t.shape = {rows, row_len};
-  else t.shape = {static_cast<int64_t>(count)};
+  if (!ragged && rows > 1)
+    t.shape = {rows, row_len};
+  else
+    t.shape = {static_cast<int64_t>(count)};
   t.data = ir::Blob::fromVector(std::move(out));
   return t;
 }

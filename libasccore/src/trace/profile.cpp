@@ -110,7 +110,8 @@ Status parseRaw(const std::string& text, const std::string& source, Profile* p) 
       p->tasks.push_back({o->second, static_cast<int>(c), d, x, 0});
     } else if (kind == "scope") {
       // Timestamps are steady-clock nanoseconds (>= 0), so end - start cannot overflow.
-      if (f.size() < 6 || !toI64(f[3], &a) || !toI64(f[4], &b) || !toI64(f[5], &c) || a < 0 || b < a)
+      if (f.size() < 6 || !toI64(f[3], &a) || !toI64(f[4], &b) || !toI64(f[5], &c) || a < 0 ||
+          b < a)
         return bad("bad scope record");
       p->scopes.push_back({process, f[1], f[2], a, b, static_cast<long>(c)});
     } else {
@@ -136,12 +137,18 @@ Result<Profile> readProfile(const std::string& prof_dir) {
       size_t eq = line.find('=');
       if (eq == std::string::npos) continue;
       std::string k = line.substr(0, eq), v = line.substr(eq + 1);
-      if (k == "timestamp") p.info.timestamp = v;
-      else if (k == "command") p.info.command = v;
-      else if (k == "soc_version") p.info.soc_version = v;
-      else if (k == "cpu_core_peak_gflops") p.info.cpu_core_peak_gflops = std::atof(v.c_str());
-      else if (k == "exit_status") p.info.exit_status = std::atoi(v.c_str());
-      else if (k.rfind("option.", 0) == 0) p.info.options[k.substr(7)] = v;
+      if (k == "timestamp")
+        p.info.timestamp = v;
+      else if (k == "command")
+        p.info.command = v;
+      else if (k == "soc_version")
+        p.info.soc_version = v;
+      else if (k == "cpu_core_peak_gflops")
+        p.info.cpu_core_peak_gflops = std::atof(v.c_str());
+      else if (k == "exit_status")
+        p.info.exit_status = std::atoi(v.c_str());
+      else if (k.rfind("option.", 0) == 0)
+        p.info.options[k.substr(7)] = v;
     }
   }
   for (const std::string& name : listDir(data)) {
@@ -158,9 +165,8 @@ Result<Profile> readProfile(const std::string& prof_dir) {
       if (kind == "sample") p.samples.push_back(s);
   }
   // Processes ran one after another or side by side: order everything by time.
-  std::stable_sort(p.tasks.begin(), p.tasks.end(), [](const TaskData& a, const TaskData& b) {
-    return a.start_ns < b.start_ns;
-  });
+  std::stable_sort(p.tasks.begin(), p.tasks.end(),
+                   [](const TaskData& a, const TaskData& b) { return a.start_ns < b.start_ns; });
   std::map<std::pair<int, int>, int64_t> last_end;  // (model, run) -> end of its last task
   for (TaskData& t : p.tasks) {
     auto key = std::make_pair(p.ops[t.op].model, t.run);
@@ -173,10 +179,10 @@ Result<Profile> readProfile(const std::string& prof_dir) {
 
 Status writeInfo(const std::string& prof_dir, const ProfileInfo& info) {
   ASC_RETURN_IF_ERROR(makeDirs(prof_dir + "/host/data"));
-  std::string s = fmt::format("timestamp={}\ncommand={}\nsoc_version={}\ncpu_core_peak_gflops={:.3f}\n"
-                              "exit_status={}\n",
-                              info.timestamp, info.command, info.soc_version, info.cpu_core_peak_gflops,
-                              info.exit_status);
+  std::string s = fmt::format(
+      "timestamp={}\ncommand={}\nsoc_version={}\ncpu_core_peak_gflops={:.3f}\n"
+      "exit_status={}\n",
+      info.timestamp, info.command, info.soc_version, info.cpu_core_peak_gflops, info.exit_status);
   for (const auto& [k, v] : info.options) s += fmt::format("option.{}={}\n", k, v);
   return writeFileAtomic(prof_dir + "/host/data/info.txt", s.data(), s.size());
 }
@@ -195,8 +201,8 @@ double achievedGflops(int64_t flops, double t_us) {
 }
 
 double cpuPeakGflops(const Profile& p, int model) {
-  const int threads = model >= 0 && model < static_cast<int>(p.models.size())
-                          ? p.models[model].threads : 1;
+  const int threads =
+      model >= 0 && model < static_cast<int>(p.models.size()) ? p.models[model].threads : 1;
   return p.info.cpu_core_peak_gflops * std::max(1, threads);
 }
 
@@ -218,7 +224,8 @@ Summary summarize(const Profile& p) {
     if (op.rec.engine == "AI_CPU") s.aicpu_us += d;
     auto key = std::make_pair(op.model, t.run);
     auto it = spans.find(key);
-    if (it == spans.end()) spans[key] = {t.start_ns, t.end_ns};
+    if (it == spans.end())
+      spans[key] = {t.start_ns, t.end_ns};
     else {
       it->second.first = std::min(it->second.first, t.start_ns);
       it->second.second = std::max(it->second.second, t.end_ns);
@@ -245,7 +252,8 @@ Summary summarize(const Profile& p) {
   }
   for (const auto& [k, v] : spans) s.wall_us += static_cast<double>(v.second - v.first) / 1e3;
   for (const ScopeData& sc : p.scopes)
-    if (sc.name == "ModelExecute") s.execute_us += static_cast<double>(sc.end_ns - sc.start_ns) / 1e3;
+    if (sc.name == "ModelExecute")
+      s.execute_us += static_cast<double>(sc.end_ns - sc.start_ns) / 1e3;
   s.runs = static_cast<int64_t>(spans.size());
   s.tasks = static_cast<int64_t>(p.tasks.size());
   for (auto& [k, v] : types) s.by_type.push_back(v);
@@ -272,14 +280,26 @@ std::string jsonString(const std::string& s) {
   std::string o = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      case '\r': o += "\\r"; break;
-      case '\t': o += "\\t"; break;
+      case '"':
+        o += "\\\"";
+        break;
+      case '\\':
+        o += "\\\\";
+        break;
+      case '\n':
+        o += "\\n";
+        break;
+      case '\r':
+        o += "\\r";
+        break;
+      case '\t':
+        o += "\\t";
+        break;
       default:
-        if (c < 0x20) o += fmt::format("\\u{:04x}", c);
-        else o += static_cast<char>(c);
+        if (c < 0x20)
+          o += fmt::format("\\u{:04x}", c);
+        else
+          o += static_cast<char>(c);
     }
   }
   return o + "\"";
@@ -303,16 +323,17 @@ std::string opSummaryCsv(const Profile& p, const Summary& s) {
     const double g = achievedGflops(r.flops, d);
     const double peak = cpuPeakGflops(p, p.ops[t.op].model);
     auto na = [](const std::string& v) { return v.empty() ? std::string("N/A") : csvField(v); };
-    out += fmt::format("0,{},{},0,{},{},static,{},{},{},{},N/A,N/A,N/A,{},{},{},{},{},{},N/A,{},{},{},{},{},{},{}\n",
-                       p.ops[t.op].model + 1, task_id[t.op], csvField(r.name), csvField(r.cann_type),
-                       r.engine, nsToUs(t.start_ns), us(d), us(t.wait_ns / 1e3), na(r.in_shapes),
-                       na(r.in_dtypes), na(r.in_formats), na(r.out_shapes), na(r.out_dtypes),
-                       na(r.out_formats), na(r.original), t.run + 1, r.flops, r.bytes,
-                       r.flops ? fmt::format("{:.3f}", g) : "N/A",
-                       r.flops && peak > 0 ? fmt::format("{:.2f}", 100.0 * g / peak) : "N/A",
-                       r.flops && s.target_tflops > 0
-                           ? fmt::format("{:.3f}", estimatedUs(r.flops, s.target_tflops))
-                           : "N/A");
+    out += fmt::format(
+        "0,{},{},0,{},{},static,{},{},{},{},N/A,N/A,N/A,{},{},{},{},{},{},N/"
+        "A,{},{},{},{},{},{},{}\n",
+        p.ops[t.op].model + 1, task_id[t.op], csvField(r.name), csvField(r.cann_type), r.engine,
+        nsToUs(t.start_ns), us(d), us(t.wait_ns / 1e3), na(r.in_shapes), na(r.in_dtypes),
+        na(r.in_formats), na(r.out_shapes), na(r.out_dtypes), na(r.out_formats), na(r.original),
+        t.run + 1, r.flops, r.bytes, r.flops ? fmt::format("{:.3f}", g) : "N/A",
+        r.flops && peak > 0 ? fmt::format("{:.2f}", 100.0 * g / peak) : "N/A",
+        r.flops && s.target_tflops > 0
+            ? fmt::format("{:.3f}", estimatedUs(r.flops, s.target_tflops))
+            : "N/A");
   }
   return out;
 }
@@ -355,8 +376,8 @@ std::string chromeTraceJson(const Profile& p) {
     first = false;
   };
   auto meta = [&](int pid, int tid, const char* what, const std::string& name) {
-    ev(fmt::format(R"J({{"name":"{}","ph":"M","pid":{},"tid":{},"args":{{"name":{}}}}})J", what, pid,
-                   tid, jsonString(name)));
+    ev(fmt::format(R"J({{"name":"{}","ph":"M","pid":{},"tid":{},"args":{{"name":{}}}}})J", what,
+                   pid, tid, jsonString(name)));
   };
   for (const ProcessData& pr : p.processes) {
     std::string cmd = pr.command.substr(0, pr.command.find(' '));
@@ -366,9 +387,10 @@ std::string chromeTraceJson(const Profile& p) {
     meta(pr.pid, 2, "thread_name", "AI CPU");
   }
   for (const ScopeData& sc : p.scopes)
-    ev(fmt::format(R"J({{"name":{},"ph":"X","cat":{},"ts":{},"dur":{},"pid":{},"tid":0,"args":{{}}}})J",
-                   jsonString(sc.name), jsonString(sc.category), nsToUs(sc.start_ns),
-                   nsToUs(sc.end_ns - sc.start_ns), p.processes[sc.process].pid));
+    ev(fmt::format(
+        R"J({{"name":{},"ph":"X","cat":{},"ts":{},"dur":{},"pid":{},"tid":0,"args":{{}}}})J",
+        jsonString(sc.name), jsonString(sc.category), nsToUs(sc.start_ns),
+        nsToUs(sc.end_ns - sc.start_ns), p.processes[sc.process].pid));
   for (const TaskData& t : p.tasks) {
     const OpData& op = p.ops[t.op];
     const OpRecord& r = op.rec;
@@ -379,17 +401,18 @@ std::string chromeTraceJson(const Profile& p) {
         pid, r.engine == "AI_CPU" ? 2 : 1, jsonString(r.cann_type), jsonString(r.engine),
         op.model + 1, t.run + 1, jsonString(r.original), jsonString(r.in_shapes),
         jsonString(r.in_dtypes), jsonString(r.in_formats), jsonString(r.out_shapes),
-        jsonString(r.out_dtypes), jsonString(r.out_formats), r.flops, r.bytes,
-        nsToUs(t.wait_ns)));
+        jsonString(r.out_dtypes), jsonString(r.out_formats), r.flops, r.bytes, nsToUs(t.wait_ns)));
   }
   if (!p.samples.empty()) {
     // A pseudo process id above Linux's pid_max, so it never meets a traced process.
     meta(kSystemPid, 0, "process_name", "System (msprof data sampling)");
     for (const Sample& s : p.samples) {
-      ev(fmt::format(R"J({{"name":"CPU Usage","ph":"C","ts":{},"pid":{},"tid":0,"args":{{"app(%)":{:.2f},"system(%)":{:.2f}}}}})J",
-                     nsToUs(s.ts_ns), kSystemPid, s.app_cpu_percent, s.sys_cpu_percent));
-      ev(fmt::format(R"J({{"name":"Memory","ph":"C","ts":{},"pid":{},"tid":0,"args":{{"RSS(MB)":{:.2f}}}}})J",
-                     nsToUs(s.ts_ns), kSystemPid, static_cast<double>(s.rss_bytes) / (1 << 20)));
+      ev(fmt::format(
+          R"J({{"name":"CPU Usage","ph":"C","ts":{},"pid":{},"tid":0,"args":{{"app(%)":{:.2f},"system(%)":{:.2f}}}}})J",
+          nsToUs(s.ts_ns), kSystemPid, s.app_cpu_percent, s.sys_cpu_percent));
+      ev(fmt::format(
+          R"J({{"name":"Memory","ph":"C","ts":{},"pid":{},"tid":0,"args":{{"RSS(MB)":{:.2f}}}}})J",
+          nsToUs(s.ts_ns), kSystemPid, static_cast<double>(s.rss_bytes) / (1 << 20)));
     }
   }
   out += "\n]\n";

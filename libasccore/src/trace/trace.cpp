@@ -170,9 +170,9 @@ int addOp(int sid, const OpRecord& op) {
   b += "op";
   field(b, std::to_string(sid));
   field(b, std::to_string(id));
-  for (const std::string* f : {&op.name, &op.cann_type, &op.ir_type, &op.engine, &op.original,
-                               &op.in_shapes, &op.in_dtypes, &op.in_formats, &op.out_shapes,
-                               &op.out_dtypes, &op.out_formats})
+  for (const std::string* f :
+       {&op.name, &op.cann_type, &op.ir_type, &op.engine, &op.original, &op.in_shapes,
+        &op.in_dtypes, &op.in_formats, &op.out_shapes, &op.out_dtypes, &op.out_formats})
     field(b, *f);
   field(b, std::to_string(op.flops));
   field(b, std::to_string(op.bytes));

@@ -120,10 +120,11 @@ TEST_CASE("compileGraph takes an in-memory graph, keep_original keeps it", "[com
 
 TEST_CASE("the optimisation levels agree, with fewer or equal operators as they rise",
           "[compiler][levels]") {
-  const std::vector<std::string> models = {
-      root() + "/models/resnet_mini.onnx", std::string(ASC_TEST_DATA) + "/tiny_conv.onnx",
-      std::string(ASC_TEST_DATA) + "/shape_chain.onnx",
-      std::string(ASC_TEST_DATA) + "/two_inputs.onnx", std::string(ASC_TEST_DATA) + "/golden/zoo.onnx"};
+  const std::vector<std::string> models = {root() + "/models/resnet_mini.onnx",
+                                           std::string(ASC_TEST_DATA) + "/tiny_conv.onnx",
+                                           std::string(ASC_TEST_DATA) + "/shape_chain.onnx",
+                                           std::string(ASC_TEST_DATA) + "/two_inputs.onnx",
+                                           std::string(ASC_TEST_DATA) + "/golden/zoo.onnx"};
   for (const auto& model : models) {
     INFO(model);
     auto imported = frontend::importOnnx(model);

@@ -104,8 +104,8 @@ TEST_CASE("elements and bytes: at most 2^40 of each", "[limits]") {
   CHECK(ir::shapeLimitReason({int64_t(1) << 20, int64_t(1) << 21}, ir::DType::Bool)
             .find("larger than the limit of 2^40 elements") != std::string::npos);
   CHECK_FALSE(ir::checkedByteSize({int64_t(1) << 39}, ir::DType::F32, &bytes));
-  CHECK(ir::shapeLimitReason({int64_t(1) << 39}, ir::DType::F32).find("larger than the limit of 2^40 bytes") !=
-        std::string::npos);
+  CHECK(ir::shapeLimitReason({int64_t(1) << 39}, ir::DType::F32)
+            .find("larger than the limit of 2^40 bytes") != std::string::npos);
   // Overflowing products are caught, and an empty tensor is empty whatever its other dims.
   CHECK_FALSE(ir::checkedByteSize({INT64_MAX, INT64_MAX}, ir::DType::U8, &bytes));
   CHECK(ir::checkedByteSize({INT64_MAX, INT64_MAX, 0}, ir::DType::F32, &bytes));

@@ -22,7 +22,8 @@ TEST_CASE("msprof options: both spellings of the command", "[msprof]") {
   CHECK(a->application == "msame --model m.om --loop 20");
   CHECK(a->output == "prof");
   CHECK(a->command.empty());
-  auto b = parse({"--output=prof", "--model-execution=on", "msame", "--model", "m.om", "--loop", "20"});
+  auto b =
+      parse({"--output=prof", "--model-execution=on", "msame", "--model", "m.om", "--loop", "20"});
   REQUIRE(b.isOk());
   CHECK(b->command == std::vector<std::string>{"msame", "--model", "m.om", "--loop", "20"});
   CHECK(b->given.at("model-execution") == "on");
@@ -71,7 +72,8 @@ TEST_CASE("msprof options: unknown options and bad values are refused with a cod
   CHECK(parse({"--aic-freq=x", "app"}).status().code() == ErrorCode::InvalidParam);
   CHECK(parse({"--sys-sampling-freq=0", "app"}).status().code() == ErrorCode::InvalidParam);
   // Not truncated to 1 Hz by an int conversion.
-  CHECK(parse({"--sys-sampling-freq=4294967297", "app"}).status().code() == ErrorCode::InvalidParam);
+  CHECK(parse({"--sys-sampling-freq=4294967297", "app"}).status().code() ==
+        ErrorCode::InvalidParam);
   CHECK(parse({"--sys-cpu-freq=10x", "app"}).status().code() == ErrorCode::InvalidParam);
 }
 
@@ -105,7 +107,7 @@ TEST_CASE("msprof report: self-contained HTML with the three charts, Prometheus 
     CHECK(h.find(id) != std::string::npos);
   CHECK(h.find("<rect class=\"op\"") != std::string::npos);
   CHECK(h.find("m&quot;&lt;x&gt;") != std::string::npos);  // escaped
-  CHECK(h.find("src=") == std::string::npos);               // nothing fetched
+  CHECK(h.find("src=") == std::string::npos);              // nothing fetched
   CHECK(h.find("href=") == std::string::npos);
   CHECK(h.find("https://") == std::string::npos);
   const std::string con = msprof::consoleSummary(p, s);

@@ -91,7 +91,8 @@ TEST_CASE("damaged OM files are rejected with E10041, never crash", "[om]") {
   REQUIRE(om::writeOm(*g, info(), path).isOk());
   const std::string good = readAll(path);
   std::string bad = tmp("bad.om");
-  for (size_t cut : {size_t(0), size_t(10), size_t(255), size_t(256), size_t(300), good.size() - 1}) {
+  for (size_t cut :
+       {size_t(0), size_t(10), size_t(255), size_t(256), size_t(300), good.size() - 1}) {
     writeAll(bad, good.substr(0, cut));
     CHECK(om::readOmSummary(bad).status().code() == ErrorCode::ModelLoadFailed);
     CHECK(om::loadOm(bad).status().code() == ErrorCode::ModelLoadFailed);

@@ -9,13 +9,17 @@ using ir::DType;
 
 TEST_CASE("Conv output shape with pads, strides, dilations, groups", "[ops][conv]") {
   OpTester t("Conv");
-  t.input(DType::F32, {1, 4, 10, 10}).input(DType::F32, {8, 2, 3, 3}).input(DType::F32, {8})
-      .attr("strides", std::vector<int64_t>{2, 2}).attr("pads", std::vector<int64_t>{1, 1, 1, 1})
+  t.input(DType::F32, {1, 4, 10, 10})
+      .input(DType::F32, {8, 2, 3, 3})
+      .input(DType::F32, {8})
+      .attr("strides", std::vector<int64_t>{2, 2})
+      .attr("pads", std::vector<int64_t>{1, 1, 1, 1})
       .attr("group", int64_t(2));
   REQUIRE(t.run().isOk());
   CHECK(t.out().shape == ir::Shape{1, 8, 5, 5});
   OpTester d("Conv");
-  d.input(DType::F32, {1, 3, 9, 9}).input(DType::F32, {4, 3, 3, 3})
+  d.input(DType::F32, {1, 3, 9, 9})
+      .input(DType::F32, {4, 3, 3, 3})
       .attr("dilations", std::vector<int64_t>{2, 2});
   REQUIRE(d.run().isOk());
   CHECK(d.out().shape == ir::Shape{1, 4, 5, 5});
@@ -23,8 +27,10 @@ TEST_CASE("Conv output shape with pads, strides, dilations, groups", "[ops][conv
 
 TEST_CASE("Conv auto_pad SAME_UPPER resolves to explicit pads", "[ops][conv]") {
   OpTester t("Conv");
-  t.input(DType::F32, {1, 1, 7, 7}).input(DType::F32, {1, 1, 4, 4})
-      .attr("auto_pad", std::string("SAME_UPPER")).attr("strides", std::vector<int64_t>{2, 2});
+  t.input(DType::F32, {1, 1, 7, 7})
+      .input(DType::F32, {1, 1, 4, 4})
+      .attr("auto_pad", std::string("SAME_UPPER"))
+      .attr("strides", std::vector<int64_t>{2, 2});
   REQUIRE(t.run().isOk());
   CHECK(t.out().shape == ir::Shape{1, 1, 4, 4});
   CHECK(t.node()->attrs.getInts("pads") == std::vector<int64_t>{1, 1, 2, 2});
@@ -46,13 +52,16 @@ TEST_CASE("Conv rejects mismatched channels and bad bias", "[ops][conv]") {
 
 TEST_CASE("ConvTranspose output shape and output_shape", "[ops][conv]") {
   OpTester t("ConvTranspose");
-  t.input(DType::F32, {1, 8, 4, 4}).input(DType::F32, {8, 4, 2, 2})
+  t.input(DType::F32, {1, 8, 4, 4})
+      .input(DType::F32, {8, 4, 2, 2})
       .attr("strides", std::vector<int64_t>{2, 2});
   REQUIRE(t.run().isOk());
   CHECK(t.out().shape == ir::Shape{1, 4, 8, 8});
   OpTester o("ConvTranspose");
-  o.input(DType::F32, {1, 8, 4, 4}).input(DType::F32, {8, 2, 3, 3})
-      .attr("strides", std::vector<int64_t>{2, 2}).attr("group", int64_t(2))
+  o.input(DType::F32, {1, 8, 4, 4})
+      .input(DType::F32, {8, 2, 3, 3})
+      .attr("strides", std::vector<int64_t>{2, 2})
+      .attr("group", int64_t(2))
       .attr("output_shape", std::vector<int64_t>{8, 8});
   REQUIRE(o.run().isOk());
   CHECK(o.out().shape == ir::Shape{1, 4, 8, 8});

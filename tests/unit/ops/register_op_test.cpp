@@ -42,13 +42,19 @@ Status inferScale(ops::InferContext& c) {
 }
 
 ops::OpDef scaleDef(const char* name, const char* cann) {
-  return ops::OpDef(name).onnx(1).cann(cann).inferShape(inferScale).kernel(createScale)
-      .works5hd(ops::FiveHd::Elementwise).precisionClass(ops::PrecisionClass::Sensitive)
+  return ops::OpDef(name)
+      .onnx(1)
+      .cann(cann)
+      .inferShape(inferScale)
+      .kernel(createScale)
+      .works5hd(ops::FiveHd::Elementwise)
+      .precisionClass(ops::PrecisionClass::Sensitive)
       .summary("test: alpha * x");
 }
 
 void registerOnce() {
-  static const Status st = ops::registerOp(scaleDef("AscTestScale", "AscTestScaleD"), "the test plugin");
+  static const Status st =
+      ops::registerOp(scaleDef("AscTestScale", "AscTestScaleD"), "the test plugin");
   INFO(st.message());
   REQUIRE(st.isOk());
 }
@@ -94,7 +100,8 @@ TEST_CASE("a registered op is found like an in-tree one", "[ops][registry]") {
   CHECK_FALSE(ops::lookup("Relu")->isRegistered());
 }
 
-TEST_CASE("registerOp refuses taken names, taken CANN types and incomplete ops", "[ops][registry]") {
+TEST_CASE("registerOp refuses taken names, taken CANN types and incomplete ops",
+          "[ops][registry]") {
   registerOnce();
   auto dup = ops::registerOp(scaleDef("AscTestScale", "Other"), "plugin B");
   CHECK(dup.code() == ErrorCode::InvalidParam);

@@ -43,7 +43,8 @@ TEST_CASE("the op folders define exactly the ops of ops.def and allOps()", "[ops
     if (!dir.is_directory()) continue;
     ++folders;
     for (const auto& e : fs::recursive_directory_iterator(dir.path())) {
-      if (e.path().extension() != ".cpp" || e.path().string().find("_test.cpp") != std::string::npos)
+      if (e.path().extension() != ".cpp" ||
+          e.path().string().find("_test.cpp") != std::string::npos)
         continue;
       std::ifstream in(e.path());
       std::stringstream ss;
@@ -90,15 +91,66 @@ TEST_CASE("every op has inference and a unique CANN type", "[ops][registry]") {
 }
 
 TEST_CASE("the op set of the foundation issue is complete", "[ops][registry]") {
-  const char* required[] = {
-      "Conv", "ConvTranspose", "Relu", "LeakyRelu", "PRelu", "Sigmoid", "Tanh", "Clip", "Erf",
-      "HardSigmoid", "HardSwish", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
-      "BatchNormalization", "InstanceNormalization", "LayerNormalization", "LRN", "Add", "Sub",
-      "Mul", "Div", "Pow", "Sqrt", "Exp", "Log", "Sum", "Max", "Min", "Concat", "Split",
-      "Flatten", "Reshape", "Transpose", "Squeeze", "Unsqueeze", "Expand", "Gemm", "MatMul",
-      "Softmax", "LogSoftmax", "Dropout", "Identity", "Constant", "ConstantOfShape", "Shape",
-      "Gather", "Slice", "Pad", "Resize", "Upsample", "ReduceMean", "ReduceSum", "ReduceMax",
-      "Cast", "Where", "Equal", "Tile", "DepthToSpace"};
+  const char* required[] = {"Conv",
+                            "ConvTranspose",
+                            "Relu",
+                            "LeakyRelu",
+                            "PRelu",
+                            "Sigmoid",
+                            "Tanh",
+                            "Clip",
+                            "Erf",
+                            "HardSigmoid",
+                            "HardSwish",
+                            "MaxPool",
+                            "AveragePool",
+                            "GlobalAveragePool",
+                            "GlobalMaxPool",
+                            "BatchNormalization",
+                            "InstanceNormalization",
+                            "LayerNormalization",
+                            "LRN",
+                            "Add",
+                            "Sub",
+                            "Mul",
+                            "Div",
+                            "Pow",
+                            "Sqrt",
+                            "Exp",
+                            "Log",
+                            "Sum",
+                            "Max",
+                            "Min",
+                            "Concat",
+                            "Split",
+                            "Flatten",
+                            "Reshape",
+                            "Transpose",
+                            "Squeeze",
+                            "Unsqueeze",
+                            "Expand",
+                            "Gemm",
+                            "MatMul",
+                            "Softmax",
+                            "LogSoftmax",
+                            "Dropout",
+                            "Identity",
+                            "Constant",
+                            "ConstantOfShape",
+                            "Shape",
+                            "Gather",
+                            "Slice",
+                            "Pad",
+                            "Resize",
+                            "Upsample",
+                            "ReduceMean",
+                            "ReduceSum",
+                            "ReduceMax",
+                            "Cast",
+                            "Where",
+                            "Equal",
+                            "Tile",
+                            "DepthToSpace"};
   for (const char* op : required) {
     INFO(op);
     CHECK(ops::lookup(op) != nullptr);

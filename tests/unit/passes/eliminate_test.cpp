@@ -23,9 +23,12 @@ ir::Graph build() {
   g.inputs.push_back(x);
   auto v = [&](const char* n) { return g.addValue(n); };
   std::vector<float> one(8, 1.5f), two(8, -0.25f);
-  ir::Value* c1 = g.addConstant("c1", ir::Tensor{ir::DType::F32, {8}, ir::Blob::copyOf(one.data(), 32)});
-  ir::Value* c2 = g.addConstant("c2", ir::Tensor{ir::DType::F32, {8}, ir::Blob::copyOf(two.data(), 32)});
-  ir::Value *id = v("id"), *a = v("a"), *b = v("b"), *s = v("s"), *dead = v("dead"), *k = v("k"), *y = v("y");
+  ir::Value* c1 =
+      g.addConstant("c1", ir::Tensor{ir::DType::F32, {8}, ir::Blob::copyOf(one.data(), 32)});
+  ir::Value* c2 =
+      g.addConstant("c2", ir::Tensor{ir::DType::F32, {8}, ir::Blob::copyOf(two.data(), 32)});
+  ir::Value *id = v("id"), *a = v("a"), *b = v("b"), *s = v("s"), *dead = v("dead"), *k = v("k"),
+            *y = v("y");
   g.addNode("Identity", "identity", {x}, {id});
   g.addNode("Relu", "relu_a", {id}, {a});
   g.addNode("Relu", "relu_b", {x}, {b});
@@ -35,7 +38,13 @@ ir::Graph build() {
   g.addNode("Mul", "mul", {s, k}, {y});
   g.outputs.push_back(y);
   for (const auto& n : g.nodes()) n->original_names = {n->name};  // as the importer does
-  REQUIRE(ops::inferGraph(g, [] { ops::InferOptions o; o.fold_constants = false; return o; }()).isOk());
+  REQUIRE(ops::inferGraph(g,
+                          [] {
+                            ops::InferOptions o;
+                            o.fold_constants = false;
+                            return o;
+                          }())
+              .isOk());
   return g;
 }
 

@@ -19,7 +19,7 @@ enum class Residual { kInput, kSelf, kConv, kConstant, kBroadcast };
 struct Options {
   Residual residual = Residual::kInput;
   bool bias = true;
-  bool conv_first = true;   // Add(conv, r) rather than Add(r, conv)
+  bool conv_first = true;    // Add(conv, r) rather than Add(r, conv)
   bool also_output = false;  // the Conv output is a graph output too
   bool relu = false;         // a Relu after the Add
 };
@@ -39,14 +39,25 @@ ir::Graph build(const Options& o) {
   ir::Node* c = conv(g, "conv", x, o.bias);
   ir::Value* r = nullptr;
   switch (o.residual) {
-    case Residual::kInput: r = addInput(g, "r", {1, 8, 6, 6}); break;
-    case Residual::kSelf: r = x; break;
-    case Residual::kConv: r = conv(g, "conv2", x, o.bias)->outputs[0]; break;
-    case Residual::kConstant: r = addFloats(g, "r", {1, 8, 6, 6}); break;
-    case Residual::kBroadcast: r = addInput(g, "r", {1, 8, 1, 1}); break;
+    case Residual::kInput:
+      r = addInput(g, "r", {1, 8, 6, 6});
+      break;
+    case Residual::kSelf:
+      r = x;
+      break;
+    case Residual::kConv:
+      r = conv(g, "conv2", x, o.bias)->outputs[0];
+      break;
+    case Residual::kConstant:
+      r = addFloats(g, "r", {1, 8, 6, 6});
+      break;
+    case Residual::kBroadcast:
+      r = addInput(g, "r", {1, 8, 1, 1});
+      break;
   }
-  ir::Node* add = addOp(g, "Add", "add", o.conv_first ? std::vector<ir::Value*>{c->outputs[0], r}
-                                                      : std::vector<ir::Value*>{r, c->outputs[0]});
+  ir::Node* add = addOp(g, "Add", "add",
+                        o.conv_first ? std::vector<ir::Value*>{c->outputs[0], r}
+                                     : std::vector<ir::Value*>{r, c->outputs[0]});
   ir::Value* y = o.relu ? addOp(g, "Relu", "relu", {add->outputs[0]})->outputs[0] : add->outputs[0];
   std::vector<ir::Value*> outs = {y};
   if (o.also_output) outs.push_back(c->outputs[0]);

@@ -16,7 +16,8 @@ namespace {
 ir::Value* constant(ir::Graph& g, const char* name, ir::Shape shape, float seed) {
   std::vector<float> v(static_cast<size_t>(ir::numElements(shape)));
   for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(seed + 0.37f * float(i)) * 0.5f;
-  return g.addConstant(name, ir::Tensor{ir::DType::F32, shape, ir::Blob::copyOf(v.data(), v.size() * 4)});
+  return g.addConstant(name,
+                       ir::Tensor{ir::DType::F32, shape, ir::Blob::copyOf(v.data(), v.size() * 4)});
 }
 
 ir::Graph convBn(bool second_user) {
@@ -28,13 +29,16 @@ ir::Graph convBn(bool second_user) {
   g.inputs.push_back(x);
   ir::Value* c = g.addValue("c");
   ir::Value* y = g.addValue("y");
-  g.addNode("Conv", "conv", {x, constant(g, "w", {8, 4, 3, 3}, 1.f), constant(g, "b", {8}, 2.f)}, {c})
+  g.addNode("Conv", "conv", {x, constant(g, "w", {8, 4, 3, 3}, 1.f), constant(g, "b", {8}, 2.f)},
+            {c})
       ->attrs.set("pads", std::vector<int64_t>{1, 1, 1, 1});
   std::vector<float> var(8);
   for (int i = 0; i < 8; ++i) var[i] = 0.5f + 0.1f * float(i);
-  ir::Value* v = g.addConstant("var", ir::Tensor{ir::DType::F32, {8}, ir::Blob::copyOf(var.data(), 32)});
+  ir::Value* v =
+      g.addConstant("var", ir::Tensor{ir::DType::F32, {8}, ir::Blob::copyOf(var.data(), 32)});
   g.addNode("BatchNormalization", "bn",
-            {c, constant(g, "scale", {8}, 3.f), constant(g, "beta", {8}, 4.f), constant(g, "mean", {8}, 5.f), v},
+            {c, constant(g, "scale", {8}, 3.f), constant(g, "beta", {8}, 4.f),
+             constant(g, "mean", {8}, 5.f), v},
             {y});
   g.outputs.push_back(y);
   if (second_user) g.outputs.push_back(c);

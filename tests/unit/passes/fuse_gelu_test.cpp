@@ -14,8 +14,8 @@ using namespace asc::passtest;
 namespace {
 
 struct Options {
-  bool half_first = false;  // Mul(Mul(x, 0.5), 1 + erf) with Mul(x, 0.7071) before Erf
-  float one = 1.f;          // the constant added to erf
+  bool half_first = false;   // Mul(Mul(x, 0.5), 1 + erf) with Mul(x, 0.7071) before Erf
+  float one = 1.f;           // the constant added to erf
   float sqrt2 = 1.4142135f;  // the divisor (its inverse when half_first)
   bool erf_output = false;   // the Erf output is a graph output too
 };

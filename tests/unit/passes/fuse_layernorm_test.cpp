@@ -76,8 +76,8 @@ TEST_CASE("fuse-layernorm replaces the decomposition by LayerNormalization",
   const int64_t axis = ln.attrs.getInt("axis", 0);
   CHECK((axis == -1 || axis == 2));
   CHECK(ln.attrs.getFloat("epsilon", 0) == 1e-3f);
-  CHECK(hasOriginalNames(ln, {"mean", "sub", "pow", "var", "add_eps", "sqrt", "div", "gamma_mul",
-                              "beta_add"}));
+  CHECK(hasOriginalNames(
+      ln, {"mean", "sub", "pow", "var", "add_eps", "sqrt", "div", "gamma_mul", "beta_add"}));
 }
 
 TEST_CASE("fuse-layernorm supplies a missing gamma and flattens a [1, 1, N] one",

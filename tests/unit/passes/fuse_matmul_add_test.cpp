@@ -31,14 +31,25 @@ ir::Graph build(const Options& o) {
   ir::Node* mm = addOp(g, "MatMul", "mm", {a, w});
   ir::Value* b = nullptr;
   switch (o.bias) {
-    case Bias::kVector: b = addFloats(g, "bias", {8}, {}, 1.f); break;
-    case Bias::kRow: b = addFloats(g, "bias", {1, 8}, {}, 1.f); break;
-    case Bias::kRow3d: b = addFloats(g, "bias", {1, 1, 8}, {}, 1.f); break;
-    case Bias::kInput: b = addInput(g, "bias", {8}); break;
-    case Bias::kFull: b = addFloats(g, "bias", {4, 8}, {}, 1.f); break;
+    case Bias::kVector:
+      b = addFloats(g, "bias", {8}, {}, 1.f);
+      break;
+    case Bias::kRow:
+      b = addFloats(g, "bias", {1, 8}, {}, 1.f);
+      break;
+    case Bias::kRow3d:
+      b = addFloats(g, "bias", {1, 1, 8}, {}, 1.f);
+      break;
+    case Bias::kInput:
+      b = addInput(g, "bias", {8});
+      break;
+    case Bias::kFull:
+      b = addFloats(g, "bias", {4, 8}, {}, 1.f);
+      break;
   }
-  ir::Node* add = addOp(g, "Add", "add", o.bias_first ? std::vector<ir::Value*>{b, mm->outputs[0]}
-                                                      : std::vector<ir::Value*>{mm->outputs[0], b});
+  ir::Node* add = addOp(g, "Add", "add",
+                        o.bias_first ? std::vector<ir::Value*>{b, mm->outputs[0]}
+                                     : std::vector<ir::Value*>{mm->outputs[0], b});
   std::vector<ir::Value*> outs = {add->outputs[0]};
   if (o.also_output) outs.push_back(mm->outputs[0]);
   finish(g, outs);

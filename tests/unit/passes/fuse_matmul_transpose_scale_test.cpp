@@ -37,10 +37,14 @@ ir::Graph build(const Options& o) {
     ir::Value* c = o.vector_scale ? addFloats(g, "c", {4}, {0.5f, 1.f, 2.f, 0.25f})
                                   : addFloats(g, "c", {}, {2.f});
     ir::Node* s = nullptr;
-    if (o.divide_const_by_q) s = addOp(g, "Div", "q_scale", {c, q});
-    else if (qs == "Div") s = addOp(g, "Div", "q_scale", {q, c});
-    else if (qs == "Mul") s = addOp(g, "Mul", "q_scale", {q, c});
-    else s = addOp(g, "Mul", "q_scale", {c, q});
+    if (o.divide_const_by_q)
+      s = addOp(g, "Div", "q_scale", {c, q});
+    else if (qs == "Div")
+      s = addOp(g, "Div", "q_scale", {q, c});
+    else if (qs == "Mul")
+      s = addOp(g, "Mul", "q_scale", {q, c});
+    else
+      s = addOp(g, "Mul", "q_scale", {c, q});
     a = s->outputs[0];
     if (o.q_scaled_also_output) outs.push_back(a);
   }
@@ -52,7 +56,8 @@ ir::Graph build(const Options& o) {
     b = t->outputs[0];
   }
   ir::Value* s = addOp(g, "MatMul", "scores", {a, b})->outputs[0];
-  if (o.out_scale) s = addOp(g, "Mul", "out_scale", {s, addFloats(g, "co", {}, {1.5f})})->outputs[0];
+  if (o.out_scale)
+    s = addOp(g, "Mul", "out_scale", {s, addFloats(g, "co", {}, {1.5f})})->outputs[0];
   ir::Node* sm = addOp(g, "Softmax", "softmax", {s});
   sm->attrs.set("axis", int64_t{-1});
   outs.insert(outs.begin(), sm->outputs[0]);
@@ -68,7 +73,8 @@ const ir::Node* matmul(const ir::Graph& g) {
 
 }  // namespace
 
-TEST_CASE("fuse-matmul-transpose-scale folds Q/sqrt(d) and K^T", "[passes][fuse-matmul-transpose-scale]") {
+TEST_CASE("fuse-matmul-transpose-scale folds Q/sqrt(d) and K^T",
+          "[passes][fuse-matmul-transpose-scale]") {
   for (const char* qs : {"Div", "Mul", "MulConstFirst"}) {
     INFO(qs);
     Options o;
@@ -90,7 +96,8 @@ TEST_CASE("fuse-matmul-transpose-scale folds Q/sqrt(d) and K^T", "[passes][fuse-
   }
 }
 
-TEST_CASE("fuse-matmul-transpose-scale takes every scalar factor", "[passes][fuse-matmul-transpose-scale]") {
+TEST_CASE("fuse-matmul-transpose-scale takes every scalar factor",
+          "[passes][fuse-matmul-transpose-scale]") {
   Options o;
   o.k_scale = true;
   o.out_scale = true;
@@ -106,7 +113,8 @@ TEST_CASE("fuse-matmul-transpose-scale takes every scalar factor", "[passes][fus
   expectClose(runGraph(std::move(g)), want);
 }
 
-TEST_CASE("fuse-matmul-transpose-scale: transpose only, no scale", "[passes][fuse-matmul-transpose-scale]") {
+TEST_CASE("fuse-matmul-transpose-scale: transpose only, no scale",
+          "[passes][fuse-matmul-transpose-scale]") {
   Options o;
   o.q_scale = "";
   ir::Graph g = build(o);
@@ -119,7 +127,8 @@ TEST_CASE("fuse-matmul-transpose-scale: transpose only, no scale", "[passes][fus
   expectClose(runGraph(std::move(g)), want);
 }
 
-TEST_CASE("fuse-matmul-transpose-scale leaves what it cannot fold", "[passes][fuse-matmul-transpose-scale]") {
+TEST_CASE("fuse-matmul-transpose-scale leaves what it cannot fold",
+          "[passes][fuse-matmul-transpose-scale]") {
   SECTION("a per-column factor") {
     Options o;
     o.vector_scale = true;

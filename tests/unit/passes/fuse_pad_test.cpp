@@ -30,13 +30,13 @@ ir::Graph build(const Options& o) {
   ir::Graph g;
   g.opset = 13;
   ir::Value* x = addInput(g, "x", {1, 8, 6, 6});
-  ir::Node* pad = addOp(g, "Pad", "pad", {x, addInts(g, "pads", o.pads),
-                                         addFloats(g, "value", {}, {o.value})});
+  ir::Node* pad =
+      addOp(g, "Pad", "pad", {x, addInts(g, "pads", o.pads), addFloats(g, "value", {}, {o.value})});
   pad->attrs.set("mode", o.mode);
   ir::Node* u;
   if (o.user == "Conv") {
-    u = addOp(g, "Conv", "user", {pad->outputs[0], addFloats(g, "w", {8, 8, 3, 3}, {}, 0.1f),
-                                  addFloats(g, "b", {8})});
+    u = addOp(g, "Conv", "user",
+              {pad->outputs[0], addFloats(g, "w", {8, 8, 3, 3}, {}, 0.1f), addFloats(g, "b", {8})});
     u->attrs.set("pads", std::vector<int64_t>{1, 0, 0, 1});
     u->attrs.set("strides", std::vector<int64_t>{2, 1});
   } else if (o.user == "AveragePool") {

@@ -40,8 +40,7 @@ ir::Graph build(const Options& o) {
   g.opset = 13;
   ir::Value* in = addInput(g, "in", {2, 3, 8, 8});
   ir::Value* x = addOp(g, "Mul", "pre", {in, addFloats(g, "four", {}, {4.f})})->outputs[0];
-  ir::Value* another =
-      o.other == Other::kAnother ? addInput(g, "another", {2, 3, 8, 8}) : nullptr;
+  ir::Value* another = o.other == Other::kAnother ? addInput(g, "another", {2, 3, 8, 8}) : nullptr;
   ir::Value* y = silu(g, "", x, o, another);
   if (o.chain) y = silu(g, "2", y, o, another);
   std::vector<ir::Value*> outs = g.outputs;

@@ -21,11 +21,14 @@ ir::Graph build() {
   ir::Graph g;
   g.opset = 13;
   ir::Value* x = addInput(g, "x", {1, 8, 6, 6});
-  ir::Node* c1 = addOp(g, "Conv", "c1", {x, addFloats(g, "w1", {8, 8, 3, 3}, {}, 0.05f), addFloats(g, "b1", {8})});
+  ir::Node* c1 = addOp(g, "Conv", "c1",
+                       {x, addFloats(g, "w1", {8, 8, 3, 3}, {}, 0.05f), addFloats(g, "b1", {8})});
   c1->attrs.set("pads", std::vector<int64_t>{1, 1, 1, 1});
   ir::Node* r1 = addOp(g, "Relu", "r1", {c1->outputs[0]});
   ir::Node* id = addOp(g, "Identity", "id", {r1->outputs[0]});
-  ir::Node* c2 = addOp(g, "Conv", "c2", {id->outputs[0], addFloats(g, "w2", {8, 8, 3, 3}, {}, 0.05f), addFloats(g, "b2", {8})});
+  ir::Node* c2 =
+      addOp(g, "Conv", "c2",
+            {id->outputs[0], addFloats(g, "w2", {8, 8, 3, 3}, {}, 0.05f), addFloats(g, "b2", {8})});
   c2->attrs.set("pads", std::vector<int64_t>{1, 1, 1, 1});
   ir::Node* r2 = addOp(g, "Relu", "r2", {c2->outputs[0]});
   ir::Value* c = addFloats(g, "c", {1}, {0.75f});
@@ -36,7 +39,8 @@ ir::Graph build() {
   return g;
 }
 
-passes::PassContext optimise(ir::Graph& g, std::set<std::string> types, std::set<std::string> names) {
+passes::PassContext optimise(ir::Graph& g, std::set<std::string> types,
+                             std::set<std::string> names) {
   passes::PassContext ctx;
   ctx.keep_types = std::move(types);
   ctx.keep_names = std::move(names);
@@ -70,7 +74,7 @@ TEST_CASE("op blacklist by name keeps only that node", "[passes][op-blacklist]")
   optimise(g, {}, {"r2"});
   REQUIRE(g.findNode("r2") != nullptr);
   CHECK(g.findNode("r2")->op_type == "Relu");
-  CHECK(countOps(g, "Relu") == 1);                              // r1 was still fused
+  CHECK(countOps(g, "Relu") == 1);  // r1 was still fused
   CHECK(g.findNode("c1")->attrs.getString("activation", "") == "Relu");
   CHECK_FALSE(g.findNode("c2")->attrs.has("activation"));
   expectClose(runGraph(std::move(g)), want);
@@ -123,13 +127,21 @@ TEST_CASE("op blacklist's per-op form chooses implementations", "[passes][op-bla
     return dir + "/" + name;
   };
   passes::PassContext ctx;
-  REQUIRE(passes::readOpBlacklist(write("one.json", R"({"op_name": "Conv2D", "impl_type": "high_precision"})"), &ctx).isOk());
+  REQUIRE(passes::readOpBlacklist(
+              write("one.json", R"({"op_name": "Conv2D", "impl_type": "high_precision"})"), &ctx)
+              .isOk());
   CHECK(ctx.impl_modes.at("Conv2D") == "high_precision");
-  REQUIRE(passes::readOpBlacklist(write("list.json", R"( [{"op_name": "r1", "impl_type": "high_performance"}])"), &ctx).isOk());
+  REQUIRE(passes::readOpBlacklist(
+              write("list.json", R"( [{"op_name": "r1", "impl_type": "high_performance"}])"), &ctx)
+              .isOk());
   CHECK(ctx.impl_modes.at("r1") == "high_performance");
-  CHECK(passes::readOpBlacklist(write("bad.json", R"({"op_name": "Conv2D", "impl_type": "fast"})"), &ctx).code() == ErrorCode::InvalidParam);
-  CHECK(passes::readOpBlacklist(write("noname.json", R"([{"impl_type": "high_precision"}])"), &ctx).code() == ErrorCode::InvalidParam);
-  CHECK(passes::readOpBlacklist(write("neither.json", R"({"op": 1})"), &ctx).code() == ErrorCode::JsonParseFailed);
+  CHECK(passes::readOpBlacklist(write("bad.json", R"({"op_name": "Conv2D", "impl_type": "fast"})"),
+                                &ctx)
+            .code() == ErrorCode::InvalidParam);
+  CHECK(passes::readOpBlacklist(write("noname.json", R"([{"impl_type": "high_precision"}])"), &ctx)
+            .code() == ErrorCode::InvalidParam);
+  CHECK(passes::readOpBlacklist(write("neither.json", R"({"op": 1})"), &ctx).code() ==
+        ErrorCode::JsonParseFailed);
 
   // A high_precision Conv (by CANN type) keeps fp32 under force_fp16; the other ops do not.
   ir::Graph g = build();

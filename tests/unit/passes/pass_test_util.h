@@ -40,8 +40,8 @@ inline ir::Value* addFloats(ir::Graph& g, const std::string& name, ir::Shape sha
 
 inline ir::Value* addInts(ir::Graph& g, const std::string& name, std::vector<int64_t> data) {
   ir::Shape shape{static_cast<int64_t>(data.size())};
-  return g.addConstant(name, ir::Tensor{ir::DType::I64, shape,
-                                        ir::Blob::copyOf(data.data(), data.size() * 8)});
+  return g.addConstant(
+      name, ir::Tensor{ir::DType::I64, shape, ir::Blob::copyOf(data.data(), data.size() * 8)});
 }
 
 /// A node with one new output value "<name>_out"; original_names = {name}, as after import.

@@ -30,7 +30,9 @@ ir::Graph build() {
 }
 
 // The dtype each named node computes in (its first input's).
-ir::DType computes(const ir::Graph& g, const char* node) { return g.findNode(node)->inputs[0]->dtype; }
+ir::DType computes(const ir::Graph& g, const char* node) {
+  return g.findNode(node)->inputs[0]->dtype;
+}
 
 ir::Graph apply(passes::PrecisionOptions o) {
   ir::Graph g = build();
@@ -41,7 +43,8 @@ ir::Graph apply(passes::PrecisionOptions o) {
 
 }  // namespace
 
-TEST_CASE("precision modes choose fp16 nodes and keep the model's I/O types", "[passes][precision]") {
+TEST_CASE("precision modes choose fp16 nodes and keep the model's I/O types",
+          "[passes][precision]") {
   passes::PrecisionOptions o;
   o.mode = "force_fp16";
   ir::Graph h = apply(o);

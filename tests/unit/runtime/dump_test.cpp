@@ -34,8 +34,8 @@ ir::Graph build() {
   g.inputs.push_back(x);
   std::vector<float> w(8 * 8 * 9);
   for (size_t i = 0; i < w.size(); ++i) w[i] = 0.01f * float(int(i % 17) - 8);
-  ir::Value* wv = g.addConstant("w", ir::Tensor{ir::DType::F32, {8, 8, 3, 3},
-                                                ir::Blob::copyOf(w.data(), w.size() * 4)});
+  ir::Value* wv = g.addConstant(
+      "w", ir::Tensor{ir::DType::F32, {8, 8, 3, 3}, ir::Blob::copyOf(w.data(), w.size() * 4)});
   ir::Value* c = mk("c", {1, 8, 4, 4});
   ir::Value* y = mk("y", {1, 8, 4, 4});
   ir::Node* conv = g.addNode("Conv", "conv/fused.0", {x, wv}, {c});

@@ -16,7 +16,8 @@ TEST_CASE("fp16 storage, fp32 compute", "[runtime][fp16]") {
   g.inputs.push_back(x);
   std::vector<uint16_t> c(6);
   for (int i = 0; i < 6; ++i) c[i] = floatToHalf(0.1f * float(i) - 0.2f);
-  ir::Value* k = g.addConstant("k", ir::Tensor{ir::DType::F16, {2, 3}, ir::Blob::copyOf(c.data(), 12)});
+  ir::Value* k =
+      g.addConstant("k", ir::Tensor{ir::DType::F16, {2, 3}, ir::Blob::copyOf(c.data(), 12)});
   auto mk = [&](const char* name, ir::Shape s) {
     ir::Value* v = g.addValue(name);
     v->dtype = ir::DType::F16;

@@ -85,8 +85,9 @@ TEST_CASE("models match ONNX Runtime, compiled and uncompiled", "[runtime][golde
         checkClose(static_cast<const float*>(s->outputData(0)),
                    reinterpret_cast<const float*>((*ref)->data()), (*ref)->size() / 4);
         // A second run gives the same bytes (no state left behind).
-        std::vector<uint8_t> first(static_cast<const uint8_t*>(s->outputData(0)),
-                                   static_cast<const uint8_t*>(s->outputData(0)) + s->outputs()[0].bytes);
+        std::vector<uint8_t> first(
+            static_cast<const uint8_t*>(s->outputData(0)),
+            static_cast<const uint8_t*>(s->outputData(0)) + s->outputs()[0].bytes);
         REQUIRE(s->run().isOk());
         CHECK(std::memcmp(first.data(), s->outputData(0), first.size()) == 0);
       }
@@ -107,7 +108,8 @@ TEST_CASE("a wrong input size is refused with both sizes", "[runtime]") {
   CHECK((*s)->setInput(3, small.data(), 40).code() == ErrorCode::InputShapeMismatch);
 }
 
-TEST_CASE("fp16 precision modes drift a little from ONNX Runtime's fp32", "[runtime][golden][fp16]") {
+TEST_CASE("fp16 precision modes drift a little from ONNX Runtime's fp32",
+          "[runtime][golden][fp16]") {
   const std::string g = root() + "/tests/data/golden/resnet_mini";
   auto input = tensorio::readTensorFile(g + ".input.npy");
   REQUIRE(input.isOk());

@@ -42,8 +42,8 @@ struct Builder {
   Builder() {
     g.opset = 13;
     for (auto& v : w) v *= 0.2f;
-    wv = g.addConstant("w", ir::Tensor{ir::DType::F32, {C, C, 1, 1},
-                                       ir::Blob::copyOf(w.data(), w.size() * 4)});
+    wv = g.addConstant(
+        "w", ir::Tensor{ir::DType::F32, {C, C, 1, 1}, ir::Blob::copyOf(w.data(), w.size() * 4)});
   }
   ir::Value* value(const std::string& name) {
     ir::Value* v = g.addValue(name);
@@ -105,7 +105,8 @@ size_t sharedResiduals(const std::function<void(Builder&)>& make) {
 void expectNear(const std::vector<float>& got, const std::vector<float>& want) {
   REQUIRE(got.size() == want.size());
   size_t bad = 0;
-  for (size_t i = 0; i < got.size(); ++i) bad += !(std::fabs(got[i] - want[i]) <= 1e-4f * (1 + std::fabs(want[i])));
+  for (size_t i = 0; i < got.size(); ++i)
+    bad += !(std::fabs(got[i] - want[i]) <= 1e-4f * (1 + std::fabs(want[i])));
   CHECK(bad == 0);
 }
 
@@ -124,9 +125,9 @@ TEST_CASE("conv residual in place: the residual dies at the Conv", "[runtime][in
   auto make = [](Builder& b) {
     ir::Value* x = b.input("x");
     ir::Value* r = b.op("Relu", "r", {x});
-    ir::Value* c1 = b.convAdd("c1", x, r);   // r dies here, but see below
+    ir::Value* c1 = b.convAdd("c1", x, r);    // r dies here, but see below
     ir::Value* c2 = b.convAdd("c2", c1, c1);  // c1 is both source and residual: no sharing
-    ir::Value* c3 = b.convAdd("c3", x, c2);  // c2 (its own buffer) dies here
+    ir::Value* c3 = b.convAdd("c3", x, c2);   // c2 (its own buffer) dies here
     b.g.outputs = {c3};
   };
   CHECK(sharedResiduals(make) == 1);  // c3

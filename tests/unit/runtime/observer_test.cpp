@@ -73,8 +73,8 @@ ir::Graph convGraph(ir::DType dt, int C, int H, int W, const std::vector<float>&
   return g;
 }
 
-std::vector<float> naiveConv(const std::vector<float>& x, const std::vector<float>& w, int C,
-                             int H, int W) {
+std::vector<float> naiveConv(const std::vector<float>& x, const std::vector<float>& w, int C, int H,
+                             int W) {
   std::vector<float> y(size_t(C) * H * W, 0.f);
   for (int o = 0; o < C; ++o)
     for (int i = 0; i < H; ++i)
@@ -172,8 +172,10 @@ struct Negator : runtime::StepObserver {
       REQUIRE(s.readValue(v, raw.data()).isOk());
       const size_t count = static_cast<size_t>(v->numel());
       for (size_t i = 0; i < count; ++i) {
-        if (v->dtype == ir::DType::F16) reinterpret_cast<uint16_t*>(raw.data())[i] ^= 0x8000;
-        else reinterpret_cast<float*>(raw.data())[i] *= -1.f;
+        if (v->dtype == ir::DType::F16)
+          reinterpret_cast<uint16_t*>(raw.data())[i] ^= 0x8000;
+        else
+          reinterpret_cast<float*>(raw.data())[i] *= -1.f;
       }
       REQUIRE(session->writeValue(v, raw.data()).isOk());
       ++writes;

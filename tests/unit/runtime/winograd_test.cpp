@@ -24,10 +24,11 @@ ir::Graph build(const Case& c, const std::vector<float>& w, const std::vector<fl
   x->dtype = ir::DType::F32;
   x->shape = {c.n, c.cin, c.hw, c.hw};
   g.inputs.push_back(x);
-  ir::Value* wv = g.addConstant("w", ir::Tensor{ir::DType::F32, {c.cout, c.cin, 3, 3},
-                                                ir::Blob::copyOf(w.data(), w.size() * 4)});
-  ir::Value* bv = g.addConstant("b", ir::Tensor{ir::DType::F32, {c.cout},
-                                                ir::Blob::copyOf(b.data(), b.size() * 4)});
+  ir::Value* wv = g.addConstant(
+      "w",
+      ir::Tensor{ir::DType::F32, {c.cout, c.cin, 3, 3}, ir::Blob::copyOf(w.data(), w.size() * 4)});
+  ir::Value* bv = g.addConstant(
+      "b", ir::Tensor{ir::DType::F32, {c.cout}, ir::Blob::copyOf(b.data(), b.size() * 4)});
   const int64_t out_hw = (c.hw + 2 - 3) / c.stride + 1;
   ir::Value* y = g.addValue("y");
   y->dtype = ir::DType::F32;
@@ -65,11 +66,14 @@ std::vector<float> naive(const Case& c, const std::vector<float>& x, const std::
 
 }  // namespace
 
-TEST_CASE("3x3 convolutions on the Winograd kernel match a naive convolution", "[runtime][winograd]") {
+TEST_CASE("3x3 convolutions on the Winograd kernel match a naive convolution",
+          "[runtime][winograd]") {
   const Case c = GENERATE(Case{1, 64, 64, 14, 1}, Case{1, 64, 128, 9, 1}, Case{1, 64, 64, 14, 2},
                           Case{1, 32, 32, 14, 1}, Case{2, 64, 64, 8, 1});
-  INFO("n " << c.n << " cin " << c.cin << " cout " << c.cout << " hw " << c.hw << " stride " << c.stride);
-  std::vector<float> w(size_t(c.cout) * c.cin * 9), b(size_t(c.cout)), x(size_t(c.n) * c.cin * c.hw * c.hw);
+  INFO("n " << c.n << " cin " << c.cin << " cout " << c.cout << " hw " << c.hw << " stride "
+            << c.stride);
+  std::vector<float> w(size_t(c.cout) * c.cin * 9), b(size_t(c.cout)),
+      x(size_t(c.n) * c.cin * c.hw * c.hw);
   for (size_t i = 0; i < w.size(); ++i) w[i] = 0.05f * std::sin(0.7f * float(i));
   for (size_t i = 0; i < b.size(); ++i) b[i] = 0.1f * std::cos(float(i));
   for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.31f * float(i) + 1.f);
@@ -87,7 +91,8 @@ TEST_CASE("3x3 convolutions on the Winograd kernel match a naive convolution", "
     worst = std::max(worst, double(std::fabs(got[i] - want[i])));
     largest = std::max(largest, double(std::fabs(want[i])));
   }
-  INFO("kernel: " << (wino ? "winograd" : "direct") << ", max |diff| " << worst << ", max |ref| " << largest);
+  INFO("kernel: " << (wino ? "winograd" : "direct") << ", max |diff| " << worst << ", max |ref| "
+                  << largest);
   CHECK(largest > 0.1);
   CHECK(worst <= 2e-5 * largest);
 }

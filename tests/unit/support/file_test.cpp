@@ -50,8 +50,8 @@ TEST_CASE("path helpers", "[support]") {
 TEST_CASE("fp16 conversions round to nearest even", "[support]") {
   for (float f : {0.f, 1.f, -2.5f, 65504.f, 6.1035156e-05f, 5.9604645e-08f, 0.33325195f})
     CHECK(halfToFloat(floatToHalf(f)) == f);
-  CHECK(floatToHalf(1e6f) == 0x7c00);             // overflow to +inf
+  CHECK(floatToHalf(1e6f) == 0x7c00);                // overflow to +inf
   CHECK(floatToHalf(1.0f + 1.0f / 2048) == 0x3c00);  // tie to even
-  CHECK(halfToFloat(0x0001) == 5.9604645e-08f);   // smallest subnormal
+  CHECK(halfToFloat(0x0001) == 5.9604645e-08f);      // smallest subnormal
   CHECK(bf16ToFloat(floatToBf16(1.5f)) == 1.5f);
 }

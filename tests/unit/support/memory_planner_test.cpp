@@ -39,7 +39,8 @@ TEST_CASE("fixed buffers stay where they are; the rest fit around them", "[suppo
   for (size_t i = 0; i < reqs.size(); ++i)
     for (size_t j = i + 1; j < reqs.size(); ++j) {
       const bool live_together = !(reqs[i].last < reqs[j].first || reqs[j].last < reqs[i].first);
-      const bool share = p.offsets[i] < p.offsets[j] + reqs[j].bytes && p.offsets[j] < p.offsets[i] + reqs[i].bytes;
+      const bool share = p.offsets[i] < p.offsets[j] + reqs[j].bytes &&
+                         p.offsets[j] < p.offsets[i] + reqs[i].bytes;
       CHECK_FALSE((live_together && share));
     }
   MemoryPlan seq = planMemory(reqs, 64, false);

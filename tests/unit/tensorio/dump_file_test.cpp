@@ -192,16 +192,16 @@ TEST_CASE("a deeply nested fusion rule file is refused quickly", "[compare]") {
   CHECK(r.status().message().find("deep") != std::string::npos);
   // Brackets inside strings do not count.
   const std::string ok = tmp("brackets.json");
-  const std::string text = R"({"graph": [{"op": [{"name": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[)"
-                           R"([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{", "type": "X"}]}]})";
+  const std::string text =
+      R"({"graph": [{"op": [{"name": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[)"
+      R"([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{", "type": "X"}]}]})";
   REQUIRE(writeFileAtomic(ok, text.data(), text.size()).isOk());
   auto r2 = compare::readFusionRule(ok);
   REQUIRE(r2.isOk());
   CHECK(r2->ops.size() == 1);
 }
 
-TEST_CASE("a dump tensor's format, original shape and original format round-trip",
-          "[tensorio]") {
+TEST_CASE("a dump tensor's format, original shape and original format round-trip", "[tensorio]") {
   DumpData d;
   d.op_name = "conv";
   DumpTensor t = floats(std::vector<float>(2 * 1 * 2 * 2 * 16, 1.f), {2, 1, 2, 2, 16});

@@ -61,7 +61,8 @@ TEST_CASE("NC1HWC0 to NCHW matches the naive reference on odd shapes", "[tensori
       for (int64_t c = 0; c < k.c; ++c)
         for (int64_t h = 0; h < k.h; ++h)
           for (int64_t w = 0; w < k.w; ++w, ++i)
-            if (bitsAt(*got, i) != bitsAt(stored, test::nc1hwc0Index(n, c, h, w, k.c, k.h, k.w, k.c0)))
+            if (bitsAt(*got, i) !=
+                bitsAt(stored, test::nc1hwc0Index(n, c, h, w, k.c, k.h, k.w, k.c0)))
               ++bad;
     CHECK(bad == 0);
   }
@@ -86,9 +87,10 @@ TEST_CASE("FRACTAL_Z to NCHW matches the naive reference on odd shapes", "[tenso
     ir::DType dtype;
     int64_t n, c, h, w, c0;
   };
-  for (const Case& k : {Case{ir::DType::F16, 20, 3, 3, 3, 16}, Case{ir::DType::F32, 17, 33, 1, 1, 16},
-                        Case{ir::DType::F16, 1, 1, 5, 2, 16}, Case{ir::DType::I8, 35, 40, 2, 3, 32},
-                        Case{ir::DType::F16, 32, 16, 3, 3, 16}}) {
+  for (const Case& k :
+       {Case{ir::DType::F16, 20, 3, 3, 3, 16}, Case{ir::DType::F32, 17, 33, 1, 1, 16},
+        Case{ir::DType::F16, 1, 1, 5, 2, 16}, Case{ir::DType::I8, 35, 40, 2, 3, 32},
+        Case{ir::DType::F16, 32, 16, 3, 3, 16}}) {
     const int64_t c1 = (k.c + k.c0 - 1) / k.c0, n1 = (k.n + 15) / 16;
     ir::Tensor stored = randomTensor(k.dtype, {c1 * k.h * k.w, n1, 16, k.c0}, 23);
     auto got = toOriginLayout(stored, kFormatFractalZ, {k.n, k.c, k.h, k.w}, kFormatNCHW, "w");
@@ -129,7 +131,8 @@ TEST_CASE("FRACTAL_NZ to ND matches the naive reference on odd shapes", "[tensor
     for (int64_t b = 0; b < B; ++b)
       for (int64_t m = 0; m < M; ++m)
         for (int64_t n = 0; n < N; ++n, ++i)
-          if (bitsAt(*got, i) != bitsAt(stored, test::fractalNZIndex(b, m, n, M, N, 16, k.n0))) ++bad;
+          if (bitsAt(*got, i) != bitsAt(stored, test::fractalNZIndex(b, m, n, M, N, 16, k.n0)))
+            ++bad;
     CHECK(bad == 0);
   }
 }
@@ -138,7 +141,8 @@ TEST_CASE("device layouts round-trip byte-equal through the test packers", "[ten
   for (ir::DType dt : {ir::DType::F32, ir::DType::F16, ir::DType::I8}) {
     const int64_t c0 = dt == ir::DType::I8 ? 32 : 16;
     ir::Tensor x = randomTensor(dt, {3, 21, 4, 5}, 3);
-    auto a = toOriginLayout(test::packNC1HWC0(x, c0, 0xAB), kFormatNC1HWC0, x.shape, kFormatNCHW, "x");
+    auto a =
+        toOriginLayout(test::packNC1HWC0(x, c0, 0xAB), kFormatNC1HWC0, x.shape, kFormatNCHW, "x");
     REQUIRE(a.isOk());
     CHECK(sameBytes(*a, x));
     ir::Tensor wt = randomTensor(dt, {18, 37, 3, 3}, 4);
@@ -167,14 +171,15 @@ TEST_CASE("a stored shape that does not fit the origin shape is refused", "[tens
     auto r = toOriginLayout(p, kFormatNC1HWC0, wrong, kFormatNCHW, "'conv1' output 0");
     REQUIRE_FALSE(r.isOk());
     CHECK(r.status().code() == ErrorCode::ModelParseFailed);
-    CHECK_THAT(r.status().message(), Catch::Contains("'conv1' output 0") &&
-                                         Catch::Contains("original_shape"));
+    CHECK_THAT(r.status().message(),
+               Catch::Contains("'conv1' output 0") && Catch::Contains("original_shape"));
   }
   auto r = toOriginLayout(p, kFormatNC1HWC0, {1, 20, 9}, kFormatNCHW, "t");
   REQUIRE_FALSE(r.isOk());
   CHECK_THAT(r.status().message(), Catch::Contains("4-D"));
   ir::Tensor w = randomTensor(ir::DType::F16, {18, 37, 3, 3}, 2);
-  auto fz = toOriginLayout(test::packFractalZ(w, 16), kFormatFractalZ, {40, 37, 3, 3}, kFormatNCHW, "w");
+  auto fz =
+      toOriginLayout(test::packFractalZ(w, 16), kFormatFractalZ, {40, 37, 3, 3}, kFormatNCHW, "w");
   REQUIRE_FALSE(fz.isOk());
   CHECK_THAT(fz.status().message(), Catch::Contains("FRACTAL_Z") && Catch::Contains("(40,37,3,3)"));
   ir::Tensor m = randomTensor(ir::DType::F16, {19, 45}, 3);

@@ -27,8 +27,8 @@ ir::Graph smallGraph() {
   ir::Value* x = mk("x", {1, 4, 6, 6});
   g.inputs.push_back(x);
   std::vector<float> w(4 * 4 * 9, 0.01f);
-  ir::Value* wv =
-      g.addConstant("w", ir::Tensor{ir::DType::F32, {4, 4, 3, 3}, ir::Blob::copyOf(w.data(), w.size() * 4)});
+  ir::Value* wv = g.addConstant(
+      "w", ir::Tensor{ir::DType::F32, {4, 4, 3, 3}, ir::Blob::copyOf(w.data(), w.size() * 4)});
   ir::Value* c = mk("c", {1, 4, 4, 4});
   ir::Value* r = mk("r", {1, 4, 4, 4});
   ir::Node* conv = g.addNode("Conv", "conv", {x, wv}, {c});
@@ -48,7 +48,8 @@ const char* kRaw =
     "asc-trace\t1\n"
     "process\t42\tmsame --model m.om\n"
     "session\t1\tm\tAscend310P3\t2\n"
-    "op\t1\t0\tconv1\tConv2D\tConv\tAI_CORE\ta;b\t1,3,8,8;4,3,3,3\tFLOAT;FLOAT\tNCHW;NCHW\t1,4,6,6\tFLOAT\tNCHW\t1000000\t4096\n"
+    "op\t1\t0\tconv1\tConv2D\tConv\tAI_CORE\ta;b\t1,3,8,8;4,3,3,3\tFLOAT;FLOAT\tNCHW;NCHW\t1,4,6,"
+    "6\tFLOAT\tNCHW\t1000000\t4096\n"
     "op\t1\t1\ttopk\tTopK\tTopK\tAI_CPU\t\t1,4,6,6\tFLOAT\tNCHW\t1,4\tFLOAT\tND\t0\t640\n"
     "task\t1\t0\t0\t1000\t3000\n"
     "task\t1\t1\t0\t3500\t4500\n"
@@ -173,7 +174,7 @@ TEST_CASE("malformed raw data is refused with the file and line", "[trace]") {
   CHECK_FALSE(trace::parseRaw("asc-trace\t1\nprocess\t1\tx\nscope\tModelExecute\tacl\t"
                               "-9200000000000000000\t9200000000000000000\t1\n",
                               "h.txt", &q)
-                   .isOk());
+                  .isOk());
   CHECK_FALSE(trace::readProfile(ASC_TEST_TMP "/trace/does-not-exist").isOk());
 }
 
@@ -216,7 +217,8 @@ TEST_CASE("Chrome trace JSON: metadata, complete events, counters, escaping", "[
   CHECK(j.find("\"ph\":\"M\",\"pid\":42,\"tid\":0,\"args\":{\"name\":\"msame (pid 42)\"}") !=
         std::string::npos);
   size_t x = 0;
-  for (size_t k = j.find("\"ph\":\"X\""); k != std::string::npos; k = j.find("\"ph\":\"X\"", k + 1)) ++x;
+  for (size_t k = j.find("\"ph\":\"X\""); k != std::string::npos; k = j.find("\"ph\":\"X\"", k + 1))
+    ++x;
   CHECK(x == 4 + 2);  // tasks + scopes
   CHECK(j.find("\"name\":\"conv1\",\"ph\":\"X\",\"cat\":\"AI_CORE\",\"ts\":1.000,\"dur\":2.000,"
                "\"pid\":42,\"tid\":1") != std::string::npos);

@@ -85,8 +85,8 @@ struct CompileReport {
 };
 
 struct CompiledModel {
-  ir::Graph graph;                     // optimised, precision and layout applied
-  std::optional<ir::Graph> original;   // with keep_original: as imported (out_nodes applied)
+  ir::Graph graph;                    // optimised, precision and layout applied
+  std::optional<ir::Graph> original;  // with keep_original: as imported (out_nodes applied)
   const soc::SocInfo* chip = nullptr;
   /// What om::writeOm needs besides the graph (the caller adds atc_cmdline).
   om::ModelInfo info;

@@ -12,7 +12,19 @@ namespace asc::ir {
 
 enum class DType : uint8_t {
   Undefined = 0,
-  F32, F16, BF16, F64, I8, U8, I16, U16, I32, U32, I64, U64, Bool,
+  F32,
+  F16,
+  BF16,
+  F64,
+  I8,
+  U8,
+  I16,
+  U16,
+  I32,
+  U32,
+  I64,
+  U64,
+  Bool,
 };
 
 using Shape = std::vector<int64_t>;

@@ -24,7 +24,7 @@ class ASC_API Value {
   std::string name;
   DType dtype = DType::Undefined;
   Shape shape;
-  std::string format = "ND";  // layout as the OM records it: NCHW, ND, NC1HWC0, ...
+  std::string format = "ND";         // layout as the OM records it: NCHW, ND, NC1HWC0, ...
   std::shared_ptr<const Blob> data;  // set for constants
   Node* producer = nullptr;
   int producer_output = 0;
@@ -39,8 +39,8 @@ class ASC_API Value {
 class ASC_API Node {
  public:
   std::string name;
-  std::string op_type;                // IR (ONNX) name, e.g. "Conv"
-  std::vector<Value*> inputs;         // nullptr marks an omitted optional input
+  std::string op_type;         // IR (ONNX) name, e.g. "Conv"
+  std::vector<Value*> inputs;  // nullptr marks an omitted optional input
   std::vector<Value*> outputs;
   Attrs attrs;
   /// Source-model node names this node stands for (_datadump_original_op_names).
@@ -59,9 +59,9 @@ class ASC_API Graph {
   Graph& operator=(Graph&&) = default;
 
   std::string name;
-  int opset = 13;                 // default-domain opset of the source model
-  std::vector<Value*> inputs;     // model inputs, in order
-  std::vector<Value*> outputs;    // model outputs, in order
+  int opset = 13;               // default-domain opset of the source model
+  std::vector<Value*> inputs;   // model inputs, in order
+  std::vector<Value*> outputs;  // model outputs, in order
 
   /// Creates a value with a unique name (a suffix is added if `name` is taken).
   /// A deep copy: new nodes and values with the same names, types, edges and attributes
@@ -83,8 +83,10 @@ class ASC_API Graph {
   void removeNodesIf(Pred dead) {
     std::vector<std::unique_ptr<Node>> kept;
     for (auto& n : nodes_)
-      if (!dead(*n)) kept.push_back(std::move(n));
-      else node_index_.erase(n->name);
+      if (!dead(*n))
+        kept.push_back(std::move(n));
+      else
+        node_index_.erase(n->name);
     nodes_ = std::move(kept);
   }
   /// Drops values that are neither graph inputs/outputs nor used/produced by any node.

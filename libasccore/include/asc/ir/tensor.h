@@ -23,7 +23,9 @@ class ASC_API Blob {
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
   template <typename T>
-  const T* as() const { return reinterpret_cast<const T*>(data_); }
+  const T* as() const {
+    return reinterpret_cast<const T*>(data_);
+  }
 
  private:
   const uint8_t* data_;

@@ -47,7 +47,7 @@ ASC_API MemoryPlanSummary planActivationMemory(const ir::Graph& g, bool reuse);
 ASC_API Status writeOm(const ir::Graph& g, const ModelInfo& info, const std::string& path);
 
 struct PartitionInfo {
-  uint32_t type;  // 0 MODEL_DEF, 1 WEIGHTS_DATA, 2 TASK_INFO, 3 TBE_KERNELS, 4 CUST_AICPU_KERNELS
+  uint32_t type;    // 0 MODEL_DEF, 1 WEIGHTS_DATA, 2 TASK_INFO, 3 TBE_KERNELS, 4 CUST_AICPU_KERNELS
   uint64_t offset;  // from the start of the file
   uint64_t size;
 };
@@ -60,7 +60,7 @@ struct OmSummary {
   std::vector<PartitionInfo> partitions;
   std::map<std::string, std::string> attrs;  // scalar ModelDef attrs, printed form
   std::vector<int64_t> om_info_list;
-  uint64_t peak_live_bytes = 0;  // recorded by asc-tools' atc (0 when absent)
+  uint64_t peak_live_bytes = 0;              // recorded by asc-tools' atc (0 when absent)
   std::vector<std::string> inputs, outputs;  // "name:dtype:[dims]"
   size_t op_count = 0;
 };

@@ -27,12 +27,12 @@ ASC_API bool channelsLast();
 ASC_API int blockSize();
 
 struct TensorRef {
-  void* data = nullptr;               // nullptr for an omitted optional input
-  const ir::Value* value = nullptr;   // dtype and logical shape
+  void* data = nullptr;              // nullptr for an omitted optional input
+  const ir::Value* value = nullptr;  // dtype and logical shape
   Layout layout = Layout::Plain;
   ir::DType type = ir::DType::Undefined;  // element type in this buffer (may differ from the
                                           // value's storage type: fp16 values compute in fp32)
-  size_t bytes = 0;                   // physical size of the buffer
+  size_t bytes = 0;                       // physical size of the buffer
 
   const float* f32() const { return static_cast<const float*>(data); }
   float* f32() { return static_cast<float*>(data); }

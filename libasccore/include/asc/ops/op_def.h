@@ -71,8 +71,8 @@ class ASC_API InferContext {
   /// E10055: a valid model uses something asc-tools does not support (yet).
   template <typename... Args>
   Status unsupported(fmt::format_string<Args...> f, Args&&... args) const {
-    return Status::error(ErrorCode::NotImplemented, "node '{}' ({}): {}", node_.name,
-                         node_.op_type, fmt::format(f, std::forward<Args>(args)...));
+    return Status::error(ErrorCode::NotImplemented, "node '{}' ({}): {}", node_.name, node_.op_type,
+                         fmt::format(f, std::forward<Args>(args)...));
   }
 
   /// E16001 "node 'n' (Op): <message>".
@@ -97,43 +97,112 @@ using FlopsFn = int64_t (*)(const ir::Node&);
 class ASC_API OpDef {
  public:
   explicit OpDef(std::string name) : name_(name), cann_type_(std::move(name)) {}
-  OpDef& onnx(int since_opset) { onnx_since_ = since_opset; return *this; }
-  OpDef& cann(std::string type) { cann_type_ = std::move(type); return *this; }
-  OpDef& engine(Engine e) { engine_ = e; return *this; }
-  OpDef& inputs(int min, int max) { min_in_ = min; max_in_ = max; return *this; }
-  OpDef& outputs(int min, int max) { min_out_ = min; max_out_ = max; return *this; }
-  OpDef& canonicalize(InferFn f) { canon_ = f; return *this; }
-  OpDef& inferShape(InferFn f) { infer_ = f; return *this; }
-  OpDef& evalConst(EvalFn f) { eval_ = f; return *this; }
+  OpDef& onnx(int since_opset) {
+    onnx_since_ = since_opset;
+    return *this;
+  }
+  OpDef& cann(std::string type) {
+    cann_type_ = std::move(type);
+    return *this;
+  }
+  OpDef& engine(Engine e) {
+    engine_ = e;
+    return *this;
+  }
+  OpDef& inputs(int min, int max) {
+    min_in_ = min;
+    max_in_ = max;
+    return *this;
+  }
+  OpDef& outputs(int min, int max) {
+    min_out_ = min;
+    max_out_ = max;
+    return *this;
+  }
+  OpDef& canonicalize(InferFn f) {
+    canon_ = f;
+    return *this;
+  }
+  OpDef& inferShape(InferFn f) {
+    infer_ = f;
+    return *this;
+  }
+  OpDef& evalConst(EvalFn f) {
+    eval_ = f;
+    return *this;
+  }
   /// The EvalFn reads only the dtypes and shapes of its inputs (Shape), so the node folds even
   /// when they are not constant; such inputs reach it as Tensors without data.
-  OpDef& evalFromShapes() { eval_shapes_only_ = true; return *this; }
-  OpDef& flops(FlopsFn f) { flops_ = f; return *this; }
-  OpDef& summary(std::string s) { summary_ = std::move(s); return *this; }
-  OpDef& kernel(KernelFactory f) { kernel_ = f; return *this; }
-  OpDef& layout(LayoutFn f) { layout_ = f; return *this; }
+  OpDef& evalFromShapes() {
+    eval_shapes_only_ = true;
+    return *this;
+  }
+  OpDef& flops(FlopsFn f) {
+    flops_ = f;
+    return *this;
+  }
+  OpDef& summary(std::string s) {
+    summary_ = std::move(s);
+    return *this;
+  }
+  OpDef& kernel(KernelFactory f) {
+    kernel_ = f;
+    return *this;
+  }
+  OpDef& layout(LayoutFn f) {
+    layout_ = f;
+    return *this;
+  }
   /// The kernel reads and writes every dtype itself (data movement, Cast): the runtime passes
   /// fp16 tensors through unconverted.
-  OpDef& nativeDtypes() { native_dtypes_ = true; return *this; }
+  OpDef& nativeDtypes() {
+    native_dtypes_ = true;
+    return *this;
+  }
   /// Output 0 has exactly the bytes of input 0 (Reshape, Flatten, Squeeze, Identity...): on
   /// plain tensors the runtime gives the output the input's buffer and runs nothing.
-  OpDef& aliasesInput() { alias_ = true; return *this; }
+  OpDef& aliasesInput() {
+    alias_ = true;
+    return *this;
+  }
   /// A Cube-unit op on the chip (matrix multiply: Conv, MatMul...): what a Vector Core cannot run
   /// and what allow_fp32_to_fp16 puts in fp16.
-  OpDef& cube() { cube_ = true; return *this; }
+  OpDef& cube() {
+    cube_ = true;
+    return *this;
+  }
   /// No model names this op: passes make it (Swish, TransData). Never read from ONNX.
-  OpDef& internal() { internal_ = true; onnx_since_ = kNoOnnx; return *this; }
+  OpDef& internal() {
+    internal_ = true;
+    onnx_since_ = kNoOnnx;
+    return *this;
+  }
   /// An activation that fuses into a producer that takes activations (fuse-conv-activation).
-  OpDef& fusableActivation() { fusable_activation_ = true; return *this; }
+  OpDef& fusableActivation() {
+    fusable_activation_ = true;
+    return *this;
+  }
   /// The activations this op's kernel applies as a post-op.
-  OpDef& takesActivations(ActivationPostOps p) { post_ops_ = p; return *this; }
+  OpDef& takesActivations(ActivationPostOps p) {
+    post_ops_ = p;
+    return *this;
+  }
   /// How the op works on NC1HWC0 (the layout pass).
-  OpDef& works5hd(FiveHd f) { five_hd_ = f; return *this; }
+  OpDef& works5hd(FiveHd f) {
+    five_hd_ = f;
+    return *this;
+  }
   /// How allow_mix_precision treats the op.
-  OpDef& precisionClass(PrecisionClass c) { precision_class_ = c; return *this; }
+  OpDef& precisionClass(PrecisionClass c) {
+    precision_class_ = c;
+    return *this;
+  }
   /// The kernel can accumulate into input `i` (Conv's fused residual, a sum post-op), so its
   /// output may take that input's buffer when nothing reads it later (om/inplace.h).
-  OpDef& accumulatesInto(int i) { accumulate_input_ = i; return *this; }
+  OpDef& accumulatesInto(int i) {
+    accumulate_input_ = i;
+    return *this;
+  }
 
   const std::string& name() const { return name_; }
   const std::string& cannType() const { return cann_type_; }

@@ -53,11 +53,11 @@ ASC_API Status loadPluginsFromOptionOrEnv(const std::string& option_value);
 }  // namespace asc::ops
 
 /// Defines the two entry points of a plugin around `fn`, a void(asc::ops::PluginRegistrar&).
-#define ASC_OP_PLUGIN(fn)                                                             \
-  extern "C" __attribute__((visibility("default"))) int asc_op_plugin_abi() {         \
-    return ASC_OP_PLUGIN_ABI;                                                         \
-  }                                                                                   \
-  extern "C" __attribute__((visibility("default"))) void asc_op_plugin_register(      \
-      asc::ops::PluginRegistrar* registrar) {                                         \
-    fn(*registrar);                                                                   \
+#define ASC_OP_PLUGIN(fn)                                                        \
+  extern "C" __attribute__((visibility("default"))) int asc_op_plugin_abi() {    \
+    return ASC_OP_PLUGIN_ABI;                                                    \
+  }                                                                              \
+  extern "C" __attribute__((visibility("default"))) void asc_op_plugin_register( \
+      asc::ops::PluginRegistrar* registrar) {                                    \
+    fn(*registrar);                                                              \
   }

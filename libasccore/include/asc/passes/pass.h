@@ -35,8 +35,8 @@ ASC_API const char* optLevelName(OptLevel level);
 struct PassReport {
   std::string name;
   bool changed = false;
-  double ms = 0;                  // the pass and the re-infer/verify after it
-  std::vector<std::string> log;   // its rewrites, one line each
+  double ms = 0;                 // the pass and the re-infer/verify after it
+  std::vector<std::string> log;  // its rewrites, one line each
 };
 
 struct PassContext {

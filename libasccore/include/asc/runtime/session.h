@@ -17,8 +17,8 @@ class Session;
 
 /// One executed step, as an observer sees it (dumps, tracing).
 struct StepEvent {
-  size_t index = 0;              // position in the execution plan
-  const char* kind = "";         // "kernel", "reorder" or "convert" (the last two are inserted)
+  size_t index = 0;                // position in the execution plan
+  const char* kind = "";           // "kernel", "reorder" or "convert" (the last two are inserted)
   const ir::Node* node = nullptr;  // the graph node a kernel step runs; nullptr otherwise
   const std::string* label = nullptr;  // as in describe()
   /// The nodes whose outputs hold their final data after this step (Session::readValue): the
@@ -49,8 +49,8 @@ struct SessionOptions {
 };
 
 struct StepTime {
-  std::string label;   // "node (CANNType) impl", or a reorder/conversion
-  std::string node;    // node name ("" for runtime-inserted steps)
+  std::string label;  // "node (CANNType) impl", or a reorder/conversion
+  std::string node;   // node name ("" for runtime-inserted steps)
   double total_ms = 0;
   int64_t calls = 0;
 };

@@ -14,12 +14,12 @@
 namespace asc::soc {
 
 struct SocInfo {
-  const char* name;           // --soc_version spelling, e.g. "Ascend910B1"
-  const char* target_type;    // "MINI" (inference parts) or "CLOUD" (training parts)
-  uint64_t memory_bytes;      // device memory (HBM/DDR)
-  int c0;                     // C0 of the NC1HWC0 format for 16-bit types
+  const char* name;         // --soc_version spelling, e.g. "Ascend910B1"
+  const char* target_type;  // "MINI" (inference parts) or "CLOUD" (training parts)
+  uint64_t memory_bytes;    // device memory (HBM/DDR)
+  int c0;                   // C0 of the NC1HWC0 format for 16-bit types
   bool has_bf16;
-  double peak_fp16_tflops;    // AI Core cube peak
+  double peak_fp16_tflops;                // AI Core cube peak
   std::vector<const char*> excluded_ops;  // IR op names this chip lacks
 };
 

@@ -39,9 +39,10 @@ inline uint16_t floatToHalf(float f) {
   std::memcpy(&x, &f, 4);
   uint32_t sign = (x >> 16) & 0x8000;
   uint32_t absx = x & 0x7fffffff;
-  if (absx >= 0x7f800000) return static_cast<uint16_t>(sign | 0x7c00 | (absx > 0x7f800000 ? 0x200 : 0));
+  if (absx >= 0x7f800000)
+    return static_cast<uint16_t>(sign | 0x7c00 | (absx > 0x7f800000 ? 0x200 : 0));
   if (absx >= 0x477ff000) return static_cast<uint16_t>(sign | 0x7c00);  // overflow -> inf
-  if (absx < 0x38800000) {  // subnormal or zero in half
+  if (absx < 0x38800000) {                                              // subnormal or zero in half
     if (absx < 0x33000000) return static_cast<uint16_t>(sign);
     uint32_t e = absx >> 23;
     uint32_t m = (absx & 0x7fffff) | 0x800000;

@@ -30,7 +30,9 @@ class [[nodiscard]] ASC_API Status {
  public:
   Status() = default;
   static Status ok() { return Status(); }
-  static Status error(ErrorCode code, std::string message) { return Status(code, std::move(message)); }
+  static Status error(ErrorCode code, std::string message) {
+    return Status(code, std::move(message));
+  }
   template <typename... Args>
   static Status error(ErrorCode code, fmt::format_string<Args...> f, Args&&... args) {
     return Status(code, fmt::format(f, std::forward<Args>(args)...));
@@ -81,15 +83,15 @@ class [[nodiscard]] Result {
 #define ASC_CONCAT(a, b) ASC_CONCAT_INNER(a, b)
 
 /// Returns early with the status when `expr` (a Status) failed.
-#define ASC_RETURN_IF_ERROR(expr)            \
-  do {                                       \
-    ::asc::Status asc_status_ = (expr);      \
+#define ASC_RETURN_IF_ERROR(expr)                \
+  do {                                           \
+    ::asc::Status asc_status_ = (expr);          \
     if (!asc_status_.isOk()) return asc_status_; \
   } while (0)
 
 /// ASC_TRY(auto x, resultExpr): declares x from a Result, or returns its Status.
 #define ASC_TRY(decl, expr) ASC_TRY_IMPL(ASC_CONCAT(asc_result_, __LINE__), decl, expr)
-#define ASC_TRY_IMPL(tmp, decl, expr)            \
-  auto tmp = (expr);                             \
-  if (!tmp.isOk()) return tmp.status();          \
+#define ASC_TRY_IMPL(tmp, decl, expr)   \
+  auto tmp = (expr);                    \
+  if (!tmp.isOk()) return tmp.status(); \
   decl = std::move(tmp).value()

@@ -18,9 +18,9 @@ namespace asc::trace {
 
 /// What msprof itself records about a collection (host/data/info.txt, "key=value" lines).
 struct ProfileInfo {
-  std::string timestamp;         // YYYYMMDDhhmmss, used in every output file name
-  std::string command;           // the profiled command line
-  std::string soc_version;       // --soc_version given to msprof ("" = from the model)
+  std::string timestamp;            // YYYYMMDDhhmmss, used in every output file name
+  std::string command;              // the profiled command line
+  std::string soc_version;          // --soc_version given to msprof ("" = from the model)
   double cpu_core_peak_gflops = 0;  // measured fp32 FMA peak of one core of this machine
   int exit_status = 0;
   // Chip of the estimates (resolved by msprof from --soc_version or the model; not stored).
@@ -103,10 +103,10 @@ struct OpStat {
 };
 
 struct Summary {
-  double wall_us = 0;      // traced wall time: per run, first task start to last task end
-  double op_us = 0;        // sum of all task durations
-  double aicpu_us = 0;     // of which on AI_CPU
-  double execute_us = 0;   // sum of ModelExecute scopes
+  double wall_us = 0;     // traced wall time: per run, first task start to last task end
+  double op_us = 0;       // sum of all task durations
+  double aicpu_us = 0;    // of which on AI_CPU
+  double execute_us = 0;  // sum of ModelExecute scopes
   int64_t runs = 0, tasks = 0;
   std::string target_soc;  // chip of the estimates
   double target_tflops = 0;

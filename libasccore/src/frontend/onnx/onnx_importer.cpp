@@ -37,13 +37,13 @@ struct ImportState {
 // An external_data "offset" or "length": decimal digits that fit an int64, nothing else.
 Result<int64_t> externalNumber(const onnx::TensorProto& t, const std::string& key,
                                const std::string& v) {
-  bool ok = !v.empty() && v.size() <= 18 && std::all_of(v.begin(), v.end(), [](char c) {
-    return c >= '0' && c <= '9';
-  });
+  bool ok = !v.empty() && v.size() <= 18 &&
+            std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
   if (!ok)
-    return invalid(fmt::format("initializer '{}': external data {} '{}' is not a byte count "
-                               "(decimal digits, below 10^18); re-save the model's external data",
-                               t.name(), key, v));
+    return invalid(
+        fmt::format("initializer '{}': external data {} '{}' is not a byte count "
+                    "(decimal digits, below 10^18); re-save the model's external data",
+                    t.name(), key, v));
   return static_cast<int64_t>(std::stoll(v));
 }
 
@@ -52,45 +52,53 @@ Result<std::shared_ptr<const ir::Blob>> externalData(ImportState& st, const onnx
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& kv : t.external_data()) {
-    if (kv.key() == "location") location = kv.value();
-    else if (kv.key() == "offset") { ASC_TRY(offset, externalNumber(t, kv.key(), kv.value())); }
-    else if (kv.key() == "length") { ASC_TRY(length, externalNumber(t, kv.key(), kv.value())); }
+    if (kv.key() == "location")
+      location = kv.value();
+    else if (kv.key() == "offset") {
+      ASC_TRY(offset, externalNumber(t, kv.key(), kv.value()));
+    } else if (kv.key() == "length") {
+      ASC_TRY(length, externalNumber(t, kv.key(), kv.value()));
+    }
   }
   if (location.empty())
     return invalid(fmt::format("initializer '{}' is external but names no location", t.name()));
   if (location[0] == '/' || location.find("..") != std::string::npos)
-    return invalid(fmt::format("initializer '{}': external data location '{}' must be a path "
-                               "inside the model's folder",
-                               t.name(), location));
+    return invalid(
+        fmt::format("initializer '{}': external data location '{}' must be a path "
+                    "inside the model's folder",
+                    t.name(), location));
   std::string path = st.base_dir + "/" + location;
   auto it = st.external_files.find(path);
   if (it == st.external_files.end()) {
     // A symbolic link may still lead out of the folder: the resolved file must lie inside it.
     char* dir_real = ::realpath(st.base_dir.empty() ? "." : st.base_dir.c_str(), nullptr);
     char* file_real = ::realpath(path.c_str(), nullptr);
-    const std::string dir_s = dir_real ? std::string(dir_real) + "/" : "", file_s = file_real ? file_real : "";
+    const std::string dir_s = dir_real ? std::string(dir_real) + "/" : "",
+                      file_s = file_real ? file_real : "";
     std::free(dir_real);
     std::free(file_real);
     if (!dir_s.empty() && !file_s.empty() && file_s.compare(0, dir_s.size(), dir_s) != 0)
-      return invalid(fmt::format("initializer '{}': external data location '{}' resolves to '{}', "
-                                 "outside the model's folder '{}'; copy the data file into it",
-                                 t.name(), location, file_s, dir_s));
+      return invalid(
+          fmt::format("initializer '{}': external data location '{}' resolves to '{}', "
+                      "outside the model's folder '{}'; copy the data file into it",
+                      t.name(), location, file_s, dir_s));
     auto f = MappedFile::open(path);
     if (!f)
-      return f.status().withContext(
-          fmt::format("external data of initializer '{}'", t.name()));
+      return f.status().withContext(fmt::format("external data of initializer '{}'", t.name()));
     it = st.external_files.emplace(path, *f).first;
   }
   const auto& file = it->second;
   if (length < 0) length = static_cast<int64_t>(want);
   if (offset < 0 || static_cast<uint64_t>(offset) + static_cast<uint64_t>(length) > file->size())
-    return invalid(fmt::format("initializer '{}': external data [{}, +{}) lies outside '{}' ({} "
-                               "bytes)",
-                               t.name(), offset, length, path, file->size()));
+    return invalid(
+        fmt::format("initializer '{}': external data [{}, +{}) lies outside '{}' ({} "
+                    "bytes)",
+                    t.name(), offset, length, path, file->size()));
   if (static_cast<size_t>(length) != want)
     return invalid(fmt::format("initializer '{}': external data holds {} bytes, its shape needs {}",
                                t.name(), length, want));
-  return std::shared_ptr<const ir::Blob>(std::make_shared<ir::Blob>(file->data() + offset, want, file));
+  return std::shared_ptr<const ir::Blob>(
+      std::make_shared<ir::Blob>(file->data() + offset, want, file));
 }
 
 template <typename Src, typename Dst>
@@ -117,8 +125,8 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
   }
   uint64_t checked;
   if (!ir::checkedByteSize(out.shape, out.dtype, &checked))
-    return invalid(fmt::format("tensor '{}': {}", t.name(),
-                               ir::shapeLimitReason(out.shape, out.dtype)));
+    return invalid(
+        fmt::format("tensor '{}': {}", t.name(), ir::shapeLimitReason(out.shape, out.dtype)));
   const size_t n = static_cast<size_t>(out.numel());
   const size_t want = out.byteSize();
   if (t.data_location() == onnx::TensorProto::EXTERNAL) {
@@ -127,16 +135,15 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
   }
   if (t.has_raw_data()) {
     if (t.raw_data().size() != want)
-      return invalid(fmt::format("tensor '{}' holds {} bytes of raw data, its shape [{}] of {} "
-                                 "needs {}",
-                                 t.name(), t.raw_data().size(), ir::shapeToString(out.shape),
-                                 ir::dtypeName(out.dtype), want));
+      return invalid(
+          fmt::format("tensor '{}' holds {} bytes of raw data, its shape [{}] of {} "
+                      "needs {}",
+                      t.name(), t.raw_data().size(), ir::shapeToString(out.shape),
+                      ir::dtypeName(out.dtype), want));
     out.data = std::make_shared<ir::Blob>(t.raw_data().data(), want, st.model);
     return out;
   }
-  auto count_ok = [&](int have) {
-    return static_cast<size_t>(have) == n;
-  };
+  auto count_ok = [&](int have) { return static_cast<size_t>(have) == n; };
   auto bad_count = [&](int have) {
     return invalid(fmt::format("tensor '{}' holds {} values, its shape [{}] needs {}", t.name(),
                                have, ir::shapeToString(out.shape), n));
@@ -160,16 +167,32 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
       out.data = out.dtype == ir::DType::U64 ? convertField<uint64_t, uint64_t>(t.uint64_data(), n)
                                              : convertField<uint64_t, uint32_t>(t.uint64_data(), n);
       break;
-    case ir::DType::I32: case ir::DType::I16: case ir::DType::I8: case ir::DType::U8:
-    case ir::DType::U16: case ir::DType::Bool: case ir::DType::F16: case ir::DType::BF16: {
+    case ir::DType::I32:
+    case ir::DType::I16:
+    case ir::DType::I8:
+    case ir::DType::U8:
+    case ir::DType::U16:
+    case ir::DType::Bool:
+    case ir::DType::F16:
+    case ir::DType::BF16: {
       if (!count_ok(t.int32_data_size())) return bad_count(t.int32_data_size());
       switch (out.dtype) {
-        case ir::DType::I32: out.data = convertField<int32_t, int32_t>(t.int32_data(), n); break;
-        case ir::DType::I16: out.data = convertField<int32_t, int16_t>(t.int32_data(), n); break;
-        case ir::DType::I8: out.data = convertField<int32_t, int8_t>(t.int32_data(), n); break;
+        case ir::DType::I32:
+          out.data = convertField<int32_t, int32_t>(t.int32_data(), n);
+          break;
+        case ir::DType::I16:
+          out.data = convertField<int32_t, int16_t>(t.int32_data(), n);
+          break;
+        case ir::DType::I8:
+          out.data = convertField<int32_t, int8_t>(t.int32_data(), n);
+          break;
         case ir::DType::U8:
-        case ir::DType::Bool: out.data = convertField<int32_t, uint8_t>(t.int32_data(), n); break;
-        default: out.data = convertField<int32_t, uint16_t>(t.int32_data(), n); break;  // bits
+        case ir::DType::Bool:
+          out.data = convertField<int32_t, uint8_t>(t.int32_data(), n);
+          break;
+        default:
+          out.data = convertField<int32_t, uint16_t>(t.int32_data(), n);
+          break;  // bits
       }
       break;
     }
@@ -182,9 +205,12 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
 Result<ir::AttrValue> attrFromProto(ImportState& st, const onnx::AttributeProto& a,
                                     const std::string& node) {
   switch (a.type()) {
-    case onnx::AttributeProto::FLOAT: return ir::AttrValue(a.f());
-    case onnx::AttributeProto::INT: return ir::AttrValue(static_cast<int64_t>(a.i()));
-    case onnx::AttributeProto::STRING: return ir::AttrValue(a.s());
+    case onnx::AttributeProto::FLOAT:
+      return ir::AttrValue(a.f());
+    case onnx::AttributeProto::INT:
+      return ir::AttrValue(static_cast<int64_t>(a.i()));
+    case onnx::AttributeProto::STRING:
+      return ir::AttrValue(a.s());
     case onnx::AttributeProto::FLOATS:
       return ir::AttrValue(std::vector<float>(a.floats().begin(), a.floats().end()));
     case onnx::AttributeProto::INTS:
@@ -227,9 +253,10 @@ Status applyInputShape(ir::Value* v, const onnx::ValueInfoProto& vi,
   if (has_shape)
     for (const auto& d : vi.type().tensor_type().shape().dim()) {
       if (d.has_dim_value() && d.dim_value() < -1)  // -1: some exporters' "dynamic"
-        return invalid(fmt::format("input '{}' declares dim {} at axis {}; a dim is >= 0, or "
-                                   "symbolic (dim_param); fix the model's input",
-                                   v->name, d.dim_value(), model_shape.size()));
+        return invalid(
+            fmt::format("input '{}' declares dim {} at axis {}; a dim is >= 0, or "
+                        "symbolic (dim_param); fix the model's input",
+                        v->name, d.dim_value(), model_shape.size()));
       if (d.has_dim_value() && d.dim_value() >= 0) {
         model_shape.push_back(d.dim_value());
       } else {
@@ -296,9 +323,10 @@ Result<std::vector<int>> topoOrder(const onnx::GraphProto& g,
       auto it = producer.find(in);
       if (it == producer.end()) {
         const auto& nd = g.node(i);
-        return invalid(fmt::format("node '{}' ({}) uses '{}', which no node, input or "
-                                   "initializer defines",
-                                   nd.name(), nd.op_type(), in));
+        return invalid(
+            fmt::format("node '{}' ({}) uses '{}', which no node, input or "
+                        "initializer defines",
+                        nd.name(), nd.op_type(), in));
       }
       ++missing[i];
       users[it->second].push_back(i);
@@ -360,8 +388,8 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
   std::unordered_set<std::string> input_names;
   for (const auto& vi : gp.input()) {
     if (!input_names.insert(vi.name()).second)
-      return invalid(fmt::format("graph input '{}' is declared twice; input names must be unique",
-                                 vi.name()));
+      return invalid(
+          fmt::format("graph input '{}' is declared twice; input names must be unique", vi.name()));
     if (available.count(vi.name())) continue;  // IR < 4 lists initializers as inputs too
     if (vi.name().empty()) return invalid("a graph input has no name");
     ir::Value* v = g.addValue(vi.name());
@@ -369,9 +397,12 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
     ASC_RETURN_IF_ERROR(applyInputShape(v, vi, overrides));
     if (std::string why = ir::shapeLimitReason(v->shape, v->dtype); !why.empty())
       return Status::error(ErrorCode::ModelTooLarge, "graph input '{}': {}", v->name, why);
-    if (v->shape.size() == 4 && opts.input_format == "NCHW") v->format = "NCHW";
-    else if (v->shape.size() == 5 && opts.input_format == "NCDHW") v->format = "NCDHW";
-    else v->format = "ND";
+    if (v->shape.size() == 4 && opts.input_format == "NCHW")
+      v->format = "NCHW";
+    else if (v->shape.size() == 5 && opts.input_format == "NCDHW")
+      v->format = "NCDHW";
+    else
+      v->format = "ND";
     g.inputs.push_back(v);
     by_name[vi.name()] = v;
     available.insert(vi.name());
@@ -431,15 +462,14 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
     for (int i = 0; i <= last; ++i) {
       const std::string& o = np.output(i);
       if (!o.empty() && by_name.count(o))
-        return invalid(fmt::format("node '{}' ({}) defines '{}', which is already defined", name,
-                                   op_type, o));
+        return invalid(
+            fmt::format("node '{}' ({}) defines '{}', which is already defined", name, op_type, o));
       ir::Value* v = g.addValue(o.empty() ? fmt::format("{}:unused{}", name, i) : o);
       if (!o.empty()) by_name[o] = v;
       outs.push_back(v);
     }
     ir::Node* node = g.addNode(op_type, name, std::move(ins), std::move(outs));
-    if (node->name != name)
-      return invalid(fmt::format("node name '{}' is used twice", name));
+    if (node->name != name) return invalid(fmt::format("node name '{}' is used twice", name));
     node->original_names = {name};
     for (const auto& a : np.attribute()) {
       ASC_TRY(ir::AttrValue v, attrFromProto(st, a, name));
@@ -580,17 +610,18 @@ Result<PrecheckReport> precheckOnnx(const std::string& path, const OnnxImportOpt
     if (!names.insert(op.name).second) {
       op.cause = 9;
       op.message = "the node name is used twice";
-    } else if (!d || (!np.domain().empty() && np.domain() != "ai.onnx" && !opts.op_name_map.count(np.op_type()))) {
+    } else if (!d || (!np.domain().empty() && np.domain() != "ai.onnx" &&
+                      !opts.op_name_map.count(np.op_type()))) {
       op.cause = 1;
       op.message = fmt::format("operator type '{}' is not supported (E2002)", np.op_type());
     } else if (d->isInternal()) {
       op.cause = 1;
-      op.message = fmt::format("'{}' is no ONNX operator (asc-tools makes it in a fusion)",
-                               np.op_type());
+      op.message =
+          fmt::format("'{}' is no ONNX operator (asc-tools makes it in a fusion)", np.op_type());
     } else if (opset >= 0 && opset < d->onnxSince()) {
       op.cause = 1;
-      op.message = fmt::format("'{}' exists from opset {} on, the model uses opset {}", np.op_type(),
-                               d->onnxSince(), opset);
+      op.message = fmt::format("'{}' exists from opset {} on, the model uses opset {}",
+                               np.op_type(), d->onnxSince(), opset);
     }
     r.ops.push_back(std::move(op));
   }

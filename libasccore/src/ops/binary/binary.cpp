@@ -54,9 +54,10 @@ Status canonLegacyBroadcast(InferContext& ctx) {
     auto a = normalizeAxis(axis, ra);
     if (!a) return ctx.fail("legacy broadcast axis {} is out of range for rank {}", axis, ra);
     if (*a + rb != ra)
-      return ctx.fail("legacy broadcast of [{}] to [{}] at axis {} is not numpy broadcasting "
-                      "and is not supported; export the model with opset >= 7",
-                      ir::shapeToString(ctx.shape(1)), ir::shapeToString(ctx.shape(0)), axis);
+      return ctx.fail(
+          "legacy broadcast of [{}] to [{}] at axis {} is not numpy broadcasting "
+          "and is not supported; export the model with opset >= 7",
+          ir::shapeToString(ctx.shape(1)), ir::shapeToString(ctx.shape(0)), axis);
   }
   ctx.attrs().erase("broadcast");
   ctx.attrs().erase("axis");
@@ -124,48 +125,55 @@ Result<std::vector<ir::Tensor>> evalWith(const ir::Node& n, const std::vector<ir
 }
 
 Result<std::vector<ir::Tensor>> evalAdd(const ir::Node& n, const std::vector<ir::Tensor>& in) {
-  return evalWith(n, in, [](const double* a) { return a[0] + a[1]; },
-                  [](const int64_t* a) { return wrapAdd(a[0], a[1]); });
+  return evalWith(
+      n, in, [](const double* a) { return a[0] + a[1]; },
+      [](const int64_t* a) { return wrapAdd(a[0], a[1]); });
 }
 
 Result<std::vector<ir::Tensor>> evalSub(const ir::Node& n, const std::vector<ir::Tensor>& in) {
-  return evalWith(n, in, [](const double* a) { return a[0] - a[1]; },
-                  [](const int64_t* a) { return wrapSub(a[0], a[1]); });
+  return evalWith(
+      n, in, [](const double* a) { return a[0] - a[1]; },
+      [](const int64_t* a) { return wrapSub(a[0], a[1]); });
 }
 
 Result<std::vector<ir::Tensor>> evalMul(const ir::Node& n, const std::vector<ir::Tensor>& in) {
-  return evalWith(n, in, [](const double* a) { return a[0] * a[1]; },
-                  [](const int64_t* a) { return wrapMul(a[0], a[1]); });
+  return evalWith(
+      n, in, [](const double* a) { return a[0] * a[1]; },
+      [](const int64_t* a) { return wrapMul(a[0], a[1]); });
 }
 
 Result<std::vector<ir::Tensor>> evalDiv(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   bool by_zero = false;
-  auto r = evalWith(n, in, [](const double* a) { return a[0] / a[1]; },
-                    [&by_zero](const int64_t* a) -> int64_t {
-                      if (a[1] == 0) {
-                        by_zero = true;
-                        return 0;
-                      }
-                      if (a[1] == -1) return wrapSub(0, a[0]);  // INT64_MIN / -1 wraps
-                      return a[0] / a[1];
-                    });
+  auto r = evalWith(
+      n, in, [](const double* a) { return a[0] / a[1]; },
+      [&by_zero](const int64_t* a) -> int64_t {
+        if (a[1] == 0) {
+          by_zero = true;
+          return 0;
+        }
+        if (a[1] == -1) return wrapSub(0, a[0]);  // INT64_MIN / -1 wraps
+        return a[0] / a[1];
+      });
   if (by_zero) return evalFail(n, "integer division by zero in constant inputs");
   return r;
 }
 
 Result<std::vector<ir::Tensor>> evalPow(const ir::Node& n, const std::vector<ir::Tensor>& in) {
-  return evalWith(n, in, [](const double* a) { return std::pow(a[0], a[1]); },
-                  [](const int64_t* a) { return intPow(a[0], a[1]); });
+  return evalWith(
+      n, in, [](const double* a) { return std::pow(a[0], a[1]); },
+      [](const int64_t* a) { return intPow(a[0], a[1]); });
 }
 
 Result<std::vector<ir::Tensor>> evalEqual(const ir::Node& n, const std::vector<ir::Tensor>& in) {
-  return evalWith(n, in, [](const double* a) { return a[0] == a[1] ? 1.0 : 0.0; },
-                  [](const int64_t* a) -> int64_t { return a[0] == a[1]; });
+  return evalWith(
+      n, in, [](const double* a) { return a[0] == a[1] ? 1.0 : 0.0; },
+      [](const int64_t* a) -> int64_t { return a[0] == a[1]; });
 }
 
 Result<std::vector<ir::Tensor>> evalWhere(const ir::Node& n, const std::vector<ir::Tensor>& in) {
-  return evalWith(n, in, [](const double* a) { return a[0] != 0 ? a[1] : a[2]; },
-                  [](const int64_t* a) { return a[0] != 0 ? a[1] : a[2]; });
+  return evalWith(
+      n, in, [](const double* a) { return a[0] != 0 ? a[1] : a[2]; },
+      [](const int64_t* a) { return a[0] != 0 ? a[1] : a[2]; });
 }
 
 Result<std::vector<ir::Tensor>> evalSum(const ir::Node& n, const std::vector<ir::Tensor>& in) {
@@ -185,8 +193,7 @@ Result<std::vector<ir::Tensor>> evalSum(const ir::Node& n, const std::vector<ir:
 }
 
 template <bool kMax>
-Result<std::vector<ir::Tensor>> evalExtreme(const ir::Node& n,
-                                            const std::vector<ir::Tensor>& in) {
+Result<std::vector<ir::Tensor>> evalExtreme(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   const size_t k = presentInputs(in);
   return evalWith(
       n, in,
@@ -215,8 +222,18 @@ int64_t variadicFlops(const ir::Node& n) {
 constexpr int kVariadic = 1 << 20;
 
 OpDef arith(const char* name, const char* cann, EvalFn eval, const char* summary) {
-  return OpDef(name).works5hd(FiveHd::Elementwise).kernel(createBinaryKernel).layout(binaryLayout).onnx(1).cann(cann).inputs(2, 2).canonicalize(canonLegacyBroadcast)
-      .inferShape(inferArith).evalConst(eval).flops(perOutput).summary(summary);
+  return OpDef(name)
+      .works5hd(FiveHd::Elementwise)
+      .kernel(createBinaryKernel)
+      .layout(binaryLayout)
+      .onnx(1)
+      .cann(cann)
+      .inputs(2, 2)
+      .canonicalize(canonLegacyBroadcast)
+      .inferShape(inferArith)
+      .evalConst(eval)
+      .flops(perOutput)
+      .summary(summary);
 }
 
 }  // namespace
@@ -244,44 +261,87 @@ const OpDef& defDiv() {
 }
 
 const OpDef& defPow() {
-  static const OpDef d = OpDef("Pow").precisionClass(PrecisionClass::Sensitive).kernel(createBinaryKernel).layout(binaryLayout).onnx(1).inputs(2, 2).canonicalize(canonLegacyBroadcast)
-      .inferShape(inferPow).evalConst(evalPow).flops(perOutput)
-      .summary("a ^ b, broadcasting; output has a's dtype");
+  static const OpDef d = OpDef("Pow")
+                             .precisionClass(PrecisionClass::Sensitive)
+                             .kernel(createBinaryKernel)
+                             .layout(binaryLayout)
+                             .onnx(1)
+                             .inputs(2, 2)
+                             .canonicalize(canonLegacyBroadcast)
+                             .inferShape(inferPow)
+                             .evalConst(evalPow)
+                             .flops(perOutput)
+                             .summary("a ^ b, broadcasting; output has a's dtype");
   return d;
 }
 
 const OpDef& defEqual() {
-  static const OpDef d = OpDef("Equal").kernel(createBinaryKernel).layout(binaryLayout).onnx(1).inputs(2, 2)
-      .canonicalize(canonLegacyBroadcast).inferShape(inferEqual).evalConst(evalEqual)
-      .flops(perOutput).summary("a == b, broadcasting; bool output");
+  static const OpDef d = OpDef("Equal")
+                             .kernel(createBinaryKernel)
+                             .layout(binaryLayout)
+                             .onnx(1)
+                             .inputs(2, 2)
+                             .canonicalize(canonLegacyBroadcast)
+                             .inferShape(inferEqual)
+                             .evalConst(evalEqual)
+                             .flops(perOutput)
+                             .summary("a == b, broadcasting; bool output");
   return d;
 }
 
 const OpDef& defSum() {
-  static const OpDef d = OpDef("Sum").kernel(createBinaryKernel).layout(binaryLayout).onnx(1).cann("AddN").inputs(1, kVariadic)
-      .inferShape(inferArith).evalConst(evalSum).flops(variadicFlops)
-      .summary("element-wise sum of 1 or more inputs, broadcasting");
+  static const OpDef d = OpDef("Sum")
+                             .kernel(createBinaryKernel)
+                             .layout(binaryLayout)
+                             .onnx(1)
+                             .cann("AddN")
+                             .inputs(1, kVariadic)
+                             .inferShape(inferArith)
+                             .evalConst(evalSum)
+                             .flops(variadicFlops)
+                             .summary("element-wise sum of 1 or more inputs, broadcasting");
   return d;
 }
 
 const OpDef& defMax() {
-  static const OpDef d = OpDef("Max").kernel(createBinaryKernel).layout(binaryLayout).onnx(1).cann("Maximum").inputs(1, kVariadic)
-      .inferShape(inferArith).evalConst(evalExtreme<true>).flops(variadicFlops)
-      .summary("element-wise maximum of 1 or more inputs, broadcasting");
+  static const OpDef d = OpDef("Max")
+                             .kernel(createBinaryKernel)
+                             .layout(binaryLayout)
+                             .onnx(1)
+                             .cann("Maximum")
+                             .inputs(1, kVariadic)
+                             .inferShape(inferArith)
+                             .evalConst(evalExtreme<true>)
+                             .flops(variadicFlops)
+                             .summary("element-wise maximum of 1 or more inputs, broadcasting");
   return d;
 }
 
 const OpDef& defMin() {
-  static const OpDef d = OpDef("Min").kernel(createBinaryKernel).layout(binaryLayout).onnx(1).cann("Minimum").inputs(1, kVariadic)
-      .inferShape(inferArith).evalConst(evalExtreme<false>).flops(variadicFlops)
-      .summary("element-wise minimum of 1 or more inputs, broadcasting");
+  static const OpDef d = OpDef("Min")
+                             .kernel(createBinaryKernel)
+                             .layout(binaryLayout)
+                             .onnx(1)
+                             .cann("Minimum")
+                             .inputs(1, kVariadic)
+                             .inferShape(inferArith)
+                             .evalConst(evalExtreme<false>)
+                             .flops(variadicFlops)
+                             .summary("element-wise minimum of 1 or more inputs, broadcasting");
   return d;
 }
 
 const OpDef& defWhere() {
-  static const OpDef d = OpDef("Where").kernel(createBinaryKernel).layout(binaryLayout).onnx(9).cann("SelectV2").inputs(3, 3)
-      .inferShape(inferWhere).evalConst(evalWhere).flops(perOutput)
-      .summary("cond ? x : y, broadcasting; cond is bool");
+  static const OpDef d = OpDef("Where")
+                             .kernel(createBinaryKernel)
+                             .layout(binaryLayout)
+                             .onnx(9)
+                             .cann("SelectV2")
+                             .inputs(3, 3)
+                             .inferShape(inferWhere)
+                             .evalConst(evalWhere)
+                             .flops(perOutput)
+                             .summary("cond ? x : y, broadcasting; cond is bool");
   return d;
 }
 

@@ -48,27 +48,28 @@ struct Broadcast {
 template <typename A, typename B, typename O, typename F>
 class Binary2 : public Kernel {
  public:
-  Binary2(const A* a, const B* b, O* o, Broadcast bc, F f) : a_(a), b_(b), o_(o), bc_(std::move(bc)), f_(f) {}
+  Binary2(const A* a, const B* b, O* o, Broadcast bc, F f)
+      : a_(a), b_(b), o_(o), bc_(std::move(bc)), f_(f) {}
   void run() override {
     const int64_t inner = bc_.inner, sa = bc_.innerStride(0), sb = bc_.innerStride(1);
     cpu::parallelFor(bc_.outer, std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(inner, 1)),
                      [&](int64_t rb, int64_t re) {
-      int64_t off[2];
-      for (int64_t row = rb; row < re; ++row) {
-        bc_.offsets(row, off);
-        const A* a = a_ + off[0];
-        const B* b = b_ + off[1];
-        O* o = o_ + row * inner;
-        if (sa == 1 && sb == 1)
-          for (int64_t j = 0; j < inner; ++j) o[j] = f_(a[j], b[j]);
-        else if (sa == 1 && sb == 0)
-          for (int64_t j = 0; j < inner; ++j) o[j] = f_(a[j], b[0]);
-        else if (sa == 0 && sb == 1)
-          for (int64_t j = 0; j < inner; ++j) o[j] = f_(a[0], b[j]);
-        else
-          for (int64_t j = 0; j < inner; ++j) o[j] = f_(a[j * sa], b[j * sb]);
-      }
-    });
+                       int64_t off[2];
+                       for (int64_t row = rb; row < re; ++row) {
+                         bc_.offsets(row, off);
+                         const A* a = a_ + off[0];
+                         const B* b = b_ + off[1];
+                         O* o = o_ + row * inner;
+                         if (sa == 1 && sb == 1)
+                           for (int64_t j = 0; j < inner; ++j) o[j] = f_(a[j], b[j]);
+                         else if (sa == 1 && sb == 0)
+                           for (int64_t j = 0; j < inner; ++j) o[j] = f_(a[j], b[0]);
+                         else if (sa == 0 && sb == 1)
+                           for (int64_t j = 0; j < inner; ++j) o[j] = f_(a[0], b[j]);
+                         else
+                           for (int64_t j = 0; j < inner; ++j) o[j] = f_(a[j * sa], b[j * sb]);
+                       }
+                     });
   }
   std::string implName() const override { return "broadcast"; }
 
@@ -150,13 +151,19 @@ Result<std::unique_ptr<Kernel>> arith(const std::string& op, const TensorRef& a,
 Result<std::unique_ptr<Kernel>> dispatch(const std::string& op, const TensorRef& a,
                                          const TensorRef& b, const TensorRef& o) {
   switch (a.dtype()) {
-    case ir::DType::F32: return arith<float>(op, a, b, o);
-    case ir::DType::F64: return arith<double>(op, a, b, o);
-    case ir::DType::I64: return arith<int64_t>(op, a, b, o);
-    case ir::DType::I32: return arith<int32_t>(op, a, b, o);
+    case ir::DType::F32:
+      return arith<float>(op, a, b, o);
+    case ir::DType::F64:
+      return arith<double>(op, a, b, o);
+    case ir::DType::I64:
+      return arith<int64_t>(op, a, b, o);
+    case ir::DType::I32:
+      return arith<int32_t>(op, a, b, o);
     case ir::DType::Bool:
-    case ir::DType::U8: return arith<uint8_t>(op, a, b, o);
-    case ir::DType::I8: return arith<int8_t>(op, a, b, o);
+    case ir::DType::U8:
+      return arith<uint8_t>(op, a, b, o);
+    case ir::DType::I8:
+      return arith<int8_t>(op, a, b, o);
     default:
       return Status::error(ErrorCode::NotImplemented, "{} on {} tensors is not supported", op,
                            ir::dtypeName(a.dtype()));
@@ -166,9 +173,11 @@ Result<std::unique_ptr<Kernel>> dispatch(const std::string& op, const TensorRef&
 template <typename T>
 class WhereKernel : public Kernel {
  public:
-  WhereKernel(const KernelInit& k) : c_(static_cast<const uint8_t*>(k.inputs[0].data)),
-      x_(static_cast<const T*>(k.inputs[1].data)), y_(static_cast<const T*>(k.inputs[2].data)),
-      o_(static_cast<T*>(k.outputs[0].data)) {
+  WhereKernel(const KernelInit& k)
+      : c_(static_cast<const uint8_t*>(k.inputs[0].data)),
+        x_(static_cast<const T*>(k.inputs[1].data)),
+        y_(static_cast<const T*>(k.inputs[2].data)),
+        o_(static_cast<T*>(k.outputs[0].data)) {
     bc_.init({k.inputs[0].shape(), k.inputs[1].shape(), k.inputs[2].shape()}, k.outputs[0].shape());
   }
   void run() override {
@@ -210,8 +219,10 @@ class PowMixed : public Kernel {
       bc_.offsets(row, off);
       for (int64_t j = 0; j < inner; ++j) {
         double v = std::pow(ta.floatAt(off[0] + j * sa), tb.floatAt(off[1] + j * sb));
-        if (ir::isFloat(o_.dtype())) out.setFloat(row * inner + j, v);
-        else out.setInt(row * inner + j, static_cast<int64_t>(v));
+        if (ir::isFloat(o_.dtype()))
+          out.setFloat(row * inner + j, v);
+        else
+          out.setInt(row * inner + j, static_cast<int64_t>(v));
       }
     }
     std::memcpy(o_.data, out.bytes.data(), out.bytes.size());
@@ -269,21 +280,31 @@ Result<std::unique_ptr<Kernel>> createBinaryKernel(const KernelInit& k) {
   const TensorRef& o = k.outputs[0];
   if (op == "Where") {
     switch (k.inputs[1].dtype()) {
-      case ir::DType::F32: case ir::DType::I32: case ir::DType::U32:
+      case ir::DType::F32:
+      case ir::DType::I32:
+      case ir::DType::U32:
         return std::unique_ptr<Kernel>(std::make_unique<WhereKernel<uint32_t>>(k));
-      case ir::DType::I64: case ir::DType::U64: case ir::DType::F64:
+      case ir::DType::I64:
+      case ir::DType::U64:
+      case ir::DType::F64:
         return std::unique_ptr<Kernel>(std::make_unique<WhereKernel<uint64_t>>(k));
-      case ir::DType::F16: case ir::DType::I16: case ir::DType::U16: case ir::DType::BF16:
+      case ir::DType::F16:
+      case ir::DType::I16:
+      case ir::DType::U16:
+      case ir::DType::BF16:
         return std::unique_ptr<Kernel>(std::make_unique<WhereKernel<uint16_t>>(k));
       default:
         return std::unique_ptr<Kernel>(std::make_unique<WhereKernel<uint8_t>>(k));
     }
   }
-  if (op == "Pow" && (k.inputs[0].dtype() != ir::DType::F32 || k.inputs[1].dtype() != ir::DType::F32))
+  if (op == "Pow" &&
+      (k.inputs[0].dtype() != ir::DType::F32 || k.inputs[1].dtype() != ir::DType::F32))
     return std::unique_ptr<Kernel>(std::make_unique<PowMixed>(k));
   if (k.inputs.size() == 1) {  // Sum/Max/Min of one input: a copy
     struct Copy : Kernel {
-      const void* s; void* d; size_t n;
+      const void* s;
+      void* d;
+      size_t n;
       void run() override { std::memcpy(d, s, n); }
     };
     auto c = std::make_unique<Copy>();
@@ -304,7 +325,8 @@ Result<std::unique_ptr<Kernel>> createBinaryKernel(const KernelInit& k) {
     const int64_t n = static_cast<int64_t>(o.bytes / 4);
     const bool as = a.numel() == 1, bs = b.numel() == 1;
     auto flat = [&](auto f) -> std::unique_ptr<Kernel> {
-      return std::make_unique<Flat2<decltype(f)>>(a.f32(), b.f32(), static_cast<float*>(o.data), n, as, bs, f);
+      return std::make_unique<Flat2<decltype(f)>>(a.f32(), b.f32(), static_cast<float*>(o.data), n,
+                                                  as, bs, f);
     };
     if (op == "Add" || op == "Sum") return flat([](float x, float y) { return x + y; });
     if (op == "Sub") return flat([](float x, float y) { return x - y; });

@@ -7,12 +7,11 @@
 #include "support/op_tester.h"
 
 using namespace asc;
-using asc::test::OpTester;
-using asc::test::mentions;
 using asc::test::doublesOf;
+using asc::test::mentions;
+using asc::test::OpTester;
 using ir::DType;
 using Ints = std::vector<int64_t>;
-
 
 TEST_CASE("Add/Sub/Mul/Div/Pow broadcast", "[ops][binary]") {
   for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow"}) {
@@ -139,13 +138,17 @@ TEST_CASE("Where: bool condition, dtype of x, folds", "[ops][binary]") {
 
 TEST_CASE("legacy broadcast/axis attributes (opset < 7)", "[ops][binary]") {
   OpTester ok("Add", 6);
-  ok.input(DType::F32, {2, 3, 4}).input(DType::F32, {3, 4}).attr("broadcast", int64_t{1})
+  ok.input(DType::F32, {2, 3, 4})
+      .input(DType::F32, {3, 4})
+      .attr("broadcast", int64_t{1})
       .attr("axis", int64_t{1});
   REQUIRE(ok.run().isOk());
   CHECK(ok.out().shape == ir::Shape{2, 3, 4});
   CHECK_FALSE(ok.node()->attrs.has("broadcast"));
   OpTester mid("Mul", 6);
-  mid.input(DType::F32, {2, 3, 4, 5}).input(DType::F32, {3, 4}).attr("broadcast", int64_t{1})
+  mid.input(DType::F32, {2, 3, 4, 5})
+      .input(DType::F32, {3, 4})
+      .attr("broadcast", int64_t{1})
       .attr("axis", int64_t{1});
   CHECK(mentions(mid.run(), "opset >= 7"));
 }

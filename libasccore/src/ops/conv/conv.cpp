@@ -14,7 +14,8 @@ struct ConvGeom {
 Result<ConvGeom> convGeometry(InferContext& ctx, bool transpose) {
   const ir::Shape& x = ctx.shape(0);
   const ir::Shape& w = ctx.shape(1);
-  if (x.size() < 3) return ctx.fail("input must have rank >= 3 (N, C, spatial...), it has {}", x.size());
+  if (x.size() < 3)
+    return ctx.fail("input must have rank >= 3 (N, C, spatial...), it has {}", x.size());
   if (w.size() != x.size())
     return ctx.fail("weight rank {} differs from input rank {}", w.size(), x.size());
   ConvGeom g;
@@ -77,9 +78,10 @@ Status inferConv(InferContext& ctx) {
     return ctx.fail("group {} does not divide input channels {} and output channels {}", group,
                     x[1], w[0]);
   if (w[1] * group != x[1])
-    return ctx.fail("weight [{}] expects {} input channels per group, the input has {} in {} "
-                    "groups",
-                    ir::shapeToString(w), w[1], x[1], group);
+    return ctx.fail(
+        "weight [{}] expects {} input channels per group, the input has {} in {} "
+        "groups",
+        ir::shapeToString(w), w[1], x[1], group);
   if (ctx.hasInput(2) && (ctx.shape(2).size() != 1 || ctx.shape(2)[0] != w[0]))
     return ctx.fail("bias shape [{}] should be [{}]", ir::shapeToString(ctx.shape(2)), w[0]);
   ir::Shape out = {x[0], w[0]};
@@ -105,15 +107,17 @@ Status inferConvTranspose(InferContext& ctx) {
   const ir::Shape& x = ctx.shape(0);
   const ir::Shape& w = ctx.shape(1);
   int64_t group = ctx.attrs().getInt("group", 1);
-  if (group <= 0 || x[1] % group != 0) return ctx.fail("group {} does not divide channels {}", group, x[1]);
+  if (group <= 0 || x[1] % group != 0)
+    return ctx.fail("group {} does not divide channels {}", group, x[1]);
   if (w[0] != x[1])
-    return ctx.fail("weight [{}] expects {} input channels, the input has {}",
-                    ir::shapeToString(w), w[0], x[1]);
+    return ctx.fail("weight [{}] expects {} input channels, the input has {}", ir::shapeToString(w),
+                    w[0], x[1]);
   int64_t cout = w[1] * group;
   if (ctx.hasInput(2) && (ctx.shape(2).size() != 1 || ctx.shape(2)[0] != cout))
     return ctx.fail("bias shape [{}] should be [{}]", ir::shapeToString(ctx.shape(2)), cout);
   auto op = ctx.attrs().getInts("output_padding", std::vector<int64_t>(g.spatial, 0));
-  if (static_cast<int64_t>(op.size()) != g.spatial) return ctx.fail("output_padding has the wrong length");
+  if (static_cast<int64_t>(op.size()) != g.spatial)
+    return ctx.fail("output_padding has the wrong length");
   ir::Shape out = {x[0], cout};
   auto output_shape = ctx.attrs().getInts("output_shape");
   for (int64_t i = 0; i < g.spatial; ++i) {
@@ -156,19 +160,39 @@ int64_t convTransposeFlops(const ir::Node& n) {
 }  // namespace
 
 const OpDef& defConv() {
-  static const OpDef d = OpDef("Conv").works5hd(FiveHd::Windowed).takesActivations(ActivationPostOps::Any).cube().accumulatesInto(3).onnx(1).cann("Conv2D").inputs(2, 4)
-      .inferShape(inferConv).flops(convFlops)
-      .kernel(createConvKernel).layout(convLayout)
-      .summary("N-d convolution with groups, dilations, pads/auto_pad, optional bias; fused "
-               "activation and residual (oneDNN)");
+  static const OpDef d =
+      OpDef("Conv")
+          .works5hd(FiveHd::Windowed)
+          .takesActivations(ActivationPostOps::Any)
+          .cube()
+          .accumulatesInto(3)
+          .onnx(1)
+          .cann("Conv2D")
+          .inputs(2, 4)
+          .inferShape(inferConv)
+          .flops(convFlops)
+          .kernel(createConvKernel)
+          .layout(convLayout)
+          .summary(
+              "N-d convolution with groups, dilations, pads/auto_pad, optional bias; fused "
+              "activation and residual (oneDNN)");
   return d;
 }
 
 const OpDef& defConvTranspose() {
-  static const OpDef d = OpDef("ConvTranspose").works5hd(FiveHd::Windowed).takesActivations(ActivationPostOps::Any).cube().onnx(1).cann("Conv2DTransposeD").inputs(2, 3)
-      .inferShape(inferConvTranspose).flops(convTransposeFlops)
-      .kernel(createConvTransposeKernel).layout(convLayout)
-      .summary("transposed convolution; output_shape/output_padding resolved into pads");
+  static const OpDef d =
+      OpDef("ConvTranspose")
+          .works5hd(FiveHd::Windowed)
+          .takesActivations(ActivationPostOps::Any)
+          .cube()
+          .onnx(1)
+          .cann("Conv2DTransposeD")
+          .inputs(2, 3)
+          .inferShape(inferConvTranspose)
+          .flops(convTransposeFlops)
+          .kernel(createConvTransposeKernel)
+          .layout(convLayout)
+          .summary("transposed convolution; output_shape/output_padding resolved into pads");
   return d;
 }
 

@@ -128,19 +128,21 @@ class ConvKernel : public Kernel {
       memory::desc dst_md = cpu::descOf(y);
       dnnl::primitive_attr attr;
       dnnl::post_ops po;
-      if (in_place) po.append_sum(1.f);
-      else if (has_sum) po.append_binary(dnnl::algorithm::binary_add, dst_md);
+      if (in_place)
+        po.append_sum(1.f);
+      else if (has_sum)
+        po.append_binary(dnnl::algorithm::binary_add, dst_md);
       ASC_RETURN_IF_ERROR(cpu::appendActivation(n, po));
       attr.set_post_ops(po);
       memory::desc src_md, wei_md;
       // A forward convolution descriptor for `alg` on the given source and destination.
       auto convDesc = [&](dnnl::algorithm alg, const memory::desc& s, const memory::desc& d) {
-        return has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg, s,
-                                                           wei_any, bias_md, d, g.strides, g.dilations,
-                                                           g.pad_l, g.pad_r)
-                        : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg, s,
-                                                           wei_any, d, g.strides, g.dilations, g.pad_l,
-                                                           g.pad_r);
+        return has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg,
+                                                          s, wei_any, bias_md, d, g.strides,
+                                                          g.dilations, g.pad_l, g.pad_r)
+                        : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg,
+                                                          s, wei_any, d, g.strides, g.dilations,
+                                                          g.pad_l, g.pad_r);
       };
       // oneDNN picks the source layout from "any", but for some shapes (depthwise with a
       // blocked destination) only a reference kernel accepts that combination; then give the
@@ -166,8 +168,9 @@ class ConvKernel : public Kernel {
       }
       std::vector<memory::desc> src_candidates = {src_any};
       src_candidates.push_back(memory::desc(cpu::dimsOf(x.shape()), memory::data_type::f32,
-                                            y.layout == Layout::Blocked ? cpu::blockedTag(x.shape().size())
-                                                                        : cpu::plainTag(x.shape().size())));
+                                            y.layout == Layout::Blocked
+                                                ? cpu::blockedTag(x.shape().size())
+                                                : cpu::plainTag(x.shape().size())));
       if (wino_dst_) src_candidates.clear();  // the Winograd primitive is set up already
       for (size_t ci = 0; ci < src_candidates.size(); ++ci) {
         const memory::desc& sm = src_candidates[ci];
@@ -186,12 +189,14 @@ class ConvKernel : public Kernel {
             int64_t ek = (wd[wd.size() - spatial + i] - 1) * (g.dilations[i] + 1) + 1;
             g.pad_r[i] = (x.shape()[2 + i] - 1) * g.strides[i] + ek - g.pad_l[i] - y.shape()[2 + i];
           }
-          auto d = has_bias ? dnnl::deconvolution_forward::desc(
-                                  dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
-                                  sm, wei_any, bias_md, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r)
-                            : dnnl::deconvolution_forward::desc(
-                                  dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
-                                  sm, wei_any, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r);
+          auto d =
+              has_bias
+                  ? dnnl::deconvolution_forward::desc(
+                        dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
+                        sm, wei_any, bias_md, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r)
+                  : dnnl::deconvolution_forward::desc(
+                        dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
+                        sm, wei_any, dst_md, g.strides, g.dilations, g.pad_l, g.pad_r);
           auto pd = dnnl::deconvolution_forward::primitive_desc(d, attr, env_.engine);
           impl = pd.impl_info_str();
           if (impl.rfind("ref", 0) == 0 && ci + 1 < src_candidates.size()) continue;
@@ -209,7 +214,8 @@ class ConvKernel : public Kernel {
       if (has_bias) {
         const TensorRef& b = k.inputs[2];
         if (!b.value->isConstant())
-          return Status::error(ErrorCode::NotImplemented, "node '{}': the bias must be constant", n.name);
+          return Status::error(ErrorCode::NotImplemented, "node '{}': the bias must be constant",
+                               n.name);
         ASC_TRY(bias_, cpu::reorderConstant(n, bias_md, b.data, bias_md, env_));
         args_[DNNL_ARG_BIAS] = bias_;
       }
@@ -241,7 +247,7 @@ class ConvKernel : public Kernel {
   cpu::AdaptedInput src_, sum_;
   memory wei_, bias_;
   bool has_sum_ = false;
-  memory wino_dst_, y_;     // Winograd: the primitive's nChw16c result, and the real output
+  memory wino_dst_, y_;  // Winograd: the primitive's nChw16c result, and the real output
   dnnl::reorder wino_out_;
   std::unordered_map<int, memory> args_;
   std::string impl_;

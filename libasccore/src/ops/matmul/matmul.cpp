@@ -62,7 +62,8 @@ Status inferMatMul(InferContext& ctx) {
   if (ctx.dtype(0) == ir::DType::Bool) return ctx.fail("MatMul does not take bool operands");
   std::string why;
   if (ctx.attrs().getInt("transpose_x2", 0) != 0 && ctx.rank(1) < 2)
-    return ctx.fail("transpose_x2 needs a B of rank >= 2, not [{}]", ir::shapeToString(ctx.shape(1)));
+    return ctx.fail("transpose_x2 needs a B of rank >= 2, not [{}]",
+                    ir::shapeToString(ctx.shape(1)));
   auto d = matmulDims(ctx.shape(0), effectiveB(ctx.shape(1), ctx.attrs()), &why);
   if (!d) return ctx.fail("{}", why);
   // A bias fused by the fuse-matmul-add pass: one value per output column.
@@ -102,8 +103,8 @@ Status inferGemm(InferContext& ctx) {
   if (ctx.hasInput(2)) {
     auto bc = broadcastShapes(out, ctx.shape(2));
     if (!bc || *bc != out)
-      return ctx.fail("C of shape [{}] does not broadcast to [{}]",
-                      ir::shapeToString(ctx.shape(2)), ir::shapeToString(out));
+      return ctx.fail("C of shape [{}] does not broadcast to [{}]", ir::shapeToString(ctx.shape(2)),
+                      ir::shapeToString(out));
     if (ctx.dtype(2) != ctx.dtype(0))
       return ctx.fail("C has dtype {}, A has {}", ir::dtypeName(ctx.dtype(2)),
                       ir::dtypeName(ctx.dtype(0)));
@@ -129,15 +130,29 @@ int64_t gemmFlops(const ir::Node& n) {
 }  // namespace
 
 const OpDef& defMatMul() {
-  static const OpDef d = OpDef("MatMul").cube().kernel(createMatMulKernel).onnx(1).cann("MatMulV2").inputs(2, 3)
-      .inferShape(inferMatMul).flops(matmulFlops)
-      .summary("numpy matmul: 1-D operands, broadcast batch dims");
+  static const OpDef d = OpDef("MatMul")
+                             .cube()
+                             .kernel(createMatMulKernel)
+                             .onnx(1)
+                             .cann("MatMulV2")
+                             .inputs(2, 3)
+                             .inferShape(inferMatMul)
+                             .flops(matmulFlops)
+                             .summary("numpy matmul: 1-D operands, broadcast batch dims");
   return d;
 }
 
 const OpDef& defGemm() {
-  static const OpDef d = OpDef("Gemm").takesActivations(ActivationPostOps::Any).cube().kernel(createMatMulKernel).onnx(1).cann("GEMM").inputs(2, 3).inferShape(inferGemm)
-      .flops(gemmFlops).summary("alpha * op(A) * op(B) + beta * C; C broadcasts to [M, N]");
+  static const OpDef d = OpDef("Gemm")
+                             .takesActivations(ActivationPostOps::Any)
+                             .cube()
+                             .kernel(createMatMulKernel)
+                             .onnx(1)
+                             .cann("GEMM")
+                             .inputs(2, 3)
+                             .inferShape(inferGemm)
+                             .flops(gemmFlops)
+                             .summary("alpha * op(A) * op(B) + beta * C; C broadcasts to [M, N]");
   return d;
 }
 

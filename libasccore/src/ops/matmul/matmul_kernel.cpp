@@ -67,8 +67,10 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
     auto biasmd = strided(biasd, false);
     // Constant weights: let the primitive choose their layout and reorder them once.
     const bool const_b = k.inputs[1].value->isConstant();
-    memory::desc bwant = const_b ? memory::desc(bd, memory::data_type::f32, memory::format_tag::any) : bmd;
-    auto d = has_bias ? dnnl::matmul::desc(amd, bwant, biasmd, cmd) : dnnl::matmul::desc(amd, bwant, cmd);
+    memory::desc bwant =
+        const_b ? memory::desc(bd, memory::data_type::f32, memory::format_tag::any) : bmd;
+    auto d = has_bias ? dnnl::matmul::desc(amd, bwant, biasmd, cmd)
+                      : dnnl::matmul::desc(amd, bwant, cmd);
     dnnl::primitive_attr attr;
     dnnl::post_ops po;
     ASC_RETURN_IF_ERROR(cpu::appendActivation(n, po));
@@ -76,7 +78,8 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
     if (alpha != 1.f) {
       if (has_bias)
         return Status::error(ErrorCode::NotImplemented,
-                             "node '{}' (MatMul): alpha with a fused bias is not supported", n.name);
+                             "node '{}' (MatMul): alpha with a fused bias is not supported",
+                             n.name);
       attr.set_output_scales(0, {alpha});
     }
     dnnl::matmul::primitive_desc pd(d, attr, k.env.engine);

@@ -5,9 +5,9 @@
 #include "support/op_tester.h"
 
 using namespace asc;
-using asc::test::OpTester;
-using asc::test::mentions;
 using asc::test::doublesOf;
+using asc::test::mentions;
+using asc::test::OpTester;
 using ir::DType;
 
 namespace {
@@ -49,8 +49,11 @@ TEST_CASE("MatMul FLOPs and errors", "[ops][matmul]") {
 
 TEST_CASE("Gemm transposes and C broadcasting", "[ops][matmul]") {
   OpTester t("Gemm");
-  t.input(DType::F32, {4, 3}).input(DType::F32, {5, 4}).input(DType::F32, {5})
-      .attr("transA", int64_t{1}).attr("transB", int64_t{1});
+  t.input(DType::F32, {4, 3})
+      .input(DType::F32, {5, 4})
+      .input(DType::F32, {5})
+      .attr("transA", int64_t{1})
+      .attr("transB", int64_t{1});
   REQUIRE(t.run().isOk());
   CHECK(t.out().shape == ir::Shape{3, 5});
   CHECK(ops::nodeFlops(*t.node()) == 2 * 3 * 5 * 4 + 2 * 15);

@@ -19,8 +19,8 @@ Status checkFloatInput(InferContext& ctx) {
 Status checkPerChannel(InferContext& ctx, size_t i, const char* what, int64_t c) {
   const ir::Shape& s = ctx.shape(i);
   if (s.size() != 1 || s[0] != c)
-    return ctx.fail("{} (input {}) has shape [{}], expected [{}] (one value per channel)", what,
-                    i, ir::shapeToString(s), c);
+    return ctx.fail("{} (input {}) has shape [{}], expected [{}] (one value per channel)", what, i,
+                    ir::shapeToString(s), c);
   if (!ir::isFloat(ctx.dtype(i)))
     return ctx.fail("{} (input {}) has dtype {}, expected a float type", what, i,
                     ir::dtypeName(ctx.dtype(i)));
@@ -29,9 +29,10 @@ Status checkPerChannel(InferContext& ctx, size_t i, const char* what, int64_t c)
 
 Status inferBatchNorm(InferContext& ctx) {
   if (ctx.node().outputs.size() > 1)
-    return ctx.unsupported("has {} outputs: training-mode BatchNormalization (running mean/var "
-                    "outputs) is not supported, only inference with one output",
-                    ctx.node().outputs.size());
+    return ctx.unsupported(
+        "has {} outputs: training-mode BatchNormalization (running mean/var "
+        "outputs) is not supported, only inference with one output",
+        ctx.node().outputs.size());
   if (ctx.attrs().getInt("training_mode", 0) != 0)
     return ctx.unsupported("training_mode=1 is not supported, only inference");
   if (ctx.opset() < 9 && ctx.attrs().getInt("spatial", 1) != 1)
@@ -79,13 +80,12 @@ Status inferLayerNorm(InferContext& ctx) {
     if (!ctx.hasInput(i)) continue;
     auto b = broadcastShapes(norm_shape, ctx.shape(i));
     if (!b || *b != norm_shape)
-      return ctx.fail("{} of shape [{}] does not broadcast to the normalized shape [{}]",
-                      names[i], ir::shapeToString(ctx.shape(i)), ir::shapeToString(norm_shape));
+      return ctx.fail("{} of shape [{}] does not broadcast to the normalized shape [{}]", names[i],
+                      ir::shapeToString(ctx.shape(i)), ir::shapeToString(norm_shape));
   }
   int64_t stash = ctx.attrs().getInt("stash_type", 1);
   ir::DType stash_t = ir::dtypeFromOnnx(static_cast<int>(stash));
-  if (!ir::isFloat(stash_t))
-    return ctx.fail("stash_type {} is not a supported float type", stash);
+  if (!ir::isFloat(stash_t)) return ctx.fail("stash_type {} is not a supported float type", stash);
   ctx.attrs().set("axis", *axis);
   ctx.attrs().set("epsilon", ctx.attrs().getFloat("epsilon", 1e-5f));
   ctx.attrs().set("stash_type", stash);
@@ -118,35 +118,64 @@ int64_t perElement(const ir::Node& n, int64_t k) { return n.outputs[0]->numel() 
 }  // namespace
 
 const OpDef& defBatchNormalization() {
-  static const OpDef d = OpDef("BatchNormalization").works5hd(FiveHd::Windowed).takesActivations(ActivationPostOps::ReluOnly).kernel(createNormKernel).layout(normLayout).onnx(1).cann("BatchNorm").inputs(5, 5)
-      .outputs(1, 5).inferShape(inferBatchNorm)
-      .flops([](const ir::Node& n) { return perElement(n, 5); })
-      .summary("inference batch norm: scale*(x-mean)/sqrt(var+eps)+bias per channel");
+  static const OpDef d =
+      OpDef("BatchNormalization")
+          .works5hd(FiveHd::Windowed)
+          .takesActivations(ActivationPostOps::ReluOnly)
+          .kernel(createNormKernel)
+          .layout(normLayout)
+          .onnx(1)
+          .cann("BatchNorm")
+          .inputs(5, 5)
+          .outputs(1, 5)
+          .inferShape(inferBatchNorm)
+          .flops([](const ir::Node& n) { return perElement(n, 5); })
+          .summary("inference batch norm: scale*(x-mean)/sqrt(var+eps)+bias per channel");
   return d;
 }
 
 const OpDef& defInstanceNormalization() {
-  static const OpDef d = OpDef("InstanceNormalization").precisionClass(PrecisionClass::Sensitive).kernel(createNormKernel).layout(normLayout).onnx(1).cann("InstanceNorm")
-      .inputs(3, 3).inferShape(inferInstanceNorm)
-      .flops([](const ir::Node& n) { return perElement(n, 8); })
-      .summary("normalizes each (n, c) plane, then per-channel scale and bias");
+  static const OpDef d =
+      OpDef("InstanceNormalization")
+          .precisionClass(PrecisionClass::Sensitive)
+          .kernel(createNormKernel)
+          .layout(normLayout)
+          .onnx(1)
+          .cann("InstanceNorm")
+          .inputs(3, 3)
+          .inferShape(inferInstanceNorm)
+          .flops([](const ir::Node& n) { return perElement(n, 8); })
+          .summary("normalizes each (n, c) plane, then per-channel scale and bias");
   return d;
 }
 
 const OpDef& defLayerNormalization() {
-  static const OpDef d = OpDef("LayerNormalization").precisionClass(PrecisionClass::Sensitive).kernel(createNormKernel).layout(normLayout).onnx(17).cann("LayerNorm").inputs(2, 3)
-      .outputs(1, 3).inferShape(inferLayerNorm)
-      .flops([](const ir::Node& n) { return perElement(n, 8); })
-      .summary("normalizes over dims [axis, rank) (axis -1), then scale and optional bias");
+  static const OpDef d =
+      OpDef("LayerNormalization")
+          .precisionClass(PrecisionClass::Sensitive)
+          .kernel(createNormKernel)
+          .layout(normLayout)
+          .onnx(17)
+          .cann("LayerNorm")
+          .inputs(2, 3)
+          .outputs(1, 3)
+          .inferShape(inferLayerNorm)
+          .flops([](const ir::Node& n) { return perElement(n, 8); })
+          .summary("normalizes over dims [axis, rank) (axis -1), then scale and optional bias");
   return d;
 }
 
 const OpDef& defLRN() {
-  static const OpDef d = OpDef("LRN").works5hd(FiveHd::Windowed).kernel(createNormKernel).layout(normLayout).onnx(1).cann("LRN").inferShape(inferLrn)
-      .flops([](const ir::Node& n) {
-        return perElement(n, 2 * n.attrs.getInt("size", 1) + 5);
-      })
-      .summary("local response normalization across `size` neighbouring channels");
+  static const OpDef d =
+      OpDef("LRN")
+          .works5hd(FiveHd::Windowed)
+          .kernel(createNormKernel)
+          .layout(normLayout)
+          .onnx(1)
+          .cann("LRN")
+          .inferShape(inferLrn)
+          .flops([](const ir::Node& n) { return perElement(n, 2 * n.attrs.getInt("size", 1) + 5); })
+          .summary("local response normalization across `size` neighbouring channels");
   return d;
 }
 

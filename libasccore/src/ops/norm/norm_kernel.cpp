@@ -21,19 +21,20 @@ Result<std::unique_ptr<Kernel>> batchNorm(const KernelInit& k) {
   auto kern = std::make_unique<cpu::PrimitiveKernel>(k.env);
   try {
     auto src = cpu::memOf(k.inputs[0], k.env.engine);
-    auto flags = dnnl::normalization_flags::use_global_stats | dnnl::normalization_flags::use_scale |
-                 dnnl::normalization_flags::use_shift;
+    auto flags = dnnl::normalization_flags::use_global_stats |
+                 dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
     if (k.node.attrs.getString("activation", "") == "Relu")  // from fuse-conv-activation
       flags = flags | dnnl::normalization_flags::fuse_norm_relu;
     dnnl::batch_normalization_forward::desc d(dnnl::prop_kind::forward_inference, src.get_desc(),
                                               k.node.attrs.getFloat("epsilon", 1e-5f), flags);
     dnnl::batch_normalization_forward::primitive_desc pd(d, k.env.engine);
-    kern->set(dnnl::batch_normalization_forward(pd), pd, {{DNNL_ARG_SRC, src},
-                   {DNNL_ARG_DST, cpu::memOf(k.outputs[0], k.env.engine)},
-                   {DNNL_ARG_SCALE, vec(k.inputs[1], k.env.engine)},
-                   {DNNL_ARG_SHIFT, vec(k.inputs[2], k.env.engine)},
-                   {DNNL_ARG_MEAN, vec(k.inputs[3], k.env.engine)},
-                   {DNNL_ARG_VARIANCE, vec(k.inputs[4], k.env.engine)}});
+    kern->set(dnnl::batch_normalization_forward(pd), pd,
+              {{DNNL_ARG_SRC, src},
+               {DNNL_ARG_DST, cpu::memOf(k.outputs[0], k.env.engine)},
+               {DNNL_ARG_SCALE, vec(k.inputs[1], k.env.engine)},
+               {DNNL_ARG_SHIFT, vec(k.inputs[2], k.env.engine)},
+               {DNNL_ARG_MEAN, vec(k.inputs[3], k.env.engine)},
+               {DNNL_ARG_VARIANCE, vec(k.inputs[4], k.env.engine)}});
   } catch (const dnnl::error& e) {
     return cpu::dnnlError(k.node, e);
   }
@@ -53,7 +54,8 @@ Result<std::unique_ptr<Kernel>> layerNorm(const KernelInit& k) {
   if (axis < 0) axis += rank;
   int64_t outer = 1, inner = 1;
   for (int64_t i = 0; i < rank; ++i) (i < axis ? outer : inner) *= s[i];
-  if (k.inputs[1].numel() != inner || (k.inputs.size() > 2 && k.inputs[2].data && k.inputs[2].numel() != inner))
+  if (k.inputs[1].numel() != inner ||
+      (k.inputs.size() > 2 && k.inputs[2].data && k.inputs[2].numel() != inner))
     return Status::error(ErrorCode::NotImplemented,
                          "node '{}' (LayerNormalization): scale/bias must cover the normalized "
                          "dims exactly ({} values)",
@@ -100,8 +102,11 @@ Result<std::unique_ptr<Kernel>> lrn(const KernelInit& k) {
 class InstanceNorm : public Kernel {
  public:
   explicit InstanceNorm(const KernelInit& k)
-      : x_(k.inputs[0].f32()), scale_(k.inputs[1].f32()), bias_(k.inputs[2].f32()),
-        y_(static_cast<float*>(k.outputs[0].data)), eps_(k.node.attrs.getFloat("epsilon", 1e-5f)) {
+      : x_(k.inputs[0].f32()),
+        scale_(k.inputs[1].f32()),
+        bias_(k.inputs[2].f32()),
+        y_(static_cast<float*>(k.outputs[0].data)),
+        eps_(k.node.attrs.getFloat("epsilon", 1e-5f)) {
     const ir::Shape& s = k.inputs[0].shape();
     n_ = s[0];
     c_ = s[1];
@@ -146,7 +151,8 @@ Result<std::unique_ptr<Kernel>> createNormKernel(const KernelInit& k) {
   if (op == "BatchNormalization") return batchNorm(k);
   if (op == "LayerNormalization") return layerNorm(k);
   if (op == "LRN") return lrn(k);
-  if (op == "InstanceNormalization") return std::unique_ptr<Kernel>(std::make_unique<InstanceNorm>(k));
+  if (op == "InstanceNormalization")
+    return std::unique_ptr<Kernel>(std::make_unique<InstanceNorm>(k));
   return Status::error(ErrorCode::Internal, "no normalization kernel for {}", op);
 }
 

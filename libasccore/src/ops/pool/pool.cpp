@@ -161,30 +161,57 @@ int64_t globalPoolFlops(const ir::Node& n) { return n.inputs[0]->numel(); }
 }  // namespace
 
 const OpDef& defMaxPool() {
-  static const OpDef d = OpDef("MaxPool").works5hd(FiveHd::Windowed).kernel(createPoolKernel).layout(poolLayout).onnx(1).cann("MaxPoolV3").outputs(1, 2)
-      .inferShape(inferMaxPool).flops(poolFlops)
-      .summary("max pooling; pads/auto_pad, strides, dilations, ceil_mode; optional Indices");
+  static const OpDef d =
+      OpDef("MaxPool")
+          .works5hd(FiveHd::Windowed)
+          .kernel(createPoolKernel)
+          .layout(poolLayout)
+          .onnx(1)
+          .cann("MaxPoolV3")
+          .outputs(1, 2)
+          .inferShape(inferMaxPool)
+          .flops(poolFlops)
+          .summary("max pooling; pads/auto_pad, strides, dilations, ceil_mode; optional Indices");
   return d;
 }
 
 const OpDef& defAveragePool() {
-  static const OpDef d = OpDef("AveragePool").works5hd(FiveHd::Windowed).kernel(createPoolKernel).layout(poolLayout).onnx(1).cann("AvgPoolV2")
-      .inferShape(inferAveragePool).flops(poolFlops)
-      .summary("average pooling; pads/auto_pad, strides, ceil_mode, count_include_pad");
+  static const OpDef d =
+      OpDef("AveragePool")
+          .works5hd(FiveHd::Windowed)
+          .kernel(createPoolKernel)
+          .layout(poolLayout)
+          .onnx(1)
+          .cann("AvgPoolV2")
+          .inferShape(inferAveragePool)
+          .flops(poolFlops)
+          .summary("average pooling; pads/auto_pad, strides, ceil_mode, count_include_pad");
   return d;
 }
 
 const OpDef& defGlobalAveragePool() {
-  static const OpDef d = OpDef("GlobalAveragePool").works5hd(FiveHd::Windowed).kernel(createPoolKernel).layout(poolLayout).onnx(1).cann("GlobalAveragePool")
-      .inferShape(inferGlobalAveragePool).flops(globalPoolFlops)
-      .summary("mean over all spatial dims; output (N, C, 1, ..., 1)");
+  static const OpDef d = OpDef("GlobalAveragePool")
+                             .works5hd(FiveHd::Windowed)
+                             .kernel(createPoolKernel)
+                             .layout(poolLayout)
+                             .onnx(1)
+                             .cann("GlobalAveragePool")
+                             .inferShape(inferGlobalAveragePool)
+                             .flops(globalPoolFlops)
+                             .summary("mean over all spatial dims; output (N, C, 1, ..., 1)");
   return d;
 }
 
 const OpDef& defGlobalMaxPool() {
-  static const OpDef d = OpDef("GlobalMaxPool").works5hd(FiveHd::Windowed).kernel(createPoolKernel).layout(poolLayout).onnx(1).cann("GlobalMaxPool")
-      .inferShape(inferGlobalPool).flops(globalPoolFlops)
-      .summary("max over all spatial dims; output (N, C, 1, ..., 1)");
+  static const OpDef d = OpDef("GlobalMaxPool")
+                             .works5hd(FiveHd::Windowed)
+                             .kernel(createPoolKernel)
+                             .layout(poolLayout)
+                             .onnx(1)
+                             .cann("GlobalMaxPool")
+                             .inferShape(inferGlobalPool)
+                             .flops(globalPoolFlops)
+                             .summary("max over all spatial dims; output (N, C, 1, ..., 1)");
   return d;
 }
 

@@ -39,9 +39,9 @@ class PoolKernel : public cpu::PrimitiveKernel {
       pad_r.push_back((out - 1) * s + (kk - 1) * d + 1 - in - pl);
     }
     const bool include_pad = n.attrs.getInt("count_include_pad", 0) != 0;
-    auto alg = is_max ? dnnl::algorithm::pooling_max
-                      : include_pad ? dnnl::algorithm::pooling_avg_include_padding
-                                    : dnnl::algorithm::pooling_avg_exclude_padding;
+    auto alg = is_max        ? dnnl::algorithm::pooling_max
+               : include_pad ? dnnl::algorithm::pooling_avg_include_padding
+                             : dnnl::algorithm::pooling_avg_exclude_padding;
     try {
       auto src = cpu::memOf(x, env_.engine);
       auto dst = cpu::memOf(y, env_.engine);

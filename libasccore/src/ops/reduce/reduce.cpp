@@ -50,8 +50,10 @@ Status inferReduce(InferContext& ctx) {
     bool reduced = std::binary_search(axes.begin(), axes.end(), i);
     if (reduced && x[i] == 0 && ctx.node().op_type == "ReduceMax")
       return ctx.fail("ReduceMax over the empty axis {} of shape [{}]", i, ir::shapeToString(x));
-    if (!reduced) out.push_back(x[i]);
-    else if (keepdims) out.push_back(1);
+    if (!reduced)
+      out.push_back(x[i]);
+    else if (keepdims)
+      out.push_back(1);
   }
   a.set("axes", axes);
   a.set("keepdims", keepdims);
@@ -88,12 +90,16 @@ Result<std::vector<ir::Tensor>> evalReduce(const ir::Node& n, const std::vector<
     for (size_t d = 0; d < r; ++d) o += idx[d] * ost[d];
     if (fl) {
       double v = x.floatAt(e);
-      if (K == Kind::Max) facc[o] = std::isnan(v) || v > facc[o] ? v : facc[o];
-      else facc[o] += v;
+      if (K == Kind::Max)
+        facc[o] = std::isnan(v) || v > facc[o] ? v : facc[o];
+      else
+        facc[o] += v;
     } else {
       int64_t v = x.intAt(e);
-      if (K == Kind::Max) iacc[o] = std::max(iacc[o], v);
-      else iacc[o] = static_cast<int64_t>(static_cast<uint64_t>(iacc[o]) + uint64_t(v));
+      if (K == Kind::Max)
+        iacc[o] = std::max(iacc[o], v);
+      else
+        iacc[o] = static_cast<int64_t>(static_cast<uint64_t>(iacc[o]) + uint64_t(v));
     }
     for (int64_t d = static_cast<int64_t>(r) - 1; d >= 0; --d) {
       if (++idx[d] < x.shape[d]) break;
@@ -105,8 +111,8 @@ Result<std::vector<ir::Tensor>> evalReduce(const ir::Node& n, const std::vector<
   for (int64_t o = 0; o < nout; ++o) {
     if (fl) {
       double v = facc[o];
-      if (K == Kind::Mean) v = count ? v / static_cast<double>(count)
-                                     : std::numeric_limits<double>::quiet_NaN();
+      if (K == Kind::Mean)
+        v = count ? v / static_cast<double>(count) : std::numeric_limits<double>::quiet_NaN();
       b.setFloat(o, v);
     } else {
       int64_t v = iacc[o];
@@ -120,8 +126,16 @@ Result<std::vector<ir::Tensor>> evalReduce(const ir::Node& n, const std::vector<
 int64_t reduceFlops(const ir::Node& n) { return n.inputs[0]->numel(); }
 
 OpDef reduceOp(const char* name, const char* cann, EvalFn eval, const char* summary) {
-  return OpDef(name).kernel(createReduceKernel).onnx(1).cann(cann).inputs(1, 2).canonicalize(canonReduce)
-      .inferShape(inferReduce).evalConst(eval).flops(reduceFlops).summary(summary);
+  return OpDef(name)
+      .kernel(createReduceKernel)
+      .onnx(1)
+      .cann(cann)
+      .inputs(1, 2)
+      .canonicalize(canonReduce)
+      .inferShape(inferReduce)
+      .evalConst(eval)
+      .flops(reduceFlops)
+      .summary(summary);
 }
 
 }  // namespace

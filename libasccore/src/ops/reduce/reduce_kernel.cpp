@@ -15,8 +15,8 @@ namespace {
 template <typename T>
 class ReduceKernel : public Kernel {
  public:
-  ReduceKernel(const KernelInit& k) : in_(static_cast<const T*>(k.inputs[0].data)),
-      out_(static_cast<T*>(k.outputs[0].data)) {
+  ReduceKernel(const KernelInit& k)
+      : in_(static_cast<const T*>(k.inputs[0].data)), out_(static_cast<T*>(k.outputs[0].data)) {
     const ir::Shape& x = k.inputs[0].shape();
     auto axes = k.node.attrs.getInts("axes");
     const std::string& op = k.node.op_type;
@@ -52,24 +52,31 @@ class ReduceKernel : public Kernel {
         T best = red_count_ ? in_[base] : T(0);
         if (contiguous_) {
           const T* p = in_ + base;
-          if (kind_ == 2) for (int64_t i = 0; i < red_count_; ++i) best = p[i] > best ? p[i] : best;
-          else for (int64_t i = 0; i < red_count_; ++i) acc += static_cast<double>(p[i]);
+          if (kind_ == 2)
+            for (int64_t i = 0; i < red_count_; ++i) best = p[i] > best ? p[i] : best;
+          else
+            for (int64_t i = 0; i < red_count_; ++i) acc += static_cast<double>(p[i]);
         } else {
           std::fill(idx.begin(), idx.end(), 0);
           for (int64_t i = 0; i < red_count_; ++i) {
             int64_t off = base;
             for (size_t d = 0; d < idx.size(); ++d) off += idx[d] * red_strides_[d];
-            if (kind_ == 2) best = in_[off] > best ? in_[off] : best;
-            else acc += static_cast<double>(in_[off]);
+            if (kind_ == 2)
+              best = in_[off] > best ? in_[off] : best;
+            else
+              acc += static_cast<double>(in_[off]);
             for (int64_t d = static_cast<int64_t>(idx.size()) - 1; d >= 0; --d) {
               if (++idx[d] < red_dims_[d]) break;
               idx[d] = 0;
             }
           }
         }
-        if (kind_ == 2) out_[o] = best;
-        else if (kind_ == 1) out_[o] = static_cast<T>(red_count_ ? acc / static_cast<double>(red_count_) : 0);
-        else out_[o] = static_cast<T>(acc);
+        if (kind_ == 2)
+          out_[o] = best;
+        else if (kind_ == 1)
+          out_[o] = static_cast<T>(red_count_ ? acc / static_cast<double>(red_count_) : 0);
+        else
+          out_[o] = static_cast<T>(acc);
       }
     });
   }
@@ -89,10 +96,14 @@ class ReduceKernel : public Kernel {
 
 Result<std::unique_ptr<Kernel>> createReduceKernel(const KernelInit& k) {
   switch (k.inputs[0].dtype()) {
-    case ir::DType::F32: return std::unique_ptr<Kernel>(std::make_unique<ReduceKernel<float>>(k));
-    case ir::DType::F64: return std::unique_ptr<Kernel>(std::make_unique<ReduceKernel<double>>(k));
-    case ir::DType::I64: return std::unique_ptr<Kernel>(std::make_unique<ReduceKernel<int64_t>>(k));
-    case ir::DType::I32: return std::unique_ptr<Kernel>(std::make_unique<ReduceKernel<int32_t>>(k));
+    case ir::DType::F32:
+      return std::unique_ptr<Kernel>(std::make_unique<ReduceKernel<float>>(k));
+    case ir::DType::F64:
+      return std::unique_ptr<Kernel>(std::make_unique<ReduceKernel<double>>(k));
+    case ir::DType::I64:
+      return std::unique_ptr<Kernel>(std::make_unique<ReduceKernel<int64_t>>(k));
+    case ir::DType::I32:
+      return std::unique_ptr<Kernel>(std::make_unique<ReduceKernel<int32_t>>(k));
     default:
       return Status::error(ErrorCode::NotImplemented, "node '{}': {} of {} is not supported",
                            k.node.name, k.node.op_type, ir::dtypeName(k.inputs[0].dtype()));

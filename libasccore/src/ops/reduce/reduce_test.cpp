@@ -5,12 +5,11 @@
 #include "support/op_tester.h"
 
 using namespace asc;
-using asc::test::OpTester;
-using asc::test::mentions;
 using asc::test::doublesOf;
+using asc::test::mentions;
+using asc::test::OpTester;
 using ir::DType;
 using Ints = std::vector<int64_t>;
-
 
 TEST_CASE("ReduceMean axes attribute and keepdims", "[ops][reduce]") {
   OpTester t("ReduceMean");

@@ -23,8 +23,9 @@ Result<bool> moveFloats(InferContext& ctx, size_t i, const char* attr) {
   if (!ctx.hasInput(i)) return false;
   const ir::Value* c = ctx.constInput(i);
   if (!c)
-    return ctx.fail("input {} ('{}') must be known at compile time (a constant); dynamic {} are not supported", i,
-                    ctx.input(i).name, attr);
+    return ctx.fail(
+        "input {} ('{}') must be known at compile time (a constant); dynamic {} are not supported",
+        i, ctx.input(i).name, attr);
   if (c->numel() == 0) return false;
   if (c->shape.size() != 1)
     return ctx.fail("input {} ('{}') must be 1-D, it is [{}]", i, c->name,
@@ -41,8 +42,9 @@ Result<bool> moveInts(InferContext& ctx, size_t i, const char* attr) {
   if (!ctx.hasInput(i)) return false;
   const ir::Value* c = ctx.constInput(i);
   if (!c)
-    return ctx.fail("input {} ('{}') must be known at compile time (a constant); dynamic {} are not supported", i,
-                    ctx.input(i).name, attr);
+    return ctx.fail(
+        "input {} ('{}') must be known at compile time (a constant); dynamic {} are not supported",
+        i, ctx.input(i).name, attr);
   if (c->numel() == 0) return false;
   if (c->shape.size() != 1 || ir::isFloat(c->dtype))
     return ctx.fail("input {} ('{}') must be a 1-D integer tensor, it is {} [{}]", i, c->name,
@@ -66,8 +68,7 @@ Status expandAxes(InferContext& ctx) {
   }
   if (a.has("scales")) {
     std::vector<float> s = a.getFloats("scales"), full(r, 1.0f);
-    if (s.size() != axes.size())
-      return ctx.fail("{} scales for {} axes", s.size(), axes.size());
+    if (s.size() != axes.size()) return ctx.fail("{} scales for {} axes", s.size(), axes.size());
     for (size_t i = 0; i < axes.size(); ++i) full[axes[i]] = s[i];
     a.set("scales", full);
   }
@@ -168,8 +169,8 @@ Status resolveSizes(InferContext& ctx, float min_scale) {
   if (a.has("sizes")) {  // given sizes, or the output resolved by an earlier run
     out = a.getInts("sizes");
     if (out.size() != r)
-      return ctx.fail("sizes [{}] have {} entries, the input has rank {}",
-                      ir::shapeToString(out), out.size(), r);
+      return ctx.fail("sizes [{}] have {} entries, the input has rank {}", ir::shapeToString(out),
+                      out.size(), r);
   }
   if (!a.has("scales") && !a.has("sizes")) return ctx.fail("scales or sizes are required");
   for (int64_t d : out)
@@ -193,9 +194,10 @@ Status inferResize(InferContext& ctx) {
     return ctx.fail("coordinate_transformation_mode '{}' is not supported", ctm);
   const std::string nm = a.getString("nearest_mode", "round_prefer_floor");
   if (nm != "round_prefer_floor" && nm != "round_prefer_ceil" && nm != "floor" && nm != "ceil")
-    return ctx.fail("nearest_mode '{}' is not round_prefer_floor, round_prefer_ceil, floor or "
-                    "ceil",
-                    nm);
+    return ctx.fail(
+        "nearest_mode '{}' is not round_prefer_floor, round_prefer_ceil, floor or "
+        "ceil",
+        nm);
   if (ctx.rank(0) < 1) return ctx.fail("input must have rank >= 1");
   return resolveSizes(ctx, 0.0f);
 }
@@ -231,16 +233,31 @@ int64_t resizeFlops(const ir::Node& n) {
 }  // namespace
 
 const OpDef& defResize() {
-  static const OpDef d = OpDef("Resize").works5hd(FiveHd::Windowed).kernel(createResizeKernel).layout(resizeLayout).onnx(10).cann("ResizeNearestNeighborV2").inputs(1, 4)
-      .canonicalize(canonResize).inferShape(inferResize).flops(resizeFlops)
-      .summary("nearest/linear/cubic resize to constant scales or sizes");
+  static const OpDef d = OpDef("Resize")
+                             .works5hd(FiveHd::Windowed)
+                             .kernel(createResizeKernel)
+                             .layout(resizeLayout)
+                             .onnx(10)
+                             .cann("ResizeNearestNeighborV2")
+                             .inputs(1, 4)
+                             .canonicalize(canonResize)
+                             .inferShape(inferResize)
+                             .flops(resizeFlops)
+                             .summary("nearest/linear/cubic resize to constant scales or sizes");
   return d;
 }
 
 const OpDef& defUpsample() {
-  static const OpDef d = OpDef("Upsample").kernel(createResizeKernel).onnx(7).cann("Upsample").inputs(1, 2)
-      .canonicalize(canonUpsample).inferShape(inferUpsample).flops(resizeFlops)
-      .summary("nearest/linear upsampling by constant scales >= 1 (deprecated by Resize)");
+  static const OpDef d =
+      OpDef("Upsample")
+          .kernel(createResizeKernel)
+          .onnx(7)
+          .cann("Upsample")
+          .inputs(1, 2)
+          .canonicalize(canonUpsample)
+          .inferShape(inferUpsample)
+          .flops(resizeFlops)
+          .summary("nearest/linear upsampling by constant scales >= 1 (deprecated by Resize)");
   return d;
 }
 

@@ -55,9 +55,10 @@ class ResizeKernel : public Kernel {
     const bool upsample = n.op_type == "Upsample";
     std::string mode = n.attrs.getString("mode", "nearest");
     if (mode == "bilinear" || mode == "trilinear") mode = "linear";
-    const std::string coord = upsample ? "asymmetric"
-                                       : n.attrs.getString("coordinate_transformation_mode", "half_pixel");
-    const std::string nearest = upsample ? "floor" : n.attrs.getString("nearest_mode", "round_prefer_floor");
+    const std::string coord =
+        upsample ? "asymmetric" : n.attrs.getString("coordinate_transformation_mode", "half_pixel");
+    const std::string nearest =
+        upsample ? "floor" : n.attrs.getString("nearest_mode", "round_prefer_floor");
     const double a = n.attrs.getFloat("cubic_coeff_a", -0.75f);
     const bool exclude = n.attrs.getInt("exclude_outside", 0) != 0;
     if (coord == "tf_crop_and_resize")
@@ -72,8 +73,9 @@ class ResizeKernel : public Kernel {
     taps_.resize(x.size());
     for (size_t d = 0; d < x.size(); ++d) {
       const int64_t in = x[d], out = y[d];
-      const double scale = scales.size() == x.size() ? scales[d]
-                                                     : static_cast<double>(out) / static_cast<double>(in);
+      const double scale = scales.size() == x.size()
+                               ? scales[d]
+                               : static_cast<double>(out) / static_cast<double>(in);
       taps_[d].resize(out);
       for (int64_t o = 0; o < out; ++o) {
         auto& t = taps_[d][o];
@@ -81,8 +83,8 @@ class ResizeKernel : public Kernel {
           t.push_back({o, 1.f});
           continue;
         }
-        const double out_len = scales.size() == x.size() ? static_cast<double>(in) * scale
-                                                         : static_cast<double>(out);
+        const double out_len =
+            scales.size() == x.size() ? static_cast<double>(in) * scale : static_cast<double>(out);
         double src = sourceCoord(coord, o, scale, in, out_len);
         if (mode == "nearest") {
           int64_t i = nearestIndex(nearest, src);
@@ -108,7 +110,8 @@ class ResizeKernel : public Kernel {
           for (auto& [idx, w] : ws)
             t.push_back({idx, static_cast<float>(exclude && sum != 0 ? w / sum : w)});
         } else {
-          return Status::error(ErrorCode::NotImplemented, "node '{}': resize mode '{}'", n.name, mode);
+          return Status::error(ErrorCode::NotImplemented, "node '{}': resize mode '{}'", n.name,
+                               mode);
         }
       }
     }
@@ -217,14 +220,15 @@ class DnnlResize : public cpu::PrimitiveKernel {
     auto scales = k.node.attrs.getFloats("scales");
     std::vector<float> factors;
     for (size_t i = 2; i < x.size(); ++i)
-      factors.push_back(scales.size() == x.size() ? scales[i]
-                                                  : static_cast<float>(y[i]) / static_cast<float>(x[i]));
+      factors.push_back(scales.size() == x.size()
+                            ? scales[i]
+                            : static_cast<float>(y[i]) / static_cast<float>(x[i]));
     try {
       auto src = cpu::memOf(k.inputs[0], env_.engine);
       auto dst = cpu::memOf(k.outputs[0], env_.engine);
       dnnl::resampling_forward::desc d(dnnl::prop_kind::forward_inference,
-                                       dnnl::algorithm::resampling_linear, factors,
-                                       src.get_desc(), dst.get_desc());
+                                       dnnl::algorithm::resampling_linear, factors, src.get_desc(),
+                                       dst.get_desc());
       dnnl::resampling_forward::primitive_desc pd(d, env_.engine);
       set(dnnl::resampling_forward(pd), pd, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
     } catch (const dnnl::error& e) {

@@ -5,12 +5,11 @@
 #include "support/op_tester.h"
 
 using namespace asc;
-using asc::test::OpTester;
-using asc::test::mentions;
 using asc::test::doublesOf;
+using asc::test::mentions;
+using asc::test::OpTester;
 using ir::DType;
 using Ints = std::vector<int64_t>;
-
 
 TEST_CASE("Resize with scales (opset 10 and 13)", "[ops][resize]") {
   OpTester v10("Resize", 10);
@@ -20,7 +19,9 @@ TEST_CASE("Resize with scales (opset 10 and 13)", "[ops][resize]") {
   CHECK(v10.node()->inputs.size() == 1);
   CHECK(v10.node()->attrs.getString("coordinate_transformation_mode", "") == "asymmetric");
   OpTester t("Resize", 13);
-  t.input(DType::F32, {1, 3, 10, 10}).none().constFloats({1, 1, 1.5f, 0.5f}, {4})
+  t.input(DType::F32, {1, 3, 10, 10})
+      .none()
+      .constFloats({1, 1, 1.5f, 0.5f}, {4})
       .attr("mode", std::string("linear"));
   REQUIRE(t.run().isOk());
   CHECK(t.out().shape == ir::Shape{1, 3, 15, 5});
@@ -33,18 +34,22 @@ TEST_CASE("Resize with scales (opset 10 and 13)", "[ops][resize]") {
 
 TEST_CASE("Resize with sizes; opset 11 empty scales; opset 18 axes", "[ops][resize]") {
   OpTester t("Resize", 11);
-  t.input(DType::F32, {1, 3, 10, 10}).constFloats({}, {0}).constFloats({}, {0})
+  t.input(DType::F32, {1, 3, 10, 10})
+      .constFloats({}, {0})
+      .constFloats({}, {0})
       .constInts({1, 3, 7, 9});
   REQUIRE(t.run().isOk());
   CHECK(t.out().shape == ir::Shape{1, 3, 7, 9});
   CHECK_FALSE(t.node()->attrs.has("scales"));
   OpTester ax("Resize", 18);
-  ax.input(DType::F32, {1, 3, 10, 10}).none().none().constInts({20, 30})
-      .attr("axes", Ints{2, 3});
+  ax.input(DType::F32, {1, 3, 10, 10}).none().none().constInts({20, 30}).attr("axes", Ints{2, 3});
   REQUIRE(ax.run().isOk());
   CHECK(ax.out().shape == ir::Shape{1, 3, 20, 30});
   OpTester keep("Resize", 18);
-  keep.input(DType::F32, {1, 3, 10, 20}).none().none().constInts({1, 3, 30, 30})
+  keep.input(DType::F32, {1, 3, 10, 20})
+      .none()
+      .none()
+      .constInts({1, 3, 30, 30})
       .attr("keep_aspect_ratio_policy", std::string("not_larger"));
   REQUIRE(keep.run().isOk());
   CHECK(keep.out().shape == ir::Shape{1, 3, 15, 30});
@@ -52,7 +57,9 @@ TEST_CASE("Resize with sizes; opset 11 empty scales; opset 18 axes", "[ops][resi
 
 TEST_CASE("Resize errors", "[ops][resize]") {
   OpTester both("Resize", 13);
-  both.input(DType::F32, {1, 1, 4, 4}).none().constFloats({1, 1, 2, 2}, {4})
+  both.input(DType::F32, {1, 1, 4, 4})
+      .none()
+      .constFloats({1, 1, 2, 2}, {4})
       .constInts({1, 1, 8, 8});
   CHECK(mentions(both.run(), "exactly one"));
   OpTester none("Resize", 13);
@@ -65,7 +72,9 @@ TEST_CASE("Resize errors", "[ops][resize]") {
   len.input(DType::F32, {1, 1, 4, 4}).none().constFloats({2, 2}, {2});
   CHECK(mentions(len.run(), "rank 4"));
   OpTester mode("Resize", 13);
-  mode.input(DType::F32, {1, 1, 4, 4}).none().constFloats({1, 1, 2, 2}, {4})
+  mode.input(DType::F32, {1, 1, 4, 4})
+      .none()
+      .constFloats({1, 1, 2, 2}, {4})
       .attr("mode", std::string("area"));
   CHECK(mentions(mode.run(), "mode 'area'"));
   OpTester neg("Resize", 13);
@@ -80,7 +89,8 @@ TEST_CASE("Upsample scales: attribute at opset 7, input at 9", "[ops][resize]") 
   CHECK(a.out().shape == ir::Shape{1, 3, 10, 15});
   CHECK(a.node()->attrs.getInts("sizes") == Ints{1, 3, 10, 15});
   OpTester i("Upsample", 9);
-  i.input(DType::F32, {1, 3, 5, 5}).constFloats({1, 1, 2, 2}, {4})
+  i.input(DType::F32, {1, 3, 5, 5})
+      .constFloats({1, 1, 2, 2}, {4})
       .attr("mode", std::string("linear"));
   REQUIRE(i.run().isOk());
   CHECK(i.out().shape == ir::Shape{1, 3, 10, 10});
@@ -107,8 +117,12 @@ TEST_CASE("canonical Resize/Upsample re-infer to the same node", "[ops][resize]"
   r10.input(DType::F32, {1, 3, 10, 10}).constFloats({1, 1, 2, 2}, {4});
   stable(r10);
   OpTester r18("Resize", 18);
-  r18.input(DType::F32, {1, 3, 10, 20}).none().none().constInts({30, 30})
-      .attr("axes", Ints{2, 3}).attr("keep_aspect_ratio_policy", std::string("not_smaller"));
+  r18.input(DType::F32, {1, 3, 10, 20})
+      .none()
+      .none()
+      .constInts({30, 30})
+      .attr("axes", Ints{2, 3})
+      .attr("keep_aspect_ratio_policy", std::string("not_smaller"));
   stable(r18);
   CHECK(r18.out().shape == ir::Shape{1, 3, 30, 60});
   OpTester up("Upsample", 9);

@@ -100,8 +100,8 @@ Status inferSplit(InferContext& ctx) {
     split.back() = dim - chunk * (n - 1);
   } else {
     if (dim % n != 0)
-      return ctx.fail("axis {} of size {} does not split into {} equal parts; give 'split'",
-                      *axis, dim, n);
+      return ctx.fail("axis {} of size {} does not split into {} equal parts; give 'split'", *axis,
+                      dim, n);
     split.assign(n, dim / n);
   }
   ctx.attrs().erase("num_outputs");
@@ -164,8 +164,8 @@ Status inferSlice(InferContext& ctx) {
   raw_axes = a.getInts("axes", raw_axes);
   if (ends.size() != k || raw_axes.size() != k || steps.size() != k)
     return ctx.fail("starts [{}], ends [{}], axes [{}] and steps [{}] differ in length",
-                    ir::shapeToString(starts), ir::shapeToString(ends),
-                    ir::shapeToString(raw_axes), ir::shapeToString(steps));
+                    ir::shapeToString(starts), ir::shapeToString(ends), ir::shapeToString(raw_axes),
+                    ir::shapeToString(steps));
   ASC_TRY(std::vector<int64_t> axes, normalizeAxes(ctx, raw_axes, r, false));
   ir::Shape out = x;
   for (size_t i = 0; i < k; ++i) {
@@ -257,8 +257,8 @@ Eval evalGather(const ir::Node& n, const std::vector<ir::Tensor>& in) {
       int64_t v = in[1].intAt(j);
       if (v < 0) v += dim;
       if (v < 0 || v >= dim)
-        return evalFail(n, "index {} is out of range for axis {} of size {}", in[1].intAt(j),
-                        axis, dim);
+        return evalFail(n, "index {} is out of range for axis {} of size {}", in[1].intAt(j), axis,
+                        dim);
       if (inner) std::memcpy(dst, in[0].data->data() + (o * dim + v) * inner, inner);
       dst += inner;
     }
@@ -376,8 +376,10 @@ Eval evalPad(const ir::Node& n, const std::vector<ir::Tensor>& in) {
       int64_t s = idx[i] - pads[i];
       if (s < 0 || s >= x[i]) {
         if (mode == "constant") return -1;
-        if (mode == "edge") s = std::clamp<int64_t>(s, 0, x[i] - 1);
-        else s = s < 0 ? -s : 2 * (x[i] - 1) - s;
+        if (mode == "edge")
+          s = std::clamp<int64_t>(s, 0, x[i] - 1);
+        else
+          s = s < 0 ? -s : 2 * (x[i] - 1) - s;
       }
       off += s * st[i];
     }
@@ -389,43 +391,85 @@ Eval evalPad(const ir::Node& n, const std::vector<ir::Tensor>& in) {
 }  // namespace
 
 const OpDef& defConcat() {
-  static const OpDef d = OpDef("Concat").works5hd(FiveHd::Windowed).kernel(createConcatKernel).layout(concatLayout).nativeDtypes().onnx(1).cann("ConcatD").inputs(1, 1 << 20)
-      .inferShape(inferConcat).evalConst(evalConcat).summary("joins inputs along axis");
+  static const OpDef d = OpDef("Concat")
+                             .works5hd(FiveHd::Windowed)
+                             .kernel(createConcatKernel)
+                             .layout(concatLayout)
+                             .nativeDtypes()
+                             .onnx(1)
+                             .cann("ConcatD")
+                             .inputs(1, 1 << 20)
+                             .inferShape(inferConcat)
+                             .evalConst(evalConcat)
+                             .summary("joins inputs along axis");
   return d;
 }
 
 const OpDef& defSplit() {
-  static const OpDef d = OpDef("Split").kernel(createSplitKernel).nativeDtypes().onnx(1).cann("SplitV").inputs(1, 2).outputs(1, 1 << 20)
-      .canonicalize(canonSplit).inferShape(inferSplit).evalConst(evalSplit)
-      .summary("splits along axis into parts of sizes `split` (default: equal)");
+  static const OpDef d =
+      OpDef("Split")
+          .kernel(createSplitKernel)
+          .nativeDtypes()
+          .onnx(1)
+          .cann("SplitV")
+          .inputs(1, 2)
+          .outputs(1, 1 << 20)
+          .canonicalize(canonSplit)
+          .inferShape(inferSplit)
+          .evalConst(evalSplit)
+          .summary("splits along axis into parts of sizes `split` (default: equal)");
   return d;
 }
 
 const OpDef& defSlice() {
-  static const OpDef d = OpDef("Slice").kernel(createSliceKernel).nativeDtypes().onnx(1).cann("StridedSliceV2").inputs(1, 5)
-      .canonicalize(canonSlice).inferShape(inferSlice).evalConst(evalSlice)
-      .summary("strided slice by constant starts/ends/axes/steps");
+  static const OpDef d = OpDef("Slice")
+                             .kernel(createSliceKernel)
+                             .nativeDtypes()
+                             .onnx(1)
+                             .cann("StridedSliceV2")
+                             .inputs(1, 5)
+                             .canonicalize(canonSlice)
+                             .inferShape(inferSlice)
+                             .evalConst(evalSlice)
+                             .summary("strided slice by constant starts/ends/axes/steps");
   return d;
 }
 
 const OpDef& defGather() {
-  static const OpDef d = OpDef("Gather").kernel(createGatherKernel).nativeDtypes().onnx(1).cann("GatherV2").inputs(2, 2)
-      .inferShape(inferGather).evalConst(evalGather)
-      .summary("takes entries of data along axis at indices (negative ok)");
+  static const OpDef d = OpDef("Gather")
+                             .kernel(createGatherKernel)
+                             .nativeDtypes()
+                             .onnx(1)
+                             .cann("GatherV2")
+                             .inputs(2, 2)
+                             .inferShape(inferGather)
+                             .evalConst(evalGather)
+                             .summary("takes entries of data along axis at indices (negative ok)");
   return d;
 }
 
 const OpDef& defDepthToSpace() {
-  static const OpDef d = OpDef("DepthToSpace").kernel(createDepthToSpaceKernel).nativeDtypes().onnx(1).inferShape(inferDepthToSpace)
-      .evalConst(evalDepthToSpace)
-      .summary("moves channel blocks into spatial blocks (DCR or CRD)");
+  static const OpDef d = OpDef("DepthToSpace")
+                             .kernel(createDepthToSpaceKernel)
+                             .nativeDtypes()
+                             .onnx(1)
+                             .inferShape(inferDepthToSpace)
+                             .evalConst(evalDepthToSpace)
+                             .summary("moves channel blocks into spatial blocks (DCR or CRD)");
   return d;
 }
 
 const OpDef& defPad() {
-  static const OpDef d = OpDef("Pad").kernel(createPadKernel).nativeDtypes().onnx(1).cann("PadV3").inputs(1, 4).canonicalize(canonPad)
-      .inferShape(inferPad).evalConst(evalPad)
-      .summary("pads (or crops) each dim; constant, reflect or edge");
+  static const OpDef d = OpDef("Pad")
+                             .kernel(createPadKernel)
+                             .nativeDtypes()
+                             .onnx(1)
+                             .cann("PadV3")
+                             .inputs(1, 4)
+                             .canonicalize(canonPad)
+                             .inferShape(inferPad)
+                             .evalConst(evalPad)
+                             .summary("pads (or crops) each dim; constant, reflect or edge");
   return d;
 }
 

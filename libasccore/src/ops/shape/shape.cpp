@@ -80,9 +80,10 @@ Status inferReshape(InferContext& ctx) {
     if (s < -1) return ctx.fail("shape [{}] has the invalid dim {}", ir::shapeToString(spec), s);
     if (s == 0 && !allowzero) {
       if (i >= x.size())
-        return ctx.fail("shape [{}]: dim {} is 0 (copy the input dim) but the input [{}] has "
-                        "only {} dims",
-                        ir::shapeToString(spec), i, ir::shapeToString(x), x.size());
+        return ctx.fail(
+            "shape [{}]: dim {} is 0 (copy the input dim) but the input [{}] has "
+            "only {} dims",
+            ir::shapeToString(spec), i, ir::shapeToString(x), x.size());
       s = x[i];
     }
     has_zero |= s == 0;
@@ -98,8 +99,8 @@ Status inferReshape(InferContext& ctx) {
                       ir::shapeToString(x), numel, ir::shapeToString(spec));
     out[infer_at] = numel / known;
   } else if (known != numel) {
-    return ctx.fail("cannot reshape [{}] ({} elements) to [{}] ({} elements)",
-                    ir::shapeToString(x), numel, ir::shapeToString(out), known);
+    return ctx.fail("cannot reshape [{}] ({} elements) to [{}] ({} elements)", ir::shapeToString(x),
+                    numel, ir::shapeToString(out), known);
   }
   ctx.attrs().set("shape", out);
   // A resolved 0 is a real 0: keep it one when inference runs again.
@@ -140,8 +141,7 @@ Status inferSqueeze(InferContext& ctx) {
   }
   ir::Shape out;
   for (size_t i = 0; i < x.size(); ++i)
-    if (!std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(i)))
-      out.push_back(x[i]);
+    if (!std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(i))) out.push_back(x[i]);
   ctx.attrs().set("axes", axes);
   ctx.setOutput(0, ctx.dtype(0), out);
   return Status::ok();
@@ -157,8 +157,10 @@ Status inferUnsqueeze(InferContext& ctx) {
   ir::Shape out;
   size_t next = 0;
   for (int64_t i = 0; i < out_rank; ++i) {
-    if (std::binary_search(axes.begin(), axes.end(), i)) out.push_back(1);
-    else out.push_back(x[next++]);
+    if (std::binary_search(axes.begin(), axes.end(), i))
+      out.push_back(1);
+    else
+      out.push_back(x[next++]);
   }
   ctx.attrs().set("axes", axes);
   ctx.setOutput(0, ctx.dtype(0), out);
@@ -224,9 +226,9 @@ Status inferExpand(InferContext& ctx) {
 }
 
 Eval evalExpand(const ir::Node& n, const std::vector<ir::Tensor>& in) {
-  auto r = evalBroadcast({in[0]}, in[0].dtype, n.outputs[0]->shape,
-                         [](const double* a) { return a[0]; },
-                         [](const int64_t* a) { return a[0]; });
+  auto r = evalBroadcast(
+      {in[0]}, in[0].dtype, n.outputs[0]->shape, [](const double* a) { return a[0]; },
+      [](const int64_t* a) { return a[0]; });
   if (!r) return r.status();
   return one(*r);
 }
@@ -288,8 +290,8 @@ Status canonCast(InferContext& ctx) {
   const std::string* s = v ? std::get_if<std::string>(v) : nullptr;
   if (!s) return Status::ok();
   static const std::pair<const char*, int64_t> kNames[] = {
-      {"FLOAT", 1},  {"UINT8", 2},  {"INT8", 3},   {"UINT16", 4},  {"INT16", 5},
-      {"INT32", 6},  {"INT64", 7},  {"BOOL", 9},   {"FLOAT16", 10}, {"DOUBLE", 11},
+      {"FLOAT", 1},   {"UINT8", 2},   {"INT8", 3},     {"UINT16", 4},   {"INT16", 5},
+      {"INT32", 6},   {"INT64", 7},   {"BOOL", 9},     {"FLOAT16", 10}, {"DOUBLE", 11},
       {"UINT32", 12}, {"UINT64", 13}, {"BFLOAT16", 16}};
   for (const auto& [name, num] : kNames)
     if (*s == name) {
@@ -304,9 +306,10 @@ Status inferCast(InferContext& ctx) {
   int64_t to = ctx.attrs().getInt("to", 0);
   ir::DType t = ir::dtypeFromOnnx(static_cast<int>(to));
   if (t == ir::DType::Undefined)
-    return ctx.unsupported("'to' = {} is not a supported ONNX data type (string, complex and 8-bit "
-                    "float types are not supported)",
-                    to);
+    return ctx.unsupported(
+        "'to' = {} is not a supported ONNX data type (string, complex and 8-bit "
+        "float types are not supported)",
+        to);
   ctx.setOutput(0, t, ctx.shape(0));
   return Status::ok();
 }
@@ -337,11 +340,13 @@ Status canonDropout(InferContext& ctx) {
   if (ctx.hasInput(2)) {
     const ir::Value* tm = ctx.constInput(2);
     if (tm && tm->numel() == 1 && tm->tensor().intAt(0) != 0)
-      return ctx.unsupported("training_mode is true: training-mode Dropout is not supported, only "
-                      "inference (identity)");
+      return ctx.unsupported(
+          "training_mode is true: training-mode Dropout is not supported, only "
+          "inference (identity)");
     if (!tm)
-      return ctx.unsupported("training_mode is computed at run time; only inference (a constant "
-                             "false or no training_mode) is supported");
+      return ctx.unsupported(
+          "training_mode is computed at run time; only inference (a constant "
+          "false or no training_mode) is supported");
   }
   if (const ir::Value* ratio = ctx.constInput(1); ratio && ratio->numel() == 1)
     ctx.attrs().set("ratio", static_cast<float>(ratio->tensor().floatAt(0)));
@@ -379,7 +384,8 @@ Status canonConstant(InferContext& ctx) {
     t = ir::Tensor{ir::DType::F32, {}, ir::Blob::copyOf(&f, sizeof f)};
   } else if (a.has("value_floats")) {
     std::vector<float> fs = a.getFloats("value_floats");
-    t = ir::Tensor{ir::DType::F32, {static_cast<int64_t>(fs.size())},
+    t = ir::Tensor{ir::DType::F32,
+                   {static_cast<int64_t>(fs.size())},
                    ir::Blob::copyOf(fs.data(), fs.size() * sizeof(float))};
   } else if (a.has("value_int")) {
     int64_t i = a.getInt("value_int", 0);
@@ -416,7 +422,9 @@ Eval evalConstant(const ir::Node& n, const std::vector<ir::Tensor>& in) {
 Status inferConstantOfShape(InferContext& ctx) {
   const ir::Value* c = ctx.constInput(0);
   if (!c)
-    return ctx.fail("the shape (input 0) must be known at compile time (a constant); dynamic shapes are not supported");
+    return ctx.fail(
+        "the shape (input 0) must be known at compile time (a constant); dynamic shapes are not "
+        "supported");
   if (c->shape.size() != 1 || ir::isFloat(c->dtype))
     return ctx.fail("the shape (input 0) must be a 1-D integer tensor, it is {} [{}]",
                     ir::dtypeName(c->dtype), ir::shapeToString(c->shape));
@@ -449,61 +457,122 @@ Eval evalConstantOfShape(const ir::Node& n, const std::vector<ir::Tensor>& in) {
 }  // namespace
 
 const OpDef& defShape() {
-  static const OpDef d = OpDef("Shape").kernel(createConstKernel).nativeDtypes().onnx(1).inferShape(inferShapeOp).evalConst(evalShapeOp)
-      .evalFromShapes().summary("the input's shape as int64 (opset 15: dims [start, end))");
+  static const OpDef d = OpDef("Shape")
+                             .kernel(createConstKernel)
+                             .nativeDtypes()
+                             .onnx(1)
+                             .inferShape(inferShapeOp)
+                             .evalConst(evalShapeOp)
+                             .evalFromShapes()
+                             .summary("the input's shape as int64 (opset 15: dims [start, end))");
   return d;
 }
 
 const OpDef& defReshape() {
-  static const OpDef d = OpDef("Reshape").kernel(createCopyKernel).nativeDtypes().aliasesInput().onnx(1).inputs(1, 2).canonicalize(canonReshape)
-      .inferShape(inferReshape).evalConst(evalReshapeLike)
-      .summary("new shape (constant; 0 copies a dim unless allowzero, -1 is inferred)");
+  static const OpDef d =
+      OpDef("Reshape")
+          .kernel(createCopyKernel)
+          .nativeDtypes()
+          .aliasesInput()
+          .onnx(1)
+          .inputs(1, 2)
+          .canonicalize(canonReshape)
+          .inferShape(inferReshape)
+          .evalConst(evalReshapeLike)
+          .summary("new shape (constant; 0 copies a dim unless allowzero, -1 is inferred)");
   return d;
 }
 
 const OpDef& defFlatten() {
-  static const OpDef d = OpDef("Flatten").kernel(createCopyKernel).nativeDtypes().aliasesInput().onnx(1).inferShape(inferFlatten)
-      .evalConst(evalReshapeLike).summary("2-D [prod(dims < axis), prod(dims >= axis)]");
+  static const OpDef d = OpDef("Flatten")
+                             .kernel(createCopyKernel)
+                             .nativeDtypes()
+                             .aliasesInput()
+                             .onnx(1)
+                             .inferShape(inferFlatten)
+                             .evalConst(evalReshapeLike)
+                             .summary("2-D [prod(dims < axis), prod(dims >= axis)]");
   return d;
 }
 
 const OpDef& defTranspose() {
-  static const OpDef d = OpDef("Transpose").kernel(createTransposeKernel).nativeDtypes().onnx(1).cann("TransposeD").inferShape(inferTranspose)
-      .evalConst(evalTranspose).summary("permutes dims by perm (default: reversed)");
+  static const OpDef d = OpDef("Transpose")
+                             .kernel(createTransposeKernel)
+                             .nativeDtypes()
+                             .onnx(1)
+                             .cann("TransposeD")
+                             .inferShape(inferTranspose)
+                             .evalConst(evalTranspose)
+                             .summary("permutes dims by perm (default: reversed)");
   return d;
 }
 
 const OpDef& defSqueeze() {
-  static const OpDef d = OpDef("Squeeze").kernel(createCopyKernel).nativeDtypes().aliasesInput().onnx(1).inputs(1, 2).canonicalize(canonAxesInput)
-      .inferShape(inferSqueeze).evalConst(evalReshapeLike)
-      .summary("removes size-1 dims (axes: attribute before opset 13, input since)");
+  static const OpDef d =
+      OpDef("Squeeze")
+          .kernel(createCopyKernel)
+          .nativeDtypes()
+          .aliasesInput()
+          .onnx(1)
+          .inputs(1, 2)
+          .canonicalize(canonAxesInput)
+          .inferShape(inferSqueeze)
+          .evalConst(evalReshapeLike)
+          .summary("removes size-1 dims (axes: attribute before opset 13, input since)");
   return d;
 }
 
 const OpDef& defUnsqueeze() {
-  static const OpDef d = OpDef("Unsqueeze").kernel(createCopyKernel).nativeDtypes().aliasesInput().onnx(1).inputs(1, 2).canonicalize(canonAxesInput)
-      .inferShape(inferUnsqueeze).evalConst(evalReshapeLike)
-      .summary("inserts size-1 dims at axes of the output");
+  static const OpDef d = OpDef("Unsqueeze")
+                             .kernel(createCopyKernel)
+                             .nativeDtypes()
+                             .aliasesInput()
+                             .onnx(1)
+                             .inputs(1, 2)
+                             .canonicalize(canonAxesInput)
+                             .inferShape(inferUnsqueeze)
+                             .evalConst(evalReshapeLike)
+                             .summary("inserts size-1 dims at axes of the output");
   return d;
 }
 
 const OpDef& defExpand() {
-  static const OpDef d = OpDef("Expand").kernel(createExpandKernel).nativeDtypes().onnx(8).cann("ExpandD").inputs(1, 2)
-      .canonicalize(canonExpand).inferShape(inferExpand).evalConst(evalExpand)
-      .summary("broadcasts the input to a constant shape");
+  static const OpDef d = OpDef("Expand")
+                             .kernel(createExpandKernel)
+                             .nativeDtypes()
+                             .onnx(8)
+                             .cann("ExpandD")
+                             .inputs(1, 2)
+                             .canonicalize(canonExpand)
+                             .inferShape(inferExpand)
+                             .evalConst(evalExpand)
+                             .summary("broadcasts the input to a constant shape");
   return d;
 }
 
 const OpDef& defTile() {
-  static const OpDef d = OpDef("Tile").kernel(createTileKernel).nativeDtypes().onnx(1).cann("TileD").inputs(1, 3)
-      .canonicalize(canonTile).inferShape(inferTile).evalConst(evalTile)
-      .summary("repeats the input `repeats[i]` times along each dim");
+  static const OpDef d = OpDef("Tile")
+                             .kernel(createTileKernel)
+                             .nativeDtypes()
+                             .onnx(1)
+                             .cann("TileD")
+                             .inputs(1, 3)
+                             .canonicalize(canonTile)
+                             .inferShape(inferTile)
+                             .evalConst(evalTile)
+                             .summary("repeats the input `repeats[i]` times along each dim");
   return d;
 }
 
 const OpDef& defCast() {
-  static const OpDef d = OpDef("Cast").kernel(createCastKernel).nativeDtypes().onnx(1).canonicalize(canonCast).inferShape(inferCast)
-      .evalConst(evalCast).summary("converts to the element type `to`");
+  static const OpDef d = OpDef("Cast")
+                             .kernel(createCastKernel)
+                             .nativeDtypes()
+                             .onnx(1)
+                             .canonicalize(canonCast)
+                             .inferShape(inferCast)
+                             .evalConst(evalCast)
+                             .summary("converts to the element type `to`");
   return d;
 }
 
@@ -513,36 +582,68 @@ static Layout keepLayout(const ir::Node&, const std::vector<Layout>& in) { retur
 // regions); the logical tensor does not change, so the runtime gives its output the input's
 // buffer.
 const OpDef& defTransData() {
-  static const OpDef d = OpDef("TransData").internal().kernel(createCopyKernel).layout(keepLayout).nativeDtypes().aliasesInput()
-      .inferShape(inferSameAsInput0)
-      .summary("format conversion NCHW <-> NC1HWC0 (from atc's layout step; free on the CPU)");
+  static const OpDef d =
+      OpDef("TransData")
+          .internal()
+          .kernel(createCopyKernel)
+          .layout(keepLayout)
+          .nativeDtypes()
+          .aliasesInput()
+          .inferShape(inferSameAsInput0)
+          .summary("format conversion NCHW <-> NC1HWC0 (from atc's layout step; free on the CPU)");
   return d;
 }
 
 const OpDef& defIdentity() {
-  static const OpDef d = OpDef("Identity").kernel(createCopyKernel).nativeDtypes().aliasesInput().onnx(1).inferShape(inferSameAsInput0)
-      .evalConst(evalIdentity).summary("output = input");
+  static const OpDef d = OpDef("Identity")
+                             .kernel(createCopyKernel)
+                             .nativeDtypes()
+                             .aliasesInput()
+                             .onnx(1)
+                             .inferShape(inferSameAsInput0)
+                             .evalConst(evalIdentity)
+                             .summary("output = input");
   return d;
 }
 
 const OpDef& defDropout() {
-  static const OpDef d = OpDef("Dropout").kernel(createCopyKernel).nativeDtypes().onnx(1).inputs(1, 3).outputs(1, 2)
-      .canonicalize(canonDropout).inferShape(inferDropout).evalConst(evalDropout)
-      .summary("inference: identity (optional all-true mask)");
+  static const OpDef d = OpDef("Dropout")
+                             .kernel(createCopyKernel)
+                             .nativeDtypes()
+                             .onnx(1)
+                             .inputs(1, 3)
+                             .outputs(1, 2)
+                             .canonicalize(canonDropout)
+                             .inferShape(inferDropout)
+                             .evalConst(evalDropout)
+                             .summary("inference: identity (optional all-true mask)");
   return d;
 }
 
 const OpDef& defConstant() {
-  static const OpDef d = OpDef("Constant").kernel(createConstKernel).nativeDtypes().onnx(1).cann("Const").inputs(0, 0)
-      .canonicalize(canonConstant).inferShape(inferConstant).evalConst(evalConstant)
-      .summary("a constant tensor (value or value_float(s)/value_int(s))");
+  static const OpDef d = OpDef("Constant")
+                             .kernel(createConstKernel)
+                             .nativeDtypes()
+                             .onnx(1)
+                             .cann("Const")
+                             .inputs(0, 0)
+                             .canonicalize(canonConstant)
+                             .inferShape(inferConstant)
+                             .evalConst(evalConstant)
+                             .summary("a constant tensor (value or value_float(s)/value_int(s))");
   return d;
 }
 
 const OpDef& defConstantOfShape() {
-  static const OpDef d = OpDef("ConstantOfShape").kernel(createConstKernel).nativeDtypes().onnx(9).cann("Fill")
-      .inferShape(inferConstantOfShape).evalConst(evalConstantOfShape)
-      .summary("a tensor of a constant shape filled with `value` (default float 0)");
+  static const OpDef d =
+      OpDef("ConstantOfShape")
+          .kernel(createConstKernel)
+          .nativeDtypes()
+          .onnx(9)
+          .cann("Fill")
+          .inferShape(inferConstantOfShape)
+          .evalConst(evalConstantOfShape)
+          .summary("a tensor of a constant shape filled with `value` (default float 0)");
   return d;
 }
 

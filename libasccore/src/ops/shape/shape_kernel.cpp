@@ -67,8 +67,12 @@ class StridedCopy : public Kernel {
  public:
   StridedCopy(const void* in, void* out, ir::Shape out_shape, std::vector<int64_t> strides,
               int64_t base, size_t es, std::string name)
-      : in_(static_cast<const Bytes*>(in)), out_(static_cast<Bytes*>(out)),
-        shape_(std::move(out_shape)), strides_(std::move(strides)), base_(base), es_(es),
+      : in_(static_cast<const Bytes*>(in)),
+        out_(static_cast<Bytes*>(out)),
+        shape_(std::move(out_shape)),
+        strides_(std::move(strides)),
+        base_(base),
+        es_(es),
         name_(std::move(name)) {
     if (shape_.empty()) {
       shape_ = {1};
@@ -81,16 +85,16 @@ class StridedCopy : public Kernel {
     const size_t r = shape_.size();
     cpu::parallelFor(rows_, std::max<int64_t>(1, 4096 / std::max<int64_t>(1, inner_)),
                      [&](int64_t b, int64_t e) {
-      for (int64_t row = b; row < e; ++row) {
-        int64_t rem = row, off = base_;
-        for (int64_t d = static_cast<int64_t>(r) - 2; d >= 0; --d) {
-          off += (rem % shape_[d]) * strides_[d];
-          rem /= shape_[d];
-        }
-        copyElems(out_ + row * inner_ * es_, in_ + off * static_cast<int64_t>(es_), inner_,
-                  strides_.back(), es_);
-      }
-    });
+                       for (int64_t row = b; row < e; ++row) {
+                         int64_t rem = row, off = base_;
+                         for (int64_t d = static_cast<int64_t>(r) - 2; d >= 0; --d) {
+                           off += (rem % shape_[d]) * strides_[d];
+                           rem /= shape_[d];
+                         }
+                         copyElems(out_ + row * inner_ * es_, in_ + off * static_cast<int64_t>(es_),
+                                   inner_, strides_.back(), es_);
+                       }
+                     });
   }
   std::string implName() const override { return name_; }
 
@@ -113,17 +117,25 @@ Result<std::unique_ptr<Kernel>> createCopyKernel(const KernelInit& k) {
   const void* src = k.inputs[0].data;
   void* dst = k.outputs[0].data;
   size_t n = k.outputs[0].bytes;
-  auto kern = fnKernel([=] { if (src != dst) std::memcpy(dst, src, n); }, "copy");
+  auto kern = fnKernel(
+      [=] {
+        if (src != dst) std::memcpy(dst, src, n);
+      },
+      "copy");
   // Dropout's optional mask output: all true (inference keeps every element).
   if (k.outputs.size() > 1) {
     void* mask = k.outputs[1].data;
     size_t mb = k.outputs[1].bytes;
     const bool is_bool = k.outputs[1].dtype() == ir::DType::Bool;
-    return fnKernel([=] {
-      if (src != dst) std::memcpy(dst, src, n);
-      if (is_bool) std::memset(mask, 1, mb);
-      else std::memcpy(mask, src, mb);  // pre-opset-10 mask has the input's type
-    }, "copy");
+    return fnKernel(
+        [=] {
+          if (src != dst) std::memcpy(dst, src, n);
+          if (is_bool)
+            std::memset(mask, 1, mb);
+          else
+            std::memcpy(mask, src, mb);  // pre-opset-10 mask has the input's type
+        },
+        "copy");
   }
   return kern;
 }
@@ -134,9 +146,9 @@ Result<std::unique_ptr<Kernel>> createTransposeKernel(const KernelInit& k) {
   auto st = stridesOf(in);
   std::vector<int64_t> strides;
   for (auto p : perm) strides.push_back(st[p]);
-  return std::unique_ptr<Kernel>(std::make_unique<StridedCopy>(
-      k.inputs[0].data, k.outputs[0].data, k.outputs[0].shape(), strides, 0, elemSize(k.inputs[0]),
-      "transpose"));
+  return std::unique_ptr<Kernel>(std::make_unique<StridedCopy>(k.inputs[0].data, k.outputs[0].data,
+                                                               k.outputs[0].shape(), strides, 0,
+                                                               elemSize(k.inputs[0]), "transpose"));
 }
 
 Result<std::unique_ptr<Kernel>> createSliceKernel(const KernelInit& k) {
@@ -151,9 +163,9 @@ Result<std::unique_ptr<Kernel>> createSliceKernel(const KernelInit& k) {
     strides[axes[i]] = st[axes[i]] * steps[i];
   }
   if (k.outputs[0].numel() == 0) return fnKernel([] {}, "slice");
-  return std::unique_ptr<Kernel>(std::make_unique<StridedCopy>(
-      k.inputs[0].data, k.outputs[0].data, k.outputs[0].shape(), strides, base,
-      elemSize(k.inputs[0]), "slice"));
+  return std::unique_ptr<Kernel>(std::make_unique<StridedCopy>(k.inputs[0].data, k.outputs[0].data,
+                                                               k.outputs[0].shape(), strides, base,
+                                                               elemSize(k.inputs[0]), "slice"));
 }
 
 Result<std::unique_ptr<Kernel>> createExpandKernel(const KernelInit& k) {
@@ -196,17 +208,17 @@ Result<std::unique_ptr<Kernel>> createDepthToSpaceKernel(const KernelInit& k) {
   // View the input as 6-D and permute into [N, c, H, b, W, b].
   ir::Shape v = crd ? ir::Shape{N, c, b, b, H, W} : ir::Shape{N, b, b, c, H, W};
   auto st = stridesOf(v);
-  std::vector<int64_t> perm = crd ? std::vector<int64_t>{0, 1, 4, 2, 5, 3}
-                                  : std::vector<int64_t>{0, 3, 4, 1, 5, 2};
+  std::vector<int64_t> perm =
+      crd ? std::vector<int64_t>{0, 1, 4, 2, 5, 3} : std::vector<int64_t>{0, 3, 4, 1, 5, 2};
   ir::Shape out_view;
   std::vector<int64_t> strides;
   for (auto p : perm) {
     out_view.push_back(v[p]);
     strides.push_back(st[p]);
   }
-  return std::unique_ptr<Kernel>(std::make_unique<StridedCopy>(
-      k.inputs[0].data, k.outputs[0].data, out_view, strides, 0, elemSize(k.inputs[0]),
-      "depth_to_space"));
+  return std::unique_ptr<Kernel>(
+      std::make_unique<StridedCopy>(k.inputs[0].data, k.outputs[0].data, out_view, strides, 0,
+                                    elemSize(k.inputs[0]), "depth_to_space"));
 }
 
 // nChw8c tensors along channels: oneDNN's concat.
@@ -249,20 +261,23 @@ Result<std::unique_ptr<Kernel>> createConcatKernel(const KernelInit& k) {
   if (k.outputs[0].layout == Layout::Blocked) outer = out[1] ? k.outputs[0].numel() / out[1] : 0;
   std::vector<std::pair<const Bytes*, size_t>> chunks;
   for (const auto& in : k.inputs)
-    if (in.data) chunks.push_back({static_cast<const Bytes*>(in.data), outer ? in.bytes / outer : 0});
+    if (in.data)
+      chunks.push_back({static_cast<const Bytes*>(in.data), outer ? in.bytes / outer : 0});
   Bytes* dst = static_cast<Bytes*>(k.outputs[0].data);
   size_t row = outer ? k.outputs[0].bytes / outer : 0;
-  return fnKernel([=] {
-    cpu::parallelFor(outer, 64, [&](int64_t b, int64_t e) {
-      for (int64_t o = b; o < e; ++o) {
-        size_t col = 0;
-        for (const auto& [p, n] : chunks) {
-          std::memcpy(dst + o * row + col, p + o * n, n);
-          col += n;
-        }
-      }
-    });
-  }, "concat");
+  return fnKernel(
+      [=] {
+        cpu::parallelFor(outer, 64, [&](int64_t b, int64_t e) {
+          for (int64_t o = b; o < e; ++o) {
+            size_t col = 0;
+            for (const auto& [p, n] : chunks) {
+              std::memcpy(dst + o * row + col, p + o * n, n);
+              col += n;
+            }
+          }
+        });
+      },
+      "concat");
 }
 
 Result<std::unique_ptr<Kernel>> createSplitKernel(const KernelInit& k) {
@@ -271,18 +286,21 @@ Result<std::unique_ptr<Kernel>> createSplitKernel(const KernelInit& k) {
   int64_t outer = 1;
   for (int64_t i = 0; i < axis; ++i) outer *= in[i];
   std::vector<std::pair<Bytes*, size_t>> chunks;
-  for (const auto& o : k.outputs) chunks.push_back({static_cast<Bytes*>(o.data), outer ? o.bytes / outer : 0});
+  for (const auto& o : k.outputs)
+    chunks.push_back({static_cast<Bytes*>(o.data), outer ? o.bytes / outer : 0});
   const Bytes* src = static_cast<const Bytes*>(k.inputs[0].data);
   size_t row = outer ? k.inputs[0].bytes / outer : 0;
-  return fnKernel([=] {
-    for (int64_t o = 0; o < outer; ++o) {
-      size_t col = 0;
-      for (const auto& [p, n] : chunks) {
-        std::memcpy(p + o * n, src + o * row + col, n);
-        col += n;
-      }
-    }
-  }, "split");
+  return fnKernel(
+      [=] {
+        for (int64_t o = 0; o < outer; ++o) {
+          size_t col = 0;
+          for (const auto& [p, n] : chunks) {
+            std::memcpy(p + o * n, src + o * row + col, n);
+            col += n;
+          }
+        }
+      },
+      "split");
 }
 
 Result<std::unique_ptr<Kernel>> createGatherKernel(const KernelInit& k) {
@@ -299,18 +317,23 @@ Result<std::unique_ptr<Kernel>> createGatherKernel(const KernelInit& k) {
   const void* idx = k.inputs[1].data;
   const bool i64 = k.inputs[1].dtype() == ir::DType::I64;
   const size_t chunk = static_cast<size_t>(inner) * es;
-  return fnKernel([=] {
-    cpu::parallelFor(outer * n_idx, 64, [&](int64_t b, int64_t e) {
-      for (int64_t t = b; t < e; ++t) {
-        const int64_t o = t / n_idx, j = t % n_idx;
-        int64_t v = i64 ? static_cast<const int64_t*>(idx)[j] : static_cast<const int32_t*>(idx)[j];
-        if (v < 0) v += dim;
-        Bytes* d = dst + t * chunk;
-        if (v < 0 || v >= dim) std::memset(d, 0, chunk);  // out of range: zeros, never OOB
-        else std::memcpy(d, src + (o * dim + v) * chunk, chunk);
-      }
-    });
-  }, "gather");
+  return fnKernel(
+      [=] {
+        cpu::parallelFor(outer * n_idx, 64, [&](int64_t b, int64_t e) {
+          for (int64_t t = b; t < e; ++t) {
+            const int64_t o = t / n_idx, j = t % n_idx;
+            int64_t v =
+                i64 ? static_cast<const int64_t*>(idx)[j] : static_cast<const int32_t*>(idx)[j];
+            if (v < 0) v += dim;
+            Bytes* d = dst + t * chunk;
+            if (v < 0 || v >= dim)
+              std::memset(d, 0, chunk);  // out of range: zeros, never OOB
+            else
+              std::memcpy(d, src + (o * dim + v) * chunk, chunk);
+          }
+        });
+      },
+      "gather");
 }
 
 Result<std::unique_ptr<Kernel>> createPadKernel(const KernelInit& k) {
@@ -345,76 +368,84 @@ Result<std::unique_ptr<Kernel>> createPadKernel(const KernelInit& k) {
   if (nonneg && r >= 1) {
     // Rows of the last dim: find the source row once, then left pad, one memcpy, right pad.
     const int64_t lp = pads[r - 1], xin = x[r - 1];
-    return fnKernel([=] {
-      cpu::parallelFor(rows, 16, [&](int64_t b, int64_t e) {
-        for (int64_t row = b; row < e; ++row) {
-          int64_t rem = row, off = 0;
-          bool outside = false;
-          for (int64_t d = r - 2; d >= 0; --d) {
-            const int64_t s = srcIndex(rem % y[d] - pads[d], x[d]);
-            rem /= y[d];
-            if (s < 0) outside = true;
-            else off += s * xs[d];
-          }
-          Bytes* d = dst + row * inner * es;
-          if (outside) {
-            for (int64_t j = 0; j < inner; ++j) std::memcpy(d + j * es, fill.data(), es);
-            continue;
-          }
-          const Bytes* srow = src + off * es;
-          for (int64_t j = 0; j < inner; ++j) {
-            const int64_t sj = j - lp;
-            if (sj >= 0 && sj < xin) {  // the middle run in one copy
-              const int64_t run = std::min(inner - j, xin - sj);
-              std::memcpy(d + j * es, srow + sj * es, static_cast<size_t>(run) * es);
-              j += run - 1;
-              continue;
+    return fnKernel(
+        [=] {
+          cpu::parallelFor(rows, 16, [&](int64_t b, int64_t e) {
+            for (int64_t row = b; row < e; ++row) {
+              int64_t rem = row, off = 0;
+              bool outside = false;
+              for (int64_t d = r - 2; d >= 0; --d) {
+                const int64_t s = srcIndex(rem % y[d] - pads[d], x[d]);
+                rem /= y[d];
+                if (s < 0)
+                  outside = true;
+                else
+                  off += s * xs[d];
+              }
+              Bytes* d = dst + row * inner * es;
+              if (outside) {
+                for (int64_t j = 0; j < inner; ++j) std::memcpy(d + j * es, fill.data(), es);
+                continue;
+              }
+              const Bytes* srow = src + off * es;
+              for (int64_t j = 0; j < inner; ++j) {
+                const int64_t sj = j - lp;
+                if (sj >= 0 && sj < xin) {  // the middle run in one copy
+                  const int64_t run = std::min(inner - j, xin - sj);
+                  std::memcpy(d + j * es, srow + sj * es, static_cast<size_t>(run) * es);
+                  j += run - 1;
+                  continue;
+                }
+                const int64_t si = srcIndex(sj, xin);
+                std::memcpy(d + j * es, si < 0 ? fill.data() : srow + si * es, es);
+              }
             }
-            const int64_t si = srcIndex(sj, xin);
-            std::memcpy(d + j * es, si < 0 ? fill.data() : srow + si * es, es);
-          }
-        }
-      });
-    }, "pad-rows");
+          });
+        },
+        "pad-rows");
   }
-  return fnKernel([=] {
-    cpu::parallelFor(rows, 16, [&](int64_t b, int64_t e) {
-      std::vector<int64_t> idx(r);
-      for (int64_t row = b; row < e; ++row) {
-        int64_t rem = row;
-        for (int64_t d = r - 2; d >= 0; --d) {
-          idx[d] = rem % y[d];
-          rem /= y[d];
-        }
-        for (int64_t j = 0; j < inner; ++j) {
-          if (r) idx[r - 1] = j;
-          int64_t off = 0;
-          bool outside = false;
-          for (int64_t d = 0; d < r; ++d) {
-            int64_t s = idx[d] - pads[d];
-            const int64_t n = x[d];
-            if (s < 0 || s >= n) {
-              if (mode == "constant" || n == 0) {
-                outside = true;
-                break;
-              }
-              if (mode == "edge") {
-                s = s < 0 ? 0 : n - 1;
-              } else {  // reflect (without repeating the edge)
-                const int64_t period = n == 1 ? 1 : 2 * (n - 1);
-                s = ((s % period) + period) % period;
-                if (s >= n) s = period - s;
-              }
+  return fnKernel(
+      [=] {
+        cpu::parallelFor(rows, 16, [&](int64_t b, int64_t e) {
+          std::vector<int64_t> idx(r);
+          for (int64_t row = b; row < e; ++row) {
+            int64_t rem = row;
+            for (int64_t d = r - 2; d >= 0; --d) {
+              idx[d] = rem % y[d];
+              rem /= y[d];
             }
-            off += s * xs[d];
+            for (int64_t j = 0; j < inner; ++j) {
+              if (r) idx[r - 1] = j;
+              int64_t off = 0;
+              bool outside = false;
+              for (int64_t d = 0; d < r; ++d) {
+                int64_t s = idx[d] - pads[d];
+                const int64_t n = x[d];
+                if (s < 0 || s >= n) {
+                  if (mode == "constant" || n == 0) {
+                    outside = true;
+                    break;
+                  }
+                  if (mode == "edge") {
+                    s = s < 0 ? 0 : n - 1;
+                  } else {  // reflect (without repeating the edge)
+                    const int64_t period = n == 1 ? 1 : 2 * (n - 1);
+                    s = ((s % period) + period) % period;
+                    if (s >= n) s = period - s;
+                  }
+                }
+                off += s * xs[d];
+              }
+              Bytes* d = dst + (row * inner + j) * es;
+              if (outside)
+                std::memcpy(d, fill.data(), es);
+              else
+                std::memcpy(d, src + off * es, es);
+            }
           }
-          Bytes* d = dst + (row * inner + j) * es;
-          if (outside) std::memcpy(d, fill.data(), es);
-          else std::memcpy(d, src + off * es, es);
-        }
-      }
-    });
-  }, "pad");
+        });
+      },
+      "pad");
 }
 
 Result<std::unique_ptr<Kernel>> createCastKernel(const KernelInit& k) {
@@ -429,37 +460,78 @@ Result<std::unique_ptr<Kernel>> createCastKernel(const KernelInit& k) {
   const auto* s32 = static_cast<const float*>(in.data);
   auto* d32 = static_cast<float*>(out.data);
   const size_t count = static_cast<size_t>(n);
-  if (a == DT::F32 && b == DT::F16) return fnKernel([=] { cpu::floatToHalf(s32, d16, count); }, "cast-f16c");
-  if (a == DT::F16 && b == DT::F32) return fnKernel([=] { cpu::halfToFloat(s16, d32, count); }, "cast-f16c");
-  if (a == DT::F32 && b == DT::BF16) return fnKernel([=] { cpu::floatToBf16(s32, d16, count); }, "cast-bf16");
-  if (a == DT::BF16 && b == DT::F32) return fnKernel([=] { cpu::bf16ToFloat(s16, d32, count); }, "cast-bf16");
+  if (a == DT::F32 && b == DT::F16)
+    return fnKernel([=] { cpu::floatToHalf(s32, d16, count); }, "cast-f16c");
+  if (a == DT::F16 && b == DT::F32)
+    return fnKernel([=] { cpu::halfToFloat(s16, d32, count); }, "cast-f16c");
+  if (a == DT::F32 && b == DT::BF16)
+    return fnKernel([=] { cpu::floatToBf16(s32, d16, count); }, "cast-bf16");
+  if (a == DT::BF16 && b == DT::F32)
+    return fnKernel([=] { cpu::bf16ToFloat(s16, d32, count); }, "cast-bf16");
   if (a == b) return fnKernel([=] { std::memcpy(out.data, in.data, out.bytes); }, "copy");
   auto blob = std::make_shared<ir::Blob>(in.data, in.bytes, nullptr);
-  return fnKernel([=] {
-    ir::Tensor t{in.dtype(), in.shape(), blob};
-    Bytes* d = static_cast<Bytes*>(out.data);
-    const bool from_float = ir::isFloat(in.dtype());
-    cpu::parallelFor(n, 1 << 14, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) {
-        switch (out.dtype()) {
-          case ir::DType::F32: reinterpret_cast<float*>(d)[i] = static_cast<float>(t.floatAt(i)); break;
-          case ir::DType::F64: reinterpret_cast<double*>(d)[i] = t.floatAt(i); break;
-          case ir::DType::F16: reinterpret_cast<uint16_t*>(d)[i] = floatToHalf(static_cast<float>(t.floatAt(i))); break;
-          case ir::DType::BF16: reinterpret_cast<uint16_t*>(d)[i] = floatToBf16(static_cast<float>(t.floatAt(i))); break;
-          case ir::DType::Bool: d[i] = from_float ? t.floatAt(i) != 0 : t.intAt(i) != 0; break;
-          case ir::DType::I64: reinterpret_cast<int64_t*>(d)[i] = from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i); break;
-          case ir::DType::I32: reinterpret_cast<int32_t*>(d)[i] = static_cast<int32_t>(from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i)); break;
-          case ir::DType::I16: reinterpret_cast<int16_t*>(d)[i] = static_cast<int16_t>(from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i)); break;
-          case ir::DType::I8: reinterpret_cast<int8_t*>(d)[i] = static_cast<int8_t>(from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i)); break;
-          case ir::DType::U8: d[i] = static_cast<uint8_t>(from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i)); break;
-          case ir::DType::U16: reinterpret_cast<uint16_t*>(d)[i] = static_cast<uint16_t>(from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i)); break;
-          case ir::DType::U32: reinterpret_cast<uint32_t*>(d)[i] = static_cast<uint32_t>(from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i)); break;
-          case ir::DType::U64: reinterpret_cast<uint64_t*>(d)[i] = static_cast<uint64_t>(from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i)); break;
-          default: break;
-        }
-      }
-    });
-  }, "cast");
+  return fnKernel(
+      [=] {
+        ir::Tensor t{in.dtype(), in.shape(), blob};
+        Bytes* d = static_cast<Bytes*>(out.data);
+        const bool from_float = ir::isFloat(in.dtype());
+        cpu::parallelFor(n, 1 << 14, [&](int64_t b, int64_t e) {
+          for (int64_t i = b; i < e; ++i) {
+            switch (out.dtype()) {
+              case ir::DType::F32:
+                reinterpret_cast<float*>(d)[i] = static_cast<float>(t.floatAt(i));
+                break;
+              case ir::DType::F64:
+                reinterpret_cast<double*>(d)[i] = t.floatAt(i);
+                break;
+              case ir::DType::F16:
+                reinterpret_cast<uint16_t*>(d)[i] = floatToHalf(static_cast<float>(t.floatAt(i)));
+                break;
+              case ir::DType::BF16:
+                reinterpret_cast<uint16_t*>(d)[i] = floatToBf16(static_cast<float>(t.floatAt(i)));
+                break;
+              case ir::DType::Bool:
+                d[i] = from_float ? t.floatAt(i) != 0 : t.intAt(i) != 0;
+                break;
+              case ir::DType::I64:
+                reinterpret_cast<int64_t*>(d)[i] =
+                    from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i);
+                break;
+              case ir::DType::I32:
+                reinterpret_cast<int32_t*>(d)[i] = static_cast<int32_t>(
+                    from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i));
+                break;
+              case ir::DType::I16:
+                reinterpret_cast<int16_t*>(d)[i] = static_cast<int16_t>(
+                    from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i));
+                break;
+              case ir::DType::I8:
+                reinterpret_cast<int8_t*>(d)[i] = static_cast<int8_t>(
+                    from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i));
+                break;
+              case ir::DType::U8:
+                d[i] = static_cast<uint8_t>(from_float ? static_cast<int64_t>(t.floatAt(i))
+                                                       : t.intAt(i));
+                break;
+              case ir::DType::U16:
+                reinterpret_cast<uint16_t*>(d)[i] = static_cast<uint16_t>(
+                    from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i));
+                break;
+              case ir::DType::U32:
+                reinterpret_cast<uint32_t*>(d)[i] = static_cast<uint32_t>(
+                    from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i));
+                break;
+              case ir::DType::U64:
+                reinterpret_cast<uint64_t*>(d)[i] = static_cast<uint64_t>(
+                    from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i));
+                break;
+              default:
+                break;
+            }
+          }
+        });
+      },
+      "cast");
 }
 
 Result<std::unique_ptr<Kernel>> createConstKernel(const KernelInit& k) {
@@ -471,16 +543,19 @@ Result<std::unique_ptr<Kernel>> createConstKernel(const KernelInit& k) {
                          k.node.name, k.node.op_type);
   std::vector<ir::Tensor> ins;
   for (const auto& in : k.inputs)
-    ins.push_back(in.value ? (in.value->isConstant() ? in.value->tensor()
-                                                     : ir::Tensor{in.value->dtype, in.value->shape, nullptr})
+    ins.push_back(in.value ? (in.value->isConstant()
+                                  ? in.value->tensor()
+                                  : ir::Tensor{in.value->dtype, in.value->shape, nullptr})
                            : ir::Tensor{});
   ASC_TRY(std::vector<ir::Tensor> outs, d->evalFn()(k.node, ins));
   std::vector<std::pair<ir::Tensor, void*>> copies;
   for (size_t i = 0; i < outs.size() && i < k.outputs.size(); ++i)
     copies.push_back({outs[i], k.outputs[i].data});
-  return fnKernel([copies] {
-    for (const auto& [t, dst] : copies) std::memcpy(dst, t.data->data(), t.data->size());
-  }, "constant");
+  return fnKernel(
+      [copies] {
+        for (const auto& [t, dst] : copies) std::memcpy(dst, t.data->data(), t.data->size());
+      },
+      "constant");
 }
 
 Layout concatLayout(const ir::Node& n, const std::vector<Layout>& in) {

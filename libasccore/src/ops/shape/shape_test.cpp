@@ -8,14 +8,13 @@
 #include "support/op_tester.h"
 
 using namespace asc;
-using asc::test::OpTester;
-using asc::test::mentions;
 using asc::test::doublesOf;
+using asc::test::mentions;
+using asc::test::OpTester;
 using ir::DType;
 using Ints = std::vector<int64_t>;
 
 namespace {
-
 
 std::vector<float> floatsOf(const ir::Value& v) {
   std::vector<float> out;
@@ -299,8 +298,11 @@ TEST_CASE("Slice normalizes starts/ends/axes/steps", "[ops][shape]") {
   CHECK(t.node()->attrs.getInts("steps") == Ints{1, 1});
 
   OpTester rev("Slice", 13);  // x[::-1] and x[::-2] along the two axes
-  rev.input(DType::F32, {5, 6}).constInts({-1, big}).constInts({-big - 1, -big - 1})
-      .constInts({0, 1}).constInts({-1, -2});
+  rev.input(DType::F32, {5, 6})
+      .constInts({-1, big})
+      .constInts({-big - 1, -big - 1})
+      .constInts({0, 1})
+      .constInts({-1, -2});
   REQUIRE(rev.run().isOk());
   CHECK(rev.out().shape == ir::Shape{5, 3});
   CHECK(rev.node()->attrs.getInts("starts") == Ints{4, 5});
@@ -331,8 +333,7 @@ TEST_CASE("Slice normalizes starts/ends/axes/steps", "[ops][shape]") {
 TEST_CASE("Slice re-inference on the canonical node is stable", "[ops][shape]") {
   const int64_t big = std::numeric_limits<int64_t>::max();
   OpTester t("Slice", 13);
-  t.input(DType::F32, {5}).constInts({big}).constInts({-big - 1}).constInts({0})
-      .constInts({-1});
+  t.input(DType::F32, {5}).constInts({big}).constInts({-big - 1}).constInts({0}).constInts({-1});
   REQUIRE(t.run().isOk());
   CHECK(t.out().shape == ir::Shape{5});
   ir::Attrs before = t.node()->attrs;
@@ -398,7 +399,9 @@ TEST_CASE("Cast, Identity and Dropout", "[ops][shape]") {
   float ratio = 0.5f;
   uint8_t no = 0, yes = 1;
   OpTester d("Dropout", 13);
-  d.input(DType::F32, {2, 3}).constant(DType::F32, {}, &ratio, 4).constant(DType::Bool, {}, &no, 1)
+  d.input(DType::F32, {2, 3})
+      .constant(DType::F32, {}, &ratio, 4)
+      .constant(DType::Bool, {}, &no, 1)
       .outputs(2);
   REQUIRE(d.run().isOk());
   CHECK(d.node()->inputs.size() == 1);

@@ -32,8 +32,10 @@ ir::Tensor mapElements(const ir::Tensor& in, const ir::Shape& out_shape, SrcFn s
   for (int64_t e = 0; e < n; ++e) {
     int64_t off = src(idx);
     uint8_t* dst = b.bytes.data() + e * esz;
-    if (off >= 0) std::memcpy(dst, in.data->data() + off * esz, esz);
-    else if (fill) std::memcpy(dst, fill, esz);
+    if (off >= 0)
+      std::memcpy(dst, in.data->data() + off * esz, esz);
+    else if (fill)
+      std::memcpy(dst, fill, esz);
     for (int64_t d = r - 1; d >= 0; --d) {
       if (++idx[d] < out_shape[d]) break;
       idx[d] = 0;
@@ -49,8 +51,9 @@ inline int64_t product(const ir::Shape& s, size_t from, size_t to) {
 }
 
 // Normalizes a list of axes against `rank`, fails on out-of-range or repeated axes, sorts.
-inline Result<std::vector<int64_t>> normalizeAxes(InferContext& ctx, const std::vector<int64_t>& axes,
-                                           int64_t rank, bool sort) {
+inline Result<std::vector<int64_t>> normalizeAxes(InferContext& ctx,
+                                                  const std::vector<int64_t>& axes, int64_t rank,
+                                                  bool sort) {
   std::vector<int64_t> out;
   for (int64_t a : axes) {
     auto n = normalizeAxis(a, rank);

@@ -19,8 +19,10 @@ Status inferSoftmax(InferContext& ctx) {
   auto axis = normalizeAxis(axis_attr, r);
   if (!axis) return ctx.fail("axis {} is out of range for an input of rank {}", axis_attr, r);
   ctx.attrs().set("axis", *axis);
-  if (legacy) ctx.attrs().set("coerce_2d", int64_t{1});
-  else ctx.attrs().erase("coerce_2d");
+  if (legacy)
+    ctx.attrs().set("coerce_2d", int64_t{1});
+  else
+    ctx.attrs().erase("coerce_2d");
   return inferSameAsInput0(ctx);
 }
 
@@ -29,14 +31,26 @@ int64_t softmaxFlops(const ir::Node& n) { return 5 * n.outputs[0]->numel(); }
 }  // namespace
 
 const OpDef& defSoftmax() {
-  static const OpDef d = OpDef("Softmax").precisionClass(PrecisionClass::Sensitive).kernel(createSoftmaxKernel).onnx(1).cann("SoftmaxV2").inferShape(inferSoftmax)
-      .flops(softmaxFlops).summary("exp(x) / sum(exp(x)) along axis");
+  static const OpDef d = OpDef("Softmax")
+                             .precisionClass(PrecisionClass::Sensitive)
+                             .kernel(createSoftmaxKernel)
+                             .onnx(1)
+                             .cann("SoftmaxV2")
+                             .inferShape(inferSoftmax)
+                             .flops(softmaxFlops)
+                             .summary("exp(x) / sum(exp(x)) along axis");
   return d;
 }
 
 const OpDef& defLogSoftmax() {
-  static const OpDef d = OpDef("LogSoftmax").precisionClass(PrecisionClass::Sensitive).kernel(createSoftmaxKernel).onnx(1).cann("LogSoftmaxV2")
-      .inferShape(inferSoftmax).flops(softmaxFlops).summary("log(softmax(x)) along axis");
+  static const OpDef d = OpDef("LogSoftmax")
+                             .precisionClass(PrecisionClass::Sensitive)
+                             .kernel(createSoftmaxKernel)
+                             .onnx(1)
+                             .cann("LogSoftmaxV2")
+                             .inferShape(inferSoftmax)
+                             .flops(softmaxFlops)
+                             .summary("log(softmax(x)) along axis");
   return d;
 }
 

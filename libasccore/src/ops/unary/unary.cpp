@@ -18,15 +18,13 @@ Status inferFloatUnary(InferContext& ctx) {
   return inferSameAsInput0(ctx);
 }
 
-int64_t flopsPerElement(const ir::Node& n, int64_t k) {
-  return n.outputs[0]->numel() * k;
-}
+int64_t flopsPerElement(const ir::Node& n, int64_t k) { return n.outputs[0]->numel() * k; }
 
 template <double (*F)(double)>
 Result<std::vector<ir::Tensor>> evalUnary(const ir::Node& n, const std::vector<ir::Tensor>& in) {
-  auto r = evalBroadcast({in[0]}, in[0].dtype, in[0].shape,
-                         [](const double* a) { return F(a[0]); },
-                         [](const int64_t* a) { return static_cast<int64_t>(F(double(a[0]))); });
+  auto r = evalBroadcast(
+      {in[0]}, in[0].dtype, in[0].shape, [](const double* a) { return F(a[0]); },
+      [](const int64_t* a) { return static_cast<int64_t>(F(double(a[0]))); });
   if (!r) return r.status();
   return std::vector<ir::Tensor>{*r};
 }
@@ -78,9 +76,10 @@ Status inferPRelu(InferContext& ctx) {
 }
 
 Result<std::vector<ir::Tensor>> evalPRelu(const ir::Node& n, const std::vector<ir::Tensor>& in) {
-  auto r = evalBroadcast({in[0], in[1]}, in[0].dtype, in[0].shape,
-                         [](const double* a) { return a[0] >= 0 ? a[0] : a[0] * a[1]; },
-                         [](const int64_t* a) { return a[0] >= 0 ? a[0] : a[0] * a[1]; });
+  auto r = evalBroadcast(
+      {in[0], in[1]}, in[0].dtype, in[0].shape,
+      [](const double* a) { return a[0] >= 0 ? a[0] : a[0] * a[1]; },
+      [](const int64_t* a) { return a[0] >= 0 ? a[0] : a[0] * a[1]; });
   if (!r) return r.status();
   return std::vector<ir::Tensor>{*r};
 }
@@ -88,111 +87,192 @@ Result<std::vector<ir::Tensor>> evalPRelu(const ir::Node& n, const std::vector<i
 }  // namespace
 
 const OpDef& defRelu() {
-  static const OpDef d = OpDef("Relu").works5hd(FiveHd::Elementwise).fusableActivation().kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferSameAsInput0)
-      .evalConst(evalUnary<reluF>)
-      .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
-      .summary("max(x, 0)");
+  static const OpDef d = OpDef("Relu")
+                             .works5hd(FiveHd::Elementwise)
+                             .fusableActivation()
+                             .kernel(createUnaryKernel)
+                             .layout(unaryLayout)
+                             .onnx(6)
+                             .inferShape(inferSameAsInput0)
+                             .evalConst(evalUnary<reluF>)
+                             .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
+                             .summary("max(x, 0)");
   return d;
 }
 
 const OpDef& defLeakyRelu() {
-  static const OpDef d = OpDef("LeakyRelu").works5hd(FiveHd::Elementwise).fusableActivation().kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferLeakyRelu)
-      .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
-      .summary("x >= 0 ? x : alpha*x (alpha default 0.01)");
+  static const OpDef d = OpDef("LeakyRelu")
+                             .works5hd(FiveHd::Elementwise)
+                             .fusableActivation()
+                             .kernel(createUnaryKernel)
+                             .layout(unaryLayout)
+                             .onnx(6)
+                             .inferShape(inferLeakyRelu)
+                             .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
+                             .summary("x >= 0 ? x : alpha*x (alpha default 0.01)");
   return d;
 }
 
 const OpDef& defPRelu() {
-  static const OpDef d = OpDef("PRelu").kernel(createBinaryKernel).onnx(1).cann("PRelu").inputs(2, 2)
-      .canonicalize(canonPRelu).inferShape(inferPRelu).evalConst(evalPRelu)
-      .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
-      .summary("x >= 0 ? x : slope*x; slope broadcasts to x");
+  static const OpDef d = OpDef("PRelu")
+                             .kernel(createBinaryKernel)
+                             .onnx(1)
+                             .cann("PRelu")
+                             .inputs(2, 2)
+                             .canonicalize(canonPRelu)
+                             .inferShape(inferPRelu)
+                             .evalConst(evalPRelu)
+                             .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
+                             .summary("x >= 0 ? x : slope*x; slope broadcasts to x");
   return d;
 }
 
 const OpDef& defSigmoid() {
-  static const OpDef d = OpDef("Sigmoid").works5hd(FiveHd::Elementwise).fusableActivation().kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
-      .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
-      .summary("1 / (1 + exp(-x))");
+  static const OpDef d = OpDef("Sigmoid")
+                             .works5hd(FiveHd::Elementwise)
+                             .fusableActivation()
+                             .kernel(createUnaryKernel)
+                             .layout(unaryLayout)
+                             .onnx(6)
+                             .inferShape(inferFloatUnary)
+                             .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
+                             .summary("1 / (1 + exp(-x))");
   return d;
 }
 
 const OpDef& defTanh() {
-  static const OpDef d = OpDef("Tanh").works5hd(FiveHd::Elementwise).fusableActivation().kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
-      .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
-      .summary("tanh(x)");
+  static const OpDef d = OpDef("Tanh")
+                             .works5hd(FiveHd::Elementwise)
+                             .fusableActivation()
+                             .kernel(createUnaryKernel)
+                             .layout(unaryLayout)
+                             .onnx(6)
+                             .inferShape(inferFloatUnary)
+                             .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
+                             .summary("tanh(x)");
   return d;
 }
 
 const OpDef& defErf() {
-  static const OpDef d = OpDef("Erf").precisionClass(PrecisionClass::Sensitive).kernel(createUnaryKernel).layout(unaryLayout).onnx(9).inferShape(inferFloatUnary)
-      .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
-      .summary("Gauss error function");
+  static const OpDef d = OpDef("Erf")
+                             .precisionClass(PrecisionClass::Sensitive)
+                             .kernel(createUnaryKernel)
+                             .layout(unaryLayout)
+                             .onnx(9)
+                             .inferShape(inferFloatUnary)
+                             .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
+                             .summary("Gauss error function");
   return d;
 }
 
 const OpDef& defHardSigmoid() {
-  static const OpDef d = OpDef("HardSigmoid").works5hd(FiveHd::Elementwise).kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
-      .flops([](const ir::Node& n) { return flopsPerElement(n, 3); })
-      .summary("max(0, min(1, alpha*x + beta)), alpha 0.2, beta 0.5");
+  static const OpDef d = OpDef("HardSigmoid")
+                             .works5hd(FiveHd::Elementwise)
+                             .kernel(createUnaryKernel)
+                             .layout(unaryLayout)
+                             .onnx(6)
+                             .inferShape(inferFloatUnary)
+                             .flops([](const ir::Node& n) { return flopsPerElement(n, 3); })
+                             .summary("max(0, min(1, alpha*x + beta)), alpha 0.2, beta 0.5");
   return d;
 }
 
 const OpDef& defHardSwish() {
-  static const OpDef d = OpDef("HardSwish").works5hd(FiveHd::Elementwise).fusableActivation().kernel(createUnaryKernel).layout(unaryLayout).onnx(14).inferShape(inferFloatUnary)
-      .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
-      .summary("x * max(0, min(1, x/6 + 1/2))");
+  static const OpDef d = OpDef("HardSwish")
+                             .works5hd(FiveHd::Elementwise)
+                             .fusableActivation()
+                             .kernel(createUnaryKernel)
+                             .layout(unaryLayout)
+                             .onnx(14)
+                             .inferShape(inferFloatUnary)
+                             .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
+                             .summary("x * max(0, min(1, x/6 + 1/2))");
   return d;
 }
 
 const OpDef& defClip() {
-  static const OpDef d = OpDef("Clip").works5hd(FiveHd::Elementwise).fusableActivation().kernel(createUnaryKernel).layout(unaryLayout).onnx(6).cann("ClipByValue").inputs(1, 3)
-      .canonicalize(canonClip).inferShape(inferSameAsInput0)
-      .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
-      .summary("min(max(x, min), max); min/max as attributes or constant inputs");
+  static const OpDef d =
+      OpDef("Clip")
+          .works5hd(FiveHd::Elementwise)
+          .fusableActivation()
+          .kernel(createUnaryKernel)
+          .layout(unaryLayout)
+          .onnx(6)
+          .cann("ClipByValue")
+          .inputs(1, 3)
+          .canonicalize(canonClip)
+          .inferShape(inferSameAsInput0)
+          .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
+          .summary("min(max(x, min), max); min/max as attributes or constant inputs");
   return d;
 }
 
 // Gelu is not an ONNX op before opset 20: it only comes from the fuse-gelu pass (so an ONNX
 // model at opset <= 17 cannot contain it).
 const OpDef& defGelu() {
-  static const OpDef d = OpDef("Gelu").works5hd(FiveHd::Elementwise).fusableActivation().kernel(createUnaryKernel).layout(unaryLayout).onnx(20)
-      .inferShape(inferFloatUnary)
-      .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
-      .summary("fused: 0.5 * x * (1 + erf(x / sqrt(2))) (from the fuse-gelu pass)");
+  static const OpDef d =
+      OpDef("Gelu")
+          .works5hd(FiveHd::Elementwise)
+          .fusableActivation()
+          .kernel(createUnaryKernel)
+          .layout(unaryLayout)
+          .onnx(20)
+          .inferShape(inferFloatUnary)
+          .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
+          .summary("fused: 0.5 * x * (1 + erf(x / sqrt(2))) (from the fuse-gelu pass)");
   return d;
 }
 
 // Swish (SiLU, x * sigmoid(x)) only comes from the fuse-swish pass; it is no ONNX op.
 const OpDef& defSwish() {
-  static const OpDef d = OpDef("Swish").works5hd(FiveHd::Elementwise).fusableActivation().internal().kernel(createUnaryKernel).layout(unaryLayout)
-      .inferShape(inferFloatUnary)
-      .flops([](const ir::Node& n) { return flopsPerElement(n, 5); })
-      .summary("fused: x * sigmoid(x) (from the fuse-swish pass)");
+  static const OpDef d = OpDef("Swish")
+                             .works5hd(FiveHd::Elementwise)
+                             .fusableActivation()
+                             .internal()
+                             .kernel(createUnaryKernel)
+                             .layout(unaryLayout)
+                             .inferShape(inferFloatUnary)
+                             .flops([](const ir::Node& n) { return flopsPerElement(n, 5); })
+                             .summary("fused: x * sigmoid(x) (from the fuse-swish pass)");
   return d;
 }
 
 const OpDef& defSqrt() {
-  static const OpDef d = OpDef("Sqrt").precisionClass(PrecisionClass::Sensitive).kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
-      .evalConst(evalUnary<sqrtF>)
-      .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
-      .summary("square root");
+  static const OpDef d = OpDef("Sqrt")
+                             .precisionClass(PrecisionClass::Sensitive)
+                             .kernel(createUnaryKernel)
+                             .layout(unaryLayout)
+                             .onnx(6)
+                             .inferShape(inferFloatUnary)
+                             .evalConst(evalUnary<sqrtF>)
+                             .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
+                             .summary("square root");
   return d;
 }
 
 const OpDef& defExp() {
-  static const OpDef d = OpDef("Exp").precisionClass(PrecisionClass::Sensitive).kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
-      .evalConst(evalUnary<expF>)
-      .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
-      .summary("e^x");
+  static const OpDef d = OpDef("Exp")
+                             .precisionClass(PrecisionClass::Sensitive)
+                             .kernel(createUnaryKernel)
+                             .layout(unaryLayout)
+                             .onnx(6)
+                             .inferShape(inferFloatUnary)
+                             .evalConst(evalUnary<expF>)
+                             .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
+                             .summary("e^x");
   return d;
 }
 
 const OpDef& defLog() {
-  static const OpDef d = OpDef("Log").precisionClass(PrecisionClass::Sensitive).kernel(createUnaryKernel).layout(unaryLayout).onnx(6).inferShape(inferFloatUnary)
-      .evalConst(evalUnary<logF>)
-      .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
-      .summary("natural logarithm");
+  static const OpDef d = OpDef("Log")
+                             .precisionClass(PrecisionClass::Sensitive)
+                             .kernel(createUnaryKernel)
+                             .layout(unaryLayout)
+                             .onnx(6)
+                             .inferShape(inferFloatUnary)
+                             .evalConst(evalUnary<logF>)
+                             .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
+                             .summary("natural logarithm");
   return d;
 }
 

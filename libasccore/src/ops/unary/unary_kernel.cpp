@@ -21,19 +21,29 @@ struct EltwiseSpec {
 bool eltwiseSpec(const ir::Node& n, EltwiseSpec* s) {
   const auto& a = n.attrs;
   const std::string& t = n.op_type;
-  if (t == "Relu") *s = {algorithm::eltwise_relu, 0.f, 0.f};
-  else if (t == "LeakyRelu") *s = {algorithm::eltwise_relu, a.getFloat("alpha", 0.01f), 0.f};
-  else if (t == "Sigmoid") *s = {algorithm::eltwise_logistic, 0.f, 0.f};
-  else if (t == "Tanh") *s = {algorithm::eltwise_tanh, 0.f, 0.f};
+  if (t == "Relu")
+    *s = {algorithm::eltwise_relu, 0.f, 0.f};
+  else if (t == "LeakyRelu")
+    *s = {algorithm::eltwise_relu, a.getFloat("alpha", 0.01f), 0.f};
+  else if (t == "Sigmoid")
+    *s = {algorithm::eltwise_logistic, 0.f, 0.f};
+  else if (t == "Tanh")
+    *s = {algorithm::eltwise_tanh, 0.f, 0.f};
   else if (t == "Clip")
     *s = {algorithm::eltwise_clip_v2, a.getFloat("min", -std::numeric_limits<float>::max()),
           a.getFloat("max", std::numeric_limits<float>::max())};
-  else if (t == "HardSwish") *s = {algorithm::eltwise_hardswish, 0.f, 0.f};
-  else if (t == "Sqrt") *s = {algorithm::eltwise_sqrt, 0.f, 0.f};
-  else if (t == "Exp") *s = {algorithm::eltwise_exp, 0.f, 0.f};
-  else if (t == "Gelu") *s = {algorithm::eltwise_gelu_erf, 0.f, 0.f};
-  else if (t == "Swish") *s = {algorithm::eltwise_swish, 1.f, 0.f};
-  else return false;
+  else if (t == "HardSwish")
+    *s = {algorithm::eltwise_hardswish, 0.f, 0.f};
+  else if (t == "Sqrt")
+    *s = {algorithm::eltwise_sqrt, 0.f, 0.f};
+  else if (t == "Exp")
+    *s = {algorithm::eltwise_exp, 0.f, 0.f};
+  else if (t == "Gelu")
+    *s = {algorithm::eltwise_gelu_erf, 0.f, 0.f};
+  else if (t == "Swish")
+    *s = {algorithm::eltwise_swish, 1.f, 0.f};
+  else
+    return false;
   return true;
 }
 
@@ -60,7 +70,10 @@ template <typename F>
 class LoopKernel : public Kernel {
  public:
   LoopKernel(const TensorRef& in, const TensorRef& out, F f)
-      : in_(in.f32()), out_(static_cast<float*>(out.data)), n_(static_cast<int64_t>(out.bytes / 4)), f_(f) {}
+      : in_(in.f32()),
+        out_(static_cast<float*>(out.data)),
+        n_(static_cast<int64_t>(out.bytes / 4)),
+        f_(f) {}
   void run() override {
     cpu::parallelFor(n_, 1 << 14, [&](int64_t b, int64_t e) {
       for (int64_t i = b; i < e; ++i) out_[i] = f_(in_[i]);
@@ -94,7 +107,8 @@ Result<std::unique_ptr<Kernel>> createUnaryKernel(const KernelInit& k) {
   const ir::Node& n = k.node;
   if (n.op_type == "HardSigmoid") {
     float alpha = n.attrs.getFloat("alpha", 0.2f), beta = n.attrs.getFloat("beta", 0.5f);
-    return loop(k, [alpha, beta](float x) { return std::fmin(1.f, std::fmax(0.f, alpha * x + beta)); });
+    return loop(
+        k, [alpha, beta](float x) { return std::fmin(1.f, std::fmax(0.f, alpha * x + beta)); });
   }
   if (n.op_type == "Erf") return loop(k, [](float x) { return std::erf(x); });
   // oneDNN's JIT log is off by ~1e-6 near 1 (log(1) != 0); the libm one is exact there.
