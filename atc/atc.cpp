@@ -22,6 +22,7 @@
 #include "asc/soc/soc.h"
 #include "asc/support/file.h"
 #include "asc/support/log.h"
+#include "asc/support/strings.h"
 
 namespace asc::atc {
 namespace {
@@ -295,24 +296,16 @@ Status precheck(const Options& o, std::ostream& out) {
   ASC_TRY(frontend::PrecheckReport r, frontend::precheckOnnx(o.get("model"), io));
   const size_t fail = r.failed();
   std::string json = fmt::format(
-      "{{\n  \"name\": \"{}\",\n  \"result\": \"{}\",\n  \"total\": {},\n"
+      "{{\n  \"name\": {},\n  \"result\": \"{}\",\n  \"total\": {},\n"
       "  \"pass\": {},\n  \"fail\": {},\n  \"op\": [",
-      r.model, fail ? "failed" : "success", r.ops.size(), r.ops.size() - fail, fail);
-  auto esc = [](std::string s) {
-    std::string o;
-    for (char c : s) {
-      if (c == '"' || c == '\\') o += '\\';
-      if (static_cast<unsigned char>(c) >= 0x20) o += c;
-    }
-    return o;
-  };
+      jsonQuote(r.model), fail ? "failed" : "success", r.ops.size(), r.ops.size() - fail, fail);
   for (size_t i = 0; i < r.ops.size(); ++i) {
     const auto& op = r.ops[i];
-    json += fmt::format("{}\n    {{\"name\": \"{}\", \"type\": \"{}\", \"result\": \"{}\"",
-                        i ? "," : "", esc(op.name), esc(op.type), op.cause ? "failed" : "success");
+    json += fmt::format("{}\n    {{\"name\": {}, \"type\": {}, \"result\": \"{}\"", i ? "," : "",
+                        jsonQuote(op.name), jsonQuote(op.type), op.cause ? "failed" : "success");
     if (op.cause)
-      json += fmt::format(", \"cause\": [{{\"code\": {}, \"message\": \"{}\"}}]", op.cause,
-                          esc(op.message));
+      json += fmt::format(", \"cause\": [{{\"code\": {}, \"message\": {}}}]", op.cause,
+                          jsonQuote(op.message));
     json += "}";
   }
   json += "\n  ]\n}\n";

@@ -22,6 +22,7 @@
 #include "asc/support/file.h"
 #include "asc/support/fp16.h"
 #include "asc/support/log.h"
+#include "asc/support/strings.h"
 #include "asc/tensorio/tensor_file.h"
 #include "msame_options.h"
 
@@ -32,11 +33,6 @@ using Clock = std::chrono::steady_clock;
 
 double msSince(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -53,14 +49,9 @@ std::vector<std::string> split(const std::string& s, char sep) {
 
 std::vector<std::string> listFiles(const std::string& dir) {
   std::vector<std::string> out;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d)) {
-      std::string p = dir + "/" + e->d_name;
-      if (e->d_name[0] != '.' && !isDirectory(p)) out.push_back(p);
-    }
-    closedir(d);
-  }
-  std::sort(out.begin(), out.end());
+  auto names = listDir(dir);
+  for (const auto& n : names ? *names : std::vector<std::string>{})
+    if (!isDirectory(dir + "/" + n)) out.push_back(dir + "/" + n);
   return out;
 }
 

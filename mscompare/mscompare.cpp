@@ -24,6 +24,7 @@
 #include "asc/compare/metrics.h"
 #include "asc/support/file.h"
 #include "asc/support/log.h"
+#include "asc/support/strings.h"
 #include "asc/tensorio/dump_file.h"
 #include "asc/tensorio/layout_convert.h"
 #include "asc/tensorio/tensor_file.h"
@@ -65,18 +66,8 @@ struct Loaded {
 
 const char* kindName(const Entry& e) { return e.input ? "input" : "output"; }
 
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 bool allDigits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-std::string baseName(const std::string& p) {
-  auto s = p.find_last_of('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
 }
 
 uint64_t mtimeNs(const std::string& path) {
@@ -87,14 +78,7 @@ uint64_t mtimeNs(const std::string& path) {
 }
 
 Status walk(const std::string& dir, std::vector<std::string>* files) {
-  DIR* d = opendir(dir.c_str());
-  if (!d)
-    return Status::error(ErrorCode::FileOpenFailed, "cannot open folder '{}'; check the path", dir);
-  std::vector<std::string> names;
-  while (dirent* e = readdir(d))
-    if (e->d_name[0] != '.') names.push_back(e->d_name);
-  closedir(d);
-  std::sort(names.begin(), names.end());
+  ASC_TRY(std::vector<std::string> names, listDir(dir));
   for (const auto& n : names) {
     std::string p = dir + "/" + n;
     if (isDirectory(p))
@@ -279,42 +263,6 @@ Status toOrigin(const Entry& e, Loaded* l) {
   l->keep = t.data;
   l->stored = ir::Tensor();
   return Status::ok();
-}
-
-std::string csvField(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"') o += '"';
-    o += c;
-  }
-  return o + "\"";
-}
-
-std::string jsonString(const std::string& s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        o += "\\\"";
-        break;
-      case '\\':
-        o += "\\\\";
-        break;
-      case '\n':
-        o += "\\n";
-        break;
-      case '\t':
-        o += "\\t";
-        break;
-      default:
-        if (c < 0x20)
-          o += fmt::format("\\u{:04x}", c);
-        else
-          o += static_cast<char>(c);
-    }
-  }
-  return o + "\"";
 }
 
 std::string jsonNumber(double v) {
@@ -629,9 +577,9 @@ void Runner::printJson(int exit_code) const {
     std::string t = fmt::format(
         "{{\"op\": {}, \"op_type\": {}, \"tensor\": \"{}\", \"output\": {}, \"golden\": {}, "
         "\"my_file\": {}, \"golden_file\": {}, \"compared\": {}, \"passed\": {}",
-        jsonString(r.my->op), jsonString(r.my->op_type), kindName(*r.my), r.my->index,
-        jsonString(r.golden_names), jsonString(r.my->path),
-        r.golden ? jsonString(r.golden->path) : "null", r.compared ? "true" : "false",
+        jsonQuote(r.my->op), jsonQuote(r.my->op_type), kindName(*r.my), r.my->index,
+        jsonQuote(r.golden_names), jsonQuote(r.my->path),
+        r.golden ? jsonQuote(r.golden->path) : "null", r.compared ? "true" : "false",
         r.compared && !r.failed ? "true" : "false");
     if (r.compared) {
       const auto& res = r.result;
@@ -642,12 +590,12 @@ void Runner::printJson(int exit_code) const {
           jsonNumber(res.tolerance.rtol), res.my.nan, res.golden.nan,
           res.my.pos_inf + res.my.neg_inf, res.golden.pos_inf + res.golden.neg_inf);
       for (size_t k = 0; k < metrics_.size(); ++k)
-        t += fmt::format("{}{}: {}", k ? ", " : "", jsonString(compare::metricName(metrics_[k])),
-                         jsonString(res.text[static_cast<int>(metrics_[k])]));
+        t += fmt::format("{}{}: {}", k ? ", " : "", jsonQuote(compare::metricName(metrics_[k])),
+                         jsonQuote(res.text[static_cast<int>(metrics_[k])]));
       t += "}";
     }
     std::string reason = r.compared ? r.result.fail_reason : r.reason;
-    t += fmt::format(", \"reason\": {}}}", jsonString(reason));
+    t += fmt::format(", \"reason\": {}}}", jsonQuote(reason));
     tensors += (tensors.empty() ? "\n    " : ",\n    ") + t;
   }
   out_ << "{\n";
@@ -656,11 +604,10 @@ void Runner::printJson(int exit_code) const {
   out_ << fmt::format("  \"no_golden\": {},\n", missing);
   if (first)
     out_ << fmt::format("  \"first_failing\": {{\"op\": {}, \"output\": {}, \"golden\": {}}},\n",
-                        jsonString(first->my->op), first->my->index,
-                        jsonString(first->golden_names));
+                        jsonQuote(first->my->op), first->my->index, jsonQuote(first->golden_names));
   else
     out_ << "  \"first_failing\": null,\n";
-  out_ << fmt::format("  \"result_csv\": {},\n  \"exit_code\": {},\n", jsonString(csv_path_),
+  out_ << fmt::format("  \"result_csv\": {},\n  \"exit_code\": {},\n", jsonQuote(csv_path_),
                       exit_code);
   out_ << "  \"tensors\": [" << tensors << (tensors.empty() ? "]\n" : "\n  ]\n") << "}\n";
 }
@@ -739,7 +686,7 @@ int main(int argc, const char* const* argv, std::ostream& out) {
     std::cerr << "mscompare: error " << st.toString() << "\n";
     if (json)
       out << fmt::format("{{\"error\": {{\"code\": \"{}\", \"message\": {}}}, \"exit_code\": 2}}\n",
-                         errorCodeString(st.code()), jsonString(st.message()));
+                         errorCodeString(st.code()), jsonQuote(st.message()));
     return 2;
   };
   if (!opts) {

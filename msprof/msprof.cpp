@@ -13,6 +13,7 @@
 #include "asc/soc/soc.h"
 #include "asc/support/file.h"
 #include "asc/support/log.h"
+#include "asc/support/strings.h"
 #include "asc/trace/profile.h"
 #include "collect.h"
 #include "msprof_options.h"
@@ -23,13 +24,6 @@ namespace {
 
 constexpr const char* kOutDir = "mindstudio_profiler_output";
 constexpr const char* kDefaultSoc = "Ascend310P3";
-
-std::string baseName(const std::string& p) {
-  std::string s = p;
-  while (s.size() > 1 && s.back() == '/') s.pop_back();
-  size_t k = s.rfind('/');
-  return k == std::string::npos ? s : s.substr(k + 1);
-}
 
 std::string absolute(const std::string& p) {
   char buf[PATH_MAX];

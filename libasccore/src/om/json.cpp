@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "asc/om/om_file.h"
+#include "asc/support/strings.h"
 #include "asc/support/file.h"
 #include "format.h"
 #include "ge_ir.pb.h"
@@ -17,35 +18,6 @@ namespace {
 using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
 using google::protobuf::Reflection;
-
-void escapeString(const std::string& s, std::string& out) {
-  out += '"';
-  for (unsigned char ch : s) {
-    switch (ch) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (ch < 0x20)
-          out += fmt::format("\\u{:04x}", ch);
-        else
-          out += static_cast<char>(ch);
-    }
-  }
-  out += '"';
-}
 
 bool isPrintableUtf8(const std::string& s) {
   size_t i = 0;
@@ -103,7 +75,7 @@ class JsonWriter {
       out += first ? "\n" : ",\n";
       first = false;
       indent(depth + 1);
-      escapeString(f->name(), out);
+      out += jsonQuote(f->name());
       out += ": ";
       if (f->is_repeated()) {
         int n = r->FieldSize(m, f);
@@ -167,15 +139,15 @@ class JsonWriter {
         break;
       case FieldDescriptor::CPPTYPE_ENUM: {
         const auto* e = rep ? r->GetRepeatedEnum(m, f, i) : r->GetEnum(m, f);
-        escapeString(e->name(), out);
+        out += jsonQuote(e->name());
         break;
       }
       case FieldDescriptor::CPPTYPE_STRING: {
         std::string s = rep ? r->GetRepeatedString(m, f, i) : r->GetString(m, f);
         if (f->type() == FieldDescriptor::TYPE_BYTES && !isPrintableUtf8(s))
-          escapeString(base64(s), out);
+          out += jsonQuote(base64(s));
         else
-          escapeString(s, out);
+          out += jsonQuote(s);
         break;
       }
       case FieldDescriptor::CPPTYPE_MESSAGE: {

@@ -1,6 +1,9 @@
 // file.cpp: mmap-backed input files and atomic output files (temp + rename).
 #include "asc/support/file.h"
 
+#include <algorithm>
+
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -130,6 +133,21 @@ Status writeFileAtomic(const std::string& path, const void* data, size_t size) {
 bool isDirectory(const std::string& path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+Result<std::vector<std::string>> listDir(const std::string& dir, bool hidden) {
+  DIR* d = opendir(dir.c_str());
+  if (!d)
+    return Status::error(ErrorCode::FileOpenFailed, "cannot open folder '{}'; check the path", dir);
+  std::vector<std::string> names;
+  while (dirent* e = readdir(d)) {
+    const std::string n = e->d_name;
+    if (n == "." || n == ".." || (!hidden && n[0] == '.')) continue;
+    names.push_back(n);
+  }
+  closedir(d);
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 bool fileExists(const std::string& path) {

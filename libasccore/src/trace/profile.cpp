@@ -1,6 +1,8 @@
 // profile.cpp: reading a profile folder back and aggregating it (see profile.h).
 #include "asc/trace/profile.h"
 
+#include "asc/support/strings.h"
+
 #include <dirent.h>
 
 #include <algorithm>
@@ -38,16 +40,6 @@ Result<std::string> readText(const std::string& path) {
   std::ostringstream ss;
   ss << f.rdbuf();
   return ss.str();
-}
-
-std::vector<std::string> listDir(const std::string& dir) {
-  std::vector<std::string> out;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d)) out.push_back(e->d_name);
-    closedir(d);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 constexpr int kSystemPid = 1000000000;
@@ -151,7 +143,8 @@ Result<Profile> readProfile(const std::string& prof_dir) {
         p.info.options[k.substr(7)] = v;
     }
   }
-  for (const std::string& name : listDir(data)) {
+  auto names = listDir(data, true);
+  for (const std::string& name : names ? *names : std::vector<std::string>{}) {
     if (name.rfind("asc_trace.", 0) != 0 || name.find(".tmp.") != std::string::npos) continue;
     ASC_TRY(std::string text, readText(data + "/" + name));
     ASC_RETURN_IF_ERROR(parseRaw(text, data + "/" + name, &p));
@@ -266,45 +259,6 @@ Summary summarize(const Profile& p) {
   return s;
 }
 
-std::string csvField(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"') q += '"';
-    q += c;
-  }
-  return q + "\"";
-}
-
-std::string jsonString(const std::string& s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        o += "\\\"";
-        break;
-      case '\\':
-        o += "\\\\";
-        break;
-      case '\n':
-        o += "\\n";
-        break;
-      case '\r':
-        o += "\\r";
-        break;
-      case '\t':
-        o += "\\t";
-        break;
-      default:
-        if (c < 0x20)
-          o += fmt::format("\\u{:04x}", c);
-        else
-          o += static_cast<char>(c);
-    }
-  }
-  return o + "\"";
-}
-
 std::string opSummaryCsv(const Profile& p, const Summary& s) {
   // The real base and task-info columns, then asc-tools' own (after every real one, so scripts
   // that read columns by name keep working).
@@ -377,7 +331,7 @@ std::string chromeTraceJson(const Profile& p) {
   };
   auto meta = [&](int pid, int tid, const char* what, const std::string& name) {
     ev(fmt::format(R"J({{"name":"{}","ph":"M","pid":{},"tid":{},"args":{{"name":{}}}}})J", what,
-                   pid, tid, jsonString(name)));
+                   pid, tid, jsonQuote(name)));
   };
   for (const ProcessData& pr : p.processes) {
     std::string cmd = pr.command.substr(0, pr.command.find(' '));
@@ -389,7 +343,7 @@ std::string chromeTraceJson(const Profile& p) {
   for (const ScopeData& sc : p.scopes)
     ev(fmt::format(
         R"J({{"name":{},"ph":"X","cat":{},"ts":{},"dur":{},"pid":{},"tid":0,"args":{{}}}})J",
-        jsonString(sc.name), jsonString(sc.category), nsToUs(sc.start_ns),
+        jsonQuote(sc.name), jsonQuote(sc.category), nsToUs(sc.start_ns),
         nsToUs(sc.end_ns - sc.start_ns), p.processes[sc.process].pid));
   for (const TaskData& t : p.tasks) {
     const OpData& op = p.ops[t.op];
@@ -397,11 +351,11 @@ std::string chromeTraceJson(const Profile& p) {
     const int pid = p.processes[p.models[op.model].process].pid;
     ev(fmt::format(
         R"J({{"name":{},"ph":"X","cat":{},"ts":{},"dur":{},"pid":{},"tid":{},"args":{{"OP Type":{},"Task Type":{},"Model ID":{},"Iteration":{},"Original Op Names":{},"Input Shapes":{},"Input Data Types":{},"Input Formats":{},"Output Shapes":{},"Output Data Types":{},"Output Formats":{},"FLOPs":{},"Bytes Moved":{},"Task Wait Time(us)":{}}}}})J",
-        jsonString(r.name), jsonString(r.engine), nsToUs(t.start_ns), nsToUs(t.end_ns - t.start_ns),
-        pid, r.engine == "AI_CPU" ? 2 : 1, jsonString(r.cann_type), jsonString(r.engine),
-        op.model + 1, t.run + 1, jsonString(r.original), jsonString(r.in_shapes),
-        jsonString(r.in_dtypes), jsonString(r.in_formats), jsonString(r.out_shapes),
-        jsonString(r.out_dtypes), jsonString(r.out_formats), r.flops, r.bytes, nsToUs(t.wait_ns)));
+        jsonQuote(r.name), jsonQuote(r.engine), nsToUs(t.start_ns), nsToUs(t.end_ns - t.start_ns),
+        pid, r.engine == "AI_CPU" ? 2 : 1, jsonQuote(r.cann_type), jsonQuote(r.engine),
+        op.model + 1, t.run + 1, jsonQuote(r.original), jsonQuote(r.in_shapes),
+        jsonQuote(r.in_dtypes), jsonQuote(r.in_formats), jsonQuote(r.out_shapes),
+        jsonQuote(r.out_dtypes), jsonQuote(r.out_formats), r.flops, r.bytes, nsToUs(t.wait_ns)));
   }
   if (!p.samples.empty()) {
     // A pseudo process id above Linux's pid_max, so it never meets a traced process.

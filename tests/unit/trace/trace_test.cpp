@@ -3,6 +3,8 @@
 // every step, and the raw data reads back into summaries whose totals add up.
 #include <catch2/catch.hpp>
 
+#include "asc/support/strings.h"
+
 #include <filesystem>
 
 #include "asc/runtime/session.h"
@@ -204,8 +206,8 @@ TEST_CASE("CSV writers: real headers, quoted shapes, N/A cells, one row per task
   CHECK(tt.rfind("Device_id,kernel_name,kernel_type,stream_id,task_id,task_time(us),"
                  "task_start(us),task_stop(us)\n0,conv1,AI_CORE,0,0,2.000,1.000,3.000\n",
                  0) == 0);
-  CHECK(trace::csvField("a,b\"c") == "\"a,b\"\"c\"");
-  CHECK(trace::csvField("plain") == "plain");
+  CHECK(csvField("a,b\"c") == "\"a,b\"\"c\"");
+  CHECK(csvField("plain") == "plain");
 }
 
 TEST_CASE("Chrome trace JSON: metadata, complete events, counters, escaping", "[trace]") {
@@ -225,5 +227,5 @@ TEST_CASE("Chrome trace JSON: metadata, complete events, counters, escaping", "[
   CHECK(j.find("\"tid\":2,\"args\":{\"OP Type\":\"TopK\"") != std::string::npos);
   CHECK(j.find("\"name\":\"CPU Usage\",\"ph\":\"C\"") != std::string::npos);
   CHECK(j.find("\"RSS(MB)\":1.00") != std::string::npos);
-  CHECK(trace::jsonString("a\"b\\c\n\x01") == "\"a\\\"b\\\\c\\n\\u0001\"");
+  CHECK(jsonQuote("a\"b\\c\n\x01") == "\"a\\\"b\\\\c\\n\\u0001\"");
 }

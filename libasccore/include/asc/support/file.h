@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "asc/asc.h"
 #include "asc/support/status.h"
@@ -57,6 +58,9 @@ class ASC_API OutputFile {
 /// Writes a whole small file atomically.
 ASC_API Status writeFileAtomic(const std::string& path, const void* data, size_t size);
 ASC_API bool isDirectory(const std::string& path);
+/// The entries of folder `dir`, sorted by name, without "." and ".." (and without other names
+/// starting with '.' unless `hidden`). E13001 when it cannot be opened.
+ASC_API Result<std::vector<std::string>> listDir(const std::string& dir, bool hidden = false);
 ASC_API bool fileExists(const std::string& path);
 /// True when both paths name the same existing file (same device and inode: hard links,
 /// symbolic links and "./a" vs "a" included); false when either does not exist.

@@ -130,9 +130,5 @@ ASC_API std::string opStatisticCsv(const Profile& p, const Summary& s);
 ASC_API std::string taskTimeCsv(const Profile& p);
 /// Chrome trace events (a JSON array, the shape msprof_*.json has; opens in Perfetto).
 ASC_API std::string chromeTraceJson(const Profile& p);
-/// Quotes a CSV field when it holds a comma, quote or newline.
-ASC_API std::string csvField(const std::string& s);
-/// A JSON string literal with quotes.
-ASC_API std::string jsonString(const std::string& s);
 
 }  // namespace asc::trace

@@ -1,0 +1,46 @@
+// strings.cpp: see strings.h.
+#include "asc/support/strings.h"
+
+#include <fmt/format.h>
+
+namespace asc {
+
+std::string jsonQuote(std::string_view s) {
+  std::string o = "\"";
+  o.reserve(s.size() + 2);
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\r': o += "\\r"; break;
+      case '\t': o += "\\t"; break;
+      default:
+        if (c < 0x20) o += fmt::format("\\u{:04x}", c);
+        else o += static_cast<char>(c);
+    }
+  }
+  return o + "\"";
+}
+
+std::string csvField(std::string_view s) {
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + "\"";
+}
+
+bool endsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::string baseName(std::string_view path) {
+  while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+  const size_t k = path.rfind('/');
+  return std::string(k == std::string_view::npos ? path : path.substr(k + 1));
+}
+
+}  // namespace asc
