@@ -10,14 +10,26 @@ std::string jsonQuote(std::string_view s) {
   o.reserve(s.size() + 2);
   for (unsigned char c : s) {
     switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      case '\r': o += "\\r"; break;
-      case '\t': o += "\\t"; break;
+      case '"':
+        o += "\\\"";
+        break;
+      case '\\':
+        o += "\\\\";
+        break;
+      case '\n':
+        o += "\\n";
+        break;
+      case '\r':
+        o += "\\r";
+        break;
+      case '\t':
+        o += "\\t";
+        break;
       default:
-        if (c < 0x20) o += fmt::format("\\u{:04x}", c);
-        else o += static_cast<char>(c);
+        if (c < 0x20)
+          o += fmt::format("\\u{:04x}", c);
+        else
+          o += static_cast<char>(c);
     }
   }
   return o + "\"";
