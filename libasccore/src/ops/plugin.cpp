@@ -1,7 +1,6 @@
 // plugin.cpp: the custom-operator plugin loader (see plugin.h).
 #include "asc/ops/plugin.h"
 
-#include <dirent.h>
 #include <dlfcn.h>
 #include <sys/stat.h>
 
@@ -12,7 +11,9 @@
 #include <set>
 
 #include "asc/ops/registry.h"
+#include "asc/support/file.h"
 #include "asc/support/log.h"
+#include "asc/support/strings.h"
 
 namespace asc::ops {
 namespace {
@@ -92,19 +93,9 @@ Status loadPlugins(const std::string& paths) {
     if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
       return Status::error(ErrorCode::InvalidParam,
                            "the operator plugin folder '{}' does not exist or is no folder", dir);
-    DIR* d = opendir(dir.c_str());
-    if (!d)
-      return Status::error(ErrorCode::FileOpenFailed, "cannot read the operator plugin folder '{}'",
-                           dir);
-    std::vector<std::string> files;
-    while (dirent* ent = readdir(d)) {
-      const std::string name = ent->d_name;
-      if (name.size() > 3 && name.compare(name.size() - 3, 3, ".so") == 0)
-        files.push_back(dir + "/" + name);
-    }
-    closedir(d);
-    std::sort(files.begin(), files.end());
-    for (const auto& f : files) ASC_RETURN_IF_ERROR(loadOne(f));
+    ASC_TRY(std::vector<std::string> names, listDir(dir));
+    for (const auto& name : names)
+      if (name.size() > 3 && endsWith(name, ".so")) ASC_RETURN_IF_ERROR(loadOne(dir + "/" + name));
   }
   return Status::ok();
 }
