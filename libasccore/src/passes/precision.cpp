@@ -33,7 +33,7 @@ bool cubeOp(const std::string& op) {
 
 class Rewriter {
  public:
-  Rewriter(ir::Graph& g, PassContext& ctx) : g_(g), ctx_(ctx) {}
+  explicit Rewriter(ir::Graph& g) : g_(g) {}
 
   // The value `v` as dtype `t`: itself, an fp16 copy of a constant, or a Cast's output.
   ir::Value* as(ir::Value* v, ir::DType t) {
@@ -71,7 +71,6 @@ class Rewriter {
 
  private:
   ir::Graph& g_;
-  PassContext& ctx_;
   std::map<std::pair<ir::Value*, ir::DType>, ir::Value*> cache_;
   std::unordered_map<const ir::Value*, ir::DType> type_;
   int casts_ = 0;
@@ -97,7 +96,7 @@ Status rewritePrecision(ir::Graph& g, const PrecisionOptions& o, PassContext& ct
   if (keep_all && o.fp16_inputs.empty() && (o.output_type.empty() || o.output_type == "FP32"))
     return Status::ok();
 
-  Rewriter rw(g, ctx);
+  Rewriter rw(g);
   // --input_fp16_nodes: the model receives fp16; its consumers see the type they compute in.
   for (auto*& v : g.inputs)
     if (o.fp16_inputs.count(v->name) && v->dtype == ir::DType::F32) {
