@@ -242,7 +242,15 @@ Result<OmModel> loadOm(const std::string& path) {
           return bad(path, fmt::format("Const op '{}' data [{}, +{}) lies outside WEIGHTS_DATA "
                                        "({} bytes)",
                                        op.name(), off, need, wp->size));
-        v->data = std::make_shared<ir::Blob>(c.file->data() + wp->offset + off, need, c.file);
+        const uint8_t* at = c.file->data() + wp->offset + off;
+        // Kernels read weights in place as typed arrays: data that does not sit on its
+        // element size (a file from another writer, or a damaged one) is copied to memory that
+        // does, instead of being read through a misaligned pointer.
+        const size_t align = std::max<size_t>(1, ir::dtypeSize(v->dtype));
+        if (reinterpret_cast<uintptr_t>(at) % align == 0)
+          v->data = std::make_shared<ir::Blob>(at, need, c.file);
+        else
+          v->data = ir::Blob::copyOf(at, need);
       }
       sources[src0] = v;
     } else if (op.type() == "NetOutput") {
