@@ -1,6 +1,6 @@
 # msprof --application="msame ... --loop 20" --output DIR: every file of a real PROF_ folder,
 # summaries with the real headers, a Chrome trace that parses, op totals that add up to the
-# traced wall time (within 5 %), the console table, and the command's exit status.
+# traced wall time (within 5 %; 15 % in a sanitizer build), the console table, and the command's exit status.
 run atc --model="$ROOT/models/resnet_mini.onnx" --framework=5 --output=m --soc_version=Ascend310P3
 expect_exit 0
 run msprof --application="msame --model m.om --output out --loop 20" --output prof
@@ -22,8 +22,8 @@ head -1 "$o"/op_summary_*.csv | grep -q '^Device_id,Model ID,Task ID,Stream ID,O
 [ "$(head -1 "$o"/task_time_*.csv)" = 'Device_id,kernel_name,kernel_type,stream_id,task_id,task_time(us),task_start(us),task_stop(us)' ] || fail "task_time header"
 grep -q ',Conv2D,AI_CORE,' "$o"/op_statistic_*.csv || fail "no Conv2D row"
 expect_no_temp_files "$prof"
-/usr/bin/python3 - "$o" > check.txt 2>&1 <<'PY' || fail "checks: $(cat check.txt)"
-import csv, glob, json, sys
+ASC_SANITIZED=$(ldd "$(command -v msame)" | grep -q libasan && echo 1 || echo 0) /usr/bin/python3 - "$o" > check.txt 2>&1 <<'PY' || fail "checks: $(cat check.txt)"
+import csv, glob, json, os, sys
 o = sys.argv[1]
 ev = json.load(open(glob.glob(o + "/msprof_*.json")[0]))
 assert isinstance(ev, list) and ev, "not a JSON array of events"
@@ -41,7 +41,10 @@ wall = sum(e["dur"] for e in execute)
 stat = list(csv.DictReader(open(glob.glob(o + "/op_statistic_*.csv")[0])))
 total = sum(float(r["Total Time(us)"]) for r in stat)
 assert sum(int(r["Count"]) for r in stat) == len(tasks), "counts differ from the timeline"
-assert abs(total - wall) <= 0.05 * wall, f"op_statistic total {total} vs traced wall {wall}"
+# 5 % between ops in a normal build; an ASan build (scripts/test.sh --sanitize) instruments the
+# runtime's own bookkeeping between ops, so there the figures need only agree within 15 %.
+tol = 0.15 if os.environ.get("ASC_SANITIZED") == "1" else 0.05
+assert abs(total - wall) <= tol * wall, f"op_statistic total {total} vs traced wall {wall}"
 rows = list(csv.DictReader(open(glob.glob(o + "/op_summary_*.csv")[0])))
 assert len(rows) == len(tasks)
 conv = [r for r in rows if r["OP Type"] == "Conv2D"]

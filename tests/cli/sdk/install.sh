@@ -45,7 +45,10 @@ CPP
 run env PKG_CONFIG_PATH="$PWD/$libdir/pkgconfig" pkg-config --cflags --libs asccore
 expect_exit 0
 flags=$(cat "$STDOUT")
-run c++ list.cpp -o list $flags -Wl,-rpath,"$PWD/$libdir"
+# A sanitizer build's library needs its runtime first in the program that links it.
+san=()
+ldd "$libdir/libasccore.so" | grep -q libasan && san=(-fsanitize=address,undefined)
+run c++ list.cpp -o list "${san[@]}" $flags -Wl,-rpath,"$PWD/$libdir"
 expect_exit 0
 run ./list
 expect_exit 0
