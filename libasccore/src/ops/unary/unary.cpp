@@ -84,16 +84,18 @@ Result<std::vector<ir::Tensor>> evalPRelu(const ir::Node& n, const std::vector<i
   return std::vector<ir::Tensor>{*r};
 }
 
+// The chain every element-wise unary op shares: its kernel, its layout rule, the ONNX opset
+// that introduced it and its shape inference.
+OpDef unaryOp(const char* name, int since, InferFn infer) {
+  return OpDef(name).kernel(createUnaryKernel).layout(unaryLayout).onnx(since).inferShape(infer);
+}
+
 }  // namespace
 
 const OpDef& defRelu() {
-  static const OpDef d = OpDef("Relu")
+  static const OpDef d = unaryOp("Relu", 6, inferSameAsInput0)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
-                             .kernel(createUnaryKernel)
-                             .layout(unaryLayout)
-                             .onnx(6)
-                             .inferShape(inferSameAsInput0)
                              .evalConst(evalUnary<reluF>)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
                              .summary("max(x, 0)");
@@ -101,13 +103,9 @@ const OpDef& defRelu() {
 }
 
 const OpDef& defLeakyRelu() {
-  static const OpDef d = OpDef("LeakyRelu")
+  static const OpDef d = unaryOp("LeakyRelu", 6, inferLeakyRelu)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
-                             .kernel(createUnaryKernel)
-                             .layout(unaryLayout)
-                             .onnx(6)
-                             .inferShape(inferLeakyRelu)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
                              .summary("x >= 0 ? x : alpha*x (alpha default 0.01)");
   return d;
@@ -128,63 +126,43 @@ const OpDef& defPRelu() {
 }
 
 const OpDef& defSigmoid() {
-  static const OpDef d = OpDef("Sigmoid")
+  static const OpDef d = unaryOp("Sigmoid", 6, inferFloatUnary)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
-                             .kernel(createUnaryKernel)
-                             .layout(unaryLayout)
-                             .onnx(6)
-                             .inferShape(inferFloatUnary)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
                              .summary("1 / (1 + exp(-x))");
   return d;
 }
 
 const OpDef& defTanh() {
-  static const OpDef d = OpDef("Tanh")
+  static const OpDef d = unaryOp("Tanh", 6, inferFloatUnary)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
-                             .kernel(createUnaryKernel)
-                             .layout(unaryLayout)
-                             .onnx(6)
-                             .inferShape(inferFloatUnary)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
                              .summary("tanh(x)");
   return d;
 }
 
 const OpDef& defErf() {
-  static const OpDef d = OpDef("Erf")
+  static const OpDef d = unaryOp("Erf", 9, inferFloatUnary)
                              .precisionClass(PrecisionClass::Sensitive)
-                             .kernel(createUnaryKernel)
-                             .layout(unaryLayout)
-                             .onnx(9)
-                             .inferShape(inferFloatUnary)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
                              .summary("Gauss error function");
   return d;
 }
 
 const OpDef& defHardSigmoid() {
-  static const OpDef d = OpDef("HardSigmoid")
+  static const OpDef d = unaryOp("HardSigmoid", 6, inferFloatUnary)
                              .works5hd(FiveHd::Elementwise)
-                             .kernel(createUnaryKernel)
-                             .layout(unaryLayout)
-                             .onnx(6)
-                             .inferShape(inferFloatUnary)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 3); })
                              .summary("max(0, min(1, alpha*x + beta)), alpha 0.2, beta 0.5");
   return d;
 }
 
 const OpDef& defHardSwish() {
-  static const OpDef d = OpDef("HardSwish")
+  static const OpDef d = unaryOp("HardSwish", 14, inferFloatUnary)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
-                             .kernel(createUnaryKernel)
-                             .layout(unaryLayout)
-                             .onnx(14)
-                             .inferShape(inferFloatUnary)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
                              .summary("x * max(0, min(1, x/6 + 1/2))");
   return d;
@@ -192,16 +170,12 @@ const OpDef& defHardSwish() {
 
 const OpDef& defClip() {
   static const OpDef d =
-      OpDef("Clip")
+      unaryOp("Clip", 6, inferSameAsInput0)
           .works5hd(FiveHd::Elementwise)
           .fusableActivation()
-          .kernel(createUnaryKernel)
-          .layout(unaryLayout)
-          .onnx(6)
           .cann("ClipByValue")
           .inputs(1, 3)
           .canonicalize(canonClip)
-          .inferShape(inferSameAsInput0)
           .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
           .summary("min(max(x, min), max); min/max as attributes or constant inputs");
   return d;
@@ -211,13 +185,9 @@ const OpDef& defClip() {
 // model at opset <= 17 cannot contain it).
 const OpDef& defGelu() {
   static const OpDef d =
-      OpDef("Gelu")
+      unaryOp("Gelu", 20, inferFloatUnary)
           .works5hd(FiveHd::Elementwise)
           .fusableActivation()
-          .kernel(createUnaryKernel)
-          .layout(unaryLayout)
-          .onnx(20)
-          .inferShape(inferFloatUnary)
           .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
           .summary("fused: 0.5 * x * (1 + erf(x / sqrt(2))) (from the fuse-gelu pass)");
   return d;
@@ -225,25 +195,18 @@ const OpDef& defGelu() {
 
 // Swish (SiLU, x * sigmoid(x)) only comes from the fuse-swish pass; it is no ONNX op.
 const OpDef& defSwish() {
-  static const OpDef d = OpDef("Swish")
+  static const OpDef d = unaryOp("Swish", 1, inferFloatUnary)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
                              .internal()
-                             .kernel(createUnaryKernel)
-                             .layout(unaryLayout)
-                             .inferShape(inferFloatUnary)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 5); })
                              .summary("fused: x * sigmoid(x) (from the fuse-swish pass)");
   return d;
 }
 
 const OpDef& defSqrt() {
-  static const OpDef d = OpDef("Sqrt")
+  static const OpDef d = unaryOp("Sqrt", 6, inferFloatUnary)
                              .precisionClass(PrecisionClass::Sensitive)
-                             .kernel(createUnaryKernel)
-                             .layout(unaryLayout)
-                             .onnx(6)
-                             .inferShape(inferFloatUnary)
                              .evalConst(evalUnary<sqrtF>)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
                              .summary("square root");
@@ -251,12 +214,8 @@ const OpDef& defSqrt() {
 }
 
 const OpDef& defExp() {
-  static const OpDef d = OpDef("Exp")
+  static const OpDef d = unaryOp("Exp", 6, inferFloatUnary)
                              .precisionClass(PrecisionClass::Sensitive)
-                             .kernel(createUnaryKernel)
-                             .layout(unaryLayout)
-                             .onnx(6)
-                             .inferShape(inferFloatUnary)
                              .evalConst(evalUnary<expF>)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
                              .summary("e^x");
@@ -264,12 +223,8 @@ const OpDef& defExp() {
 }
 
 const OpDef& defLog() {
-  static const OpDef d = OpDef("Log")
+  static const OpDef d = unaryOp("Log", 6, inferFloatUnary)
                              .precisionClass(PrecisionClass::Sensitive)
-                             .kernel(createUnaryKernel)
-                             .layout(unaryLayout)
-                             .onnx(6)
-                             .inferShape(inferFloatUnary)
                              .evalConst(evalUnary<logF>)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
                              .summary("natural logarithm");
