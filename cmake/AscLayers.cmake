@@ -4,6 +4,7 @@
 #
 #   support ─► ir, cpu, trace, cli ─► soc, tensorio ─► compare, ops ─► frontend, passes, om ─► runtime
 #           ─► compiler (asc::compile(): the whole order of work)
+#   support, soc ─► ascendc (the Ascend C CPU layer; ir only because soc.h includes it)
 #
 # Two guards use this table:
 # - asc_check_layers(ROOT), run at configure time (and by `cmake -DASC_ROOT=DIR -P` this file),
@@ -24,7 +25,8 @@ set(ASC_LAYERS
   "passes:support,ir,ops,soc"
   "om:support,ir,ops"
   "runtime:support,ir,cpu,ops,om,tensorio,trace"
-  "compiler:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime")
+  "compiler:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime"
+  "ascendc:support,ir,soc")
 
 # ASC_MODULES: every module, in layer order; ASC_DEPS_<module>: what it may include.
 set(ASC_MODULES)

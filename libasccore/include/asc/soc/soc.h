@@ -21,6 +21,7 @@ struct SocInfo {
   bool has_bf16;
   double peak_fp16_tflops;                // AI Core cube peak
   std::vector<const char*> excluded_ops;  // IR op names this chip lacks
+  uint64_t ub_bytes = 0;  // AI Core unified buffer (UB), the limit of an Ascend C kernel's TPipe
 };
 
 /// All known chips, in table order.

@@ -1,0 +1,61 @@
+// kernel_context.h: what the Ascend C CPU headers (include/ascendc) ask the library: the block a
+// thread runs, the chip's unified-buffer size, the tiling key, global-memory allocations, and
+// the one way a broken rule is reported. Kernel code does not call these directly; it uses
+// GetBlockIdx(), TPipe, DataCopy and the rest of kernel_operator.h.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "asc/asc.h"
+
+namespace asc::ascendc {
+
+/// A broken Ascend C rule (freed tensor, empty queue, unified buffer overflow, unaligned copy,
+/// out-of-range access). Thrown by the kernel layer and caught by launchKernel, which turns it
+/// into a Status; it escapes only when a kernel function is called outside launchKernel.
+class ASC_API KernelError : public std::runtime_error {
+ public:
+  KernelError(std::string call, const std::string& message);
+  /// The Ascend C call that failed, e.g. "DataCopy".
+  const std::string& call() const { return call_; }
+
+ private:
+  std::string call_;
+};
+
+namespace detail {
+
+/// Throws KernelError(call, message).
+[[noreturn]] ASC_API void fail(const char* call, const std::string& message);
+
+/// The block this thread runs (0 outside a launch) and the launch's block count (1 outside).
+ASC_API int64_t blockIdx();
+ASC_API int64_t blockNum();
+/// The chip of the current launch (kDefaultSoc outside one) and its unified-buffer bytes.
+ASC_API const char* socName();
+ASC_API uint64_t ubBytes();
+/// The tiling key of the current launch (ICPU_SET_TILING_KEY's value outside one).
+ASC_API uint64_t tilingKey();
+/// ICPU_SET_TILING_KEY: the key the next ICPU_RUN_KF launches with.
+ASC_API void setIcpuTilingKey(uint64_t key);
+/// SetKernelMode: recorded only (0 AIC, 1 AIV, 2 MIX); the CPU layer runs vector blocks.
+ASC_API void setKernelMode(int mode);
+ASC_API int kernelMode();
+
+/// GmAlloc/GmFree: zeroed, 64-byte aligned global memory, remembered so that a GlobalTensor set
+/// without a size is still bounded by its allocation.
+ASC_API void* gmAlloc(size_t bytes);
+ASC_API void gmFree(void* ptr);
+/// Bytes from `ptr` to the end of the GmAlloc allocation holding it; 0 when none does.
+ASC_API size_t gmExtent(const void* ptr);
+
+/// ICPU_RUN_KF's end: launches with icpuLaunchOptions(), prints a failure to stderr and keeps
+/// it for lastLaunchStatus().
+ASC_API void icpuRun(const char* kernel_name, uint32_t block_dim, void (*body)(void*),
+                     void* body_arg);
+
+}  // namespace detail
+}  // namespace asc::ascendc

@@ -1,0 +1,188 @@
+// kernel_data_copy.h: DataCopy and DataCopyPad between global memory (GM) and the unified buffer
+// (UB), and within the UB. The NPU's DMA moves GM<->UB data in 32-byte blocks, so DataCopy of a
+// length that is not a multiple of 32 bytes is an error here (DataCopyPad copies any byte length
+// and pads the UB side to 32 bytes).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "asc_cpu/kernel_tensor.h"
+
+namespace AscendC {
+
+/// DataCopy's strided form: blockCount blocks of blockLen 32-byte units, with srcStride and
+/// dstStride 32-byte units skipped between blocks.
+struct DataCopyParams {
+  uint16_t blockCount = 1;
+  uint16_t blockLen = 0;
+  uint16_t srcStride = 0;
+  uint16_t dstStride = 0;
+};
+
+/// DataCopyPad's form: blockCount blocks of blockLen BYTES. Strides between blocks are in bytes on
+/// the GM side and in 32-byte units on the UB side; each UB block starts on a 32-byte boundary.
+struct DataCopyExtParams {
+  uint16_t blockCount = 1;
+  uint32_t blockLen = 0;
+  uint32_t srcStride = 0;
+  uint32_t dstStride = 0;
+  uint32_t rsv = 0;
+};
+
+/// What DataCopyPad writes around each block copied into the UB: leftPadding and rightPadding
+/// elements of paddingValue when isPad is set.
+template <typename T>
+struct DataCopyPadExtParams {
+  bool isPad = false;
+  uint8_t leftPadding = 0;
+  uint8_t rightPadding = 0;
+  T paddingValue = T();
+};
+
+/// The older form of DataCopyPad's padding parameters.
+struct DataCopyPadParams {
+  bool isPad = false;
+  uint8_t leftPadding = 0;
+  uint8_t rightPadding = 0;
+  uint64_t paddingValue = 0;
+};
+
+namespace detail_cpu {
+template <typename T>
+void checkBlocks32(const char* call, uint64_t count) {
+  uint64_t bytes = count * sizeof(T);
+  if (bytes % 32 != 0)
+    asc::ascendc::detail::failf(call, "length ", bytes, " bytes (", count, " elements of ",
+                                sizeof(T),
+                                " bytes) is not a multiple of 32 bytes; the NPU moves global "
+                                "memory in 32-byte blocks (use DataCopyPad for other lengths)");
+}
+}  // namespace detail_cpu
+
+/// GM -> UB, `count` elements.
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
+  detail_cpu::checkBlocks32<T>("DataCopy", count);
+  T* d = dst.ascData("DataCopy", "dst", count);
+  std::memcpy(d, src.ascData("DataCopy", 0, count), size_t(count) * sizeof(T));
+}
+
+/// UB -> GM, `count` elements.
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  detail_cpu::checkBlocks32<T>("DataCopy", count);
+  const T* s = src.ascData("DataCopy", "src", count);
+  std::memcpy(dst.ascData("DataCopy", 0, count), s, size_t(count) * sizeof(T));
+}
+
+/// UB -> UB, `count` elements.
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  T* d = dst.ascData("DataCopy", "dst", count);
+  std::memmove(d, src.ascData("DataCopy", "src", count), size_t(count) * sizeof(T));
+}
+
+namespace detail_cpu {
+// The strided form, for all three directions: element offsets of block i on each side.
+template <typename D, typename S, typename Dst, typename Src>
+void copyBlocks(const Dst& dst, const Src& src, const DataCopyParams& p) {
+  const uint64_t unit = 32 / sizeof(D), len = uint64_t(p.blockLen) * unit;
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    uint64_t so = i * (len + uint64_t(p.srcStride) * unit);
+    uint64_t dof = i * (len + uint64_t(p.dstStride) * unit);
+    if constexpr (std::is_same_v<Dst, GlobalTensor<D>>) {
+      const D* s = src[uint32_t(so)].ascData("DataCopy", "src", len);
+      std::memcpy(dst.ascData("DataCopy", dof, len), s, len * sizeof(D));
+    } else if constexpr (std::is_same_v<Src, GlobalTensor<S>>) {
+      D* d = dst[uint32_t(dof)].ascData("DataCopy", "dst", len);
+      std::memcpy(d, src.ascData("DataCopy", so, len), len * sizeof(D));
+    } else {
+      D* d = dst[uint32_t(dof)].ascData("DataCopy", "dst", len);
+      std::memmove(d, src[uint32_t(so)].ascData("DataCopy", "src", len), len * sizeof(D));
+    }
+  }
+}
+}  // namespace detail_cpu
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) {
+  detail_cpu::copyBlocks<T, T>(dst, src, p);
+}
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  detail_cpu::copyBlocks<T, T>(dst, src, p);
+}
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  detail_cpu::copyBlocks<T, T>(dst, src, p);
+}
+
+/// GM -> UB of any byte length: block i's blockLen bytes land at a 32-byte boundary of the UB,
+/// after leftPadding elements; with isPad, the padding elements hold paddingValue.
+template <typename T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                 const DataCopyPadExtParams<T>& pad) {
+  const char* call = "DataCopyPad";
+  if (p.blockLen % sizeof(T) != 0)
+    asc::ascendc::detail::failf(call, "blockLen ", p.blockLen, " bytes is not a whole number of ",
+                                sizeof(T), "-byte elements");
+  const uint64_t elems = p.blockLen / sizeof(T);
+  const uint64_t row = uint64_t(pad.leftPadding) + elems + pad.rightPadding;
+  const uint64_t row_bytes = (row * sizeof(T) + 31) / 32 * 32;
+  const uint64_t dst_step = row_bytes + uint64_t(p.dstStride) * 32;
+  const uint64_t src_step = p.blockLen + uint64_t(p.srcStride);
+  if (src_step % sizeof(T) != 0)
+    asc::ascendc::detail::failf(call, "srcStride ", p.srcStride,
+                                " bytes is not a whole number of elements");
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    LocalTensor<T> d = dst[uint32_t(i * dst_step / sizeof(T))];
+    T* out = d.ascData(call, "dst", row);
+    const T* in = src.ascData(call, i * src_step / sizeof(T), elems);
+    if (pad.isPad) {
+      for (uint64_t k = 0; k < pad.leftPadding; ++k) out[k] = pad.paddingValue;
+      for (uint64_t k = 0; k < pad.rightPadding; ++k)
+        out[pad.leftPadding + elems + k] = pad.paddingValue;
+    }
+    std::memcpy(out + pad.leftPadding, in, p.blockLen);
+  }
+}
+
+template <typename T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                 const DataCopyPadParams& pad) {
+  DataCopyExtParams e{p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0};
+  T value;
+  std::memcpy(&value, &pad.paddingValue, sizeof(T) <= 8 ? sizeof(T) : 8);
+  DataCopyPad(dst, src, e,
+              DataCopyPadExtParams<T>{pad.isPad, pad.leftPadding, pad.rightPadding, value});
+}
+
+/// UB -> GM of any byte length: block i's blockLen bytes from a 32-byte boundary of the UB.
+template <typename T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+                 const DataCopyExtParams& p) {
+  const char* call = "DataCopyPad";
+  if (p.blockLen % sizeof(T) != 0)
+    asc::ascendc::detail::failf(call, "blockLen ", p.blockLen, " bytes is not a whole number of ",
+                                sizeof(T), "-byte elements");
+  const uint64_t elems = p.blockLen / sizeof(T);
+  const uint64_t row_bytes = (uint64_t(p.blockLen) + 31) / 32 * 32;
+  const uint64_t src_step = row_bytes + uint64_t(p.srcStride) * 32;
+  const uint64_t dst_step = p.blockLen + uint64_t(p.dstStride);
+  if (dst_step % sizeof(T) != 0)
+    asc::ascendc::detail::failf(call, "dstStride ", p.dstStride,
+                                " bytes is not a whole number of elements");
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    LocalTensor<T> s = src[uint32_t(i * src_step / sizeof(T))];
+    const T* in = s.ascData(call, "src", elems);
+    std::memcpy(dst.ascData(call, i * dst_step / sizeof(T), elems), in, p.blockLen);
+  }
+}
+
+template <typename T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  DataCopyPad(dst, src, DataCopyExtParams{p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0});
+}
+
+}  // namespace AscendC

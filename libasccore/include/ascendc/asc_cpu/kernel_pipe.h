@@ -1,0 +1,245 @@
+// kernel_pipe.h: TPipe, TQue and TBuf, the unified-buffer (UB) side of an Ascend C kernel.
+// TPipe::InitBuffer carves 32-byte-aligned blocks for a queue or a TBuf and counts them against
+// the chip's UB size; TQue hands its blocks out (AllocTensor), passes them between stages
+// (EnQue/DeQue) and takes them back (FreeTensor). Each misuse the NPU would hang or corrupt on is
+// a KernelError naming the call.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "asc_cpu/kernel_tensor.h"
+
+namespace AscendC {
+
+/// The block this core runs, 0 .. GetBlockNum()-1.
+inline int64_t GetBlockIdx() { return asc::ascendc::detail::blockIdx(); }
+/// The launch's block count (blockDim).
+inline int64_t GetBlockNum() { return asc::ascendc::detail::blockNum(); }
+inline int64_t GetSubBlockIdx() { return 0; }
+inline int64_t GetTaskRation() { return 1; }
+
+// Synchronisation: on the CPU every call has finished before the next starts.
+template <pipe_t pipe>
+inline void PipeBarrier() {}
+template <HardEvent event>
+inline void SetFlag(int32_t /*eventID*/) {}
+template <HardEvent event>
+inline void WaitFlag(int32_t /*eventID*/) {}
+inline void SyncAll() {}
+
+namespace detail_cpu {
+inline uint32_t alignUp32(uint64_t bytes) { return uint32_t((bytes + 31) / 32 * 32); }
+
+inline std::shared_ptr<asc::ascendc::detail::UbBlock> newBlock(uint32_t bytes, const void* owner,
+                                                               const char* kind) {
+  auto b = std::make_shared<asc::ascendc::detail::UbBlock>();
+  b->data.reset(new uint8_t[bytes ? bytes : 1]());
+  b->bytes = bytes;
+  b->owner = owner;
+  b->kind = kind;
+  return b;
+}
+}  // namespace detail_cpu
+
+/// A queue of `num` UB blocks between two stages (CopyIn -> Compute -> CopyOut). `depth` is
+/// accepted for source compatibility; the CPU layer bounds a queue by its buffer count.
+template <TPosition pos, int32_t depth = 1>
+class TQue {
+ public:
+  TQue() = default;
+  TQue(const TQue&) = delete;
+  TQue& operator=(const TQue&) = delete;
+
+  template <typename T>
+  LocalTensor<T> AllocTensor() {
+    using asc::ascendc::detail::UbBlock;
+    if (blocks_.empty())
+      asc::ascendc::detail::failf("AllocTensor",
+                                  "the queue has no buffers (TPipe::InitBuffer "
+                                  "was not called for it)");
+    for (auto& b : blocks_) {
+      if (b->state != UbBlock::State::Free) continue;
+      b->state = UbBlock::State::Allocated;
+      ++b->generation;
+      LocalTensor<T> t;
+      t.ascRef() = {b, b->generation, 0, b->bytes};
+      return t;
+    }
+    asc::ascendc::detail::failf("AllocTensor", "all ", blocks_.size(),
+                                " buffers of the queue are in use (allocated or enqueued and "
+                                "not yet released by FreeTensor); InitBuffer gave it ",
+                                blocks_.size());
+  }
+
+  template <typename T>
+  bool EnQue(const LocalTensor<T>& tensor) {
+    using asc::ascendc::detail::UbBlock;
+    const auto& ref = tensor.ascRef();
+    ref.access("EnQue", "tensor", 0, 1);
+    if (ref.block->state == UbBlock::State::Enqueued)
+      asc::ascendc::detail::failf("EnQue", "the tensor is already in a queue (DeQue it first)");
+    ref.block->state = UbBlock::State::Enqueued;
+    fifo_.push_back(ref);
+    return true;
+  }
+
+  template <typename T>
+  LocalTensor<T> DeQue() {
+    using asc::ascendc::detail::UbBlock;
+    if (fifo_.empty())
+      asc::ascendc::detail::failf("DeQue",
+                                  "the queue is empty (no EnQue since the last DeQue); "
+                                  "on the NPU this waits forever");
+    LocalTensor<T> t;
+    t.ascRef() = fifo_.front();
+    fifo_.pop_front();
+    t.ascRef().access("DeQue", "tensor", 0, 1);  // freed while queued
+    t.ascRef().block->state = UbBlock::State::Allocated;
+    return t;
+  }
+
+  template <typename T>
+  void FreeTensor(LocalTensor<T>& tensor) {
+    using asc::ascendc::detail::UbBlock;
+    const auto& ref = tensor.ascRef();
+    ref.access("FreeTensor", "tensor", 0, 1);
+    if (ref.block->owner != this)
+      asc::ascendc::detail::failf("FreeTensor", "the tensor belongs to another ", ref.block->kind,
+                                  ", not to this queue");
+    if (ref.block->state == UbBlock::State::Enqueued)
+      asc::ascendc::detail::failf("FreeTensor", "the tensor is still in a queue (DeQue it first)");
+    ref.block->state = UbBlock::State::Free;
+    ++ref.block->generation;
+  }
+
+  bool VacantInQue() const { return fifo_.size() < blocks_.size(); }
+  bool HasTensorInQue() const { return !fifo_.empty(); }
+  int32_t GetTensorCountInQue() const { return int32_t(fifo_.size()); }
+
+  // TPipe::InitBuffer's part.
+  void ascInit(uint8_t num, uint32_t bytes) {
+    if (!blocks_.empty())
+      asc::ascendc::detail::failf("InitBuffer", "the queue already has its buffers");
+    for (uint8_t i = 0; i < num; ++i) blocks_.push_back(detail_cpu::newBlock(bytes, this, "TQue"));
+  }
+  void ascReset() {
+    blocks_.clear();
+    fifo_.clear();
+  }
+
+ private:
+  std::vector<std::shared_ptr<asc::ascendc::detail::UbBlock>> blocks_;
+  std::deque<asc::ascendc::detail::TensorRef> fifo_;
+};
+
+/// A queue bound between two positions; the CPU layer treats it as a TQue.
+template <TPosition src, TPosition dst, int32_t depth = 1>
+class TQueBind : public TQue<src, depth> {};
+
+/// One UB block for scratch data (VECCALC): Get<T>() views it whole, Get<T>(n) its first n.
+template <TPosition pos = TPosition::VECCALC>
+class TBuf {
+ public:
+  TBuf() = default;
+  TBuf(const TBuf&) = delete;
+  TBuf& operator=(const TBuf&) = delete;
+
+  template <typename T>
+  LocalTensor<T> Get() {
+    if (!block_)
+      asc::ascendc::detail::failf("TBuf::Get",
+                                  "the TBuf has no buffer (TPipe::InitBuffer was "
+                                  "not called for it)");
+    LocalTensor<T> t;
+    t.ascRef() = {block_, block_->generation, 0, block_->bytes};
+    return t;
+  }
+  template <typename T>
+  LocalTensor<T> Get(uint32_t len) {
+    LocalTensor<T> t = Get<T>();
+    if (uint64_t(len) * sizeof(T) > block_->bytes)
+      asc::ascendc::detail::failf("TBuf::Get", "length ", len, " exceeds the TBuf (",
+                                  block_->bytes / sizeof(T), " elements)");
+    t.ascRef().bytes = len * sizeof(T);
+    return t;
+  }
+
+  void ascInit(uint32_t bytes) {
+    if (block_) asc::ascendc::detail::failf("InitBuffer", "the TBuf already has its buffer");
+    block_ = detail_cpu::newBlock(bytes, this, "TBuf");
+    block_->state = asc::ascendc::detail::UbBlock::State::Allocated;
+  }
+  void ascReset() { block_.reset(); }
+
+ private:
+  std::shared_ptr<asc::ascendc::detail::UbBlock> block_;
+};
+
+/// Owns a kernel's UB: every InitBuffer is counted, rounded up to 32 bytes per buffer, against
+/// the chip's unified buffer (LaunchOptions::soc).
+class TPipe {
+ public:
+  TPipe() { current() = this; }
+  ~TPipe() {
+    if (current() == this) current() = nullptr;
+  }
+  TPipe(const TPipe&) = delete;
+  TPipe& operator=(const TPipe&) = delete;
+
+  template <TPosition pos, int32_t depth>
+  bool InitBuffer(TQue<pos, depth>& que, uint8_t num, uint32_t len) {
+    uint32_t bytes = detail_cpu::alignUp32(len);
+    if (num == 0) asc::ascendc::detail::failf("InitBuffer", "buffer count is 0");
+    reserve(uint64_t(num) * bytes, num, len);
+    que.ascInit(num, bytes);
+    return true;
+  }
+  template <TPosition pos>
+  bool InitBuffer(TBuf<pos>& buf, uint32_t len) {
+    uint32_t bytes = detail_cpu::alignUp32(len);
+    reserve(bytes, 1, len);
+    buf.ascInit(bytes);
+    return true;
+  }
+  /// Releases the pipe's UB accounting (its queues keep their blocks until reset).
+  void Destroy() { used_ = 0; }
+  void Reset() { used_ = 0; }
+  /// Event ids for SetFlag/WaitFlag.
+  template <HardEvent event>
+  int32_t FetchEventID() {
+    return 0;
+  }
+  int32_t FetchEventID(HardEvent) { return 0; }
+  template <HardEvent event>
+  int32_t AllocEventID() {
+    return 0;
+  }
+  template <HardEvent event>
+  void ReleaseEventID(int32_t) {}
+  /// Bytes of UB the pipe's buffers take.
+  uint64_t ascUsedBytes() const { return used_; }
+  static TPipe*& current() {
+    static thread_local TPipe* pipe = nullptr;
+    return pipe;
+  }
+
+ private:
+  void reserve(uint64_t bytes, uint32_t num, uint32_t len) {
+    uint64_t ub = asc::ascendc::detail::ubBytes();
+    if (used_ + bytes > ub)
+      asc::ascendc::detail::failf("InitBuffer", num, " buffer(s) of ", len, " bytes (", bytes,
+                                  " bytes aligned) take the pipe's buffers to ", used_ + bytes,
+                                  " bytes, more than the ", ub, "-byte unified buffer of ",
+                                  asc::ascendc::detail::socName());
+    used_ += bytes;
+  }
+  uint64_t used_ = 0;
+};
+
+/// The TPipe most recently built on this thread.
+inline TPipe* GetTPipePtr() { return TPipe::current(); }
+
+}  // namespace AscendC

@@ -1,0 +1,188 @@
+// kernel_tensor.h: GlobalTensor (a view of global memory) and LocalTensor (a view of one
+// unified-buffer block that a TQue or TBuf handed out). A LocalTensor remembers the generation
+// of the block it came from: FreeTensor bumps the block's generation, so every later use of a
+// stale copy is caught ("used after FreeTensor"), even when the block was allocated again.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+
+#include "asc/ascendc/kernel_context.h"
+#include "asc_cpu/kernel_types.h"
+
+namespace asc::ascendc::detail {
+
+/// "a" + 3 + "b": the message of a failed check.
+template <typename... Parts>
+std::string cat(const Parts&... parts) {
+  std::ostringstream s;
+  (s << ... << parts);
+  return s.str();
+}
+
+template <typename... Parts>
+[[noreturn]] void failf(const char* call, const Parts&... parts) {
+  fail(call, cat(parts...));
+}
+
+/// One unified-buffer block: a queue buffer or a TBuf.
+struct UbBlock {
+  enum class State : uint8_t { Free, Allocated, Enqueued };
+  std::unique_ptr<uint8_t[]> data;
+  uint32_t bytes = 0;
+  uint32_t generation = 1;
+  State state = State::Free;
+  const void* owner = nullptr;  // the TQue or TBuf
+  const char* kind = "TQue";
+};
+
+/// The type-free part of a LocalTensor.
+struct TensorRef {
+  std::shared_ptr<UbBlock> block;
+  uint32_t generation = 0;
+  uint32_t offset = 0;  // bytes from the block's start
+  uint32_t bytes = 0;   // bytes visible from offset
+
+  /// Why this tensor may not be used, or nullptr.
+  const char* problem() const {
+    if (!block) return "was never allocated (AllocTensor, DeQue or TBuf::Get gives one)";
+    if (block->generation != generation || block->state == UbBlock::State::Free)
+      return "was already released by FreeTensor";
+    return nullptr;
+  }
+  /// Checks that `call` may touch `elems` elements of `elem_bytes` through argument `what`.
+  uint8_t* access(const char* call, const char* what, uint64_t elems, size_t elem_bytes) const {
+    if (const char* p = problem()) failf(call, "LocalTensor '", what, "' ", p);
+    if (elems * elem_bytes > bytes)
+      failf(call, "count ", elems, " exceeds LocalTensor '", what, "' (", bytes / elem_bytes,
+            " elements of ", elem_bytes, " bytes from its offset)");
+    return block->data.get() + offset;
+  }
+};
+
+}  // namespace asc::ascendc::detail
+
+namespace AscendC {
+
+template <typename T>
+class LocalTensor {
+ public:
+  using PrimType = T;
+  LocalTensor() = default;
+
+  /// The view starting `offset` elements in.
+  LocalTensor operator[](uint32_t offset) const {
+    ref_.access("LocalTensor::operator[]", "tensor", 0, sizeof(T));
+    if (uint64_t(offset) * sizeof(T) > ref_.bytes)
+      asc::ascendc::detail::failf("LocalTensor::operator[]", "offset ", offset,
+                                  " is outside the tensor (", GetSize(), " elements)");
+    LocalTensor v = *this;
+    v.ref_.offset += offset * sizeof(T);
+    v.ref_.bytes -= offset * sizeof(T);
+    return v;
+  }
+  T GetValue(uint32_t index) const {
+    T v;
+    std::memcpy(&v, element("GetValue", index), sizeof(T));
+    return v;
+  }
+  void SetValue(uint32_t index, const T& value) const {
+    std::memcpy(element("SetValue", index), &value, sizeof(T));
+  }
+  T& operator()(uint32_t index) const {
+    return *reinterpret_cast<T*>(element("LocalTensor::operator()", index));
+  }
+  /// Elements from this view's start to the end of its block.
+  uint32_t GetSize() const { return ref_.bytes / sizeof(T); }
+  uint32_t GetLength() const { return ref_.bytes; }
+  T* GetPhyAddr() const {
+    return reinterpret_cast<T*>(ref_.access("GetPhyAddr", "tensor", 0, sizeof(T)));
+  }
+  template <typename U>
+  LocalTensor<U> ReinterpretCast() const {
+    LocalTensor<U> u;
+    u.ascRef() = ref_;
+    return u;
+  }
+
+  // The CPU layer's own access, used by DataCopy and the vector operations.
+  const asc::ascendc::detail::TensorRef& ascRef() const { return ref_; }
+  asc::ascendc::detail::TensorRef& ascRef() { return ref_; }
+  T* ascData(const char* call, const char* what, uint64_t count) const {
+    return reinterpret_cast<T*>(ref_.access(call, what, count, sizeof(T)));
+  }
+
+ private:
+  uint8_t* element(const char* call, uint32_t index) const {
+    uint8_t* p = ref_.access(call, "tensor", 0, sizeof(T));
+    if ((uint64_t(index) + 1) * sizeof(T) > ref_.bytes)
+      asc::ascendc::detail::failf(call, "index ", index, " is outside the tensor (", GetSize(),
+                                  " elements)");
+    return p + size_t(index) * sizeof(T);
+  }
+  asc::ascendc::detail::TensorRef ref_;
+};
+
+/// Global memory: `SetGlobalBuffer(ptr, size)` bounds every access to `size` elements; without a
+/// size, the GmAlloc allocation holding `ptr` bounds them (no bound for other memory).
+template <typename T>
+class GlobalTensor {
+ public:
+  using PrimType = T;
+  GlobalTensor() = default;
+
+  void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
+    base_ = buffer;
+    size_ = bufferSize;
+    sized_ = true;
+  }
+  void SetGlobalBuffer(__gm__ T* buffer) {
+    base_ = buffer;
+    size_t extent = asc::ascendc::detail::gmExtent(buffer);
+    sized_ = extent != 0;
+    size_ = extent / sizeof(T);
+  }
+  GlobalTensor operator[](uint64_t offset) const {
+    if (sized_ && offset > size_)
+      asc::ascendc::detail::failf("GlobalTensor::operator[]", "offset ", offset,
+                                  " is past the end of the global buffer (", size_, " elements)");
+    GlobalTensor v = *this;
+    v.base_ += offset;
+    if (sized_) v.size_ -= offset;
+    return v;
+  }
+  T GetValue(uint64_t offset) const {
+    T v;
+    std::memcpy(&v, ascData("GetValue", offset, 1), sizeof(T));
+    return v;
+  }
+  void SetValue(uint64_t offset, const T& value) const {
+    std::memcpy(ascData("SetValue", offset, 1), &value, sizeof(T));
+  }
+  T& operator()(uint64_t offset) const { return *ascData("GlobalTensor::operator()", offset, 1); }
+  __gm__ T* GetPhyAddr() const { return base_; }
+  __gm__ T* GetPhyAddr(uint64_t offset) const { return base_ + offset; }
+  /// The element count given to SetGlobalBuffer (0 when none was given and none is known).
+  uint64_t GetSize() const { return size_; }
+
+  // The CPU layer's own access: elements [offset, offset + count), checked.
+  T* ascData(const char* call, uint64_t offset, uint64_t count) const {
+    if (!base_) asc::ascendc::detail::failf(call, "GlobalTensor used before SetGlobalBuffer");
+    if (sized_ && (offset > size_ || count > size_ - offset))
+      asc::ascendc::detail::failf(call, "accesses global elements [", offset, ", ", offset + count,
+                                  ") of a GlobalTensor that has ", size_, " elements");
+    return base_ + offset;
+  }
+
+ private:
+  T* base_ = nullptr;
+  uint64_t size_ = 0;
+  bool sized_ = false;
+};
+
+}  // namespace AscendC

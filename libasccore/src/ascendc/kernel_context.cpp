@@ -1,0 +1,99 @@
+// kernel_context.cpp: the per-thread state of a running block (which block, which chip, which
+// tiling key), the settings ICPU_RUN_KF launches with, and the GmAlloc registry. Everything a
+// block touches is thread-local; what is shared (ICPU options, GmAlloc registry) is behind a
+// mutex or atomic.
+#include "ascendc/launch_internal.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "asc/soc/soc.h"
+#include "asc/support/log.h"
+
+namespace asc::ascendc {
+
+KernelError::KernelError(std::string call, const std::string& message)
+    : std::runtime_error(call + ": " + message), call_(std::move(call)) {}
+
+namespace detail {
+namespace {
+
+thread_local BlockContext* t_context = nullptr;
+
+std::atomic<uint64_t> g_icpu_tiling_key{0};
+std::atomic<int> g_kernel_mode{1};
+
+struct GmRegistry {
+  std::mutex mu;
+  std::map<uintptr_t, size_t> blocks;  // start -> bytes
+};
+GmRegistry& gm() {
+  static GmRegistry r;
+  return r;
+}
+
+}  // namespace
+
+BlockContext* currentContext() { return t_context; }
+ScopedBlockContext::ScopedBlockContext(BlockContext* ctx) : saved_(t_context) { t_context = ctx; }
+ScopedBlockContext::~ScopedBlockContext() { t_context = saved_; }
+
+uint64_t ubBytesOf(const char* soc) {
+  auto chip = soc::findSoc(soc);
+  return chip.isOk() ? (*chip)->ub_bytes : 0;
+}
+
+void fail(const char* call, const std::string& message) { throw KernelError(call, message); }
+
+int64_t blockIdx() { return t_context ? t_context->block_idx : 0; }
+int64_t blockNum() { return t_context ? t_context->block_num : 1; }
+const char* socName() { return t_context ? t_context->soc.c_str() : kDefaultSoc; }
+uint64_t ubBytes() {
+  static const uint64_t default_ub = ubBytesOf(kDefaultSoc);
+  return t_context ? t_context->ub_bytes : default_ub;
+}
+uint64_t tilingKey() { return t_context ? t_context->tiling_key : g_icpu_tiling_key.load(); }
+void setIcpuTilingKey(uint64_t key) { g_icpu_tiling_key = key; }
+uint64_t icpuTilingKey() { return g_icpu_tiling_key.load(); }
+void setKernelMode(int mode) { g_kernel_mode = mode; }
+int kernelMode() { return g_kernel_mode.load(); }
+
+void* gmAlloc(size_t bytes) {
+  size_t rounded = (bytes + 63) / 64 * 64;
+  void* p = std::aligned_alloc(64, rounded ? rounded : 64);
+  if (!p) return nullptr;
+  std::memset(p, 0, rounded ? rounded : 64);
+  std::lock_guard<std::mutex> lock(gm().mu);
+  gm().blocks[reinterpret_cast<uintptr_t>(p)] = bytes;
+  return p;
+}
+
+void gmFree(void* ptr) {
+  if (!ptr) return;
+  {
+    std::lock_guard<std::mutex> lock(gm().mu);
+    auto it = gm().blocks.find(reinterpret_cast<uintptr_t>(ptr));
+    if (it == gm().blocks.end()) {  // not ours: leave it alone rather than corrupt the heap
+      ASC_LOG_WARN("GmFree: {} was not allocated by GmAlloc (or was freed already); ignored", ptr);
+      return;
+    }
+    gm().blocks.erase(it);
+  }
+  std::free(ptr);
+}
+
+size_t gmExtent(const void* ptr) {
+  auto p = reinterpret_cast<uintptr_t>(ptr);
+  std::lock_guard<std::mutex> lock(gm().mu);
+  auto it = gm().blocks.upper_bound(p);
+  if (it == gm().blocks.begin()) return 0;
+  --it;
+  if (p >= it->first + it->second) return 0;
+  return it->first + it->second - p;
+}
+
+}  // namespace detail
+}  // namespace asc::ascendc

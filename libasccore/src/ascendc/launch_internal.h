@@ -1,0 +1,39 @@
+// launch_internal.h: the state launchKernel sets up for each block it runs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "asc/ascendc/kernel_context.h"
+#include "asc/ascendc/launch.h"
+
+namespace asc::ascendc::detail {
+
+struct BlockContext {
+  int64_t block_idx = 0;
+  int64_t block_num = 1;
+  std::string soc;
+  uint64_t ub_bytes = 0;
+  uint64_t tiling_key = 0;
+};
+
+/// The context of the block this thread runs, or nullptr outside a launch.
+BlockContext* currentContext();
+/// Makes `ctx` this thread's context for its lifetime.
+class ScopedBlockContext {
+ public:
+  explicit ScopedBlockContext(BlockContext* ctx);
+  ~ScopedBlockContext();
+  ScopedBlockContext(const ScopedBlockContext&) = delete;
+  ScopedBlockContext& operator=(const ScopedBlockContext&) = delete;
+
+ private:
+  BlockContext* saved_;
+};
+
+/// The unified-buffer bytes of chip `soc`; 0 when the chip is unknown.
+uint64_t ubBytesOf(const char* soc);
+/// ICPU_SET_TILING_KEY's current value.
+uint64_t icpuTilingKey();
+
+}  // namespace asc::ascendc::detail
