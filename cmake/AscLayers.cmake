@@ -5,6 +5,8 @@
 #   support ─► ir, cpu, trace, cli ─► soc, tensorio ─► compare, ops ─► frontend, passes, om ─► runtime
 #           ─► compiler (asc::compile(): the whole order of work)
 #   support, soc ─► ascendc (the Ascend C CPU layer; ir only because soc.h includes it)
+#   ops, ascendc ─► ophost (Ascend C operator projects as plugins: CANN's host API on OpDefs)
+#   support, soc ─► opgen (the project generator behind `opgen gen`)
 #
 # Two guards use this table:
 # - asc_check_layers(ROOT), run at configure time (and by `cmake -DASC_ROOT=DIR -P` this file),
@@ -26,7 +28,9 @@ set(ASC_LAYERS
   "om:support,ir,ops"
   "runtime:support,ir,cpu,ops,om,tensorio,trace"
   "compiler:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime"
-  "ascendc:support,ir,soc")
+  "ascendc:support,ir,soc"
+  "ophost:support,ir,soc,ops,ascendc"
+  "opgen:support,ir,soc")
 
 # ASC_MODULES: every module, in layer order; ASC_DEPS_<module>: what it may include.
 set(ASC_MODULES)

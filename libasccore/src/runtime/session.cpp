@@ -650,6 +650,8 @@ Status Session::run() {
     }
   } catch (const dnnl::error& e) {
     return Status::error(ErrorCode::Internal, "oneDNN failed while running: {}", e.what());
+  } catch (const ops::KernelRunError& e) {
+    return e.status();
   }
   return Status::ok();
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <exception>
 #include <memory>
 #include <vector>
 
@@ -50,6 +51,18 @@ struct KernelInit {
   std::vector<TensorRef> outputs;
   KernelEnv& env;
   int threads = 1;
+};
+
+/// What a kernel's run() throws when it cannot finish (a custom operator's Ascend C kernel that
+/// breaks a rule of the chip); Session::run returns the status.
+class KernelRunError : public std::exception {
+ public:
+  explicit KernelRunError(Status st) : status_(std::move(st)) {}
+  const Status& status() const { return status_; }
+  const char* what() const noexcept override { return status_.message().c_str(); }
+
+ private:
+  Status status_;
 };
 
 class Kernel {

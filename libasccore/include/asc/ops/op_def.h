@@ -101,6 +101,12 @@ class ASC_API OpDef {
     onnx_since_ = since_opset;
     return *this;
   }
+  /// The ONNX domain of the operator's nodes ("" = the default domain; custom operators may
+  /// have their own).
+  OpDef& onnxDomain(std::string domain) {
+    onnx_domain_ = std::move(domain);
+    return *this;
+  }
   OpDef& cann(std::string type) {
     cann_type_ = std::move(type);
     return *this;
@@ -207,6 +213,7 @@ class ASC_API OpDef {
   const std::string& name() const { return name_; }
   const std::string& cannType() const { return cann_type_; }
   int onnxSince() const { return onnx_since_; }
+  const std::string& onnxDomainName() const { return onnx_domain_; }
   Engine engineKind() const { return engine_; }
   int minInputs() const { return min_in_; }
   int maxInputs() const { return max_in_; }
@@ -238,6 +245,7 @@ class ASC_API OpDef {
 
  private:
   std::string name_, cann_type_;
+  std::string onnx_domain_;
   int onnx_since_ = 1;
   Engine engine_ = Engine::AiCore;
   int min_in_ = 1, max_in_ = 1, min_out_ = 1, max_out_ = 1;

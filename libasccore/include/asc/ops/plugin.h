@@ -22,7 +22,7 @@
 #include "asc/support/status.h"
 
 /// The plugin ABI: raised whenever OpDef, InferContext, Kernel or the registrar change layout.
-#define ASC_OP_PLUGIN_ABI 1
+#define ASC_OP_PLUGIN_ABI 2
 
 namespace asc::ops {
 
@@ -32,6 +32,10 @@ class ASC_API PluginRegistrar {
   explicit PluginRegistrar(std::string origin) : origin_(std::move(origin)) {}
   /// Registers one operator (ops::registerOp); the first failure is kept and ends the load.
   void add(OpDef def);
+  /// Ends the load with an error (what the plugin found wrong with itself).
+  void fail(Status st) {
+    if (status_.isOk()) status_ = std::move(st);
+  }
   const Status& status() const { return status_; }
   const std::vector<std::string>& added() const { return added_; }
 

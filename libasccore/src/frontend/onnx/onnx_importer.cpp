@@ -353,6 +353,12 @@ Result<std::vector<int>> topoOrder(const onnx::GraphProto& g,
   return order;
 }
 
+/// A custom operator (a plugin's) registered for this ONNX domain.
+bool customDomainOp(const std::string& domain, const std::string& op_type) {
+  const ops::OpDef* d = ops::lookup(op_type);
+  return d && !d->onnxDomainName().empty() && d->onnxDomainName() == domain;
+}
+
 Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
   const onnx::ModelProto& m = *st.model;
   ir::Graph g;
@@ -427,7 +433,8 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
       op_type = by_cann && !ops::lookup(m->second) ? by_cann->name() : m->second;
       mapped = true;
     }
-    if (!mapped && !np.domain().empty() && np.domain() != "ai.onnx")
+    if (!mapped && !np.domain().empty() && np.domain() != "ai.onnx" &&
+        !customDomainOp(np.domain(), op_type))
       return Status::error(ErrorCode::UnsupportedOp,
                            "unsupported operator '{}' of domain '{}' (node '{}')", np.op_type(),
                            np.domain(), np.name().empty() ? "(unnamed)" : np.name());
@@ -610,8 +617,9 @@ Result<PrecheckReport> precheckOnnx(const std::string& path, const OnnxImportOpt
     if (!names.insert(op.name).second) {
       op.cause = 9;
       op.message = "the node name is used twice";
-    } else if (!d || (!np.domain().empty() && np.domain() != "ai.onnx" &&
-                      !opts.op_name_map.count(np.op_type()))) {
+    } else if (!d ||
+               (!np.domain().empty() && np.domain() != "ai.onnx" &&
+                !opts.op_name_map.count(np.op_type()) && !customDomainOp(np.domain(), type))) {
       op.cause = 1;
       op.message = fmt::format("operator type '{}' is not supported (E2002)", np.op_type());
     } else if (d->isInternal()) {

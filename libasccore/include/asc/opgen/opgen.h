@@ -1,0 +1,88 @@
+// opgen.h: the operator project generator behind `opgen gen` (msopgen's spellings and rules,
+// shared/reference/ascend-facts.md §7). An op-definition JSON (a list of operators with
+// input_desc, output_desc and attr; the `type` and `format` lists of all inputs and outputs line
+// up column by column) becomes an Ascend C (-lan cpp) project: build.sh, CMakeLists.txt,
+// CMakePresets.json, cmake/, op_host/, op_kernel/, framework/<fw>_plugin/, testcases/ut and
+// testcases/st. The generated project builds against the installed SDK into an operator plugin
+// (asc/ophost/ophost.h) that atc and msame load with --op_plugin_path.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "asc/asc.h"
+#include "asc/support/status.h"
+
+namespace asc::opgen {
+
+/// msopgen's exit codes (msopgen/interface/const_manager.py).
+enum ExitCode {
+  kOk = 0,
+  kUnsupportedFramework = 11,
+  kInvalidOutputPath = 12,
+  kInvalidOpInfoFile = 13,
+  kInvalidComputeUnit = 14,
+  kUnsupportedMode = 15,
+  kOpDefineError = 16,
+  kInvalidParam = 17,
+};
+
+struct ParamDesc {
+  std::string name;
+  std::string param_type = "required";  // required | optional
+  std::vector<std::string> formats;     // ND, NCHW, NHWC: one per column
+  std::vector<std::string> types;       // the ge::DataType spelling: DT_FLOAT, DT_FLOAT16, ...
+};
+
+struct AttrDesc {
+  std::string name;
+  std::string param_type = "optional";  // required | optional
+  std::string type;                     // int, float, bool, str, list_int, list_float
+  std::string default_value;            // as C++ text ("0.01f", "true", "{1, 2}"); "" if none
+};
+
+struct OpDesc {
+  std::string op;     // UpperCamelCase op type
+  std::string snake;  // its file name (msopgen's snake case)
+  std::vector<ParamDesc> inputs, outputs;
+  std::vector<AttrDesc> attrs;
+  size_t columns() const { return inputs.empty() ? 0 : inputs[0].types.size(); }
+};
+
+/// A failure with msopgen's exit code.
+struct GenError {
+  int exit_code = kOk;
+  Status status;
+};
+
+/// msopgen's snake case of an op type ("Conv2D" -> "conv2_d", "AddCustom" -> "add_custom").
+ASC_API std::string snakeCase(const std::string& op_type);
+
+/// Parses and checks an op-definition JSON; `path` names it in messages. Errors name the op and
+/// the field (exit code 13 for JSON that is no op list, 16 for a bad op definition).
+ASC_API Status parseOpJson(const std::string& text, const std::string& path,
+                           std::vector<OpDesc>* ops, int* exit_code);
+
+struct GenOptions {
+  std::string input;         // -i op.json
+  std::string compute_unit;  // -c ai_core-<soc> | vector_core-<soc>
+  std::string output = "./";
+  std::string framework = "tf";
+  std::string language = "py";
+  std::string op;         // -op: generate only this op of the JSON
+  int mode = 0;           // 0 new project, 1 add to an existing one
+  bool force = false;     // overwrite an existing project (asc-tools' --force)
+  std::string cann_path;  // the SDK prefix written into CMakePresets.json
+};
+
+struct GenReport {
+  std::vector<std::string> ops;    // generated op types
+  std::vector<std::string> files;  // written, relative to the output folder
+  std::string soc;                 // the --soc_version the project targets
+};
+
+/// Generates the project. On failure nothing of it is left behind (a new project's folder is
+/// removed; -m 1 writes after every check has passed).
+ASC_API Status generate(const GenOptions& opts, GenReport* report, int* exit_code);
+
+}  // namespace asc::opgen

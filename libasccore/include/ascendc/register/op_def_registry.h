@@ -1,0 +1,432 @@
+// op_def_registry.h: the host side of an Ascend C custom operator, in CANN's spellings, so an
+// op_host/<op>.cpp written for CANN reads the same here: the prototype (ops::OpDef with Input,
+// Output, Attr, SetInferShape, SetInferDataType, AICore().SetTiling), shape and dtype inference
+// (gert::InferShapeContext, gert::InferDataTypeContext) and tiling (gert::TilingContext), and
+// OP_ADD(Op) to register it. The subset is what vector operators use; what is missing fails to
+// compile rather than doing something else.
+//
+// libasccore turns every OP_ADD of a plugin into an asc::ops::OpDef (asc/ophost/ophost.h): the
+// inference functions run in atc, the tiling function and the Ascend C kernel (through the CPU
+// layer, asc/ascendc/launch.h) run in msame.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "asc/asc.h"
+
+namespace ge {
+
+using graphStatus = uint32_t;
+constexpr graphStatus GRAPH_SUCCESS = 0;
+constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
+
+/// CANN's ge::DataType values (graph/types.h).
+enum DataType {
+  DT_FLOAT = 0,
+  DT_FLOAT16 = 1,
+  DT_INT8 = 2,
+  DT_INT32 = 3,
+  DT_UINT8 = 4,
+  DT_INT16 = 6,
+  DT_UINT16 = 7,
+  DT_UINT32 = 8,
+  DT_INT64 = 9,
+  DT_UINT64 = 10,
+  DT_DOUBLE = 11,
+  DT_BOOL = 12,
+  DT_BF16 = 27,
+  DT_UNDEFINED = 28,
+};
+
+/// CANN's ge::Format values for the formats a custom vector operator declares.
+enum Format {
+  FORMAT_NCHW = 0,
+  FORMAT_NHWC = 1,
+  FORMAT_ND = 2,
+  FORMAT_NC1HWC0 = 3,
+};
+
+/// Bytes of one element (0 for DT_UNDEFINED).
+inline int GetSizeByDataType(DataType t) {
+  switch (t) {
+    case DT_INT8:
+    case DT_UINT8:
+    case DT_BOOL:
+      return 1;
+    case DT_FLOAT16:
+    case DT_BF16:
+    case DT_INT16:
+    case DT_UINT16:
+      return 2;
+    case DT_FLOAT:
+    case DT_INT32:
+    case DT_UINT32:
+      return 4;
+    case DT_INT64:
+    case DT_UINT64:
+    case DT_DOUBLE:
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+}  // namespace ge
+
+namespace gert {
+
+/// A tensor shape of up to kMaxDimNum dimensions.
+class Shape {
+ public:
+  static constexpr size_t kMaxDimNum = 8;
+  Shape() = default;
+  Shape(std::initializer_list<int64_t> dims) {
+    for (int64_t d : dims) AppendDim(d);
+  }
+  size_t GetDimNum() const { return num_; }
+  int64_t GetDim(size_t i) const { return i < num_ ? dims_[i] : 0; }
+  void SetDimNum(size_t n) { num_ = n < kMaxDimNum ? n : kMaxDimNum; }
+  void SetDim(size_t i, int64_t d) {
+    if (i < num_) dims_[i] = d;
+  }
+  Shape& AppendDim(int64_t d) {
+    if (num_ < kMaxDimNum) dims_[num_++] = d;
+    return *this;
+  }
+  /// The number of elements (1 for a scalar).
+  int64_t GetShapeSize() const {
+    int64_t n = 1;
+    for (size_t i = 0; i < num_; ++i) n *= dims_[i];
+    return n;
+  }
+  bool IsScalar() const { return num_ == 0; }
+  bool operator==(const Shape& o) const {
+    if (num_ != o.num_) return false;
+    for (size_t i = 0; i < num_; ++i)
+      if (dims_[i] != o.dims_[i]) return false;
+    return true;
+  }
+  bool operator!=(const Shape& o) const { return !(*this == o); }
+
+ private:
+  int64_t dims_[kMaxDimNum] = {};
+  size_t num_ = 0;
+};
+
+/// The shape as the model gives it (origin) and as it is stored (storage); equal here: custom
+/// operators take ND tensors.
+class StorageShape {
+ public:
+  StorageShape() = default;
+  explicit StorageShape(const Shape& s) : origin_(s), storage_(s) {}
+  const Shape& GetOriginShape() const { return origin_; }
+  const Shape& GetStorageShape() const { return storage_; }
+  Shape& MutableOriginShape() { return origin_; }
+  Shape& MutableStorageShape() { return storage_; }
+
+ private:
+  Shape origin_, storage_;
+};
+
+class CompileTimeTensorDesc {
+ public:
+  CompileTimeTensorDesc() = default;
+  CompileTimeTensorDesc(ge::DataType t, ge::Format f) : dtype_(t), format_(f) {}
+  ge::DataType GetDataType() const { return dtype_; }
+  ge::Format GetOriginFormat() const { return format_; }
+  ge::Format GetStorageFormat() const { return format_; }
+
+ private:
+  ge::DataType dtype_ = ge::DT_UNDEFINED;
+  ge::Format format_ = ge::FORMAT_ND;
+};
+
+/// The operator's attributes, by their index in the prototype's Attr() order. A getter returns
+/// nullptr for an index out of range or an attribute of another type.
+class ASC_API RuntimeAttrs {
+ public:
+  struct Value {
+    enum Kind { Int, Float, Bool, Str, ListInt, ListFloat } kind = Int;
+    int64_t i = 0;
+    float f = 0;
+    bool b = false;
+    std::string s;
+    std::vector<int64_t> ints;
+    std::vector<float> floats;
+  };
+  size_t GetAttrNum() const { return values_.size(); }
+  const int64_t* GetInt(size_t i) const { return is(i, Value::Int) ? &values_[i].i : nullptr; }
+  const float* GetFloat(size_t i) const { return is(i, Value::Float) ? &values_[i].f : nullptr; }
+  const bool* GetBool(size_t i) const { return is(i, Value::Bool) ? &values_[i].b : nullptr; }
+  const char* GetStr(size_t i) const { return is(i, Value::Str) ? values_[i].s.c_str() : nullptr; }
+  /// asc-tools' form of CANN's GetListInt: the list itself.
+  const std::vector<int64_t>* GetListInt(size_t i) const {
+    return is(i, Value::ListInt) ? &values_[i].ints : nullptr;
+  }
+  const std::vector<float>* GetListFloat(size_t i) const {
+    return is(i, Value::ListFloat) ? &values_[i].floats : nullptr;
+  }
+  std::vector<Value>& values() { return values_; }
+
+ private:
+  bool is(size_t i, Value::Kind k) const { return i < values_.size() && values_[i].kind == k; }
+  std::vector<Value> values_;
+};
+
+/// The buffer the tiling function fills (TilingData::SaveToBuffer) and the kernel reads.
+class TilingData {
+ public:
+  explicit TilingData(size_t capacity) : data_(capacity, 0) {}
+  void* GetData() { return data_.data(); }
+  const void* GetData() const { return data_.data(); }
+  size_t GetCapacity() const { return data_.size(); }
+  size_t GetDataSize() const { return size_; }
+  void SetDataSize(size_t n) { size_ = n <= data_.size() ? n : data_.size(); }
+
+ private:
+  std::vector<uint8_t> data_;
+  size_t size_ = 0;
+};
+
+/// What InferShape, InferDataType and Tiling functions share.
+class ASC_API ExtendedKernelContext {
+ public:
+  const char* GetNodeName() const { return node_name_.c_str(); }
+  const char* GetNodeType() const { return node_type_.c_str(); }
+  size_t GetComputeNodeInputNum() const { return inputs_.size(); }
+  size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
+  const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+
+  // Filled by libasccore before the call.
+  std::string node_name_, node_type_;
+  std::vector<StorageShape> inputs_, outputs_;
+  std::vector<CompileTimeTensorDesc> input_descs_, output_descs_;
+  RuntimeAttrs attrs_;
+};
+
+class ASC_API InferShapeContext : public ExtendedKernelContext {
+ public:
+  const Shape* GetInputShape(size_t i) const {
+    return i < inputs_.size() ? &inputs_[i].GetOriginShape() : nullptr;
+  }
+  Shape* GetOutputShape(size_t i) {
+    return i < outputs_.size() ? &outputs_[i].MutableOriginShape() : nullptr;
+  }
+};
+
+class ASC_API InferDataTypeContext : public ExtendedKernelContext {
+ public:
+  ge::DataType GetInputDataType(size_t i) const {
+    return i < input_descs_.size() ? input_descs_[i].GetDataType() : ge::DT_UNDEFINED;
+  }
+  ge::DataType GetOutputDataType(size_t i) const {
+    return i < output_descs_.size() ? output_descs_[i].GetDataType() : ge::DT_UNDEFINED;
+  }
+  ge::graphStatus SetOutputDataType(size_t i, ge::DataType t) {
+    if (i >= output_descs_.size()) return ge::GRAPH_FAILED;
+    output_descs_[i] = CompileTimeTensorDesc(t, output_descs_[i].GetOriginFormat());
+    return ge::GRAPH_SUCCESS;
+  }
+};
+
+class ASC_API TilingContext : public ExtendedKernelContext {
+ public:
+  explicit TilingContext(size_t tiling_capacity = 64 * 1024) : tiling_(tiling_capacity) {}
+  const StorageShape* GetInputShape(size_t i) const {
+    return i < inputs_.size() ? &inputs_[i] : nullptr;
+  }
+  const StorageShape* GetOutputShape(size_t i) const {
+    return i < outputs_.size() ? &outputs_[i] : nullptr;
+  }
+  const CompileTimeTensorDesc* GetInputDesc(size_t i) const {
+    return i < input_descs_.size() ? &input_descs_[i] : nullptr;
+  }
+  const CompileTimeTensorDesc* GetOutputDesc(size_t i) const {
+    return i < output_descs_.size() ? &output_descs_[i] : nullptr;
+  }
+  ge::graphStatus SetBlockDim(uint32_t n) {
+    block_dim_ = n;
+    return ge::GRAPH_SUCCESS;
+  }
+  uint32_t GetBlockDim() const { return block_dim_; }
+  ge::graphStatus SetTilingKey(uint64_t k) {
+    tiling_key_ = k;
+    return ge::GRAPH_SUCCESS;
+  }
+  uint64_t GetTilingKey() const { return tiling_key_; }
+  TilingData* GetRawTilingData() { return &tiling_; }
+  /// The user workspace sizes (bytes), `num` of them; the kernel receives one buffer holding all.
+  size_t* GetWorkspaceSizes(size_t num) {
+    if (workspaces_.size() < num) workspaces_.resize(num, 0);
+    return workspaces_.data();
+  }
+  const std::vector<size_t>& workspaceSizes() const { return workspaces_; }
+
+ private:
+  TilingData tiling_;
+  uint32_t block_dim_ = 1;
+  uint64_t tiling_key_ = 0;
+  std::vector<size_t> workspaces_;
+};
+
+}  // namespace gert
+
+namespace ops {
+
+/// Input/output and attribute kinds, spelled as CANN spells them (unqualified in op_host code).
+enum Option { OPTIONAL = 0, REQUIRED = 1, DYNAMIC = 2 };
+
+using InferShapeFunc = ge::graphStatus (*)(gert::InferShapeContext*);
+using InferDataTypeFunc = ge::graphStatus (*)(gert::InferDataTypeContext*);
+using TilingFunc = ge::graphStatus (*)(gert::TilingContext*);
+
+class ASC_API OpParamDef {
+ public:
+  explicit OpParamDef(std::string name) : name_(std::move(name)) {}
+  OpParamDef& ParamType(Option o) {
+    param_type_ = o;
+    return *this;
+  }
+  OpParamDef& DataType(std::vector<ge::DataType> types) {
+    types_ = std::move(types);
+    return *this;
+  }
+  OpParamDef& Format(std::vector<ge::Format> formats) {
+    formats_ = std::move(formats);
+    return *this;
+  }
+  OpParamDef& UnknownShapeFormat(std::vector<ge::Format> formats) { return Format(formats); }
+  const std::string& name() const { return name_; }
+  Option paramType() const { return param_type_; }
+  const std::vector<ge::DataType>& types() const { return types_; }
+  const std::vector<ge::Format>& formats() const { return formats_; }
+
+ private:
+  std::string name_;
+  Option param_type_ = REQUIRED;
+  std::vector<ge::DataType> types_;
+  std::vector<ge::Format> formats_;
+};
+
+class ASC_API OpAttrDef {
+ public:
+  using Value = gert::RuntimeAttrs::Value;
+  explicit OpAttrDef(std::string name) : name_(std::move(name)) {}
+  OpAttrDef& AttrType(Option o) {
+    required_ = o == REQUIRED;
+    return *this;
+  }
+  OpAttrDef& Int(int64_t v = 0) {
+    return set(Value::Int, [&](Value& x) { x.i = v; });
+  }
+  OpAttrDef& Float(float v = 0) {
+    return set(Value::Float, [&](Value& x) { x.f = v; });
+  }
+  OpAttrDef& Bool(bool v = false) {
+    return set(Value::Bool, [&](Value& x) { x.b = v; });
+  }
+  OpAttrDef& String(const char* v = "") {
+    return set(Value::Str, [&](Value& x) { x.s = v; });
+  }
+  OpAttrDef& ListInt(std::vector<int64_t> v = {}) {
+    return set(Value::ListInt, [&](Value& x) { x.ints = v; });
+  }
+  OpAttrDef& ListFloat(std::vector<float> v = {}) {
+    return set(Value::ListFloat, [&](Value& x) { x.floats = v; });
+  }
+  const std::string& name() const { return name_; }
+  bool required() const { return required_; }
+  /// The type, and the default when the attribute is optional.
+  const Value& defaultValue() const { return value_; }
+
+ private:
+  template <typename F>
+  OpAttrDef& set(Value::Kind k, F f) {
+    value_ = Value();
+    value_.kind = k;
+    f(value_);
+    return *this;
+  }
+  std::string name_;
+  bool required_ = false;
+  Value value_;
+};
+
+class ASC_API OpAICoreDef {
+ public:
+  OpAICoreDef& SetTiling(TilingFunc f) {
+    tiling_ = f;
+    return *this;
+  }
+  /// The chips the operator is built for ("ascend910b", "ascend310p", ...).
+  OpAICoreDef& AddConfig(const char* soc) {
+    socs_.emplace_back(soc);
+    return *this;
+  }
+  TilingFunc tiling() const { return tiling_; }
+  const std::vector<std::string>& socs() const { return socs_; }
+
+ private:
+  TilingFunc tiling_ = nullptr;
+  std::vector<std::string> socs_;
+};
+
+/// An operator prototype: derive from it and declare everything in the constructor, as CANN
+/// does, then OP_ADD(Type).
+class ASC_API OpDef {
+ public:
+  explicit OpDef(const char* type) : type_(type) {}
+  virtual ~OpDef() = default;
+  OpParamDef& Input(const char* name) { return add(inputs_, name); }
+  OpParamDef& Output(const char* name) { return add(outputs_, name); }
+  OpAttrDef& Attr(const char* name) {
+    attrs_.emplace_back(name);
+    return attrs_.back();
+  }
+  OpDef& SetInferShape(InferShapeFunc f) {
+    infer_shape_ = f;
+    return *this;
+  }
+  OpDef& SetInferDataType(InferDataTypeFunc f) {
+    infer_dtype_ = f;
+    return *this;
+  }
+  OpAICoreDef& AICore() { return aicore_; }
+
+  const std::string& type() const { return type_; }
+  const std::vector<OpParamDef>& inputs() const { return inputs_; }
+  const std::vector<OpParamDef>& outputs() const { return outputs_; }
+  const std::vector<OpAttrDef>& attrs() const { return attrs_; }
+  InferShapeFunc inferShape() const { return infer_shape_; }
+  InferDataTypeFunc inferDataType() const { return infer_dtype_; }
+  const OpAICoreDef& aicore() const { return aicore_; }
+
+ private:
+  static OpParamDef& add(std::vector<OpParamDef>& v, const char* name) {
+    v.emplace_back(name);
+    return v.back();
+  }
+  std::string type_;
+  std::vector<OpParamDef> inputs_, outputs_;
+  std::vector<OpAttrDef> attrs_;
+  InferShapeFunc infer_shape_ = nullptr;
+  InferDataTypeFunc infer_dtype_ = nullptr;
+  OpAICoreDef aicore_;
+};
+
+/// Keeps a prototype until the plugin registers (asc::ophost::registerPlugin).
+ASC_API void addPendingOpDef(std::unique_ptr<OpDef> def);
+
+}  // namespace ops
+
+/// Registers the prototype class `opType` (derived from ops::OpDef) of this plugin.
+#define OP_ADD(opType)                                                          \
+  static const int g_asc_op_add_##opType = [] {                                 \
+    ::ops::addPendingOpDef(std::unique_ptr<::ops::OpDef>(new opType(#opType))); \
+    return 0;                                                                   \
+  }()

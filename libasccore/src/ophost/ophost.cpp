@@ -1,0 +1,576 @@
+// ophost.cpp: see asc/ophost/ophost.h.
+#include "asc/ophost/ophost.h"
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "asc/ascendc/launch.h"
+#include "asc/ir/dtype.h"
+#include "asc/ops/kernel.h"
+#include "asc/ops/registry.h"
+#include "asc/support/fp16.h"
+#include "asc/support/log.h"
+#include "register/op_def_registry.h"
+#include "register/register.h"
+
+namespace asc::ophost {
+
+namespace {
+
+struct Entry {
+  std::string op_type, kernel;
+  std::vector<int> dtypes;  // inputs, then outputs
+  KernelEntry fn = nullptr;
+};
+
+/// A registered operator: its prototype, its ONNX mapping and its kernels.
+struct HostOp {
+  std::unique_ptr<::ops::OpDef> def;
+  std::vector<Entry> entries;
+};
+
+struct State {
+  std::mutex mu;
+  // What the plugin being loaded added (static initializers run at dlopen).
+  std::vector<std::unique_ptr<::ops::OpDef>> pending_defs;
+  std::vector<domi::OpRegistrationData> pending_maps;
+  std::vector<Entry> pending_entries;
+  // Registered operators by type; never removed (the plugin stays loaded).
+  std::map<std::string, std::unique_ptr<HostOp>> ops;
+};
+
+State& state() {
+  static State s;
+  return s;
+}
+
+const HostOp* findOp(const std::string& type) {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  auto it = s.ops.find(type);
+  return it == s.ops.end() ? nullptr : it->second.get();
+}
+
+// --- dtypes ------------------------------------------------------------------------------------
+
+struct DtypeName {
+  int ge;
+  ir::DType ir;
+  const char* name;
+};
+constexpr DtypeName kDtypes[] = {
+    {ge::DT_FLOAT, ir::DType::F32, "float"},    {ge::DT_FLOAT16, ir::DType::F16, "float16"},
+    {ge::DT_BF16, ir::DType::BF16, "bfloat16"}, {ge::DT_INT8, ir::DType::I8, "int8"},
+    {ge::DT_UINT8, ir::DType::U8, "uint8"},     {ge::DT_INT16, ir::DType::I16, "int16"},
+    {ge::DT_UINT16, ir::DType::U16, "uint16"},  {ge::DT_INT32, ir::DType::I32, "int32"},
+    {ge::DT_UINT32, ir::DType::U32, "uint32"},  {ge::DT_INT64, ir::DType::I64, "int64"},
+    {ge::DT_UINT64, ir::DType::U64, "uint64"},  {ge::DT_DOUBLE, ir::DType::F64, "double"},
+    {ge::DT_BOOL, ir::DType::Bool, "bool"},
+};
+
+int toGe(ir::DType t) {
+  for (const auto& d : kDtypes)
+    if (d.ir == t) return d.ge;
+  return ge::DT_UNDEFINED;
+}
+ir::DType toIr(int t) {
+  for (const auto& d : kDtypes)
+    if (d.ge == t) return d.ir;
+  return ir::DType::Undefined;
+}
+const char* geName(int t) {
+  for (const auto& d : kDtypes)
+    if (d.ge == t) return d.name;
+  return "undefined";
+}
+bool isFloat(int t) { return t == ge::DT_FLOAT || t == ge::DT_FLOAT16 || t == ge::DT_BF16; }
+
+/// The prototype's dtype columns: column j holds input/output i's DataType()[j].
+std::vector<std::vector<int>> columns(const ::ops::OpDef& d) {
+  size_t n = 0;
+  for (const auto* list : {&d.inputs(), &d.outputs()})
+    for (const auto& p : *list) n = std::max(n, p.types().size());
+  std::vector<std::vector<int>> cols(n);
+  for (size_t j = 0; j < n; ++j)
+    for (const auto* list : {&d.inputs(), &d.outputs()})
+      for (const auto& p : *list) cols[j].push_back(j < p.types().size() ? p.types()[j] : -1);
+  return cols;
+}
+
+std::string columnText(const std::vector<int>& col) {
+  std::string s;
+  for (int t : col) s += std::string(s.empty() ? "" : ",") + geName(t);
+  return "(" + s + ")";
+}
+
+std::string columnsText(const ::ops::OpDef& d) {
+  std::string s;
+  for (const auto& c : columns(d)) s += (s.empty() ? "" : " ") + columnText(c);
+  return s;
+}
+
+// --- contexts ------------------------------------------------------------------------------------
+
+Status shapeOf(const ir::Shape& s, gert::Shape* out, const std::string& what) {
+  if (s.size() > gert::Shape::kMaxDimNum)
+    return Status::error(ErrorCode::NotImplemented,
+                         "{} has rank {}; custom operators take up to {}", what, s.size(),
+                         gert::Shape::kMaxDimNum);
+  *out = gert::Shape();
+  for (int64_t d : s) out->AppendDim(d);
+  return Status::ok();
+}
+
+/// The node's attributes in the prototype's Attr() order, typed as the prototype declares them.
+Status fillAttrs(const ::ops::OpDef& d, const ir::Node& n, gert::RuntimeAttrs* out) {
+  using V = gert::RuntimeAttrs::Value;
+  out->values().clear();
+  for (const auto& a : d.attrs()) {
+    V v = a.defaultValue();
+    const ir::AttrValue* given = n.attrs.find(a.name());
+    if (!given && a.required())
+      return Status::error(ErrorCode::InvalidModel,
+                           "node '{}' ({}): the required attribute '{}' is missing", n.name,
+                           n.op_type, a.name());
+    if (given) {
+      bool ok = true;
+      switch (v.kind) {
+        case V::Int:
+        case V::Bool:
+          if (auto* i = std::get_if<int64_t>(given)) {
+            v.i = *i;
+            v.b = *i != 0;
+          } else {
+            ok = false;
+          }
+          break;
+        case V::Float:
+          if (auto* f = std::get_if<float>(given))
+            v.f = *f;
+          else if (auto* i = std::get_if<int64_t>(given))
+            v.f = static_cast<float>(*i);
+          else
+            ok = false;
+          break;
+        case V::Str:
+          if (auto* s = std::get_if<std::string>(given))
+            v.s = *s;
+          else
+            ok = false;
+          break;
+        case V::ListInt:
+          if (auto* l = std::get_if<std::vector<int64_t>>(given))
+            v.ints = *l;
+          else
+            ok = false;
+          break;
+        case V::ListFloat:
+          if (auto* l = std::get_if<std::vector<float>>(given))
+            v.floats = *l;
+          else
+            ok = false;
+          break;
+      }
+      if (!ok)
+        return Status::error(ErrorCode::InvalidModel,
+                             "node '{}' ({}): attribute '{}' has another type than the "
+                             "operator's prototype declares",
+                             n.name, n.op_type, a.name());
+    }
+    out->values().push_back(std::move(v));
+  }
+  return Status::ok();
+}
+
+void fillNames(const ir::Node& n, gert::ExtendedKernelContext* c) {
+  c->node_name_ = n.name;
+  c->node_type_ = n.op_type;
+}
+
+// --- inference -----------------------------------------------------------------------------------
+
+Status inferHostOp(ops::InferContext& c) {
+  const ir::Node& n = c.node();
+  const HostOp* op = findOp(n.op_type);
+  if (!op) return c.fail("the custom operator's plugin is not loaded");
+  const ::ops::OpDef& d = *op->def;
+  const size_t nin = n.inputs.size(), nout = d.outputs().size();
+
+  gert::InferShapeContext sc;
+  fillNames(n, &sc);
+  ASC_RETURN_IF_ERROR(fillAttrs(d, n, &sc.attrs_));
+  for (size_t i = 0; i < nin; ++i) {
+    gert::Shape s;
+    if (c.hasInput(i))
+      ASC_RETURN_IF_ERROR(shapeOf(c.shape(i), &s, fmt::format("node '{}' input {}", n.name, i)));
+    sc.inputs_.emplace_back(s);
+    sc.input_descs_.emplace_back(
+        c.hasInput(i) ? static_cast<ge::DataType>(toGe(c.dtype(i))) : ge::DT_UNDEFINED,
+        ge::FORMAT_ND);
+  }
+  sc.outputs_.resize(nout);
+  sc.output_descs_.resize(nout);
+  if (d.inferShape()) {
+    if (d.inferShape()(&sc) != ge::GRAPH_SUCCESS)
+      return c.fail("the operator's InferShape function failed");
+  } else {
+    for (auto& o : sc.outputs_) o = sc.inputs_.empty() ? gert::StorageShape() : sc.inputs_[0];
+  }
+  gert::InferDataTypeContext tc;
+  fillNames(n, &tc);
+  tc.attrs_ = sc.attrs_;
+  tc.input_descs_ = sc.input_descs_;
+  tc.output_descs_.assign(
+      nout, gert::CompileTimeTensorDesc(nin ? tc.input_descs_[0].GetDataType() : ge::DT_FLOAT,
+                                        ge::FORMAT_ND));
+  if (d.inferDataType() && d.inferDataType()(&tc) != ge::GRAPH_SUCCESS)
+    return c.fail("the operator's InferDataType function failed");
+
+  // The combination must be one of the prototype's columns, as the chip's kernel selection asks.
+  std::vector<int> combo;
+  for (const auto& t : tc.input_descs_) combo.push_back(t.GetDataType());
+  for (const auto& t : tc.output_descs_) combo.push_back(t.GetDataType());
+  bool found = false;
+  for (const auto& col : columns(d)) {
+    bool same = col.size() >= combo.size();
+    for (size_t i = 0; same && i < combo.size(); ++i)
+      same = combo[i] == ge::DT_UNDEFINED || col[i] == combo[i] ||
+             (isFloat(col[i]) && isFloat(combo[i]));
+    found = found || same;
+  }
+  if (!found)
+    return c.unsupported("the dtypes {} are no column of the operator's prototype {}",
+                         columnText(combo), columnsText(d));
+
+  for (size_t i = 0; i < nout; ++i) {
+    ir::Shape s;
+    const gert::Shape& g = sc.outputs_[i].GetOriginShape();
+    for (size_t k = 0; k < g.GetDimNum(); ++k) s.push_back(g.GetDim(k));
+    c.setOutput(i, toIr(tc.output_descs_[i].GetDataType()), s);
+  }
+  return Status::ok();
+}
+
+// --- the kernel ----------------------------------------------------------------------------------
+
+/// A tensor as the kernel sees it: the runtime's buffer, or a converted copy when the column
+/// holds another float type.
+struct Arg {
+  void* data = nullptr;
+  ir::DType have = ir::DType::Undefined, want = ir::DType::Undefined;
+  int64_t numel = 0;
+  std::vector<uint8_t> scratch;
+};
+
+void convert(const void* src, ir::DType from, void* dst, ir::DType to, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    float f = 0;
+    switch (from) {
+      case ir::DType::F16:
+        f = halfToFloat(static_cast<const uint16_t*>(src)[i]);
+        break;
+      case ir::DType::BF16:
+        f = bf16ToFloat(static_cast<const uint16_t*>(src)[i]);
+        break;
+      default:
+        f = static_cast<const float*>(src)[i];
+        break;
+    }
+    switch (to) {
+      case ir::DType::F16:
+        static_cast<uint16_t*>(dst)[i] = floatToHalf(f);
+        break;
+      case ir::DType::BF16:
+        static_cast<uint16_t*>(dst)[i] = floatToBf16(f);
+        break;
+      default:
+        static_cast<float*>(dst)[i] = f;
+        break;
+    }
+  }
+}
+
+class HostOpKernel : public ops::Kernel {
+ public:
+  HostOpKernel(const Entry& e, uint32_t block_dim, std::vector<uint8_t> tiling, size_t workspace,
+               std::vector<Arg> ins, std::vector<Arg> outs)
+      : entry_(e),
+        block_dim_(block_dim),
+        tiling_(std::move(tiling)),
+        workspace_(std::max<size_t>(workspace, 32)),
+        ins_(std::move(ins)),
+        outs_(std::move(outs)) {
+    for (auto* list : {&ins_, &outs_})
+      for (Arg& a : *list) {
+        if (a.have != a.want) a.scratch.assign(a.numel * ir::dtypeSize(a.want), 0);
+        args_.push_back(static_cast<uint8_t*>(a.have != a.want ? a.scratch.data() : a.data));
+      }
+    args_.push_back(workspace_.data());
+    args_.push_back(tiling_.data());
+  }
+
+  void run() override {
+    for (Arg& a : ins_)
+      if (a.have != a.want) convert(a.data, a.have, a.scratch.data(), a.want, a.numel);
+    const KernelEntry fn = entry_.fn;
+    uint8_t** args = args_.data();
+    Status st = ascendc::launchKernel(entry_.kernel.c_str(), block_dim_, [fn, args] { fn(args); });
+    if (!st.isOk()) throw ops::KernelRunError(std::move(st));
+    for (Arg& a : outs_)
+      if (a.have != a.want) convert(a.scratch.data(), a.want, a.data, a.have, a.numel);
+  }
+  std::string implName() const override { return "ascendc:" + entry_.kernel; }
+
+ private:
+  Entry entry_;
+  uint32_t block_dim_;
+  std::vector<uint8_t> tiling_, workspace_;
+  std::vector<Arg> ins_, outs_;
+  std::vector<uint8_t*> args_;
+};
+
+Result<std::unique_ptr<ops::Kernel>> makeHostKernel(const ops::KernelInit& k) {
+  const ir::Node& n = k.node;
+  const HostOp* op = findOp(n.op_type);
+  if (!op)
+    return Status::error(ErrorCode::UnsupportedOp,
+                         "node '{}': the custom operator {}'s plugin is "
+                         "not loaded",
+                         n.name, n.op_type);
+  const ::ops::OpDef& d = *op->def;
+  // The kernel whose column matches the buffers' dtypes; else one that differs in float types
+  // only (the tensors are converted around it).
+  std::vector<int> have;
+  for (auto* list : {&k.inputs, &k.outputs})
+    for (const auto& t : *list) have.push_back(t.data ? toGe(t.dtype()) : ge::DT_UNDEFINED);
+  const Entry* pick = nullptr;
+  for (int pass = 0; pass < 2 && !pick; ++pass)
+    for (const Entry& e : op->entries) {
+      bool ok = e.dtypes.size() == have.size();
+      for (size_t i = 0; ok && i < have.size(); ++i)
+        ok = have[i] == ge::DT_UNDEFINED || e.dtypes[i] == have[i] ||
+             (pass == 1 && isFloat(e.dtypes[i]) && isFloat(have[i]));
+      if (ok) {
+        pick = &e;
+        break;
+      }
+    }
+  if (!pick) {
+    std::string built;
+    for (const Entry& e : op->entries) built += " " + columnText(e.dtypes);
+    return Status::error(ErrorCode::UnsupportedOp,
+                         "node '{}' ({}): no kernel of the custom operator takes the dtypes {}; "
+                         "the plugin has kernels for{}",
+                         n.name, n.op_type, columnText(have), built.empty() ? " none" : built);
+  }
+
+  // Tiling, on the kernel's own dtypes.
+  if (!d.aicore().tiling())
+    return Status::error(ErrorCode::UnsupportedOp,
+                         "custom operator {} has no tiling function (AICore().SetTiling)",
+                         n.op_type);
+  gert::TilingContext tc;
+  fillNames(n, &tc);
+  ASC_RETURN_IF_ERROR(fillAttrs(d, n, &tc.attrs_));
+  size_t idx = 0;
+  for (auto* list : {&k.inputs, &k.outputs}) {
+    for (const auto& t : *list) {
+      gert::Shape s;
+      if (t.value)
+        ASC_RETURN_IF_ERROR(
+            shapeOf(t.shape(), &s, fmt::format("node '{}' tensor {}", n.name, idx)));
+      auto& shapes = list == &k.inputs ? tc.inputs_ : tc.outputs_;
+      auto& descs = list == &k.inputs ? tc.input_descs_ : tc.output_descs_;
+      shapes.emplace_back(s);
+      descs.emplace_back(static_cast<ge::DataType>(pick->dtypes[idx]), ge::FORMAT_ND);
+      ++idx;
+    }
+  }
+  if (d.aicore().tiling()(&tc) != ge::GRAPH_SUCCESS)
+    return Status::error(ErrorCode::InvalidParam,
+                         "node '{}' ({}): the operator's tiling function failed", n.name,
+                         n.op_type);
+  const uint32_t blocks = tc.GetBlockDim();
+  if (blocks < 1 || blocks > 65535)
+    return Status::error(ErrorCode::InvalidParam,
+                         "node '{}' ({}): the tiling function set block dim {}; it must be 1 to "
+                         "65535",
+                         n.name, n.op_type, blocks);
+  gert::TilingData* raw = tc.GetRawTilingData();
+  std::vector<uint8_t> tiling(static_cast<const uint8_t*>(raw->GetData()),
+                              static_cast<const uint8_t*>(raw->GetData()) + raw->GetCapacity());
+  size_t workspace = 0;
+  for (size_t w : tc.workspaceSizes()) workspace += w;
+
+  std::vector<Arg> ins, outs;
+  idx = 0;
+  for (auto* list : {&k.inputs, &k.outputs}) {
+    for (const auto& t : *list) {
+      Arg a;
+      a.data = t.data;
+      a.have = t.dtype();
+      a.want = t.data ? toIr(pick->dtypes[idx]) : a.have;
+      a.numel = t.value ? t.numel() : 0;
+      (list == &k.inputs ? ins : outs).push_back(std::move(a));
+      ++idx;
+    }
+  }
+  return std::unique_ptr<ops::Kernel>(new HostOpKernel(*pick, blocks, std::move(tiling), workspace,
+                                                       std::move(ins), std::move(outs)));
+}
+
+/// Splits "<domain>::<opset>::<type>".
+bool parseOrigin(const std::string& s, std::string* domain, int* opset, std::string* type) {
+  size_t a = s.find("::");
+  if (a == std::string::npos) return false;
+  size_t b = s.find("::", a + 2);
+  if (b == std::string::npos) return false;
+  *domain = s.substr(0, a);
+  try {
+    *opset = std::stoi(s.substr(a + 2, b - a - 2));
+  } catch (...) {
+    return false;
+  }
+  *type = s.substr(b + 2);
+  return !type->empty() && *opset >= 1;
+}
+
+}  // namespace
+
+void addKernelEntry(const char* op_type, const char* kernel_name, std::vector<int> dtypes,
+                    KernelEntry entry) {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.pending_entries.push_back(Entry{op_type, kernel_name, std::move(dtypes), entry});
+}
+
+void registerPending(ops::PluginRegistrar& r) {
+  State& s = state();
+  std::vector<std::unique_ptr<::ops::OpDef>> defs;
+  std::vector<domi::OpRegistrationData> maps;
+  std::vector<Entry> entries;
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    defs.swap(s.pending_defs);
+    maps.swap(s.pending_maps);
+    entries.swap(s.pending_entries);
+  }
+  if (defs.empty()) {
+    r.fail(Status::error(ErrorCode::InvalidParam,
+                         "the plugin declares no operator (no OP_ADD in its op_host sources)"));
+    return;
+  }
+  for (auto& def : defs) {
+    const std::string type = def->type();
+    auto host = std::make_unique<HostOp>();
+    for (const Entry& e : entries)
+      if (e.op_type == type) host->entries.push_back(e);
+    if (host->entries.empty()) {
+      r.fail(Status::error(ErrorCode::InvalidParam,
+                           "custom operator {}: the plugin has no compiled kernel for it "
+                           "(op_kernel/ not built)",
+                           type));
+      return;
+    }
+    const size_t nargs = def->inputs().size() + def->outputs().size();
+    for (const Entry& e : host->entries)
+      if (e.dtypes.size() != nargs) {
+        r.fail(Status::error(ErrorCode::InvalidParam,
+                             "custom operator {}: kernel {} was built for {} inputs and outputs, "
+                             "the prototype declares {}",
+                             type, e.kernel, e.dtypes.size(), nargs));
+        return;
+      }
+    // The ONNX mapping: REGISTER_CUSTOM_OP(type).FrameworkType(ONNX).OriginOpType(...).
+    std::string domain;
+    int since = 1;
+    for (const auto& m : maps) {
+      if (m.omType() != type) continue;
+      if (m.framework() != domi::ONNX) {
+        r.fail(Status::error(ErrorCode::NotImplemented,
+                             "custom operator {}: only ONNX framework plugins are read "
+                             "(FrameworkType(ONNX)); asc-tools converts no custom operator from "
+                             "Caffe or TensorFlow yet",
+                             type));
+        return;
+      }
+      for (const auto& origin : m.originTypes()) {
+        std::string onnx_type;
+        if (!parseOrigin(origin, &domain, &since, &onnx_type)) {
+          r.fail(Status::error(ErrorCode::InvalidParam,
+                               "custom operator {}: OriginOpType '{}' is not "
+                               "'<domain>::<opset>::<op type>' (e.g. 'ai.onnx::11::{}')",
+                               type, origin, type));
+          return;
+        }
+        if (onnx_type != type) {
+          r.fail(Status::error(ErrorCode::NotImplemented,
+                               "custom operator {}: OriginOpType '{}' maps another ONNX op type; "
+                               "asc-tools maps an ONNX node to the custom operator of the same "
+                               "type only",
+                               type, origin));
+          return;
+        }
+      }
+    }
+    if (domain == "ai.onnx") domain.clear();
+    int min_in = 0;
+    for (const auto& p : def->inputs())
+      if (p.paramType() == ::ops::REQUIRED) ++min_in;
+    const int nin = static_cast<int>(def->inputs().size());
+    const int nout = static_cast<int>(def->outputs().size());
+    std::string kernels;
+    for (const Entry& e : host->entries)
+      if (kernels.find(e.kernel) == std::string::npos)
+        kernels += (kernels.empty() ? "" : ",") + e.kernel;
+    ops::OpDef od(type);
+    od.onnx(since)
+        .onnxDomain(domain)
+        .cann(type)
+        .inputs(min_in, nin)
+        .outputs(nout, nout)
+        .inferShape(inferHostOp)
+        .kernel(makeHostKernel)
+        .nativeDtypes()
+        .summary(fmt::format("Ascend C custom operator (kernel {}, dtypes {})", kernels,
+                             columnsText(*def)));
+    host->def = std::move(def);
+    {
+      std::lock_guard<std::mutex> lock(s.mu);
+      if (s.ops.count(type)) {
+        r.fail(Status::error(ErrorCode::InvalidParam,
+                             "custom operator {} is registered already (by another plugin)", type));
+        return;
+      }
+      s.ops[type] = std::move(host);
+    }
+    r.add(std::move(od));
+    if (!r.status().isOk()) {
+      std::lock_guard<std::mutex> lock(s.mu);
+      s.ops.erase(type);
+      return;
+    }
+  }
+}
+
+}  // namespace asc::ophost
+
+// The pending lists the plugin's static initializers fill.
+namespace ops {
+void addPendingOpDef(std::unique_ptr<OpDef> def) {
+  auto& s = asc::ophost::state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.pending_defs.push_back(std::move(def));
+}
+}  // namespace ops
+
+namespace domi {
+OpReceiver::OpReceiver(OpRegistrationData& reg) {
+  auto& s = asc::ophost::state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.pending_maps.push_back(reg);
+}
+}  // namespace domi
