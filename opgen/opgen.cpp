@@ -61,7 +61,8 @@ struct Spec {
   bool takes_value;
 };
 
-/// argparse-style parsing: "-x V", "--long V", "--long=V"; no abbreviations, no repeats.
+/// argparse-style parsing: "-x V", "--long V", "--long=V"; no abbreviations; a repeated
+/// option keeps its last value.
 bool parseArgs(const std::vector<std::string>& args, const std::vector<Spec>& specs,
                std::map<std::string, std::string>* out, std::string* error) {
   for (size_t i = 0; i < args.size(); ++i) {
@@ -77,10 +78,6 @@ bool parseArgs(const std::vector<std::string>& args, const std::vector<Spec>& sp
       if (a == s.short_name || a == s.long_name) spec = &s;
     if (!spec) {
       *error = fmt::format("unrecognized argument: {}", args[i]);
-      return false;
-    }
-    if (out->count(spec->long_name)) {
-      *error = fmt::format("argument {} given twice", spec->long_name);
       return false;
     }
     if (spec->takes_value && !has_value) {

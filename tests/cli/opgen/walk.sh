@@ -42,12 +42,14 @@ done
 grep -q "\"value\": \"$PWD/prefix\"" proj/CMakePresets.json ||
   fail "CMakePresets.json does not name the SDK prefix opgen was installed to"
 
-# As generated: builds, and the UT passes (the template kernel and its reference both copy).
-run proj/build.sh
+# As generated: opgen compile (build.sh) builds it, and the UT passes (the template kernel and
+# its reference both copy).
+run "$opgen" compile -i proj
 expect_exit 0
 gen_build=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-echo "opgen gen + build.sh (as generated): ${gen_build} s"
-expect_stdout_contains "100% tests passed, 0 tests failed out of 2"
+echo "opgen gen + opgen compile (as generated): ${gen_build} s"
+expect_stdout_contains "[INFO] compiled proj"
+expect_stderr_contains "100% tests passed, 0 tests failed out of 2"
 expect_file proj/build_out/vendors/customize/libcustomize_ops.so
 
 # The kernels' Ascend C code, replacing the template's copy in Compute().
@@ -133,3 +135,18 @@ ref = np.maximum(a + x2, 0)
 sys.exit(0 if y.shape == ref.shape and np.allclose(y, ref, rtol=1e-6, atol=1e-7) else 1)
 PY
 done
+
+# A kernel that breaks a rule of the chip (a DataCopy to global memory of a length that is no
+# whole number of 32-byte units): msame stops with EZ9999 naming the kernel, the block and the
+# call, and writes no output.
+sed -i 's|    DataCopyPad(yGm\[offset\], yLocal, {1, count \* (uint32_t)sizeof(DTYPE_Y), 0, 0, 0});|    DataCopy(yGm[offset], yLocal, count + 1);|' \
+  proj/op_kernel/add_relu_custom.cpp
+grep -q 'DataCopy(yGm\[offset\], yLocal, count + 1)' proj/op_kernel/add_relu_custom.cpp ||
+  fail "the broken-kernel patch did not apply"
+run cmake --build proj/build_out --target customize_ops
+expect_exit 0
+run prefix/bin/msame --model m.om --input x1.bin,x2.bin --output out3 --op_plugin_path "$plugin"
+expect_exit 1
+expect_stdout_contains "EZ9999"
+expect_stdout_contains "kernel 'add_relu_custom' block 0: DataCopy"
+[ -z "$(ls out3/*/ 2>/dev/null)" ] || fail "msame wrote output after a kernel error"
