@@ -1,5 +1,5 @@
 // vec_ops_test.cpp: each Ascend C vector instruction of the CPU layer against a naive loop, for
-// float and half (half: computed in float, rounded once to nearest even).
+// float, half and bfloat16_t (16-bit types: computed in float, rounded once to nearest even).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -134,6 +134,9 @@ void allOps() {
 
 TEST_CASE("Ascend C vector ops match a naive loop (float)", "[ascendc]") { allOps<float>(); }
 TEST_CASE("Ascend C vector ops match a naive loop (half)", "[ascendc]") { allOps<half>(); }
+TEST_CASE("Ascend C vector ops match a naive loop (bfloat16_t)", "[ascendc]") {
+  allOps<bfloat16_t>();
+}
 
 TEST_CASE("half and bfloat16_t round to nearest even", "[ascendc]") {
   CHECK(half(1.0f).bits == 0x3c00);
