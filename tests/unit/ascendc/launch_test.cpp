@@ -182,9 +182,9 @@ TEST_CASE("DataCopy between GM and UB must move whole 32-byte blocks", "[ascendc
       },
       4);
   CHECK(msg ==
-        "kernel 'k' block 2: DataCopy: length 30 bytes (15 elements of 2 bytes) is not a "
-        "multiple of 32 bytes; the NPU moves global memory in 32-byte blocks (use "
-        "DataCopyPad for other lengths)");
+        "kernel 'k' block 2: DataCopy: length 30 bytes is not a multiple of 32 bytes (15 "
+        "elements of 2 bytes); the NPU moves global memory in 32-byte blocks (use DataCopyPad "
+        "for other lengths)");
 }
 
 TEST_CASE("out-of-range GlobalTensor accesses are errors when the size is known", "[ascendc]") {

@@ -53,10 +53,10 @@ template <typename T>
 void checkBlocks32(const char* call, uint64_t count) {
   uint64_t bytes = count * sizeof(T);
   if (bytes % 32 != 0)
-    asc::ascendc::detail::failf(call, "length ", bytes, " bytes (", count, " elements of ",
-                                sizeof(T),
-                                " bytes) is not a multiple of 32 bytes; the NPU moves global "
-                                "memory in 32-byte blocks (use DataCopyPad for other lengths)");
+    asc::ascendc::detail::failf(call, "length ", bytes, " bytes is not a multiple of 32 bytes (",
+                                count, " elements of ", sizeof(T),
+                                " bytes); the NPU moves global memory in 32-byte blocks (use "
+                                "DataCopyPad for other lengths)");
 }
 }  // namespace detail_cpu
 
