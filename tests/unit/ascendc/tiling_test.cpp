@@ -80,3 +80,23 @@ TEST_CASE("GET_TILING_DATA checks the tiling buffer", "[ascendc]") {
         "kernel 'tiled' block 0: GET_TILING_DATA: the tiling buffer holds 4 bytes, the tiling "
         "struct 40");
 }
+
+namespace plainkernel {
+struct KernelTiling {
+  uint32_t blocks;
+  float alpha;
+};
+REGISTER_TILING_DEFAULT(KernelTiling);
+
+float readAlpha(GM_ADDR tiling) {
+  GET_TILING_DATA(t, tiling);
+  static_assert(std::is_same<decltype(t), KernelTiling>::value);
+  return t.alpha;
+}
+}  // namespace plainkernel
+
+TEST_CASE("REGISTER_TILING_DEFAULT names GET_TILING_DATA's type in the kernel's namespace",
+          "[ascendc]") {
+  plainkernel::KernelTiling host{4, 0.25f};
+  CHECK(plainkernel::readAlpha(reinterpret_cast<GM_ADDR>(&host)) == 0.25f);
+}
