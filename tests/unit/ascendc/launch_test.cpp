@@ -302,3 +302,47 @@ TEST_CASE("ICPU_RUN_KF launches a lambda and keeps its error", "[ascendc]") {
         "that has 8 elements");
   AscendC::GmFree(mem);
 }
+
+TEST_CASE("queue misuse: EnQue twice, FreeTensor on another queue or while enqueued", "[ascendc]") {
+  auto twice = run([] {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 2> q;
+    pipe.InitBuffer(q, 2, 256);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    q.EnQue(t);
+    q.EnQue(t);
+  });
+  CHECK(has(twice, "EnQue: the tensor is already in a queue"));
+  auto other = run([] {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> a;
+    TQue<QuePosition::VECOUT, 1> b;
+    pipe.InitBuffer(a, 1, 256);
+    pipe.InitBuffer(b, 1, 256);
+    LocalTensor<float> t = a.AllocTensor<float>();
+    b.FreeTensor(t);
+  });
+  CHECK(has(other, "FreeTensor: the tensor belongs to another TQue"));
+  auto queued = run([] {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 256);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    q.EnQue(t);
+    q.FreeTensor(t);
+  });
+  CHECK(has(queued, "FreeTensor: the tensor is still in a queue"));
+}
+
+TEST_CASE("outside a launch a broken rule throws KernelError", "[ascendc]") {
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 1> q;
+  pipe.InitBuffer(q, 1, 256);
+  try {
+    q.DeQue<float>();
+    FAIL("DeQue on an empty queue did not throw");
+  } catch (const asc::ascendc::KernelError& e) {
+    CHECK(e.call() == "DeQue");
+    CHECK(has(e.what(), "DeQue: the queue is empty"));
+  }
+}
