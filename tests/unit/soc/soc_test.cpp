@@ -25,3 +25,9 @@ TEST_CASE("bf16 only where the chip has it", "[soc]") {
   CHECK(soc::supportsDtype(**soc::findSoc("Ascend910B1"), ir::DType::BF16));
   CHECK(soc::supportsDtype(**soc::findSoc("Ascend310"), ir::DType::F16));
 }
+
+TEST_CASE("every chip has a unified-buffer size for Ascend C kernels", "[soc]") {
+  for (const auto& s : soc::allSocs()) CHECK(s.ub_bytes >= 192 * 1024);
+  CHECK((*soc::findSoc("Ascend910B1"))->ub_bytes == 192 * 1024);
+  CHECK((*soc::findSoc("Ascend310P3"))->ub_bytes == 256 * 1024);
+}

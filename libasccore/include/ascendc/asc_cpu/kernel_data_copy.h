@@ -14,6 +14,9 @@ namespace AscendC {
 /// DataCopy's strided form: blockCount blocks of blockLen 32-byte units, with srcStride and
 /// dstStride 32-byte units skipped between blocks.
 struct DataCopyParams {
+  DataCopyParams() = default;
+  DataCopyParams(uint16_t count, uint16_t len, uint16_t src_stride, uint16_t dst_stride)
+      : blockCount(count), blockLen(len), srcStride(src_stride), dstStride(dst_stride) {}
   uint16_t blockCount = 1;
   uint16_t blockLen = 0;
   uint16_t srcStride = 0;
@@ -23,6 +26,14 @@ struct DataCopyParams {
 /// DataCopyPad's form: blockCount blocks of blockLen BYTES. Strides between blocks are in bytes on
 /// the GM side and in 32-byte units on the UB side; each UB block starts on a 32-byte boundary.
 struct DataCopyExtParams {
+  DataCopyExtParams() = default;
+  DataCopyExtParams(uint16_t count, uint32_t len, uint32_t src_stride, uint32_t dst_stride,
+                    uint32_t reserved)
+      : blockCount(count),
+        blockLen(len),
+        srcStride(src_stride),
+        dstStride(dst_stride),
+        rsv(reserved) {}
   uint16_t blockCount = 1;
   uint32_t blockLen = 0;
   uint32_t srcStride = 0;
@@ -34,6 +45,9 @@ struct DataCopyExtParams {
 /// elements of paddingValue when isPad is set.
 template <typename T>
 struct DataCopyPadExtParams {
+  DataCopyPadExtParams() = default;
+  DataCopyPadExtParams(bool is_pad, uint8_t left, uint8_t right, T value)
+      : isPad(is_pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
   bool isPad = false;
   uint8_t leftPadding = 0;
   uint8_t rightPadding = 0;
@@ -42,6 +56,9 @@ struct DataCopyPadExtParams {
 
 /// The older form of DataCopyPad's padding parameters.
 struct DataCopyPadParams {
+  DataCopyPadParams() = default;
+  DataCopyPadParams(bool is_pad, uint8_t left, uint8_t right, uint64_t value)
+      : isPad(is_pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
   bool isPad = false;
   uint8_t leftPadding = 0;
   uint8_t rightPadding = 0;
@@ -53,10 +70,10 @@ template <typename T>
 void checkBlocks32(const char* call, uint64_t count) {
   uint64_t bytes = count * sizeof(T);
   if (bytes % 32 != 0)
-    asc::ascendc::detail::failf(call, "length ", bytes, " bytes (", count, " elements of ",
-                                sizeof(T),
-                                " bytes) is not a multiple of 32 bytes; the NPU moves global "
-                                "memory in 32-byte blocks (use DataCopyPad for other lengths)");
+    asc::ascendc::detail::failf(call, "length ", bytes, " bytes is not a multiple of 32 bytes (",
+                                count, " elements of ", sizeof(T),
+                                " bytes); the NPU moves global memory in 32-byte blocks (use "
+                                "DataCopyPad for other lengths)");
 }
 }  // namespace detail_cpu
 

@@ -3,6 +3,7 @@
 // translation unit and copies its bytes from the `tiling` global-memory pointer;
 // GET_TILING_DATA_WITH_STRUCT(Struct, var, tiling) does the same for a named type (any trivially
 // copyable struct). TILING_KEY_IS(k) tests the launch's tiling key (ICPU_SET_TILING_KEY).
+// REGISTER_TILING_DEFAULT(Struct) registers a plain struct for GET_TILING_DATA in the kernel.
 #pragma once
 
 #include <cstring>
@@ -35,5 +36,11 @@ T readTiling(const void* tiling, const char* call) {
 #define GET_TILING_DATA(var, tiling)                                              \
   auto var = ::asc::ascendc::detail::readTiling<decltype(ascRegisteredTilingData( \
       ::optiling::AscTilingTag{}, 0))>(tiling, "GET_TILING_DATA")
+
+/// Kernel-side registration of a plain tiling struct (newer CANN): GET_TILING_DATA then
+/// declares a variable of that struct.
+#define REGISTER_TILING_DEFAULT(struct_type) \
+  template <typename AscUnused = void>       \
+  struct_type ascRegisteredTilingData(::optiling::AscTilingTag, int)
 
 #define TILING_KEY_IS(key) (::asc::ascendc::detail::tilingKey() == uint64_t(key))

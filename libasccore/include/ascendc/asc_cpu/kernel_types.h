@@ -34,6 +34,12 @@
 #define GM_ADDR __gm__ uint8_t*
 #endif
 
+// Kernel type declarations and core-type tests: every block runs as a vector core here.
+#define KERNEL_TASK_TYPE_DEFAULT(type)
+#define KERNEL_TASK_TYPE(key, type)
+#define ASCEND_IS_AIV (true)
+#define ASCEND_IS_AIC (false)
+
 namespace asc::ascendc::detail {
 template <typename T>
 using EnableArithmetic = std::enable_if_t<std::is_arithmetic_v<T>, int>;

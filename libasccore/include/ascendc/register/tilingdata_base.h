@@ -21,7 +21,8 @@
 // kernel translation unit: put it in namespace optiling (as CANN does), in the global namespace,
 // or in the kernel's own namespace. One kernel, so one registration, per translation unit: two
 // make GET_TILING_DATA ambiguous (a compile error); GET_TILING_DATA_WITH_STRUCT names the type
-// explicitly instead.
+// explicitly instead. A kernel-side REGISTER_TILING_DEFAULT(Struct) (kernel_operator.h) takes
+// precedence over a REGISTER_TILING_DATA_CLASS seen in the same translation unit.
 #pragma once
 
 #include <cstddef>
@@ -35,7 +36,7 @@ struct AscTilingTag {};
 /// What GET_TILING_DATA finds when no tiling class was registered.
 struct AscNoTilingRegistered {};
 template <typename AscUnused = void>
-AscNoTilingRegistered ascRegisteredTilingData(AscTilingTag, long);
+AscNoTilingRegistered ascRegisteredTilingData(AscTilingTag, ...);
 }  // namespace optiling
 
 #define BEGIN_TILING_DATA_DEF(class_name) \
@@ -78,5 +79,5 @@ AscNoTilingRegistered ascRegisteredTilingData(AscTilingTag, long);
       "tiling class " #class_name " of " #op_type                                                  \
       " must be trivially copyable and standard layout");                                          \
   template <typename AscUnused = void>                                                             \
-  class_name ascRegisteredTilingData(::optiling::AscTilingTag, int);                               \
+  class_name ascRegisteredTilingData(::optiling::AscTilingTag, long);                              \
   using AscTilingDataOf_##op_type = class_name;

@@ -1,0 +1,270 @@
+// vec_ops_test.cpp: each Ascend C vector instruction of the CPU layer against a naive loop, for
+// float, half and bfloat16_t (16-bit types: computed in float, rounded once to nearest even).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+namespace {
+
+constexpr int32_t kCount = 200;  // not a multiple of any vector width
+
+/// Three input tensors and one output, in one TBuf each.
+template <typename T>
+struct Bench {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> b0, b1, b2, b3;
+  LocalTensor<T> x, y, z, out;
+  Bench() {
+    pipe.InitBuffer(b0, 1024 * sizeof(T));
+    pipe.InitBuffer(b1, 1024 * sizeof(T));
+    pipe.InitBuffer(b2, 1024 * sizeof(T));
+    pipe.InitBuffer(b3, 1024 * sizeof(T));
+    x = b0.Get<T>();
+    y = b1.Get<T>();
+    z = b2.Get<T>();
+    out = b3.Get<T>();
+    for (int32_t i = 0; i < kCount; ++i) {
+      // x in [-4, 4), y in [0.25, 4.25): positive where Ln/Sqrt/Div need it
+      x.SetValue(i, T(float((i * 37) % 64) / 8.0f - 4.0f));
+      y.SetValue(i, T(float((i * 53) % 64) / 16.0f + 0.25f));
+    }
+  }
+};
+
+template <typename T>
+T round(float v) {
+  return T(v);
+}
+
+template <typename T>
+bool same(T a, T b) {
+  float fa = float(a), fb = float(b);
+  if (std::isnan(fa) && std::isnan(fb)) return true;
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+template <typename T>
+void checkUnary(const char* name, const std::function<void(Bench<T>&)>& op,
+                const std::function<float(float)>& ref, bool on_y = false) {
+  Bench<T> b;
+  op(b);
+  for (int32_t i = 0; i < kCount; ++i) {
+    float in = float(on_y ? b.y.GetValue(i) : b.x.GetValue(i));
+    T want = round<T>(ref(in));
+    INFO(name << " element " << i << " input " << in << " got " << float(b.out.GetValue(i))
+              << " want " << float(want));
+    CHECK(same(b.out.GetValue(i), want));
+  }
+}
+
+template <typename T>
+void checkBinary(const char* name, const std::function<void(Bench<T>&)>& op,
+                 const std::function<float(float, float)>& ref) {
+  Bench<T> b;
+  op(b);
+  for (int32_t i = 0; i < kCount; ++i) {
+    float a = float(b.x.GetValue(i)), c = float(b.y.GetValue(i));
+    T want = round<T>(ref(a, c));
+    INFO(name << " element " << i << " inputs " << a << ", " << c);
+    CHECK(same(b.out.GetValue(i), want));
+  }
+}
+
+template <typename T>
+void allOps() {
+  using B = Bench<T>;
+  checkBinary<T>(
+      "Add", [](B& b) { Add(b.out, b.x, b.y, kCount); }, std::plus<float>());
+  checkBinary<T>(
+      "Sub", [](B& b) { Sub(b.out, b.x, b.y, kCount); }, std::minus<float>());
+  checkBinary<T>(
+      "Mul", [](B& b) { Mul(b.out, b.x, b.y, kCount); }, std::multiplies<float>());
+  checkBinary<T>(
+      "Div", [](B& b) { Div(b.out, b.x, b.y, kCount); }, std::divides<float>());
+  checkBinary<T>(
+      "Max", [](B& b) { Max(b.out, b.x, b.y, kCount); },
+      [](float a, float c) { return a > c ? a : c; });
+  checkBinary<T>(
+      "Min", [](B& b) { Min(b.out, b.x, b.y, kCount); },
+      [](float a, float c) { return a < c ? a : c; });
+  checkUnary<T>(
+      "Adds", [](B& b) { Adds(b.out, b.x, T(1.5f), kCount); }, [](float a) { return a + 1.5f; });
+  checkUnary<T>(
+      "Muls", [](B& b) { Muls(b.out, b.x, T(-0.75f), kCount); },
+      [](float a) { return a * -0.75f; });
+  checkUnary<T>(
+      "Maxs", [](B& b) { Maxs(b.out, b.x, T(0.5f), kCount); },
+      [](float a) { return a > 0.5f ? a : 0.5f; });
+  checkUnary<T>(
+      "Mins", [](B& b) { Mins(b.out, b.x, T(0.5f), kCount); },
+      [](float a) { return a < 0.5f ? a : 0.5f; });
+  checkUnary<T>(
+      "LeakyRelu", [](B& b) { LeakyRelu(b.out, b.x, T(0.125f), kCount); },
+      [](float a) { return a >= 0 ? a : a * 0.125f; });
+  checkUnary<T>(
+      "Exp", [](B& b) { Exp(b.out, b.x, kCount); }, [](float a) { return std::exp(a); });
+  checkUnary<T>(
+      "Ln", [](B& b) { Ln(b.out, b.y, kCount); }, [](float a) { return std::log(a); }, true);
+  checkUnary<T>(
+      "Abs", [](B& b) { Abs(b.out, b.x, kCount); }, [](float a) { return std::fabs(a); });
+  checkUnary<T>(
+      "Sqrt", [](B& b) { Sqrt(b.out, b.y, kCount); }, [](float a) { return std::sqrt(a); }, true);
+  checkUnary<T>(
+      "Rsqrt", [](B& b) { Rsqrt(b.out, b.y, kCount); }, [](float a) { return 1.0f / std::sqrt(a); },
+      true);
+  checkUnary<T>(
+      "Reciprocal", [](B& b) { Reciprocal(b.out, b.y, kCount); }, [](float a) { return 1.0f / a; },
+      true);
+  checkUnary<T>(
+      "Relu", [](B& b) { Relu(b.out, b.x, kCount); }, [](float a) { return a > 0 ? a : 0.0f; });
+  checkUnary<T>(
+      "Duplicate", [](B& b) { Duplicate(b.out, T(2.25f), kCount); }, [](float) { return 2.25f; });
+  checkUnary<T>(
+      "DataCopy UB->UB", [](B& b) { DataCopy(b.out, b.x, kCount); }, [](float a) { return a; });
+}
+
+}  // namespace
+
+TEST_CASE("Ascend C vector ops match a naive loop (float)", "[ascendc]") { allOps<float>(); }
+TEST_CASE("Ascend C vector ops match a naive loop (half)", "[ascendc]") { allOps<half>(); }
+TEST_CASE("Ascend C vector ops match a naive loop (bfloat16_t)", "[ascendc]") {
+  allOps<bfloat16_t>();
+}
+
+TEST_CASE("half and bfloat16_t round to nearest even", "[ascendc]") {
+  CHECK(half(1.0f).bits == 0x3c00);
+  CHECK(half(65504.0f).bits == 0x7bff);
+  CHECK(half(65520.0f).bits == 0x7c00);            // the tie above the largest half goes to inf
+  CHECK(half(1.0f + 1.0f / 2048).bits == 0x3c00);  // tie: to even (down)
+  CHECK(half(1.0f + 3.0f / 2048).bits == 0x3c02);  // tie: to even (up)
+  CHECK(float(half::fromBits(0x0001)) == std::ldexp(1.0f, -24));
+  CHECK(bfloat16_t(1.0f + 1.0f / 256).bits == 0x3f80);  // tie: to even (down)
+  CHECK(bfloat16_t(1.0f + 3.0f / 256).bits == 0x3f82);
+  half a = 1.5f, b = 2.25f;
+  half c = a * b;  // arithmetic through float
+  CHECK(float(c) == 3.375f);
+  c += 1;
+  CHECK(float(c) == 4.375f);
+}
+
+TEST_CASE("Cast rounds by its mode", "[ascendc]") {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> fb, hb, ib;
+  pipe.InitBuffer(fb, 64 * 4);
+  pipe.InitBuffer(hb, 64 * 2);
+  pipe.InitBuffer(ib, 64 * 4);
+  auto f = fb.Get<float>();
+  auto h = hb.Get<half>();
+  auto i32 = ib.Get<int32_t>();
+  const float in[] = {2.5f, -2.5f, 1.4f, -1.6f, 3.5f};
+  for (int k = 0; k < 5; ++k) f.SetValue(k, in[k]);
+  auto ints = [&](RoundMode m) {
+    Cast(i32, f, m, 5);
+    std::vector<int32_t> v;
+    for (int k = 0; k < 5; ++k) v.push_back(i32.GetValue(k));
+    return v;
+  };
+  CHECK(ints(RoundMode::CAST_RINT) == std::vector<int32_t>{2, -2, 1, -2, 4});
+  CHECK(ints(RoundMode::CAST_ROUND) == std::vector<int32_t>{3, -3, 1, -2, 4});
+  CHECK(ints(RoundMode::CAST_FLOOR) == std::vector<int32_t>{2, -3, 1, -2, 3});
+  CHECK(ints(RoundMode::CAST_CEIL) == std::vector<int32_t>{3, -2, 2, -1, 4});
+  CHECK(ints(RoundMode::CAST_TRUNC) == std::vector<int32_t>{2, -2, 1, -1, 3});
+
+  // float -> half: 1 + 1/4096 lies between 1 and 1 + 1/1024.
+  f.SetValue(0, 1.0f + 1.0f / 4096);
+  f.SetValue(1, -(1.0f + 1.0f / 4096));
+  f.SetValue(2, 1.0f + 1.0f / 2048);  // exactly halfway
+  Cast(h, f, RoundMode::CAST_NONE, 3);
+  CHECK(h.GetValue(0).bits == 0x3c00);
+  CHECK(h.GetValue(2).bits == 0x3c00);  // to even
+  Cast(h, f, RoundMode::CAST_CEIL, 3);
+  CHECK(h.GetValue(0).bits == 0x3c01);
+  CHECK(h.GetValue(1).bits == 0xbc00);
+  Cast(h, f, RoundMode::CAST_FLOOR, 3);
+  CHECK(h.GetValue(0).bits == 0x3c00);
+  CHECK(h.GetValue(1).bits == 0xbc01);
+  Cast(h, f, RoundMode::CAST_ROUND, 3);
+  CHECK(h.GetValue(2).bits == 0x3c01);  // ties away from zero
+  Cast(h, f, RoundMode::CAST_TRUNC, 3);
+  CHECK(h.GetValue(1).bits == 0xbc00);
+
+  // half -> float is exact; int32 -> float rounds to nearest even.
+  h.SetValue(0, half::fromBits(0x3555));
+  Cast(f, h, RoundMode::CAST_NONE, 1);
+  CHECK(f.GetValue(0) == asc::halfToFloat(0x3555));
+  i32.SetValue(0, 16777217);
+  Cast(f, i32, RoundMode::CAST_NONE, 1);
+  CHECK(f.GetValue(0) == 16777216.0f);
+}
+
+TEST_CASE("Compare writes one bit per element and Select reads it", "[ascendc]") {
+  Bench<half> b;
+  TBuf<TPosition::VECCALC> mb;
+  b.pipe.InitBuffer(mb, 256);
+  auto mask = mb.Get<uint8_t>();
+  for (CMPMODE mode :
+       {CMPMODE::LT, CMPMODE::GT, CMPMODE::EQ, CMPMODE::LE, CMPMODE::GE, CMPMODE::NE}) {
+    b.z = b.x;  // EQ needs equal elements: compare x with a copy where every third differs
+    DataCopy(b.z, b.y, kCount);
+    for (int32_t i = 0; i < kCount; i += 3) b.z.SetValue(i, b.x.GetValue(i));
+    Compare(mask, b.x, b.z, mode, kCount);
+    Select(b.out, mask, b.x, b.z, SELMODE::VSEL_TENSOR_TENSOR_MODE, kCount);
+    for (int32_t i = 0; i < kCount; ++i) {
+      float a = float(b.x.GetValue(i)), c = float(b.z.GetValue(i));
+      bool want = mode == CMPMODE::LT   ? a < c
+                  : mode == CMPMODE::GT ? a > c
+                  : mode == CMPMODE::EQ ? a == c
+                  : mode == CMPMODE::LE ? a <= c
+                  : mode == CMPMODE::GE ? a >= c
+                                        : a != c;
+      INFO("mode " << int(mode) << " element " << i);
+      CHECK(bool((mask.GetValue(i / 8) >> (i % 8)) & 1) == want);
+      CHECK(b.out.GetValue(i).bits == (want ? b.x : b.z).GetValue(i).bits);
+    }
+  }
+  Compare(mask, b.x, b.y, CMPMODE::GT, kCount);
+  Select(b.out, mask, b.x, half(0.0f), SELMODE::VSEL_TENSOR_SCALAR_MODE, kCount);
+  for (int32_t i = 0; i < kCount; ++i) {
+    float a = float(b.x.GetValue(i)), c = float(b.y.GetValue(i));
+    CHECK(float(b.out.GetValue(i)) == (a > c ? a : 0.0f));
+  }
+}
+
+TEST_CASE("ReduceSum and ReduceMax over float and half", "[ascendc]") {
+  Bench<float> f;
+  float sum = 0, best = -1e30f;
+  int32_t best_i = 0;
+  for (int32_t i = 0; i < kCount; ++i) {
+    float v = f.x.GetValue(i);
+    sum += v;
+    if (v > best) best = v, best_i = i;
+  }
+  ReduceSum(f.out, f.x, f.z, kCount);
+  CHECK(f.out.GetValue(0) == sum);
+  ReduceMax(f.out, f.x, f.z, kCount, true);
+  CHECK(f.out.GetValue(0) == best);
+  uint32_t idx;
+  float second = f.out.GetValue(1);
+  std::memcpy(&idx, &second, 4);
+  CHECK(idx == uint32_t(best_i));
+
+  Bench<half> h;
+  float hsum = 0;
+  for (int32_t i = 0; i < kCount; ++i) hsum += float(h.y.GetValue(i));
+  ReduceSum(h.out, h.y, h.z, kCount);
+  CHECK(h.out.GetValue(0).bits == half(hsum).bits);
+  ReduceMax(h.out, h.y, h.z, kCount, true);
+  float hbest = -1e30f;
+  int32_t hbest_i = 0;
+  for (int32_t i = 0; i < kCount; ++i)
+    if (float(h.y.GetValue(i)) > hbest) hbest = float(h.y.GetValue(i)), hbest_i = i;
+  CHECK(float(h.out.GetValue(0)) == hbest);
+  CHECK(h.out.GetValue(1).bits == uint16_t(hbest_i));
+}
