@@ -136,6 +136,30 @@ sys.exit(0 if y.shape == ref.shape and np.allclose(y, ref, rtol=1e-6, atol=1e-7)
 PY
 done
 
+# The same model in fp16: AddReluCustom runs its fp16 kernel, LeakyReluCustom (float only) its
+# float kernel with the tensors converted around it.
+sed 's/elem_type: 1 /elem_type: 10 /' m.textproto > m16.textproto
+protoc --encode=onnx.ModelProto -I"$(dirname $proto)" "$proto" < m16.textproto > m16.onnx ||
+  fail "protoc could not encode the fp16 model"
+run prefix/bin/atc --model=m16.onnx --framework=5 --soc_version=Ascend310P3 \
+  --precision_mode=must_keep_origin_dtype --output=m16 --op_plugin_path="$plugin"
+expect_exit 0
+/usr/bin/python3 -c "
+import numpy as np
+for n in ('x1', 'x2'): np.fromfile(n + '.bin', dtype=np.float32).astype(np.float16).tofile(n + '_16.bin')" ||
+  fail "numpy could not write the fp16 inputs"
+run prefix/bin/msame --model m16.om --input x1_16.bin,x2_16.bin --output out16 --op_plugin_path "$plugin"
+expect_exit 0
+/usr/bin/python3 - "$(ls out16/*/m16_output_0.bin)" <<'PY' || fail "the fp16 model's output differs from numpy"
+import sys, numpy as np
+x1 = np.fromfile("x1_16.bin", dtype=np.float16).astype(np.float32)
+x2 = np.fromfile("x2_16.bin", dtype=np.float16).astype(np.float32)
+y = np.fromfile(sys.argv[1], dtype=np.float16).astype(np.float32)
+a = np.where(x1 >= 0, x1, x1 * np.float32(0.2)).astype(np.float16).astype(np.float32)
+ref = np.maximum((a + x2).astype(np.float16).astype(np.float32), 0)
+sys.exit(0 if y.shape == ref.shape and np.allclose(y, ref, rtol=1e-3, atol=1e-3) else 1)
+PY
+
 # A kernel that breaks a rule of the chip (a DataCopy to global memory of a length that is no
 # whole number of 32-byte units): msame stops with EZ9999 naming the kernel, the block and the
 # call, and writes no output.
