@@ -489,14 +489,9 @@ void registerPending(ops::PluginRegistrar& r) {
     int since = 1;
     for (const auto& m : maps) {
       if (m.omType() != type) continue;
-      if (m.framework() != domi::ONNX) {
-        r.fail(Status::error(ErrorCode::NotImplemented,
-                             "custom operator {}: only ONNX framework plugins are read "
-                             "(FrameworkType(ONNX)); asc-tools converts no custom operator from "
-                             "Caffe or TensorFlow yet",
-                             type));
-        return;
-      }
+      // atc reads custom operators from ONNX only: a TensorFlow or Caffe mapping (kept for
+      // the real CANN) is not used, and the op converts from an ONNX node of its own type.
+      if (m.framework() != domi::ONNX) continue;
       for (const auto& origin : m.originTypes()) {
         std::string onnx_type;
         if (!parseOrigin(origin, &domain, &since, &onnx_type)) {
