@@ -296,8 +296,9 @@ void convert(const void* src, ir::DType from, void* dst, ir::DType to, int64_t n
 class HostOpKernel : public ops::Kernel {
  public:
   HostOpKernel(const Entry& e, uint32_t block_dim, std::vector<uint8_t> tiling, size_t workspace,
-               std::vector<Arg> ins, std::vector<Arg> outs)
+               std::vector<Arg> ins, std::vector<Arg> outs, bool parallel)
       : entry_(e),
+        parallel_(parallel),
         block_dim_(block_dim),
         tiling_(std::move(tiling)),
         workspace_(std::max<size_t>(workspace, 32)),
@@ -317,7 +318,10 @@ class HostOpKernel : public ops::Kernel {
       if (a.have != a.want) convert(a.data, a.have, a.scratch.data(), a.want, a.numel);
     const KernelEntry fn = entry_.fn;
     uint8_t** args = args_.data();
-    Status st = ascendc::launchKernel(entry_.kernel.c_str(), block_dim_, [fn, args] { fn(args); });
+    ascendc::LaunchOptions opt;
+    opt.parallel = parallel_;  // blocks on threads when the session has more than one
+    Status st = ascendc::launchKernel(
+        entry_.kernel.c_str(), block_dim_, [fn, args] { fn(args); }, opt);
     if (!st.isOk()) throw ops::KernelRunError(std::move(st));
     for (Arg& a : outs_)
       if (a.have != a.want) convert(a.scratch.data(), a.want, a.data, a.have, a.numel);
@@ -326,6 +330,7 @@ class HostOpKernel : public ops::Kernel {
 
  private:
   Entry entry_;
+  bool parallel_;
   uint32_t block_dim_;
   std::vector<uint8_t> tiling_, workspace_;
   std::vector<Arg> ins_, outs_;
@@ -418,8 +423,8 @@ Result<std::unique_ptr<ops::Kernel>> makeHostKernel(const ops::KernelInit& k) {
       ++idx;
     }
   }
-  return std::unique_ptr<ops::Kernel>(new HostOpKernel(*pick, blocks, std::move(tiling), workspace,
-                                                       std::move(ins), std::move(outs)));
+  return std::unique_ptr<ops::Kernel>(new HostOpKernel(
+      *pick, blocks, std::move(tiling), workspace, std::move(ins), std::move(outs), k.threads > 1));
 }
 
 /// Splits "<domain>::<opset>::<type>".

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# opgen_kernel.sh [BUILD_DIR]: what a custom Ascend C operator costs.
+#   1. how long `opgen gen` plus `opgen compile` (build.sh: plugin and UT) take for one op;
+#   2. msame latency of LeakyReluCustom (the opgen template with one LeakyRelu vector call) next
+#      to the built-in LeakyRelu, on the same [1,64,128,128] fp32 tensor: rounds alternate the
+#      order, ROUNDS medians of RUNS runs each.
+# Env: ROUNDS (default 5), RUNS (default 20), THREADS (default 1: the Ascend C CPU layer runs
+# blocks one after another, so the built-in kernel is measured on one thread too).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/build}
+source "$root/scripts/bench/lib.sh"
+ROUNDS=${ROUNDS:-5} RUNS=${RUNS:-20} THREADS=${THREADS:-1}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+bin="$work/prefix/bin"
+cat > ops.json <<'JSON'
+[{"op": "LeakyReluCustom",
+  "input_desc": [{"name": "x", "param_type": "required", "format": ["ND"], "type": ["float"]}],
+  "output_desc": [{"name": "y", "param_type": "required", "format": ["ND"], "type": ["float"]}],
+  "attr": [{"name": "negative_slope", "param_type": "optional", "type": "float", "default_value": "0.01"}]}]
+JSON
+t0=$(date +%s.%N)
+"$bin/opgen" gen -i ops.json -c ai_core-ascend310p -lan cpp -f onnx -out proj >/dev/null
+t1=$(date +%s.%N)
+sed -i 's|    DataCopy(yLocal, xLocal, AlignedCount<DTYPE_Y>(count));|    LeakyRelu(yLocal, xLocal, (DTYPE_Y)tiling_.negative_slope, count);|' \
+  proj/op_kernel/leaky_relu_custom.cpp
+sed -i 's|  for (size_t i = 0; i < n; ++i) y\[i\] = x\[i\];|  for (size_t i = 0; i < n; ++i) y[i] = x[i] >= 0 ? x[i] : x[i] * tiling.negative_slope;|' \
+  proj/testcases/common/leaky_relu_custom_reference.h
+"$bin/opgen" compile -i proj -q >/dev/null
+t2=$(date +%s.%N)
+plugin="$work/proj/build_out/vendors/customize"
+
+proto=/usr/include/onnx/onnx.proto
+for op in LeakyRelu LeakyReluCustom; do
+  cat > $op.textproto <<TXT
+ir_version: 8
+opset_import { domain: "" version: 13 }
+graph {
+  name: "g"
+  node { op_type: "$op" name: "n" input: "x" output: "y" attribute { name: "negative_slope" type: FLOAT f: 0.01 } }
+  input { name: "x" type { tensor_type { elem_type: 1 shape { dim { dim_value: 1 } dim { dim_value: 64 } dim { dim_value: 128 } dim { dim_value: 128 } } } } }
+  output { name: "y" type { tensor_type { elem_type: 1 shape { dim { dim_value: 1 } dim { dim_value: 64 } dim { dim_value: 128 } dim { dim_value: 128 } } } } }
+}
+TXT
+  # ONNX's LeakyRelu calls the attribute alpha.
+  [ $op = LeakyRelu ] && sed -i 's/negative_slope/alpha/' $op.textproto
+  protoc --encode=onnx.ModelProto -I"$(dirname $proto)" "$proto" < $op.textproto > $op.onnx
+  "$bin/atc" --model=$op.onnx --framework=5 --output=$op --soc_version=Ascend310P3 \
+    --precision_mode=force_fp32 --op_plugin_path="$plugin" >/dev/null
+done
+
+measure() {  # measure MODEL: msame's median_ms over RUNS runs
+  "$bin/msame" --model "$1.om" --loop "$RUNS" --threads "$THREADS" --op_plugin_path "$plugin" \
+    --random_input 1 | sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p'
+}
+: > builtin.txt
+: > custom.txt
+for r in $(seq 1 "$ROUNDS"); do
+  if [ $((r % 2)) -eq 1 ]; then
+    measure LeakyRelu >> builtin.txt; measure LeakyReluCustom >> custom.txt
+  else
+    measure LeakyReluCustom >> custom.txt; measure LeakyRelu >> builtin.txt
+  fi
+done
+b=$(median < builtin.txt)
+c=$(median < custom.txt)
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores"
+printf 'opgen gen: %.2f s; opgen compile (plugin + UT build and run): %.1f s\n' \
+  "$(echo "$t1 - $t0" | awk '{ print $1 - $3 }')" "$(echo "$t2 - $t1" | awk '{ print $1 - $3 }')"
+echo "msame median latency, [1,64,128,128] fp32, $THREADS thread(s), $ROUNDS rounds x $RUNS runs:"
+echo "  built-in LeakyRelu        ${b} ms"
+echo "  LeakyReluCustom (Ascend C) ${c} ms  ($(awk -v b="$b" -v c="$c" 'BEGIN { printf "%.2f", c / b }') x the built-in)"
