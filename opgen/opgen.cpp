@@ -96,6 +96,28 @@ bool parseArgs(const std::vector<std::string>& args, const std::vector<Spec>& sp
   return true;
 }
 
+/// Parses a subcommand's arguments into `v`. Returns the exit code when opgen is done (a bad or
+/// missing argument: usage and 17; --help: usage and 0), -1 to go on.
+int parseOrExit(const std::vector<std::string>& args, const std::vector<Spec>& specs,
+                const std::vector<const char*>& required, std::ostream& out,
+                std::map<std::string, std::string>* v) {
+  std::string error;
+  if (!parseArgs(args, specs, v, &error)) {
+    out << "[ERROR] " << error << "\n" << kUsage;
+    return opgen::kInvalidParam;
+  }
+  if (v->count("--help")) {
+    out << kUsage;
+    return 0;
+  }
+  for (const char* name : required)
+    if (!v->count(name) || v->at(name).empty()) {
+      out << fmt::format("[ERROR] the following argument is required: {}\n", name) << kUsage;
+      return opgen::kInvalidParam;
+    }
+  return -1;
+}
+
 /// The SDK prefix this opgen belongs to: ASCEND_CANN_PACKAGE_PATH, else the prefix above the
 /// executable when it holds asccoreConfig.cmake (an installed asc-tools), else CANN's default.
 std::string sdkPrefix() {
@@ -115,25 +137,13 @@ std::string sdkPrefix() {
 
 int runGen(const std::vector<std::string>& args, std::ostream& out) {
   std::map<std::string, std::string> v;
-  std::string error;
   const std::vector<Spec> specs = {
       {"-i", "--input", true},      {"-c", "--compute_unit", true}, {"-out", "--output", true},
       {"-f", "--framework", true},  {"-m", "--mode", true},         {"-op", "--operator", true},
       {"-lan", "--language", true}, {"--force", "--force", false},  {"-h", "--help", false},
   };
-  if (!parseArgs(args, specs, &v, &error)) {
-    out << "[ERROR] " << error << "\n" << kUsage;
-    return opgen::kInvalidParam;
-  }
-  if (v.count("--help")) {
-    out << kUsage;
-    return 0;
-  }
-  for (const char* required : {"--input", "--compute_unit"})
-    if (!v.count(required) || v[required].empty()) {
-      out << fmt::format("[ERROR] the following argument is required: {}\n", required) << kUsage;
-      return opgen::kInvalidParam;
-    }
+  if (int done = parseOrExit(args, specs, {"--input", "--compute_unit"}, out, &v); done >= 0)
+    return done;
   opgen::GenOptions o;
   o.input = v["--input"];
   o.compute_unit = v["--compute_unit"];
@@ -170,23 +180,11 @@ int runGen(const std::vector<std::string>& args, std::ostream& out) {
 
 int runCompile(const std::vector<std::string>& args, std::ostream& out) {
   std::map<std::string, std::string> v;
-  std::string error;
   const std::vector<Spec> specs = {{"-i", "--input", true},
                                    {"-c", "--cann", true},
                                    {"-q", "--quiet", false},
                                    {"-h", "--help", false}};
-  if (!parseArgs(args, specs, &v, &error)) {
-    out << "[ERROR] " << error << "\n" << kUsage;
-    return opgen::kInvalidParam;
-  }
-  if (v.count("--help")) {
-    out << kUsage;
-    return 0;
-  }
-  if (!v.count("--input") || v["--input"].empty()) {
-    out << "[ERROR] the following argument is required: --input\n" << kUsage;
-    return opgen::kInvalidParam;
-  }
+  if (int done = parseOrExit(args, specs, {"--input"}, out, &v); done >= 0) return done;
   const std::string project = v["--input"];
   const std::string build = project + "/build.sh";
   if (::access(build.c_str(), X_OK) != 0) {

@@ -18,6 +18,7 @@
 
 #include "asc/opgen/opgen.h"
 #include "asc/soc/soc.h"
+#include "asc/support/file.h"
 #include "onnx/onnx.pb.h"
 #include "opgen/templates.h"
 
@@ -206,11 +207,8 @@ std::vector<std::string> existingOps(const std::string& root) {
 }
 
 Result<std::string> readText(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return Status::error(ErrorCode::FileOpenFailed, "cannot read {}", path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  ASC_TRY(auto file, MappedFile::open(path));
+  return std::string(reinterpret_cast<const char*>(file->data()), file->size());
 }
 
 }  // namespace
