@@ -9,7 +9,7 @@ data=$here/../data
 c=$here/corpus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$c"/{fuzz_onnx,fuzz_om,fuzz_npy,fuzz_bin,fuzz_dump,fuzz_fusion_rule,fuzz_json_options,fuzz_memory_config}
+mkdir -p "$c"/{fuzz_onnx,fuzz_om,fuzz_npy,fuzz_bin,fuzz_dump,fuzz_fusion_rule,fuzz_json_options,fuzz_memory_config,fuzz_op_json}
 
 # ONNX: the bundled tiny models; the external-data one with its data after the separator.
 for m in "$data"/*.onnx; do cp "$m" "$c/fuzz_onnx/"; done
@@ -72,3 +72,8 @@ printf '{"gray-list": {"to-add": ["Add"]}}' > "$c/fuzz_json_options/gray.json"
 printf '[memory_optimize]\nenable_memory_reuse = true  # default\nmemory_reuse_mb = 64\n' > "$c/fuzz_memory_config/on.ini"
 printf '; reuse off\n[memory_optimize]\nenable_memory_reuse=false\n' > "$c/fuzz_memory_config/off.ini"
 printf '# keep Relu separate\nfuse-conv-activation:off\nConvBatchnormFusionPass:off\n' > "$c/fuzz_memory_config/switch.cfg"
+# opgen's op-definition JSON.
+printf '[{"op": "AddReluCustom", "input_desc": [{"name": "x1", "param_type": "required", "format": ["ND", "ND"], "type": ["float", "fp16"]}, {"name": "x2", "param_type": "required", "format": ["ND", "ND"], "type": ["float", "fp16"]}], "output_desc": [{"name": "y", "param_type": "required", "format": ["ND", "ND"], "type": ["float", "fp16"]}]}, {"op": "LeakyReluCustom", "input_desc": [{"name": "x", "param_type": "required", "format": ["ND"], "type": ["float"]}], "output_desc": [{"name": "y", "param_type": "required", "format": ["ND"], "type": ["float"]}], "attr": [{"name": "negative_slope", "param_type": "optional", "type": "float", "default_value": "0.01"}]}]\n' \
+  > "$c/fuzz_op_json/two_ops.json"
+printf '[{"op": "AddCustom", "input_desc": [{"name": "x", "param_type": "optional", "format": ["ND"], "type": ["fp16"]}], "output_desc": [{"name": "y", "type": ["fp16"]}], "attr": [{"name": "k", "param_type": "optional", "type": "list_int", "default_value": [1, 2]}, {"name": "s", "param_type": "optional", "type": "str", "default_value": "a"}]}]\n' \
+  > "$c/fuzz_op_json/attrs.json"
