@@ -104,6 +104,20 @@ expect_exit 12
 expect_stdout_contains "symbolic link"
 [ -z "$(ls outside)" ] || fail "opgen wrote through a symbolic link: $(ls outside)"
 
+# -op picks one op of the JSON; an op the JSON lacks is E16.
+jq_two='[{"op": "OneCustom", "input_desc": [{"name": "x", "type": ["float"]}], "output_desc": [{"name": "y", "type": ["float"]}]},
+         {"op": "TwoCustom", "input_desc": [{"name": "x", "type": ["float"]}], "output_desc": [{"name": "y", "type": ["float"]}]}]'
+echo "$jq_two" > two.json
+run "${gen[@]}" -i two.json -out picked -op TwoCustom
+expect_exit 0
+expect_stdout_contains "generated 1 operator(s) for Ascend310P1 in picked: TwoCustom"
+expect_file picked/op_kernel/two_custom.cpp
+expect_no_file picked/op_kernel/one_custom.cpp
+run "${gen[@]}" -i two.json -out none -op ThreeCustom
+expect_exit 16
+expect_stdout_contains "-op ThreeCustom"
+expect_no_file none
+
 # compile: a folder that is no project.
 run opgen compile -i nowhere
 expect_exit 101
