@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <fstream>
+#include <set>
 #include <random>
 #include <dirent.h>
 
@@ -110,7 +112,10 @@ class Runner {
     if (o_.debug == "true") describe();
     if (!o_.output.empty()) {
       ASC_RETURN_IF_ERROR(makeDirs(o_.output));
-      out_dir_ = o_.output + (endsWith(o_.output, "/") ? "" : "/") + timestampFolder();
+      // A shard's folder has a fixed name, so a re-run (--resume) finds what it wrote.
+      out_dir_ = o_.output + (endsWith(o_.output, "/") ? "" : "/") +
+                 (o_.shard_count > 0 ? fmt::format("shard_{}_of_{}", o_.shard_index, o_.shard_count)
+                                     : timestampFolder());
       ASC_RETURN_IF_ERROR(makeDirs(out_dir_));
       line(out_dir_);
     }
@@ -160,6 +165,10 @@ class Runner {
     if (o_.profiler == "true") return refuse("--profiler true (run the command under msprof)");
     if (dyn) return refuse("dynamic shapes (--dymBatch/--dymHW/--dymDims/--dymShape)");
     if (!o_.output_size.empty()) return refuse("--outputSize");
+    if (o_.shard_count > 0 && o_.output.empty())
+      return Status::error(ErrorCode::InvalidParam,
+                           "--shard needs --output: each shard writes under "
+                           "<output>/shard_<i>_of_<N>/");
     if (!o_.input_shape.empty() && !endsWith(o_.model, ".onnx"))
       return Status::error(ErrorCode::InvalidParam,
                            "--input_shape applies to .onnx models; an .om has fixed shapes");
@@ -342,7 +351,10 @@ class Runner {
       if (isDirectory(p) != dirs)
         return Status::error(ErrorCode::InvalidParam,
                              "--input mixes files and folders; give all files or all folders");
-    if (dirs) return runDirectories(items);
+    if (dirs) return o_.shard_count > 0 ? runShard(items) : runDirectories(items);
+    if (o_.shard_count > 0)
+      return Status::error(ErrorCode::InvalidParam,
+                           "--shard splits the files of --input folders; --input gives files");
     // File or zero-input mode: one input set, --loop runs, outputs written after the last.
     if (items.empty() && o_.random_input >= 0) {
       ASC_RETURN_IF_ERROR(randomInputs(static_cast<uint32_t>(o_.random_input)));
@@ -382,7 +394,8 @@ class Runner {
                        total > 0 ? 100.0 * steps[i].total_ms / total : 0.0, steps[i].label));
   }
 
-  Status runDirectories(const std::vector<std::string>& dirs) {
+  /// The files of each input folder, sorted by name, the same count in each.
+  Result<std::vector<std::vector<std::string>>> folderFiles(const std::vector<std::string>& dirs) {
     std::vector<std::vector<std::string>> files;
     for (const auto& d : dirs) files.push_back(listFiles(d));
     for (size_t i = 1; i < files.size(); ++i)
@@ -392,6 +405,89 @@ class Runner {
                              files[0].size(), dirs[0], files[i].size(), dirs[i]);
     if (files[0].empty())
       return Status::error(ErrorCode::FileOpenFailed, "input folder {} has no files", dirs[0]);
+    return files;
+  }
+
+  /// --shard i/N: the files k with k mod N == i. Each input set's outputs, time and status go to
+  /// the shard's manifest.jsonl as it finishes (a killed run keeps what it did); a failed input
+  /// is recorded and the shard goes on. --resume skips the inputs recorded "ok" whose outputs
+  /// are all there.
+  Status runShard(const std::vector<std::string>& dirs) {
+    ASC_TRY(auto files, folderFiles(dirs));
+    const std::string manifest = out_dir_ + "/manifest.jsonl";
+    std::set<std::string> done;
+    if (o_.resume) {
+      std::ifstream in(manifest);
+      std::string rec;
+      while (std::getline(in, rec)) {
+        if (rec.find("\"status\": \"ok\"") == std::string::npos) continue;
+        const size_t a = rec.find("\"outputs\": [");
+        const size_t b = a == std::string::npos ? a : rec.find(']', a);
+        bool complete = a != std::string::npos && b != std::string::npos;
+        for (size_t q = rec.find('[', a); complete && (q = rec.find('"', q + 1)) < b;) {
+          const size_t e = rec.find('"', q + 1);
+          complete = e < b && fileExists(out_dir_ + "/" + rec.substr(q + 1, e - q - 1));
+          q = e;
+        }
+        const size_t k = rec.find("\"input\": [");
+        if (complete && k != std::string::npos) done.insert(rec.substr(k, rec.find(']', k) - k));
+      }
+    }
+    std::ofstream log(manifest, std::ios::app);
+    if (!log)
+      return Status::error(ErrorCode::FileWriteFailed, "cannot write the shard manifest {}",
+                           manifest);
+    size_t mine = 0, skipped = 0, failed = 0;
+    ErrorCode first_error = ErrorCode::Ok;
+    for (size_t k = static_cast<size_t>(o_.shard_index); k < files[0].size();
+         k += static_cast<size_t>(o_.shard_count)) {
+      ++mine;
+      std::vector<std::string> quoted;
+      for (size_t i = 0; i < files.size(); ++i) quoted.push_back(jsonQuote(files[i][k]));
+      const std::string key = fmt::format("\"input\": [{}", fmt::join(quoted, ", "));
+      if (done.count(key)) {
+        ++skipped;
+        continue;
+      }
+      const std::string name = fileStem(files[0][k]);
+      auto t0 = Clock::now();
+      Status st;
+      for (size_t i = 0; i < files.size() && st.isOk(); ++i) {
+        line(fmt::format("[INFO] start to process file:{}", files[i][k]));
+        st = feed(i, files[i][k]);
+      }
+      if (st.isOk()) st = runOnce();
+      if (st.isOk()) st = writeOutputs(name);
+      std::vector<std::string> outs;
+      for (size_t j = 0; j < session_->outputs().size(); ++j)
+        outs.push_back(
+            jsonQuote(fmt::format("{}_output_{}.{}", name, j, o_.outfmt == "TXT" ? "txt" : "bin")));
+      log << fmt::format("{{{}], \"outputs\": [{}], \"ms\": {:.3f}, \"status\": {}{}}}\n", key,
+                         st.isOk() ? fmt::to_string(fmt::join(outs, ", ")) : "", msSince(t0),
+                         st.isOk() ? "\"ok\"" : "\"error\"",
+                         st.isOk() ? "" : ", \"error\": " + jsonQuote(st.toString()));
+      log.flush();
+      if (!st.isOk()) {
+        if (!failed++) first_error = st.code();
+        line("[ERROR] " + st.toString());
+      }
+    }
+    line(
+        fmt::format("[INFO] shard {}/{}: {} of {} input sets, {} run, {} skipped (--resume), {} "
+                    "failed; manifest {}",
+                    o_.shard_index, o_.shard_count, mine, files[0].size(), mine - skipped - failed,
+                    skipped, failed, manifest));
+    if (!times_.empty()) summary();
+    if (failed)
+      return Status::error(first_error,
+                           "{} of the shard's {} input sets failed (the first "
+                           "error's code); see {}",
+                           failed, mine, manifest);
+    return Status::ok();
+  }
+
+  Status runDirectories(const std::vector<std::string>& dirs) {
+    ASC_TRY(auto files, folderFiles(dirs));
     for (size_t k = 0; k < files[0].size(); ++k) {
       for (size_t i = 0; i < files.size(); ++i) {
         line(fmt::format("[INFO] start to process file:{}", files[i][k]));

@@ -2,6 +2,7 @@
 #include "msame_options.h"
 
 #include <cxxopts.hpp>
+#include <fmt/format.h>
 
 #include <climits>
 
@@ -39,6 +40,11 @@ std::string usage() {
          "  --dump_format  ascend (default) or npy ({dump file}.output.{i}.npy) for an .om\n"
          "  --profiler, --outputSize, --dymBatch, --dymHW, --dymDims, --dymShape:\n"
          "                 accepted spellings, not supported yet (refused when set)\n"
+         "  --shard i/N    (asc-tools) folder mode: run only the files k (sorted by name) with\n"
+         "                 k mod N == i, into <output>/shard_<i>_of_<N>/, recording each input's\n"
+         "                 outputs, time and status in its manifest.jsonl; N processes on N\n"
+         "                 machines cover a dataset exactly once (scripts/batch/merge.sh)\n"
+         "  --resume       with --shard: skip the inputs the shard's manifest records done\n"
          "  --version, --help\n"
          "example:\n"
          "  atc --model=resnet50.onnx --framework=5 --output=resnet50 --soc_version=Ascend310P3\n"
@@ -65,7 +71,8 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
       "input_shape", "", cxxopts::value<std::string>())("threads", "",
                                                         cxxopts::value<std::string>())(
       "random_input", "", cxxopts::value<std::string>())("log", "", cxxopts::value<std::string>())(
-      "op_plugin_path", "", cxxopts::value<std::string>())("version", "")("help", "");
+      "op_plugin_path", "", cxxopts::value<std::string>())(
+      "shard", "", cxxopts::value<std::string>())("resume", "")("version", "")("help", "");
   // Integer options: strict syntax here (asc::cli), the real tool's range messages where the
   // value is used (msame.cpp).
   auto toInt = [](const std::string& name, const std::string& v,
@@ -121,6 +128,23 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
       if (o.op_plugin_path.empty())
         return Status::error(ErrorCode::EmptyParam, "Value for --op_plugin_path is empty.");
     }
+    if (r.count("shard")) {
+      const std::string v = r["shard"].as<std::string>();
+      const size_t slash = v.find('/');
+      if (slash == std::string::npos)
+        return Status::error(ErrorCode::InvalidParam,
+                             "--shard takes i/N (shard i of N, 0 <= i < N), not '{}'", v);
+      ASC_TRY(int64_t n,
+              cli::parseInt("shard", v.substr(slash + 1), 1, 65536, "i/N, N from 1 to 65536"));
+      ASC_TRY(int64_t i, cli::parseInt("shard", v.substr(0, slash), 0, n - 1,
+                                       fmt::format("i/N with i from 0 to {}", n - 1)));
+      o.shard_index = static_cast<int>(i);
+      o.shard_count = static_cast<int>(n);
+    }
+    o.resume = r.count("resume") > 0;
+    if (o.resume && o.shard_count == 0)
+      return Status::error(ErrorCode::InvalidParam,
+                           "--resume needs --shard i/N (the shard's manifest says what is done)");
     if (o.outfmt != "TXT" && o.outfmt != "BIN")
       return Status::error(ErrorCode::InvalidParam,
                            "Value {} for parameter --outfmt is invalid. Reason: use TXT or BIN "

@@ -22,6 +22,10 @@ struct Options {
   std::string op_plugin_path;  // --op_plugin_path (asc-tools extra), else ASCEND_CUSTOM_OPP_PATH //
                                // --log (asc-tools extra): empty keeps warnings
   int random_input = -1;       // >= 0: seed for uniform random inputs instead of zeros
+  // --shard i/N (asc-tools extra): directory mode runs the input files k with k mod N == i, into
+  // <output>/shard_<i>_of_<N>/ with a manifest.jsonl; --resume skips the inputs it records done.
+  int shard_index = -1, shard_count = 0;
+  bool resume = false;
   bool help = false, version = false, no_args = false;
 };
 
