@@ -14,7 +14,8 @@ set -euo pipefail
 
 pkgs=(cmake g++ make libcxxopts-dev libfmt-dev libprotobuf-dev protobuf-compiler catch2
       zlib1g-dev libdnnl-dev ocl-icd-opencl-dev libonnx-dev pkg-config libonnx-testdata
-      python3-numpy)  # the CLI tests write and check tensors with numpy
+      python3-numpy  # the CLI tests write and check tensors with numpy
+      parallel)      # scripts/batch: sharded inference
 for arg in "$@"; do
   case "$arg" in
     --models) pkgs+=(python3-onnx python3-numpy python3-torch python3-torchvision) ;;
