@@ -3,7 +3,7 @@
 # non-interactive: it only calls apt-get when something is missing.
 #   scripts/install-deps.sh           build, tests (libonnx-testdata: the ONNX conformance tests)
 #                                     and demo
-#   scripts/install-deps.sh --models  also python3-onnx/-torch/-torchvision (model scripts)
+#   scripts/install-deps.sh --models  also python3-onnx/-torch/-torchvision/-sklearn (model scripts)
 #   scripts/install-deps.sh --bench   also the above plus Node.js/npm for the ONNX Runtime peer
 #   scripts/install-deps.sh --test    also Chromium (headless check of msprof's report.html) and
 #                                     clang-format (the format check)
@@ -18,7 +18,7 @@ pkgs=(cmake g++ make libcxxopts-dev libfmt-dev libprotobuf-dev protobuf-compiler
       parallel)      # scripts/batch: sharded inference
 for arg in "$@"; do
   case "$arg" in
-    --models) pkgs+=(python3-onnx python3-numpy python3-torch python3-torchvision) ;;
+    --models) pkgs+=(python3-onnx python3-numpy python3-torch python3-torchvision python3-sklearn) ;;
     --bench) pkgs+=(python3-onnx python3-numpy python3-torch python3-torchvision nodejs npm) ;;
     --test) pkgs+=(chromium clang-format) ;;
     --fuzz) pkgs+=(clang libclang-rt-14-dev libomp-dev ccache) ;;
