@@ -331,13 +331,17 @@ Result<ops::aipp::Params> resolve(const domi::AippOpParams& op, const ir::Value&
                      "the crop is outside the image: load_start_pos_h {} + crop_size_h {} > "
                      "src_image_size_h {}",
                      p.crop_y, p.crop_h, p.src_h);
-  if (p.outH() != H || p.outW() != W)
-    return c.invalid(op.crop() ? "crop_size_w" : "src_image_size_w",
-                     "AIPP gives {}x{} (h x w: {} {} + padding {}+{}, {}+{}) but model input "
-                     "'{}' is {}x{}; asc-tools does not resize",
-                     p.outH(), p.outW(), op.crop() ? "crop" : "image",
-                     fmt::format("{}x{}", p.crop_h, p.crop_w), p.pad_top, p.pad_bottom, p.pad_left,
-                     p.pad_right, in.name, H, W);
+  if (p.outH() != H || p.outW() != W) {
+    // The field to blame: the one that sets the size that is off.
+    const bool h_off = p.outH() != H;
+    const char* field = op.crop() ? (h_off ? "crop_size_h" : "crop_size_w")
+                                  : (h_off ? "src_image_size_h" : "src_image_size_w");
+    return c.invalid(field,
+                     "AIPP gives {}x{} (h x w: the {} {}x{} plus padding {}+{} rows, {}+{} "
+                     "columns) but model input '{}' is {}x{}; asc-tools does not resize",
+                     p.outH(), p.outW(), op.crop() ? "crop" : "image", p.crop_h, p.crop_w,
+                     p.pad_top, p.pad_bottom, p.pad_left, p.pad_right, in.name, H, W);
+  }
   return p;
 }
 

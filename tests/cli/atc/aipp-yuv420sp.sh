@@ -2,7 +2,7 @@
 # with CANN's JPEG matrix, then mean/min/var normalisation) in front of the model input, which
 # becomes the raw uint8 image [1, 48, 32, 1]. msame on the raw image must give what the plain
 # fp32 model gives on the numpy-converted, normalised tensor (cosine >= 0.9999). The op shows
-# in --mode=1 JSON and in the layer dumps.
+# in --mode=1 JSON, in the layer dumps and in msprof's op statistics.
 PY=/usr/bin/python3
 case_py="$DATA/aipp_case.py"
 proto=/usr/include/onnx/onnx.proto
@@ -86,3 +86,8 @@ echo "cosine(AIPP model, plain model on a float JPEG YUV->RGB conversion) = $cos
 $PY -c "import sys; sys.exit(0 if float('$cosf') >= 0.999 else 1)" || fail "cosine $cosf < 0.999"
 # The layer dumps hold the Aipp op like any other.
 find out_aipp/dump -type f -name 'Aipp.*' | grep -q . || fail "no Aipp dump file"
+# ... and msprof's op statistics.
+run msprof --application="msame --model aipp.om --input image.bin --output out_prof" --output prof
+expect_exit 0
+grep -q ',Aipp,AI_CORE,' prof/PROF_*/mindstudio_profiler_output/op_statistic_*.csv ||
+  fail "no Aipp row in the profile"
