@@ -1,7 +1,8 @@
 # Static AIPP from an RGB888 image stored B, G, R: crop a 30x28 window at (4, 6) of the 36x40
 # image, swap R and B (rbuv_swap_switch), normalise, and pad 1 row top and bottom and 2 columns
 # left and right with padding_value, giving the model's 32x32. The AIPP model on the raw image
-# must match the plain model on the numpy reference (cosine >= 0.9999).
+# must match the plain model on the numpy reference (cosine >= 0.9999); the same for XRGB8888
+# with both swaps and a crop.
 PY=/usr/bin/python3
 case_py="$DATA/aipp_case.py"
 proto=/usr/include/onnx/onnx.proto
@@ -58,3 +59,36 @@ $PY -c "import sys; sys.exit(0 if float('$cos') >= 0.9999 else 1)" || fail "cosi
 head -c 100 image.bin > short.bin
 run msame --model aipp.om --input short.bin --output out_short
 expect_exit_nonzero
+
+# XRGB8888: ax_swap_switch drops the leading X byte (XRGB -> RGBX), rbuv_swap_switch then gives
+# B, G, R; a crop at (1, 3) with the model's own size (crop_size 0).
+cat > xrgb.cfg <<'CFG'
+aipp_op {
+  aipp_mode: static
+  input_format: XRGB8888_U8
+  ax_swap_switch: true
+  rbuv_swap_switch: true
+  crop: true
+  src_image_size_w: 40
+  src_image_size_h: 36
+  load_start_pos_w: 3
+  load_start_pos_h: 1
+}
+CFG
+run atc "${common[@]}" --output=xrgb --insert_op_conf=xrgb.cfg
+expect_exit 0
+$PY - <<'PYREF' || fail "could not make the XRGB image"
+import numpy as np
+img = np.random.default_rng(0).integers(0, 256, (1, 36, 40, 4), dtype=np.uint8)
+img.tofile("xrgb.bin")
+bgr = img[0, 1:33, 3:35, 1:4][..., ::-1].astype(np.float32)
+bgr.transpose(2, 0, 1)[None].tofile("xrgb_ref.bin")
+PYREF
+run msame --model xrgb.om --input xrgb.bin --output out_xrgb
+expect_exit 0
+run msame --model plain.om --input xrgb_ref.bin --output out_xrgb_plain
+expect_exit 0
+cos=$($PY "$case_py" cosine "$(ls out_xrgb/*/xrgb_output_0.bin)" \
+  "$(ls out_xrgb_plain/*/plain_output_0.bin)") || fail "cosine: $cos"
+echo "cosine(AIPP model on XRGB, plain model on numpy) = $cos"
+$PY -c "import sys; sys.exit(0 if float('$cos') >= 0.9999 else 1)" || fail "cosine $cos < 0.9999"
