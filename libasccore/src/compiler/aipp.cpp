@@ -9,6 +9,7 @@
 #include <google/protobuf/text_format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -270,6 +271,23 @@ Result<ops::aipp::Params> resolve(const domi::AippOpParams& op, const ir::Value&
   }
   if (p.csc && std::all_of(p.matrix.begin(), p.matrix.end(), [](int32_t m) { return m == 0; }))
     return c.invalid("csc_switch", "csc_switch is true but every matrix_r*c* is 0");
+
+  // Values whose switch is off do nothing, as on the NPU; say so, since it is usually a slip.
+  if (!op.crop() &&
+      (op.load_start_pos_w() || op.load_start_pos_h() || op.crop_size_w() || op.crop_size_h()))
+    ASC_LOG_WARN("{}: load_start_pos/crop_size are set but crop is false: no crop",
+                 c.where("crop"));
+  if (!op.padding() && (op.left_padding_size() || op.right_padding_size() ||
+                        op.top_padding_size() || op.bottom_padding_size()))
+    ASC_LOG_WARN("{}: *_padding_size is set but padding is false: no padding", c.where("padding"));
+  if (!p.csc && std::any_of(p.matrix.begin(), p.matrix.end(), [](int32_t m) { return m != 0; }))
+    ASC_LOG_WARN("{}: matrix_r*c* is set but csc_switch is false: no colour-space conversion",
+                 c.where("csc_switch"));
+  if (op.cpadding_value() != 0.f)
+    ASC_LOG_INFO("{}: cpadding_value fills the NPU's C0 channel padding; no effect on the CPU",
+                 c.where("cpadding_value"));
+  if (!std::isfinite(op.padding_value()))
+    return c.invalid("padding_value", "padding_value must be a finite number");
 
   // Geometry: padding around the crop window gives the model input's H x W.
   if (op.padding()) {
