@@ -187,6 +187,7 @@ Result<CompileOptions> compileOptions(const Options& o) {
   c.import.input_format = fmt_in;
   ASC_TRY(c.import.op_name_map, readOpNameMap(o.get("op_name_map")));
   c.out_nodes = o.get("out_nodes");
+  c.insert_op_conf = o.get("insert_op_conf");
   c.core_type = o.get("core_type");
   ASC_TRY(c.level, optLevel(o));
   ASC_TRY(c.keep_original, boolOption(o, "save_original_model"));

@@ -48,7 +48,10 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"virtual_type", "0", "virtualization type", false},
       {"out_nodes", "", "\"node:0;node2:1\": these node outputs become the model outputs", true},
       {"input_fp16_nodes", "", "\"input1;input2\": model inputs fed as fp16", true},
-      {"insert_op_conf", "", "AIPP configuration file", false},
+      {"insert_op_conf", "",
+       "AIPP configuration file (protobuf text, aipp_op { ... }): static AIPP in front of a "
+       "model input, which then takes the raw uint8 image (docs/aipp.md)",
+       true},
       {"op_name_map", "",
        "file of \"SrcType:DstType\" lines: model op types to read as supported ones", true},
       {"op_plugin_path", "",

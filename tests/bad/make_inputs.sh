@@ -118,6 +118,19 @@ mkdir -p conf
 for v in empty:"" negative:-1 huge:99999999999999999999 text:abc zero:0 fraction:1.5; do
   printf '[memory_optimize]\nmemory_reuse_mb=%s\n' "${v#*:}" > "conf/mem-${v%%:*}.ini"
 done
+# AIPP configurations (--insert_op_conf, protobuf text) for tiny_conv's input x [1,3,8,8].
+aipp() { printf 'aipp_op {\n  aipp_mode: %s\n%b}\n' "$2" "$3" > "conf/aipp-$1.cfg"; }
+aipp unknown-field static '  input_format: RGB888_U8\n  brightness: 3\n'
+aipp bad-enum static '  input_format: BGR_U8\n'
+aipp mean-float static '  input_format: RGB888_U8\n  mean_chn_0: 1.5\n'
+aipp no-format static ''
+aipp width-range static '  input_format: RGB888_U8\n  src_image_size_w: 5000\n'
+aipp crop-outside static '  input_format: RGB888_U8\n  crop: true\n  src_image_size_w: 10\n  load_start_pos_w: 4\n  crop_size_w: 8\n'
+aipp yuv-odd-start static '  input_format: YUV420SP_U8\n  crop: true\n  src_image_size_w: 10\n  load_start_pos_w: 1\n'
+aipp rank static '  input_format: RGB888_U8\n  related_input_rank: 3\n'
+aipp name static '  input_format: RGB888_U8\n  related_input_name: "image"\n'
+aipp dynamic dynamic '  max_src_image_size: 1000\n'
+aipp resize static '  input_format: RGB888_U8\n  resize: true\n  resize_output_w: 8\n  resize_output_h: 8\n'
 
 # --- tensors ---------------------------------------------------------------------------------
 # tiny_conv's input: float32 [1,3,8,8] = 768 bytes

@@ -9,7 +9,7 @@ data=$here/../data
 c=$here/corpus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$c"/{fuzz_onnx,fuzz_om,fuzz_npy,fuzz_bin,fuzz_dump,fuzz_fusion_rule,fuzz_json_options,fuzz_memory_config,fuzz_op_json}
+mkdir -p "$c"/{fuzz_onnx,fuzz_om,fuzz_npy,fuzz_bin,fuzz_dump,fuzz_fusion_rule,fuzz_json_options,fuzz_memory_config,fuzz_op_json,fuzz_aipp_config}
 
 # ONNX: the bundled tiny models; the external-data one with its data after the separator.
 for m in "$data"/*.onnx; do cp "$m" "$c/fuzz_onnx/"; done
@@ -77,3 +77,8 @@ printf '[{"op": "AddReluCustom", "input_desc": [{"name": "x1", "param_type": "re
   > "$c/fuzz_op_json/two_ops.json"
 printf '[{"op": "AddCustom", "input_desc": [{"name": "x", "param_type": "optional", "format": ["ND"], "type": ["fp16"]}], "output_desc": [{"name": "y", "type": ["fp16"]}], "attr": [{"name": "k", "param_type": "optional", "type": "list_int", "default_value": [1, 2]}, {"name": "s", "param_type": "optional", "type": "str", "default_value": "a"}]}]\n' \
   > "$c/fuzz_op_json/attrs.json"
+# AIPP configurations: the forms the CLI tests use.
+printf 'aipp_op {\n  aipp_mode: static\n  input_format: YUV420SP_U8\n  csc_switch: true\n  matrix_r0c0: 256\n  matrix_r0c2: 359\n  matrix_r1c0: 256\n  matrix_r1c1: -88\n  matrix_r1c2: -183\n  matrix_r2c0: 256\n  matrix_r2c1: 454\n  input_bias_1: 128\n  input_bias_2: 128\n  mean_chn_0: 124\n  var_reci_chn_0: 0.017125\n}\n' \
+  > "$c/fuzz_aipp_config/yuv420sp.cfg"
+printf 'aipp_op {\n  aipp_mode: static\n  related_input_name: "z"\n  input_format: RGB888_U8\n  src_image_size_w: 12\n  src_image_size_h: 10\n  crop: true\n  load_start_pos_w: 2\n  load_start_pos_h: 1\n  crop_size_w: 6\n  crop_size_h: 7\n  padding: true\n  left_padding_size: 1\n  right_padding_size: 1\n  top_padding_size: 1\n  padding_value: 0.5\n}\n' \
+  > "$c/fuzz_aipp_config/rgb888_crop_pad.cfg"

@@ -1,6 +1,7 @@
 // compile.cpp: asc::compile(), the compiler's order of work (see compile.h):
-//   import -> --out_nodes -> pass pipeline of the level (clean-ups, fusions, attention,
-//   precision, layout) -> chip checks (operators, dtypes, core type) -> memory plan and limits
+//   import -> --out_nodes -> AIPP (--insert_op_conf, aipp.cpp) -> pass pipeline of the level
+//   (clean-ups, fusions, attention, precision, layout) -> chip checks (operators, dtypes, core
+//   type) -> memory plan and limits
 //   -> optional equivalence check.
 #include "asc/compiler/compile.h"
 
@@ -198,6 +199,9 @@ Result<CompiledModel> compile(const CompileOptions& o) {
 Result<CompiledModel> compileGraph(ir::Graph g, const CompileOptions& o) {
   ASC_TRY(const soc::SocInfo* chip, soc::findSoc(o.soc_version));
   ASC_RETURN_IF_ERROR(applyOutNodes(g, o.out_nodes));
+  // AIPP belongs to the model from here on: the original model (--save_original_model) and the
+  // equivalence reference both take the raw image.
+  if (!o.insert_op_conf.empty()) ASC_RETURN_IF_ERROR(insertAippFromFile(g, o.insert_op_conf));
   for (const auto& name : o.keep_names)
     if (!g.findNode(name)) ASC_LOG_WARN("--op_blacklist: the model has no node named '{}'", name);
 

@@ -1,8 +1,8 @@
 # An option asc-tools does not support yet is refused (E10055), unless it carries its default.
-run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310 --insert_op_conf=aipp.cfg
+run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310 --is_input_adjust_hw_layout=true
 expect_exit 255
 expect_stdout_contains "E10055"
-expect_stdout_contains "--insert_op_conf"
+expect_stdout_contains "--is_input_adjust_hw_layout"
 expect_no_file m.om
 run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310 --disable_reuse_memory=0
 expect_exit 0

@@ -3,7 +3,9 @@
 // optimisation level (clean-ups, fusions, precision, layout: every transformation is a registered
 // pass, see passes/pass.h), checks the result against the chip (its operators, dtypes and memory),
 // plans the activation memory, and, when asked, checks that the optimised graph computes what the
-// original does. atc is argument parsing, compile() and om::writeOm().
+// original does. atc is argument parsing, compile() and om::writeOm(). With --insert_op_conf the
+// AIPP step puts an Aipp op in front of the model inputs it names, right after import
+// (docs/aipp.md).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +35,8 @@ struct CompileOptions {
   frontend::OnnxImportOptions import;
   /// --out_nodes "node:index;node2:index" (source-model node names).
   std::string out_nodes;
+  /// --insert_op_conf: the AIPP configuration file ("" = none); see insertAipp().
+  std::string insert_op_conf;
 
   /// --soc_version (E10001 listing the known chips when unknown).
   std::string soc_version;
@@ -101,6 +105,19 @@ ASC_API Result<CompiledModel> compileGraph(ir::Graph graph, const CompileOptions
 /// Makes the outputs "node:index;..." the model outputs (E10001 on bad syntax or index, E16003
 /// naming a node the model does not have).
 ASC_API Status applyOutNodes(ir::Graph& g, const std::string& spec);
+
+/// Static AIPP: parses `config_text` (protobuf text format of domi.InsertNewOps; `source` names
+/// it in messages) and puts an Aipp op in front of each model input an aipp_op block names
+/// (related_input_rank, default 0, or related_input_name). That input becomes the raw uint8
+/// image ([N, src_h, src_w, C]; YUV420SP_U8: [N, src_h*3/2, src_w, 1]); the Aipp output keeps
+/// the fp32 NCHW shape the model read. Errors name the file, line and field: E13018 the text does
+/// not parse (unknown field, wrong value type), E10052 a value AIPP cannot take (range, crop
+/// outside the image, odd YUV420SP start, missing input_format, no such input), E10055 what
+/// asc-tools does not implement (dynamic AIPP, resize, rotation, multi_shape_op). The graph is
+/// unchanged on error.
+ASC_API Status insertAipp(ir::Graph& g, const std::string& config_text, const std::string& source);
+/// insertAipp() on the contents of a file (E13001 when it cannot be opened).
+ASC_API Status insertAippFromFile(ir::Graph& g, const std::string& path);
 
 /// Runs `original` and `optimised` (the same inputs and outputs) on the CPU runtime with the same
 /// seeded random inputs and compares every output with the compare module: a float output must
