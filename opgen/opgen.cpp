@@ -205,15 +205,14 @@ int runCompile(const std::vector<std::string>& args, std::ostream& out) {
   if (pid == 0) {
     if (v.count("--cann")) ::setenv("ASCEND_CANN_PACKAGE_PATH", v["--cann"].c_str(), 1);
     if (quiet) {
+      // The build's lines go to the log (the shell redirects; it is the build's own output).
       ::mkdir((project + "/build_out").c_str(), 0755);
-      if (FILE* f = std::fopen(log.c_str(), "w")) {
-        ::dup2(fileno(f), 1);
-        ::dup2(fileno(f), 2);
-      }
+      ::execl("/bin/bash", "bash", "-c", "exec bash \"$0\" > \"$1\" 2>&1", build.c_str(),
+              log.c_str(), static_cast<char*>(nullptr));
     } else {
       ::dup2(2, 1);  // the build's lines go to stderr; stdout keeps opgen's result
+      ::execl("/bin/bash", "bash", build.c_str(), static_cast<char*>(nullptr));
     }
-    ::execl("/bin/bash", "bash", build.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   int status = 0;

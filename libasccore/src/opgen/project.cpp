@@ -76,24 +76,19 @@ Status writeFile(const std::string& root, const std::string& rel, const std::str
                     fmt::format("refusing to write '{}' outside the output folder", rel));
   ASC_RETURN_IF_ERROR(makeParents(root, rel, exit_code));
   const std::string path = root + "/" + rel;
-  int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
-  int fd = ::open(path.c_str(), flags, executable ? 0755 : 0644);
-  if (fd < 0)
-    return failWith(exit_code, kInvalidOutputPath, ErrorCode::FileWriteFailed,
-                    fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-  size_t done = 0;
-  while (done < data.size()) {
-    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n <= 0) {
-      ::close(fd);
-      return failWith(exit_code, kInvalidOutputPath, ErrorCode::FileWriteFailed,
-                      fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-    }
-    done += static_cast<size_t>(n);
+  struct stat st;
+  if (lexists(path, &st) && (!overwrite || S_ISLNK(st.st_mode)))
+    return failWith(exit_code, kInvalidOutputPath, ErrorCode::InvalidParam,
+                    fmt::format("{} exists{}; opgen does not overwrite it", path,
+                                S_ISLNK(st.st_mode) ? " as a symbolic link" : ""));
+  // Written beside and renamed (support/file.h): never through a link, never half a file.
+  if (Status s = writeFileAtomic(path, data.data(), data.size()); !s) {
+    *exit_code = kInvalidOutputPath;
+    return s;
   }
-  if (::close(fd) != 0)
+  if (executable && ::chmod(path.c_str(), 0755) != 0)
     return failWith(exit_code, kInvalidOutputPath, ErrorCode::FileWriteFailed,
-                    fmt::format("cannot write {}", path));
+                    fmt::format("cannot make {} executable: {}", path, std::strerror(errno)));
   return Status::ok();
 }
 
