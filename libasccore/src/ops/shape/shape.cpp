@@ -1,4 +1,4 @@
-// shape.cpp: shape-manipulation ops (Shape, Reshape, Flatten, Squeeze, Unsqueeze, Transpose,
+// shape.cpp: shape-manipulation ops (Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze, Transpose,
 // Expand, Tile, Cast, Identity, Dropout, Constant, ConstantOfShape); select.cpp has the
 // indexing ones (Concat, Split, Slice, Gather, DepthToSpace, Pad). PyTorch exports shape
 // arithmetic as Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains, so every op of the
@@ -48,6 +48,15 @@ Eval evalShapeOp(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   int64_t start = n.attrs.getInt("start", 0);
   int64_t len = n.outputs[0]->shape[0];
   return one(makeInt64Tensor(ir::Shape(s.begin() + start, s.begin() + start + len), {len}));
+}
+
+Status inferSizeOp(InferContext& ctx) {
+  ctx.setOutput(0, ir::DType::I64, {});
+  return Status::ok();
+}
+
+Eval evalSizeOp(const ir::Node&, const std::vector<ir::Tensor>& in) {
+  return one(makeInt64Tensor({ir::numElements(in[0].shape)}, {}));
 }
 
 // --- Reshape, Flatten, Squeeze, Unsqueeze ----------------------------------------------------
@@ -465,6 +474,18 @@ const OpDef& defShape() {
                              .evalConst(evalShapeOp)
                              .evalFromShapes()
                              .summary("the input's shape as int64 (opset 15: dims [start, end))");
+  return d;
+}
+
+const OpDef& defSize() {
+  static const OpDef d = OpDef("Size")
+                             .kernel(createConstKernel)
+                             .nativeDtypes()
+                             .onnx(1)
+                             .inferShape(inferSizeOp)
+                             .evalConst(evalSizeOp)
+                             .evalFromShapes()
+                             .summary("the input's element count as an int64 scalar");
   return d;
 }
 
