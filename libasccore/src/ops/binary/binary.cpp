@@ -1,10 +1,10 @@
 // binary.cpp: broadcasting element-wise ops with two or more inputs: Add, Sub, Mul, Div (-> CANN
 // RealDiv), Pow, Mod (-> FloorMod), BitShift, the comparisons Equal, Greater, Less,
 // GreaterOrEqual and LessOrEqual (bool output), And/Or/Xor (bool), the variadic Sum (-> AddN),
-// Max (-> Maximum) and Min (-> Minimum), and Where (-> SelectV2). All follow numpy broadcasting;
-// the legacy (opset < 7) `broadcast`/`axis` attributes are accepted when they mean the same thing
-// and then dropped. All fold on constant inputs; integer math wraps like two's complement and Div
-// truncates toward zero like C (dividing by zero is an error).
+// Mean, Max (-> Maximum) and Min (-> Minimum), and Where (-> SelectV2). All follow numpy
+// broadcasting; the legacy (opset < 7) `broadcast`/`axis` attributes are accepted when they mean
+// the same thing and then dropped. All fold on constant inputs; integer math wraps like two's
+// complement and Div truncates toward zero like C (dividing by zero is an error).
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -267,6 +267,18 @@ Result<std::vector<ir::Tensor>> evalSum(const ir::Node& n, const std::vector<ir:
       });
 }
 
+Result<std::vector<ir::Tensor>> evalMean(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const size_t k = presentInputs(in);
+  return evalWith(
+      n, in,
+      [k](const double* a) {
+        double s = 0;
+        for (size_t i = 0; i < k; ++i) s += a[i];
+        return s / static_cast<double>(k);
+      },
+      [](const int64_t*) -> int64_t { return 0; });
+}
+
 template <bool kMax>
 Result<std::vector<ir::Tensor>> evalExtreme(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   const size_t k = presentInputs(in);
@@ -375,6 +387,26 @@ const OpDef& defSum() {
                              .evalConst(evalSum)
                              .flops(variadicFlops)
                              .summary("element-wise sum of 1 or more inputs, broadcasting");
+  return d;
+}
+
+// Mean runs as Sum then a scale by 1/k (the kernel's last step); float inputs only.
+static Status inferMean(InferContext& ctx) {
+  if (!ir::isFloat(ctx.dtype(0)))
+    return ctx.fail("input dtype {} is not a float type", ir::dtypeName(ctx.dtype(0)));
+  return inferArith(ctx);
+}
+
+const OpDef& defMean() {
+  static const OpDef d = OpDef("Mean")
+                             .kernel(createBinaryKernel)
+                             .layout(binaryLayout)
+                             .onnx(1)
+                             .inputs(1, kVariadic)
+                             .inferShape(inferMean)
+                             .evalConst(evalMean)
+                             .flops(variadicFlops)
+                             .summary("element-wise mean of 1 or more inputs, broadcasting");
   return d;
 }
 

@@ -332,14 +332,56 @@ class Chain : public Kernel {
 // The kernel a node runs: Mod and BitShift pick theirs by attribute.
 std::string kernelOp(const ir::Node& n) {
   if (n.op_type == "Mod") return n.attrs.getInt("fmod", 0) ? "FMod" : "Mod";
+  if (n.op_type == "Mean") return "Sum";  // then scaled by 1/k
   if (n.op_type == "BitShift")
     return n.attrs.getString("direction", "") == "LEFT" ? "ShiftLeft" : "ShiftRight";
   return n.op_type;
 }
 
+// Mean: the Sum of the inputs, then every output element divided by their count.
+class ScaleAfter : public Kernel {
+ public:
+  ScaleAfter(std::unique_ptr<Kernel> sum, const TensorRef& o, double scale)
+      : sum_(std::move(sum)), o_(o), scale_(scale) {}
+  void run() override {
+    sum_->run();
+    const int64_t n = o_.numel();
+    if (o_.dtype() == ir::DType::F64) {
+      double* p = static_cast<double*>(o_.data);
+      for (int64_t i = 0; i < n; ++i) p[i] *= scale_;
+    } else {
+      float* p = static_cast<float*>(o_.data);
+      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<float>(p[i] * scale_);
+    }
+  }
+  std::string implName() const override { return "mean"; }
+
+ private:
+  std::unique_ptr<Kernel> sum_;
+  TensorRef o_;
+  double scale_;
+};
+
+Result<std::unique_ptr<Kernel>> createSumKernel(const KernelInit& k);
+
 }  // namespace
 
 Result<std::unique_ptr<Kernel>> createBinaryKernel(const KernelInit& k) {
+  if (k.node.op_type == "Mean") {
+    if (k.outputs[0].dtype() != ir::DType::F32 && k.outputs[0].dtype() != ir::DType::F64)
+      return Status::error(ErrorCode::NotImplemented, "node '{}' (Mean): {} is not supported",
+                           k.node.name, ir::dtypeName(k.outputs[0].dtype()));
+    ASC_TRY(auto sum, createSumKernel(k));
+    return std::unique_ptr<Kernel>(std::make_unique<ScaleAfter>(
+        std::move(sum), k.outputs[0], 1.0 / static_cast<double>(k.inputs.size())));
+  }
+  return createSumKernel(k);
+}
+
+namespace {
+
+// Every op of createBinaryKernel but Mean's final scale.
+Result<std::unique_ptr<Kernel>> createSumKernel(const KernelInit& k) {
   const std::string op = kernelOp(k.node);
   const TensorRef& o = k.outputs[0];
   if (op == "Where") {
@@ -411,6 +453,8 @@ Result<std::unique_ptr<Kernel>> createBinaryKernel(const KernelInit& k) {
   }
   return std::unique_ptr<Kernel>(std::move(chain));
 }
+
+}  // namespace
 
 Layout binaryLayout(const ir::Node& n, const std::vector<Layout>& in) {
   static const char* const kBlockable[] = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Sum"};

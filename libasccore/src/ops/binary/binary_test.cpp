@@ -278,3 +278,23 @@ TEST_CASE("Mod: divisor's sign (fmod 0) or dividend's (fmod 1)", "[ops][binary]"
   REQUIRE(k.out().isConstant());
   CHECK(k.out().tensor().toInts() == Ints{2, -2});
 }
+
+TEST_CASE("Mean of 1 to 3 inputs, broadcasting", "[ops][binary]") {
+  using asc::test::bytesOf;
+  const std::vector<float> a = {1, 2, 3, 4}, b = {10, 20}, c = {0.5f};
+  OpTester t("Mean");
+  t.input(DType::F32, {2, 2}).input(DType::F32, {2}).input(DType::F32, {1});
+  auto got = asc::test::runKernel<float>(t, {bytesOf(a), bytesOf(b), bytesOf(c)});
+  for (size_t i = 0; i < 4; ++i) CHECK(got[i] == Approx((a[i] + b[i % 2] + c[0]) / 3));
+  OpTester one("Mean");
+  one.input(DType::F32, {4});
+  CHECK(asc::test::runKernel<float>(one, {bytesOf(a)}) == a);
+  OpTester f("Mean");
+  f.constFloats({1, 2}, {2}).constFloats({3, 6}, {2});
+  REQUIRE(f.run().isOk());
+  REQUIRE(f.out().isConstant());
+  CHECK(doublesOf(f.out()) == std::vector<double>{2, 4});
+  OpTester ints("Mean");
+  ints.input(DType::I32, {2}).input(DType::I32, {2});
+  CHECK(mentions(ints.run(), "float"));
+}

@@ -1,9 +1,9 @@
 // reduce.cpp: ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd, ReduceL1, ReduceL2,
 // ReduceSumSquare, ReduceLogSum and ReduceLogSumExp (-> CANN ReduceMeanD, ReduceSumD, ... which
-// take the axes as an attribute). The axes are an attribute before opset 13 (ReduceSum)
-// or 18 (the others) and an optional input since; both become the attribute "axes", normalized
-// and sorted. No axes means all axes, unless noop_with_empty_axes=1 (then the op is an identity
-// and "axes" stays empty). keepdims (default 1) is made explicit. All fold on constants.
+// take the axes as an attribute), ArgMax/ArgMin and CumSum. The axes are an attribute before opset
+// 13 (ReduceSum) or 18 (the others) and an optional input since; both become the attribute "axes",
+// normalized and sorted. No axes means all axes, unless noop_with_empty_axes=1 (then the op is an
+// identity and "axes" stays empty). keepdims (default 1) is made explicit. All fold on constants.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -206,6 +206,46 @@ OpDef argReduceOp(const char* name, const char* cann, EvalFn eval, const char* s
       .summary(summary);
 }
 
+// CumSum: x of a numeric type, axis an int32/int64 scalar (or one element); the output has x's
+// shape, so a run-time axis is fine (the kernel reads it); a constant one is range-checked.
+Status inferCumSum(InferContext& ctx) {
+  const ir::DType t = ctx.dtype(0);
+  if (t != ir::DType::F32 && t != ir::DType::F64 && t != ir::DType::F16 && t != ir::DType::BF16 &&
+      t != ir::DType::I32 && t != ir::DType::I64 && t != ir::DType::U32 && t != ir::DType::U64)
+    return ctx.fail("input dtype {} is not supported (float, int32/64, uint32/64)",
+                    ir::dtypeName(t));
+  if ((ctx.dtype(1) != ir::DType::I64 && ctx.dtype(1) != ir::DType::I32) ||
+      ctx.input(1).numel() != 1)
+    return ctx.fail("axis (input 1) must be one int32 or int64, it is {} [{}]",
+                    ir::dtypeName(ctx.dtype(1)), ir::shapeToString(ctx.shape(1)));
+  if (const ir::Value* a = ctx.constInput(1)) {
+    const int64_t v = a->tensor().intAt(0);
+    if (!normalizeAxis(v, ctx.rank(0)))
+      return ctx.fail("axis {} is out of range for an input of rank {}", v, ctx.rank(0));
+  }
+  return inferSameAsInput0(ctx);
+}
+
+Result<std::vector<ir::Tensor>> evalCumSum(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const ir::Tensor& x = in[0];
+  const int64_t axis = *normalizeAxis(in[1].intAt(0), static_cast<int64_t>(x.shape.size()));
+  const bool excl = n.attrs.getInt("exclusive", 0) != 0, rev = n.attrs.getInt("reverse", 0) != 0;
+  TensorBuilder b(x.dtype, x.shape);
+  const int64_t count = x.numel();
+  if (ir::isFloat(x.dtype)) {
+    std::vector<double> v(count), o(count);
+    for (int64_t i = 0; i < count; ++i) v[i] = x.floatAt(i);
+    cumsum(v.data(), o.data(), x.shape, axis, excl, rev);
+    for (int64_t i = 0; i < count; ++i) b.setFloat(i, o[i]);
+  } else {
+    std::vector<int64_t> v(count), o(count);
+    for (int64_t i = 0; i < count; ++i) v[i] = x.intAt(i);
+    cumsum(v.data(), o.data(), x.shape, axis, excl, rev);
+    for (int64_t i = 0; i < count; ++i) b.setInt(i, o[i]);
+  }
+  return std::vector<ir::Tensor>{b.finish()};
+}
+
 int64_t reduceFlops(const ir::Node& n) { return n.inputs[0]->numel(); }
 
 OpDef reduceOp(const char* name, const char* cann, EvalFn eval, const char* summary) {
@@ -248,6 +288,19 @@ const OpDef& defArgMin() {
   static const OpDef d =
       argReduceOp("ArgMin", "ArgMin", evalArgReduce<false>,
                   "int64 index of the minimum along axis (keepdims, select_last_index)");
+  return d;
+}
+
+const OpDef& defCumSum() {
+  static const OpDef d = OpDef("CumSum")
+                             .kernel(createCumSumKernel)
+                             .precisionClass(PrecisionClass::Sensitive)
+                             .onnx(11)
+                             .inputs(2, 2)
+                             .inferShape(inferCumSum)
+                             .evalConst(evalCumSum)
+                             .flops([](const ir::Node& n) { return n.inputs[0]->numel(); })
+                             .summary("running sum along axis (input 1); exclusive, reverse");
   return d;
 }
 

@@ -1,7 +1,7 @@
 // reduce_kernel.cpp: reductions over any set of axes. Each output element walks its reduced
 // sub-space with strides (a contiguous run when the reduced axes are the innermost ones, as in
 // the LayerNorm patterns); Max/Min compare in the element type, the others accumulate in double
-// (reduce_kernel.h). ArgMax/ArgMin walk one axis per output element.
+// (reduce_kernel.h). ArgMax/ArgMin walk one axis per output element; CumSum scans one.
 #include "reduce_kernel.h"
 
 #include <algorithm>
@@ -141,7 +141,64 @@ class ArgKernel : public Kernel {
   bool max_ = true, last_ = false;
 };
 
+// CumSum: the axis (input 1) may be a run-time input, read on every run.
+template <typename T>
+class CumSumKernel : public Kernel {
+ public:
+  explicit CumSumKernel(const KernelInit& k)
+      : in_(static_cast<const T*>(k.inputs[0].data)),
+        out_(static_cast<T*>(k.outputs[0].data)),
+        shape_(k.inputs[0].shape()),
+        axis_(k.inputs[1].data),
+        axis64_(k.inputs[1].dtype() == ir::DType::I64),
+        exclusive_(k.node.attrs.getInt("exclusive", 0) != 0),
+        reverse_(k.node.attrs.getInt("reverse", 0) != 0) {}
+  void run() override {
+    const int64_t r = static_cast<int64_t>(shape_.size());
+    int64_t a = axis64_ ? *static_cast<const int64_t*>(axis_) : *static_cast<const int32_t*>(axis_);
+    if (a < 0) a += r;
+    if (a < 0 || a >= r) {  // out of range at run time: no sum (the output is the input)
+      std::copy(in_, in_ + ir::numElements(shape_), out_);
+      return;
+    }
+    cumsum(in_, out_, shape_, a, exclusive_, reverse_);
+  }
+  std::string implName() const override { return "cumsum"; }
+
+ private:
+  const T* in_;
+  T* out_;
+  ir::Shape shape_;
+  const void* axis_;
+  bool axis64_, exclusive_, reverse_;
+};
+
+template <template <typename> class K>
+Result<std::unique_ptr<Kernel>> numericKernel(const KernelInit& k) {
+  switch (k.inputs[0].dtype()) {
+    case ir::DType::F32:
+      return std::unique_ptr<Kernel>(std::make_unique<K<float>>(k));
+    case ir::DType::F64:
+      return std::unique_ptr<Kernel>(std::make_unique<K<double>>(k));
+    case ir::DType::I32:
+      return std::unique_ptr<Kernel>(std::make_unique<K<int32_t>>(k));
+    case ir::DType::I64:
+      return std::unique_ptr<Kernel>(std::make_unique<K<int64_t>>(k));
+    case ir::DType::U32:
+      return std::unique_ptr<Kernel>(std::make_unique<K<uint32_t>>(k));
+    case ir::DType::U64:
+      return std::unique_ptr<Kernel>(std::make_unique<K<uint64_t>>(k));
+    default:
+      return Status::error(ErrorCode::NotImplemented, "node '{}': {} of {} is not supported",
+                           k.node.name, k.node.op_type, ir::dtypeName(k.inputs[0].dtype()));
+  }
+}
+
 }  // namespace
+
+Result<std::unique_ptr<Kernel>> createCumSumKernel(const KernelInit& k) {
+  return numericKernel<CumSumKernel>(k);
+}
 
 Result<std::unique_ptr<Kernel>> createArgReduceKernel(const KernelInit& k) {
   switch (k.inputs[0].dtype()) {

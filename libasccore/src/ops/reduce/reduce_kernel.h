@@ -80,5 +80,30 @@ inline double reduceFinish(ReduceKind k, double acc, int64_t count) {
 
 Result<std::unique_ptr<Kernel>> createReduceKernel(const KernelInit& k);
 Result<std::unique_ptr<Kernel>> createArgReduceKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createCumSumKernel(const KernelInit& k);
+
+/// CumSum of x (shape s) along axis into out, both of T; exclusive leaves out each element's own
+/// value, reverse sums from the end.
+template <typename T>
+void cumsum(const T* x, T* out, const ir::Shape& s, int64_t axis, bool exclusive, bool reverse) {
+  int64_t outer = 1, n = 1, inner = 1;
+  for (int64_t d = 0; d < static_cast<int64_t>(s.size()); ++d)
+    (d < axis ? outer : d > axis ? inner : n) *= s[d];
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      T acc = T(0);
+      for (int64_t step = 0; step < n; ++step) {
+        const int64_t j = reverse ? n - 1 - step : step;
+        const int64_t at = (o * n + j) * inner + i;
+        if (exclusive) {
+          out[at] = acc;
+          acc = static_cast<T>(acc + x[at]);
+        } else {
+          acc = static_cast<T>(acc + x[at]);
+          out[at] = acc;
+        }
+      }
+    }
+}
 
 }  // namespace asc::ops

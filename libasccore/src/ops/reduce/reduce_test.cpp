@@ -214,3 +214,36 @@ TEST_CASE("ArgMax/ArgMin: axis, keepdims, select_last_index", "[ops][reduce]") {
   ti.input(DType::I32, {4}).attr("select_last_index", int64_t{1});
   CHECK(asc::test::runKernel<int64_t>(ti, {asc::test::bytesOf(xi)}) == Ints{3});
 }
+
+TEST_CASE("CumSum: axis at run time, exclusive, reverse", "[ops][reduce]") {
+  const std::vector<double> x = {1, 2, 3, 4, 5, 6};  // [2, 3]
+  struct Case {
+    int64_t axis, exclusive, reverse;
+    std::vector<double> want;
+  };
+  const Case cases[] = {{1, 0, 0, {1, 3, 6, 4, 9, 15}}, {0, 0, 0, {1, 2, 3, 5, 7, 9}},
+                        {-1, 1, 0, {0, 1, 3, 0, 4, 9}}, {1, 0, 1, {6, 5, 3, 15, 11, 6}},
+                        {1, 1, 1, {5, 3, 0, 11, 6, 0}}, {0, 1, 1, {4, 5, 6, 0, 0, 0}}};
+  for (const auto& c : cases) {
+    INFO("axis " << c.axis << " exclusive " << c.exclusive << " reverse " << c.reverse);
+    OpTester t("CumSum", 14);
+    t.input(DType::F64, {2, 3}).input(DType::I32, {}).attr("exclusive", c.exclusive);
+    t.attr("reverse", c.reverse);
+    const std::vector<int32_t> axis = {static_cast<int32_t>(c.axis)};
+    CHECK(asc::test::runKernel<double>(t, {asc::test::bytesOf(x), asc::test::bytesOf(axis)}) ==
+          c.want);
+    OpTester f("CumSum", 14);
+    f.constant(DType::F64, {2, 3}, x.data(), x.size() * 8).constInts({c.axis}, {});
+    f.attr("exclusive", c.exclusive).attr("reverse", c.reverse);
+    REQUIRE(f.run().isOk());
+    REQUIRE(f.out().isConstant());
+    CHECK(doublesOf(f.out()) == c.want);
+  }
+  OpTester i("CumSum", 14);
+  i.input(DType::I64, {4}).input(DType::I64, {1});
+  CHECK(asc::test::runKernel<int64_t>(i, {asc::test::bytesOf(Ints{5, -1, 2, 7}),
+                                          asc::test::bytesOf(Ints{0})}) == Ints{5, 4, 6, 13});
+  OpTester bad("CumSum", 14);
+  bad.input(DType::F32, {2, 3}).constInts({2}, {});
+  CHECK(mentions(bad.run(), "out of range"));
+}

@@ -1,5 +1,5 @@
 // shape.cpp: shape-manipulation ops (Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze, Transpose,
-// Expand, Tile, Cast, Identity, Dropout, Constant, ConstantOfShape); select.cpp has the
+// Expand, Tile, Cast, CastLike, Identity, Dropout, Constant, ConstantOfShape); select.cpp has the
 // indexing ones (Concat, Split, Slice, Gather, DepthToSpace, Pad). PyTorch exports shape
 // arithmetic as Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains, so every op of the
 // family folds on constant inputs (Shape even on a runtime input: it needs only the shape).
@@ -310,6 +310,18 @@ Status canonCast(InferContext& ctx) {
   return ctx.fail("'to' names the unsupported type '{}'", *s);
 }
 
+// CastLike (opset 15) is Cast to the dtype of its second input: that dtype becomes `to` and the
+// input is dropped, so the node runs and folds as Cast does.
+Status canonCastLike(InferContext& ctx) {
+  if (ctx.numInputs() < 2 || !ctx.hasInput(1)) return Status::ok();
+  const int to = ir::dtypeToOnnx(ctx.dtype(1));
+  if (to <= 0)
+    return ctx.unsupported("target dtype {} is not supported", ir::dtypeName(ctx.dtype(1)));
+  ctx.attrs().set("to", static_cast<int64_t>(to));
+  ctx.truncateInputs(1);
+  return Status::ok();
+}
+
 Status inferCast(InferContext& ctx) {
   if (!ctx.attrs().has("to")) return ctx.fail("attribute 'to' is required");
   int64_t to = ctx.attrs().getInt("to", 0);
@@ -594,6 +606,19 @@ const OpDef& defCast() {
                              .inferShape(inferCast)
                              .evalConst(evalCast)
                              .summary("converts to the element type `to`");
+  return d;
+}
+
+const OpDef& defCastLike() {
+  static const OpDef d = OpDef("CastLike")
+                             .kernel(createCastKernel)
+                             .nativeDtypes()
+                             .onnx(15)
+                             .inputs(1, 2)
+                             .canonicalize(canonCastLike)
+                             .inferShape(inferCast)
+                             .evalConst(evalCast)
+                             .summary("converts to the element type of the second input");
   return d;
 }
 
