@@ -1,5 +1,6 @@
 // norm_kernel.cpp: BatchNormalization (inference statistics), LayerNormalization and LRN on
-// oneDNN; InstanceNormalization as a two-pass loop per (n, c) plane in double precision.
+// oneDNN; InstanceNormalization, and LayerNormalization with its Mean/InvStdDev outputs, as
+// two-pass loops in double precision.
 #include "norm_kernel.h"
 
 #include <cmath>
@@ -41,13 +42,62 @@ Result<std::unique_ptr<Kernel>> batchNorm(const KernelInit& k) {
   return std::unique_ptr<Kernel>(std::move(kern));
 }
 
+// LayerNormalization with its Mean and InvStdDev outputs (per normalized row, fp32 stash): a loop
+// in double over each row of the [outer, inner] view; Y = (X - mean) * inv_std * scale + bias.
+class LayerNormStats : public Kernel {
+ public:
+  LayerNormStats(const KernelInit& k, int64_t outer, int64_t inner)
+      : x_(k.inputs[0].f32()),
+        scale_(k.inputs[1].f32()),
+        bias_(k.inputs.size() > 2 && k.inputs[2].data ? k.inputs[2].f32() : nullptr),
+        y_(static_cast<float*>(k.outputs[0].data)),
+        mean_(static_cast<float*>(k.outputs[1].data)),
+        inv_std_(k.outputs.size() > 2 ? static_cast<float*>(k.outputs[2].data) : nullptr),
+        outer_(outer),
+        inner_(inner),
+        eps_(k.node.attrs.getFloat("epsilon", 1e-5f)) {}
+  void run() override {
+    cpu::parallelFor(outer_, 1, [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        const float* x = x_ + o * inner_;
+        double sum = 0;
+        for (int64_t i = 0; i < inner_; ++i) sum += x[i];
+        const double mean = sum / static_cast<double>(inner_);
+        double sq = 0;
+        for (int64_t i = 0; i < inner_; ++i) sq += (x[i] - mean) * (x[i] - mean);
+        const double inv = 1.0 / std::sqrt(sq / static_cast<double>(inner_) + eps_);
+        float* y = y_ + o * inner_;
+        for (int64_t i = 0; i < inner_; ++i)
+          y[i] = static_cast<float>((x[i] - mean) * inv * scale_[i] + (bias_ ? bias_[i] : 0.f));
+        if (mean_) mean_[o] = static_cast<float>(mean);
+        if (inv_std_) inv_std_[o] = static_cast<float>(inv);
+      }
+    });
+  }
+  std::string implName() const override { return "layernorm-stats"; }
+
+ private:
+  const float* x_;
+  const float* scale_;
+  const float* bias_;
+  float* y_;
+  float* mean_;
+  float* inv_std_;
+  int64_t outer_, inner_;
+  double eps_;
+};
+
 Result<std::unique_ptr<Kernel>> layerNorm(const KernelInit& k) {
   const ir::Node& n = k.node;
-  if (k.outputs.size() > 1)
+  const bool stats = k.outputs.size() > 1;
+  auto notF32 = [&](size_t i) {
+    return i < k.outputs.size() && k.outputs[i].data && k.outputs[i].dtype() != ir::DType::F32;
+  };
+  if (stats && (notF32(1) || notF32(2)))
     return Status::error(ErrorCode::NotImplemented,
-                         "node '{}' (LayerNormalization): the Mean/InvStdDev outputs are not "
-                         "supported",
-                         n.name);
+                         "node '{}' (LayerNormalization): Mean/InvStdDev in {} (stash_type) are "
+                         "not supported; float32 is",
+                         n.name, ir::dtypeName(k.outputs[1].dtype()));
   const ir::Shape& s = k.inputs[0].shape();
   const int64_t rank = static_cast<int64_t>(s.size());
   int64_t axis = n.attrs.getInt("axis", -1);
@@ -60,6 +110,7 @@ Result<std::unique_ptr<Kernel>> layerNorm(const KernelInit& k) {
                          "node '{}' (LayerNormalization): scale/bias must cover the normalized "
                          "dims exactly ({} values)",
                          n.name, inner);
+  if (stats) return std::unique_ptr<Kernel>(std::make_unique<LayerNormStats>(k, outer, inner));
   auto kern = std::make_unique<cpu::PrimitiveKernel>(k.env);
   try {
     memory::desc md({outer, inner}, memory::data_type::f32, memory::format_tag::ab);

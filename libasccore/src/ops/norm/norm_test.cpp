@@ -1,8 +1,9 @@
 // norm_test.cpp: BatchNormalization (inference only), InstanceNormalization,
-// LayerNormalization (opset 17, stats outputs) and LRN: shapes, parameter checks, errors.
+// LayerNormalization (opset 17, stats outputs) and LRN: shapes, parameter checks, errors; the
+// LayerNormalization kernel with its Mean/InvStdDev outputs against a naive reference.
 #include <catch2/catch.hpp>
 
-#include "support/op_tester.h"
+#include "support/kernel_runner.h"
 
 using namespace asc;
 using asc::test::doublesOf;
@@ -101,4 +102,43 @@ TEST_CASE("LRN needs a positive size", "[ops][norm]") {
   OpTester r("LRN");
   r.input(DType::F32, {16}).attr("size", int64_t{3});
   CHECK(mentions(r.run(), "rank >= 3"));
+}
+
+TEST_CASE("LayerNormalization kernel writes Y, Mean and InvStdDev", "[ops][norm]") {
+  const int64_t outer = 3, inner = 4;
+  std::vector<float> x(outer * inner), scale(inner), bias(inner);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = 0.37f * static_cast<float>((i * 5) % 7) - 1.f;
+  for (int64_t i = 0; i < inner; ++i) {
+    scale[i] = 0.5f + 0.25f * static_cast<float>(i);
+    bias[i] = 0.1f * static_cast<float>(i) - 0.2f;
+  }
+  const float eps = 1e-3f;
+  std::vector<double> y(x.size()), mean(outer), inv(outer);
+  for (int64_t o = 0; o < outer; ++o) {
+    double m = 0, v = 0;
+    for (int64_t i = 0; i < inner; ++i) m += x[o * inner + i];
+    m /= inner;
+    for (int64_t i = 0; i < inner; ++i) v += (x[o * inner + i] - m) * (x[o * inner + i] - m);
+    v /= inner;
+    mean[o] = m;
+    inv[o] = 1 / std::sqrt(v + eps);
+    for (int64_t i = 0; i < inner; ++i)
+      y[o * inner + i] = (x[o * inner + i] - m) * inv[o] * scale[i] + bias[i];
+  }
+  auto run = [&](int out) {
+    OpTester t("LayerNormalization", 17);
+    t.input(DType::F32, {outer, inner})
+        .input(DType::F32, {inner})
+        .input(DType::F32, {inner})
+        .attr("epsilon", eps)
+        .outputs(3);
+    return asc::test::runKernel<float>(
+        t, {asc::test::bytesOf(x), asc::test::bytesOf(scale), asc::test::bytesOf(bias)}, out);
+  };
+  const auto gy = run(0), gm = run(1), gi = run(2);
+  for (size_t i = 0; i < y.size(); ++i) CHECK(gy[i] == Approx(y[i]).epsilon(1e-5).margin(1e-6));
+  for (int64_t o = 0; o < outer; ++o) {
+    CHECK(gm[o] == Approx(mean[o]).epsilon(1e-6).margin(1e-7));
+    CHECK(gi[o] == Approx(inv[o]).epsilon(1e-6));
+  }
 }
