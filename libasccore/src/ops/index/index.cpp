@@ -1,9 +1,9 @@
 // index.cpp: element-wise and tuple indexing: GatherElements (-> CANN GatherElements),
 // ScatterElements (-> ScatterElements) and its opset 9 form Scatter, GatherND (-> GatherNd) and
-// ScatterND (-> ScatterNd). Indices are int32 or int64 and may be negative; the scatters take
-// reduction none/add/mul (opset 16) and max/min (18). Data of every dtype moves as bytes
-// (nativeDtypes); the reductions need a numeric type other than fp16/bf16. All fold on constants
-// through the kernels' own walk (index_core.h).
+// ScatterND (-> ScatterNd), and OneHot. Indices are int32 or int64 and may be negative; the
+// scatters take reduction none/add/mul (opset 16) and max/min (18). Data of every dtype moves as
+// bytes (nativeDtypes); the reductions need a numeric type other than fp16/bf16. All fold on
+// constants through the kernels' own walk (index_core.h).
 #include "../op_util.h"
 #include "index_kernel.h"
 
@@ -125,6 +125,32 @@ Result<std::vector<ir::Tensor>> evalIndex(const ir::Node& n, const std::vector<i
   return std::vector<ir::Tensor>{b.finish()};
 }
 
+// OneHot (opset 9/11): depth (input 1) must be a constant (it is a dim of the output); values
+// (input 2, [off, on]) may be a run-time input. The new axis (attribute, default -1) is
+// normalized into the attribute; so is the depth.
+Status inferOneHot(InferContext& ctx) {
+  const ir::Value* dv = ctx.constInput(1);
+  if (!dv)
+    return ctx.fail(
+        "depth (input 1) must be known at compile time (constant): it is a dim of the output");
+  if (dv->numel() != 1) return ctx.fail("depth must hold one value");
+  const int64_t depth = static_cast<int64_t>(dv->tensor().floatAt(0));
+  if (depth <= 0) return ctx.fail("depth {} must be positive", depth);
+  if (ctx.input(2).numel() != 2) return ctx.fail("values must hold 2 elements [off, on]");
+  if (ir::isFloat(ctx.dtype(0)) && ctx.dtype(0) != ir::DType::F32 && ctx.dtype(0) != ir::DType::F64)
+    return ctx.unsupported("indices of dtype {} are not supported", ir::dtypeName(ctx.dtype(0)));
+  const int64_t r = ctx.rank(0) + 1;
+  const int64_t raw = ctx.attrs().getInt("axis", -1);
+  auto axis = normalizeAxis(raw, r);
+  if (!axis) return ctx.fail("axis {} is out of range for an output of rank {}", raw, r);
+  ir::Shape out = ctx.shape(0);
+  out.insert(out.begin() + *axis, depth);
+  ctx.attrs().set("axis", *axis);
+  ctx.attrs().set("depth", depth);
+  ctx.setOutput(0, ctx.dtype(2), out);
+  return Status::ok();
+}
+
 int64_t perIndex(const ir::Node& n) { return n.inputs[1]->numel(); }
 
 OpDef indexOp(const char* name, int since, const char* cann, int inputs, InferFn infer,
@@ -147,6 +173,20 @@ const OpDef& defGatherElements() {
   static const OpDef d =
       indexOp("GatherElements", 11, "GatherElements", 2, inferGatherElements,
               "out[i][j] = data[indices[i][j]][j] (axis 0); output has the indices' shape");
+  return d;
+}
+
+const OpDef& defOneHot() {
+  static const OpDef d = OpDef("OneHot")
+                             .kernel(createOneHotKernel)
+                             .nativeDtypes()
+                             .onnx(9)
+                             .inputs(3, 3)
+                             .inferShape(inferOneHot)
+                             .flops([](const ir::Node& n) { return n.outputs[0]->numel(); })
+                             .summary(
+                                 "on at index positions along a new axis of length depth, "
+                                 "off elsewhere; negative indices count from depth");
   return d;
 }
 

@@ -65,7 +65,66 @@ class IndexKernel : public Kernel {
   uint8_t* out_;
 };
 
+// OneHot: out = off everywhere, then on at [..., index, ...] along the axis (indices of any
+// numeric type, negative ones counting from depth, out-of-range ones left off).
+class OneHotKernel : public Kernel {
+ public:
+  explicit OneHotKernel(const KernelInit& k)
+      : ind_(k.inputs[0]), vals_(k.inputs[2]), out_(k.outputs[0]) {
+    depth_ = k.node.attrs.getInt("depth", 1);
+    const int64_t axis = k.node.attrs.getInt("axis", 0);
+    const ir::Shape& s = ind_.shape();
+    for (int64_t d = 0; d < static_cast<int64_t>(s.size()); ++d)
+      (d < axis ? outer_ : inner_) *= s[d];
+  }
+  void run() override {
+    const size_t es = ir::dtypeSize(out_.dtype());
+    const auto* v = static_cast<const uint8_t*>(vals_.data);
+    auto* o = static_cast<uint8_t*>(out_.data);
+    const int64_t total = outer_ * depth_ * inner_;
+    for (int64_t i = 0; i < total; ++i) std::memcpy(o + i * es, v, es);
+    for (int64_t a = 0; a < outer_; ++a)
+      for (int64_t b = 0; b < inner_; ++b) {
+        int64_t idx = readAny(a * inner_ + b);
+        if (idx < 0) idx += depth_;
+        if (idx < 0 || idx >= depth_) continue;
+        std::memcpy(o + ((a * depth_ + idx) * inner_ + b) * es, v + es, es);
+      }
+  }
+  std::string implName() const override { return "one-hot"; }
+
+ private:
+  int64_t readAny(int64_t i) const {
+    switch (ind_.dtype()) {
+      case ir::DType::F32:
+        return static_cast<int64_t>(static_cast<const float*>(ind_.data)[i]);
+      case ir::DType::F64:
+        return static_cast<int64_t>(static_cast<const double*>(ind_.data)[i]);
+      case ir::DType::I8:
+        return static_cast<const int8_t*>(ind_.data)[i];
+      case ir::DType::U8:
+        return static_cast<const uint8_t*>(ind_.data)[i];
+      case ir::DType::I16:
+        return static_cast<const int16_t*>(ind_.data)[i];
+      case ir::DType::U16:
+        return static_cast<const uint16_t*>(ind_.data)[i];
+      case ir::DType::I32:
+        return static_cast<const int32_t*>(ind_.data)[i];
+      case ir::DType::U32:
+        return static_cast<const uint32_t*>(ind_.data)[i];
+      default:
+        return static_cast<const int64_t*>(ind_.data)[i];
+    }
+  }
+  TensorRef ind_, vals_, out_;
+  int64_t depth_ = 1, outer_ = 1, inner_ = 1;
+};
+
 }  // namespace
+
+Result<std::unique_ptr<Kernel>> createOneHotKernel(const KernelInit& k) {
+  return std::unique_ptr<Kernel>(std::make_unique<OneHotKernel>(k));
+}
 
 void runIndexOp(const ir::Node& n, ir::DType t, const ir::Shape& ds, const uint8_t* data,
                 const ir::Shape& is, const void* idx, bool i64, const uint8_t* upd, uint8_t* out) {

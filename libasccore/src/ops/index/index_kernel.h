@@ -1,11 +1,12 @@
 // index_kernel.h: GatherElements, ScatterElements (and the older Scatter), GatherND and ScatterND
-// (see index_kernel.cpp).
+// and OneHot (see index_kernel.cpp).
 #pragma once
 
 #include "asc/ops/kernel.h"
 
 namespace asc::ops {
 Result<std::unique_ptr<Kernel>> createIndexKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createOneHotKernel(const KernelInit& k);
 
 /// Runs node n on raw buffers: data (shape ds, dtype t), indices (shape is, int64 or int32),
 /// updates (scatters; the shape of indices for the element-wise ones), out. Scatters copy data

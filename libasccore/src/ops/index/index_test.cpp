@@ -1,6 +1,6 @@
-// index_test.cpp: GatherElements, ScatterElements/Scatter, GatherND and ScatterND kernels against
-// the ONNX definitions worked by hand (the spec's examples and a few more), their shape checks and
-// constant folding.
+// index_test.cpp: GatherElements, ScatterElements/Scatter, GatherND, ScatterND and OneHot kernels
+// against the ONNX definitions worked by hand (the spec's examples and a few more), their shape
+// checks and constant folding.
 #include <catch2/catch.hpp>
 
 #include "support/kernel_runner.h"
@@ -134,4 +134,21 @@ TEST_CASE("ScatterND replaces slices; add and mul", "[ops][index]") {
   REQUIRE(f.run().isOk());
   REQUIRE(f.out().isConstant());
   CHECK(f.out().tensor().toInts() == Ints{1, 2, 9});
+}
+
+TEST_CASE("OneHot: axis, negative indices, run-time values", "[ops][index]") {
+  const std::vector<float> vals = {-1.f, 5.f};  // off, on
+  OpTester t("OneHot", 11);
+  t.input(DType::I64, {2, 2}).constInts({3}, {}).input(DType::F32, {2});
+  // indices [[0, -1], [2, 7]] along a new last axis of 3: -1 -> 2, 7 out of range (all off)
+  auto got = runKernel<float>(t, {bytesOf(Ints{0, -1, 2, 7}), bytesOf(vals)});
+  CHECK(got == std::vector<float>{5, -1, -1, -1, -1, 5, -1, -1, 5, -1, -1, -1});
+  OpTester a("OneHot", 11);
+  a.input(DType::I32, {2}).constInts({3}, {}).input(DType::F32, {2}).attr("axis", int64_t{0});
+  // output [3, 2]: out[idx[j]][j] = on
+  CHECK(runKernel<float>(a, {bytesOf(std::vector<int32_t>{1, 0}), bytesOf(vals)}) ==
+        std::vector<float>{-1, 5, 5, -1, -1, -1});
+  OpTester dyn("OneHot", 11);
+  dyn.input(DType::I64, {2}).input(DType::I64, {}).input(DType::F32, {2});
+  CHECK(mentions(dyn.run(), "depth"));
 }

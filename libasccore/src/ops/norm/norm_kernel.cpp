@@ -1,8 +1,9 @@
 // norm_kernel.cpp: BatchNormalization (inference statistics), LayerNormalization and LRN on
-// oneDNN; InstanceNormalization, and LayerNormalization with its Mean/InvStdDev outputs, as
-// two-pass loops in double precision.
+// oneDNN; InstanceNormalization, LayerNormalization with its Mean/InvStdDev outputs and
+// MeanVarianceNormalization as two-pass loops in double precision.
 #include "norm_kernel.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "ops/dnnl_util.h"
@@ -192,6 +193,63 @@ class InstanceNorm : public Kernel {
   int64_t n_, c_, hw_;
 };
 
+// MeanVarianceNormalization: statistics per combination of the kept dims, in double.
+class Mvn : public Kernel {
+ public:
+  explicit Mvn(const KernelInit& k)
+      : x_(k.inputs[0].f32()), y_(static_cast<float*>(k.outputs[0].data)) {
+    shape_ = k.inputs[0].shape();
+    auto axes = k.node.attrs.getInts("axes");
+    reduced_.assign(shape_.size(), false);
+    for (int64_t a : axes) reduced_[a] = true;
+    groups_ = 1;
+    for (size_t d = 0; d < shape_.size(); ++d)
+      if (!reduced_[d]) groups_ *= shape_[d];
+    sum_.resize(groups_);
+    sq_.resize(groups_);
+  }
+  void run() override {
+    const int64_t n = ir::numElements(shape_);
+    const int64_t count = groups_ ? n / groups_ : 0;
+    std::fill(sum_.begin(), sum_.end(), 0.0);
+    std::fill(sq_.begin(), sq_.end(), 0.0);
+    walk([&](int64_t i, int64_t g) {
+      sum_[g] += x_[i];
+      sq_[g] += double(x_[i]) * x_[i];
+    });
+    walk([&](int64_t i, int64_t g) {
+      const double mean = sum_[g] / count;
+      const double var = std::max(0.0, sq_[g] / count - mean * mean);
+      y_[i] = static_cast<float>((x_[i] - mean) / (std::sqrt(var) + 1e-9));
+    });
+  }
+  std::string implName() const override { return "mvn"; }
+
+ private:
+  // f(flat index, group index) over every element in row-major order.
+  template <typename F>
+  void walk(F f) const {
+    const int64_t n = ir::numElements(shape_), r = static_cast<int64_t>(shape_.size());
+    std::vector<int64_t> idx(r, 0);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t g = 0;
+      for (int64_t d = 0; d < r; ++d)
+        if (!reduced_[d]) g = g * shape_[d] + idx[d];
+      f(i, g);
+      for (int64_t d = r - 1; d >= 0; --d) {
+        if (++idx[d] < shape_[d]) break;
+        idx[d] = 0;
+      }
+    }
+  }
+  const float* x_;
+  float* y_;
+  ir::Shape shape_;
+  std::vector<bool> reduced_;
+  int64_t groups_ = 1;
+  std::vector<double> sum_, sq_;
+};
+
 }  // namespace
 
 Result<std::unique_ptr<Kernel>> createNormKernel(const KernelInit& k) {
@@ -202,6 +260,7 @@ Result<std::unique_ptr<Kernel>> createNormKernel(const KernelInit& k) {
   if (op == "BatchNormalization") return batchNorm(k);
   if (op == "LayerNormalization") return layerNorm(k);
   if (op == "LRN") return lrn(k);
+  if (op == "MeanVarianceNormalization") return std::unique_ptr<Kernel>(std::make_unique<Mvn>(k));
   if (op == "InstanceNormalization")
     return std::unique_ptr<Kernel>(std::make_unique<InstanceNorm>(k));
   return Status::error(ErrorCode::Internal, "no normalization kernel for {}", op);

@@ -1,7 +1,10 @@
 // norm_test.cpp: BatchNormalization (inference only), InstanceNormalization,
 // LayerNormalization (opset 17, stats outputs) and LRN: shapes, parameter checks, errors; the
-// LayerNormalization kernel with its Mean/InvStdDev outputs against a naive reference.
+// LayerNormalization kernel with its Mean/InvStdDev outputs and MeanVarianceNormalization
+// against a naive reference.
 #include <catch2/catch.hpp>
+
+#include <cmath>
 
 #include "support/kernel_runner.h"
 
@@ -141,4 +144,34 @@ TEST_CASE("LayerNormalization kernel writes Y, Mean and InvStdDev", "[ops][norm]
     CHECK(gm[o] == Approx(mean[o]).epsilon(1e-6).margin(1e-7));
     CHECK(gi[o] == Approx(inv[o]).epsilon(1e-6));
   }
+}
+
+TEST_CASE("MeanVarianceNormalization over the default and given axes", "[ops][norm]") {
+  const int64_t N = 2, C = 3, H = 2, W = 2;
+  std::vector<float> x(N * C * H * W);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 7) % 5) - 1.5f;
+  // Default axes [0, 2, 3]: statistics per channel over N, H, W.
+  std::vector<double> want(x.size());
+  for (int64_t c = 0; c < C; ++c) {
+    double s = 0, q = 0;
+    int cnt = 0;
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t i = 0; i < H * W; ++i) {
+        const double v = x[(n * C + c) * H * W + i];
+        s += v;
+        q += v * v;
+        ++cnt;
+      }
+    const double m = s / cnt, sd = std::sqrt(q / cnt - m * m);
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t i = 0; i < H * W; ++i)
+        want[(n * C + c) * H * W + i] = (x[(n * C + c) * H * W + i] - m) / (sd + 1e-9);
+  }
+  OpTester t("MeanVarianceNormalization", 13);
+  t.input(DType::F32, {N, C, H, W});
+  auto got = asc::test::runKernel<float>(t, {asc::test::bytesOf(x)});
+  for (size_t i = 0; i < x.size(); ++i) CHECK(got[i] == Approx(want[i]).epsilon(1e-5).margin(1e-6));
+  OpTester bad("MeanVarianceNormalization", 13);
+  bad.input(DType::F32, {2, 3}).attr("axes", std::vector<int64_t>{0, 2});
+  CHECK(mentions(bad.run(), "out of range"));
 }

@@ -1,9 +1,10 @@
 // reduce.cpp: ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd, ReduceL1, ReduceL2,
 // ReduceSumSquare, ReduceLogSum and ReduceLogSumExp (-> CANN ReduceMeanD, ReduceSumD, ... which
-// take the axes as an attribute), ArgMax/ArgMin and CumSum. The axes are an attribute before opset
-// 13 (ReduceSum) or 18 (the others) and an optional input since; both become the attribute "axes",
-// normalized and sorted. No axes means all axes, unless noop_with_empty_axes=1 (then the op is an
-// identity and "axes" stays empty). keepdims (default 1) is made explicit. All fold on constants.
+// take the axes as an attribute), ArgMax/ArgMin, TopK and CumSum. The axes are an attribute before
+// opset 13 (ReduceSum) or 18 (the others) and an optional input since; both become the attribute
+// "axes", normalized and sorted. No axes means all axes, unless noop_with_empty_axes=1 (then the op
+// is an identity and "axes" stays empty). keepdims (default 1) is made explicit. All fold on
+// constants.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -246,6 +247,41 @@ Result<std::vector<ir::Tensor>> evalCumSum(const ir::Node& n, const std::vector<
   return std::vector<ir::Tensor>{b.finish()};
 }
 
+// TopK: k is an attribute before opset 10 and a 1-element input since; it must be a constant
+// (it is a dim of the outputs) and becomes the int attribute "k". Values keep x's dtype, Indices
+// are int64; both have x's shape with dim[axis] = k.
+Status canonTopK(InferContext& ctx) {
+  if (ctx.numInputs() < 2 || !ctx.hasInput(1)) return Status::ok();
+  const ir::Value* kv = ctx.constInput(1);
+  if (!kv)
+    return ctx.fail(
+        "input 1 ('{}') must be known at compile time (constant): it is a dim of the "
+        "outputs",
+        ctx.input(1).name);
+  if (kv->numel() != 1) return ctx.fail("k must hold one value, it holds {}", kv->numel());
+  ctx.attrs().set("k", kv->tensor().intAt(0));
+  ctx.truncateInputs(1);
+  return Status::ok();
+}
+
+Status inferTopK(InferContext& ctx) {
+  if (!ctx.attrs().has("k")) return ctx.fail("k is missing (attribute or input 1)");
+  const int64_t r = ctx.rank(0);
+  const int64_t raw = ctx.attrs().getInt("axis", -1);
+  auto axis = normalizeAxis(raw, r);
+  if (!axis) return ctx.fail("axis {} is out of range for an input of rank {}", raw, r);
+  const int64_t k = ctx.attrs().getInt("k", 0);
+  if (k < 0 || k > ctx.shape(0)[*axis])
+    return ctx.fail("k {} is out of range for axis {} of size {}", k, *axis, ctx.shape(0)[*axis]);
+  if (ctx.dtype(0) == ir::DType::Bool) return ctx.fail("bool input is not supported");
+  ctx.attrs().set("axis", *axis);
+  ir::Shape out = ctx.shape(0);
+  out[*axis] = k;
+  ctx.setOutput(0, ctx.dtype(0), out);
+  ctx.setOutput(1, ir::DType::I64, out);
+  return Status::ok();
+}
+
 int64_t reduceFlops(const ir::Node& n) { return n.inputs[0]->numel(); }
 
 OpDef reduceOp(const char* name, const char* cann, EvalFn eval, const char* summary) {
@@ -301,6 +337,22 @@ const OpDef& defCumSum() {
                              .evalConst(evalCumSum)
                              .flops([](const ir::Node& n) { return n.inputs[0]->numel(); })
                              .summary("running sum along axis (input 1); exclusive, reverse");
+  return d;
+}
+
+const OpDef& defTopK() {
+  static const OpDef d = OpDef("TopK")
+                             .kernel(createTopKKernel)
+                             .onnx(1)
+                             .cann("TopKV2")
+                             .inputs(1, 2)
+                             .outputs(2, 2)
+                             .canonicalize(canonTopK)
+                             .inferShape(inferTopK)
+                             .flops([](const ir::Node& n) { return n.inputs[0]->numel(); })
+                             .summary(
+                                 "the k largest (or smallest) values along axis and their "
+                                 "int64 indices; ties keep the lower index first");
   return d;
 }
 

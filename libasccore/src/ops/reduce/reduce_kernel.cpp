@@ -1,7 +1,8 @@
 // reduce_kernel.cpp: reductions over any set of axes. Each output element walks its reduced
 // sub-space with strides (a contiguous run when the reduced axes are the innermost ones, as in
 // the LayerNorm patterns); Max/Min compare in the element type, the others accumulate in double
-// (reduce_kernel.h). ArgMax/ArgMin walk one axis per output element; CumSum scans one.
+// (reduce_kernel.h). ArgMax/ArgMin walk one axis per output element; CumSum scans one; TopK sorts
+// one.
 #include "reduce_kernel.h"
 
 #include <algorithm>
@@ -173,6 +174,53 @@ class CumSumKernel : public Kernel {
   bool axis64_, exclusive_, reverse_;
 };
 
+// TopK: per row along the axis, the k best indices by (value, then lower index first).
+template <typename T>
+class TopKKernel : public Kernel {
+ public:
+  explicit TopKKernel(const KernelInit& k)
+      : in_(static_cast<const T*>(k.inputs[0].data)),
+        vals_(static_cast<T*>(k.outputs[0].data)),
+        idx_(static_cast<int64_t*>(k.outputs[1].data)),
+        k_(k.node.attrs.getInt("k", 0)),
+        largest_(k.node.attrs.getInt("largest", 1) != 0) {
+    const ir::Shape& x = k.inputs[0].shape();
+    const int64_t axis = k.node.attrs.getInt("axis", 0);
+    for (int64_t d = 0; d < static_cast<int64_t>(x.size()); ++d)
+      (d < axis ? outer_ : d > axis ? inner_ : n_) *= x[d];
+  }
+  void run() override {
+    cpu::parallelFor(outer_ * inner_, 16, [&](int64_t b, int64_t e) {
+      std::vector<int64_t> order(static_cast<size_t>(n_));
+      for (int64_t r = b; r < e; ++r) {
+        const int64_t o = r / inner_, i = r % inner_;
+        const T* x = in_ + o * n_ * inner_ + i;
+        for (int64_t j = 0; j < n_; ++j) order[j] = j;
+        auto better = [&](int64_t a, int64_t c) {
+          const T va = x[a * inner_], vc = x[c * inner_];
+          if (va != vc) return largest_ ? va > vc : va < vc;
+          return a < c;
+        };
+        std::partial_sort(order.begin(), order.begin() + k_, order.end(), better);
+        for (int64_t j = 0; j < k_; ++j) {
+          const int64_t at = (o * k_ + j) * inner_ + i;
+          vals_[at] = x[order[j] * inner_];
+          idx_[at] = order[j];
+        }
+      }
+    });
+  }
+  std::string implName() const override { return "topk"; }
+
+ private:
+  const T* in_;
+  T* vals_;
+  int64_t* idx_;
+  int64_t k_;
+  bool largest_;
+  int64_t outer_ = 1, n_ = 1, inner_ = 1;
+};
+
 template <template <typename> class K>
 Result<std::unique_ptr<Kernel>> numericKernel(const KernelInit& k) {
   switch (k.inputs[0].dtype()) {
@@ -198,6 +246,10 @@ Result<std::unique_ptr<Kernel>> numericKernel(const KernelInit& k) {
 
 Result<std::unique_ptr<Kernel>> createCumSumKernel(const KernelInit& k) {
   return numericKernel<CumSumKernel>(k);
+}
+
+Result<std::unique_ptr<Kernel>> createTopKKernel(const KernelInit& k) {
+  return numericKernel<TopKKernel>(k);
 }
 
 Result<std::unique_ptr<Kernel>> createArgReduceKernel(const KernelInit& k) {

@@ -81,6 +81,7 @@ inline double reduceFinish(ReduceKind k, double acc, int64_t count) {
 Result<std::unique_ptr<Kernel>> createReduceKernel(const KernelInit& k);
 Result<std::unique_ptr<Kernel>> createArgReduceKernel(const KernelInit& k);
 Result<std::unique_ptr<Kernel>> createCumSumKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createTopKKernel(const KernelInit& k);
 
 /// CumSum of x (shape s) along axis into out, both of T; exclusive leaves out each element's own
 /// value, reverse sums from the end.

@@ -1,6 +1,6 @@
 // reduce_test.cpp: ReduceMean/Sum/Max shapes, keepdims, axes as attribute or input (ReduceSum
 // since opset 13), noop_with_empty_axes, errors and constant folding; every reduction kernel and
-// ArgMax/ArgMin against a naive reference.
+// ArgMax/ArgMin, CumSum and TopK against a naive reference.
 #include <catch2/catch.hpp>
 
 #include "support/kernel_runner.h"
@@ -246,4 +246,30 @@ TEST_CASE("CumSum: axis at run time, exclusive, reverse", "[ops][reduce]") {
   OpTester bad("CumSum", 14);
   bad.input(DType::F32, {2, 3}).constInts({2}, {});
   CHECK(mentions(bad.run(), "out of range"));
+}
+
+TEST_CASE("TopK: largest/smallest along an axis, ties by lower index", "[ops][reduce]") {
+  const std::vector<float> x = {3, 1, 3, 2, 0, 5, 5, 4};  // [2, 4]
+  OpTester t("TopK", 11);
+  t.input(DType::F32, {2, 4}).constInts({2}).outputs(2);
+  CHECK(asc::test::runKernel<float>(t, {asc::test::bytesOf(x)}, 0) ==
+        std::vector<float>{3, 3, 5, 5});
+  OpTester ti("TopK", 11);
+  ti.input(DType::F32, {2, 4}).constInts({2}).outputs(2);
+  CHECK(asc::test::runKernel<int64_t>(ti, {asc::test::bytesOf(x)}, 1) == Ints{0, 2, 1, 2});
+  OpTester s("TopK", 11);  // smallest along axis 0
+  s.input(DType::F32, {2, 4}).constInts({1}).outputs(2).attr("largest", int64_t{0});
+  s.attr("axis", int64_t{0});
+  CHECK(asc::test::runKernel<int64_t>(s, {asc::test::bytesOf(x)}, 1) == Ints{1, 0, 0, 0});
+  OpTester old("TopK", 9);  // k as an attribute
+  old.input(DType::I32, {5}).attr("k", int64_t{3}).outputs(2);
+  CHECK(asc::test::runKernel<int32_t>(old,
+                                      {asc::test::bytesOf(std::vector<int32_t>{4, 9, -1, 9, 7})},
+                                      0) == std::vector<int32_t>{9, 9, 7});
+  OpTester dyn("TopK", 11);
+  dyn.input(DType::F32, {2, 4}).input(DType::I64, {1}).outputs(2);
+  CHECK(mentions(dyn.run(), "compile time"));
+  OpTester big("TopK", 11);
+  big.input(DType::F32, {2, 4}).constInts({5}).outputs(2);
+  CHECK(mentions(big.run(), "out of range"));
 }

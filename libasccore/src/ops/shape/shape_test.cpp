@@ -1,7 +1,7 @@
 // shape_test.cpp: shape inference, canonical attributes and constant folding of the
 // shape-manipulation ops, including a whole Shape -> Gather -> Unsqueeze -> Concat -> Reshape
 // chain on a runtime input, which must fold down to one Reshape with a constant shape; Size,
-// CastLike and the SpaceToDepth kernel.
+// CastLike, Range and the SpaceToDepth kernel.
 #include <catch2/catch.hpp>
 
 #include <limits>
@@ -621,4 +621,27 @@ TEST_CASE("SpaceToDepth moves b x b blocks into channels", "[ops][shape]") {
   OpTester bad("SpaceToDepth");
   bad.input(DType::F32, {1, 2, 5, 4}).attr("blocksize", b);
   CHECK(mentions(bad.run(), "divisible"));
+}
+
+TEST_CASE("Range folds from constant start, limit and delta", "[ops][shape]") {
+  OpTester f("Range", 11);
+  const float start = 1.f, limit = 2.5f, delta = 0.4f;
+  f.constant(DType::F32, {}, &start, 4).constant(DType::F32, {}, &limit, 4);
+  f.constant(DType::F32, {}, &delta, 4);
+  REQUIRE(f.run().isOk());
+  REQUIRE(f.out().isConstant());
+  CHECK(f.out().shape == ir::Shape{4});  // ceil(1.5 / 0.4) = 4
+  const auto v = doublesOf(f.out());
+  for (int i = 0; i < 4; ++i) CHECK(v[i] == Approx(1.0 + 0.4 * i));
+  OpTester neg("Range", 11);
+  neg.constInts({10}, {}).constInts({4}, {}).constInts({-3}, {});
+  REQUIRE(neg.run().isOk());
+  CHECK(neg.out().tensor().toInts() == Ints{10, 7});
+  OpTester empty("Range", 11);
+  empty.constInts({5}, {}).constInts({1}, {}).constInts({2}, {});
+  REQUIRE(empty.run().isOk());
+  CHECK(empty.out().shape == ir::Shape{0});
+  OpTester dyn("Range", 11);
+  dyn.input(DType::I64, {}).constInts({4}, {}).constInts({1}, {});
+  CHECK(mentions(dyn.run(), "compile time"));
 }
