@@ -2,9 +2,12 @@
 // here: Trilu) keeps the upper or lower triangle from diagonal k (input 1, an int64 scalar,
 // default 0; read at run time when it is not a constant); EyeLike (opset 9) gives a 2-D tensor of
 // the input's shape with ones on diagonal k, in the dtype of attribute `dtype` or the input's.
-// Both fold (EyeLike from the input's shape alone).
+// Both fold (EyeLike from the input's shape alone). Det (opset 11) gives the determinants of
+// [*, M, M] matrices; ReverseSequence (10) reverses each batch row's first sequence_lens[b] steps
+// (the lengths may be a run-time input); Einsum (12) sums products by its equation.
 #include "../op_util.h"
 #include "../shape/shape_kernel.h"
+#include "einsum.h"
 #include "matrix_kernel.h"
 
 namespace asc::ops {
@@ -51,7 +54,110 @@ Result<std::vector<ir::Tensor>> evalEyeLike(const ir::Node& n, const std::vector
   return std::vector<ir::Tensor>{b.finish()};
 }
 
+Status inferDet(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  if (x.size() < 2 || x[x.size() - 1] != x[x.size() - 2])
+    return ctx.fail("input must be [*, M, M], it is [{}]", ir::shapeToString(x));
+  if (!ir::isFloat(ctx.dtype(0)))
+    return ctx.fail("input dtype {} is not a float type", ir::dtypeName(ctx.dtype(0)));
+  ctx.setOutput(0, ctx.dtype(0), ir::Shape(x.begin(), x.end() - 2));
+  return Status::ok();
+}
+
+Result<std::vector<ir::Tensor>> evalDet(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const ir::Shape& x = in[0].shape;
+  const int64_t m = x.back();
+  const int64_t mats = m ? in[0].numel() / (m * m) : 0;
+  TensorBuilder b(n.outputs[0]->dtype, n.outputs[0]->shape);
+  std::vector<double> a(static_cast<size_t>(m * m));
+  for (int64_t k = 0; k < mats; ++k) {
+    for (int64_t i = 0; i < m * m; ++i) a[i] = in[0].floatAt(k * m * m + i);
+    b.setFloat(k, determinant(a, m));
+  }
+  return std::vector<ir::Tensor>{b.finish()};
+}
+
+Status inferReverseSequence(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  if (x.size() < 2) return ctx.fail("input must have rank >= 2");
+  const int64_t ba = ctx.attrs().getInt("batch_axis", 1), ta = ctx.attrs().getInt("time_axis", 0);
+  if (!((ba == 0 && ta == 1) || (ba == 1 && ta == 0)))
+    return ctx.fail("batch_axis {} and time_axis {} must be 0 and 1", ba, ta);
+  if (ctx.dtype(1) != ir::DType::I64 || ctx.shape(1) != ir::Shape{x[ba]})
+    return ctx.fail("sequence_lens must be int64 [{}], it is {} [{}]", x[ba],
+                    ir::dtypeName(ctx.dtype(1)), ir::shapeToString(ctx.shape(1)));
+  ctx.attrs().set("batch_axis", ba);
+  ctx.attrs().set("time_axis", ta);
+  return inferSameAsInput0(ctx);
+}
+
+Status inferEinsum(InferContext& ctx) {
+  if (!ctx.attrs().has("equation")) return ctx.fail("attribute 'equation' is required");
+  std::vector<ir::Shape> shapes;
+  for (size_t i = 0; i < ctx.numInputs(); ++i) {
+    if (!ctx.hasInput(i)) return ctx.fail("input {} is empty", i);
+    if (ctx.dtype(i) != ctx.dtype(0)) return ctx.fail("inputs must share one dtype");
+    shapes.push_back(ctx.shape(i));
+  }
+  einsum::Plan plan;
+  const std::string err = einsum::parse(ctx.attrs().getString("equation", ""), shapes, &plan);
+  if (!err.empty()) return ctx.fail("{}", err);
+  ctx.setOutput(0, ctx.dtype(0), plan.outShape());
+  return Status::ok();
+}
+
+Result<std::vector<ir::Tensor>> evalEinsum(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  std::vector<ir::Shape> shapes;
+  for (const auto& t : in) shapes.push_back(t.shape);
+  einsum::Plan plan;
+  einsum::parse(n.attrs.getString("equation", ""), shapes, &plan);
+  const auto r =
+      einsum::evaluate(plan, shapes, [&](size_t i, int64_t off) { return in[i].floatAt(off); });
+  TensorBuilder b(n.outputs[0]->dtype, n.outputs[0]->shape);
+  for (size_t i = 0; i < r.size(); ++i) b.setFloat(static_cast<int64_t>(i), r[i]);
+  return std::vector<ir::Tensor>{b.finish()};
+}
+
 }  // namespace
+
+const OpDef& defEinsum() {
+  static const OpDef d = OpDef("Einsum")
+                             .kernel(createEinsumKernel)
+                             .onnx(12)
+                             .inputs(1, 1 << 20)
+                             .inferShape(inferEinsum)
+                             .evalConst(evalEinsum)
+                             .flops([](const ir::Node& n) { return n.outputs[0]->numel() * 2; })
+                             .summary(
+                                 "Einstein summation by equation (ellipsis, implicit "
+                                 "output; a naive loop)");
+  return d;
+}
+
+const OpDef& defDet() {
+  static const OpDef d = OpDef("Det")
+                             .kernel(createDetKernel)
+                             .precisionClass(PrecisionClass::Sensitive)
+                             .onnx(11)
+                             .inferShape(inferDet)
+                             .evalConst(evalDet)
+                             .flops([](const ir::Node& n) { return n.inputs[0]->numel() * 8; })
+                             .summary("determinants of the [*, M, M] matrices");
+  return d;
+}
+
+const OpDef& defReverseSequence() {
+  static const OpDef d = OpDef("ReverseSequence")
+                             .kernel(createReverseSequenceKernel)
+                             .nativeDtypes()
+                             .onnx(10)
+                             .inputs(2, 2)
+                             .inferShape(inferReverseSequence)
+                             .summary(
+                                 "reverses the first sequence_lens[b] steps of each batch "
+                                 "row along time_axis");
+  return d;
+}
 
 const OpDef& defTrilu() {
   static const OpDef d = OpDef("Trilu")
