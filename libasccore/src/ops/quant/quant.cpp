@@ -4,7 +4,8 @@
 // DynamicQuantizeLinear (11) derives a uint8 scale and zero point from the data's range and
 // outputs them with the quantized data. Scale and zero point are a scalar or, with `axis`, one
 // value per index of that axis. QuantizeLinear/DequantizeLinear fold on constants (weights of
-// QDQ models).
+// QDQ models). MatMulInteger and QLinearMatMul multiply uint8/int8 matrices with per-tensor
+// zero points (and scales).
 #include "../op_util.h"
 #include "quant_kernel.h"
 
@@ -97,7 +98,68 @@ Result<std::vector<ir::Tensor>> evalQuant(const ir::Node& n, const std::vector<i
 
 int64_t perElement(const ir::Node& n) { return n.inputs[0]->numel() * 2; }
 
+// MatMulInteger (opset 10): A, B uint8/int8, optional scalar zero points -> int32.
+// QLinearMatMul (10): a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp -> y_zp's type.
+// numpy matmul shapes; only per-tensor (one-value) zero points and scales.
+Status inferQuantMatMul(InferContext& ctx) {
+  const bool q = ctx.node().op_type == "QLinearMatMul";
+  const size_t ai = 0, bi = q ? 3 : 1;
+  auto int8ish = [](ir::DType t) { return t == ir::DType::U8 || t == ir::DType::I8; };
+  if (!int8ish(ctx.dtype(ai)) || !int8ish(ctx.dtype(bi)))
+    return ctx.unsupported("inputs of dtype {} and {} are not supported (uint8/int8)",
+                           ir::dtypeName(ctx.dtype(ai)), ir::dtypeName(ctx.dtype(bi)));
+  for (size_t i = 0; i < ctx.numInputs(); ++i)
+    if (i != ai && i != bi && ctx.hasInput(i) && ctx.input(i).numel() != 1)
+      return ctx.unsupported("input {} holds {} values; per-tensor (one value) is supported", i,
+                             ctx.input(i).numel());
+  if (q)
+    for (size_t i : {size_t{1}, size_t{4}, size_t{6}})
+      if (ctx.dtype(i) != ir::DType::F32) return ctx.fail("scale {} must be float32", i);
+  ir::Shape a = ctx.shape(ai), b = ctx.shape(bi);
+  if (a.empty() || b.empty()) return ctx.fail("inputs must have rank >= 1");
+  const bool a1 = a.size() == 1, b1 = b.size() == 1;
+  if (a1) a.insert(a.begin(), 1);
+  if (b1) b.push_back(1);
+  if (a.back() != b[b.size() - 2])
+    return ctx.fail("inner dims differ: [{}] x [{}]", ir::shapeToString(ctx.shape(ai)),
+                    ir::shapeToString(ctx.shape(bi)));
+  auto batch =
+      broadcastShapes(ir::Shape(a.begin(), a.end() - 2), ir::Shape(b.begin(), b.end() - 2));
+  if (!batch) return ctx.fail("batch dims do not broadcast");
+  ir::Shape out = *batch;
+  if (!a1) out.push_back(a[a.size() - 2]);
+  if (!b1) out.push_back(b.back());
+  ir::DType t = ir::DType::I32;
+  if (q) t = ctx.numInputs() > 7 && ctx.hasInput(7) ? ctx.dtype(7) : ir::DType::U8;
+  ctx.setOutput(0, t, out);
+  return Status::ok();
+}
+
 }  // namespace
+
+const OpDef& defMatMulInteger() {
+  static const OpDef d = OpDef("MatMulInteger")
+                             .kernel(createQuantMatMulKernel)
+                             .onnx(10)
+                             .inputs(2, 4)
+                             .inferShape(inferQuantMatMul)
+                             .flops([](const ir::Node& n) { return n.outputs[0]->numel() * 2; })
+                             .summary("(A - a_zero_point) x (B - b_zero_point) in int32");
+  return d;
+}
+
+const OpDef& defQLinearMatMul() {
+  static const OpDef d = OpDef("QLinearMatMul")
+                             .kernel(createQuantMatMulKernel)
+                             .onnx(10)
+                             .inputs(8, 8)
+                             .inferShape(inferQuantMatMul)
+                             .flops([](const ir::Node& n) { return n.outputs[0]->numel() * 2; })
+                             .summary(
+                                 "quantized matmul: the int product rescaled by "
+                                 "a_scale * b_scale / y_scale plus y_zero_point");
+  return d;
+}
 
 const OpDef& defQuantizeLinear() {
   static const OpDef d = OpDef("QuantizeLinear")

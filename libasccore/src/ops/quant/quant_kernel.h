@@ -1,5 +1,5 @@
-// quant_kernel.h: QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear (see
-// quant_kernel.cpp), and the element rules they share with constant folding.
+// quant_kernel.h: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger and
+// QLinearMatMul (see quant_kernel.cpp), and the element rules they share with constant folding.
 #pragma once
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 namespace asc::ops {
 
 Result<std::unique_ptr<Kernel>> createQuantKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createQuantMatMulKernel(const KernelInit& k);
 
 /// round(x / scale) + zero_point, halves to even, in fp32 as ONNX's reference does, saturated
 /// to [lo, hi].

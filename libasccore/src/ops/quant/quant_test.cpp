@@ -1,5 +1,6 @@
-// quant_test.cpp: QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear against the ONNX
-// definitions (halves round to even, saturation, per-axis parameters), and folding.
+// quant_test.cpp: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger and
+// QLinearMatMul against the ONNX definitions (halves round to even, saturation, per-axis
+// parameters), and folding.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -85,4 +86,41 @@ TEST_CASE("DynamicQuantizeLinear derives scale and zero point from the range", "
   CHECK(runKernel<float>(ts, {bytesOf(x)}, 1)[0] == Approx(scale));
   OpTester tz = run();
   CHECK(runKernel<uint8_t>(tz, {bytesOf(x)}, 2)[0] == static_cast<uint8_t>(zpf));
+}
+
+TEST_CASE("MatMulInteger and QLinearMatMul", "[ops][quant]") {
+  // A [2, 3] uint8 with zero point 1, B [3, 2] int8 with zero point -1.
+  const std::vector<uint8_t> a = {1, 2, 3, 4, 5, 6};
+  const std::vector<int8_t> b = {0, 1, -1, 2, 3, -2};
+  std::vector<int32_t> want(4);
+  for (int m = 0; m < 2; ++m)
+    for (int n = 0; n < 2; ++n) {
+      int32_t s = 0;
+      for (int k = 0; k < 3; ++k) s += (a[m * 3 + k] - 1) * (b[k * 2 + n] + 1);
+      want[m * 2 + n] = s;
+    }
+  OpTester mi("MatMulInteger", 10);
+  mi.input(DType::U8, {2, 3}).input(DType::I8, {3, 2}).input(DType::U8, {}).input(DType::I8, {});
+  CHECK(runKernel<int32_t>(mi, {bytesOf(a), bytesOf(b), bytesOf(std::vector<uint8_t>{1}),
+                                bytesOf(std::vector<int8_t>{-1})}) == want);
+  // QLinearMatMul: the same product times 0.5 * 0.25 / 0.1, rounded, plus 3, as uint8.
+  OpTester q("QLinearMatMul", 10);
+  q.input(DType::U8, {2, 3}).input(DType::F32, {}).input(DType::U8, {});
+  q.input(DType::I8, {3, 2}).input(DType::F32, {}).input(DType::I8, {});
+  q.input(DType::F32, {}).input(DType::U8, {});
+  auto got = runKernel<uint8_t>(
+      q, {bytesOf(a), bytesOf(std::vector<float>{0.5f}), bytesOf(std::vector<uint8_t>{1}),
+          bytesOf(b), bytesOf(std::vector<float>{0.25f}), bytesOf(std::vector<int8_t>{-1}),
+          bytesOf(std::vector<float>{0.1f}), bytesOf(std::vector<uint8_t>{3})});
+  for (int i = 0; i < 4; ++i) {
+    const float v = std::nearbyint(static_cast<float>(want[i]) * 0.125f / 0.1f) + 3.f;
+    CHECK(got[i] == static_cast<uint8_t>(std::fmin(255.f, std::fmax(0.f, v))));
+  }
+  OpTester bad("MatMulInteger", 10);
+  bad.input(DType::U8, {2, 3}).input(DType::U8, {2, 2});
+  CHECK(mentions(bad.run(), "inner dims"));
+  OpTester shape("MatMulInteger", 10);  // batch broadcast
+  shape.input(DType::U8, {4, 1, 2, 3}).input(DType::U8, {5, 3, 6});
+  REQUIRE(shape.run().isOk());
+  CHECK(shape.out().shape == ir::Shape{4, 5, 2, 6});
 }
