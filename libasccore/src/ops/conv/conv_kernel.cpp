@@ -1,5 +1,6 @@
 // conv_kernel.cpp: Conv and ConvTranspose on oneDNN. The primitive picks its own source and
-// weight layouts (format "any"); weights are reordered once at creation, the input is reordered
+// weight layouts (format "any"); constant weights are reordered once at creation, run-time ones on
+// every run, and the input is reordered
 // at run time only when its layout differs. A fused residual (input 3, from the fuse-conv-add
 // pass) is added with a binary post-op (or, when the runtime lets the Conv write into the
 // residual's buffer, a sum post-op in place) and a fused activation follows it.
@@ -69,10 +70,12 @@ class ConvKernel : public Kernel {
     const TensorRef& x = k.inputs[0];
     const TensorRef& w = k.inputs[1];
     const TensorRef& y = k.outputs[0];
-    if (!w.value->isConstant())
+    // Weights computed at run time (a graph input, another op's output) are reordered into the
+    // primitive's layout on every run instead of once here.
+    const bool w_runtime = !w.value->isConstant();
+    if (w_runtime && w.layout != Layout::Plain)
       return Status::error(ErrorCode::NotImplemented,
-                           "node '{}' ({}): weights computed at run time are not supported; the "
-                           "weight input must be a constant",
+                           "node '{}' ({}): run-time weights in a blocked layout are not supported",
                            n.name, n.op_type);
     const size_t spatial = x.shape().size() - 2;
     Geometry g = geometry(n, spatial);
@@ -208,15 +211,22 @@ class ConvKernel : public Kernel {
         break;
       }
       ASC_RETURN_IF_ERROR(src_.init(n, x, src_md, env_.engine));
-      ASC_TRY(wei_, cpu::reorderConstant(n, w_plain, w.data, wei_md, env_));
+      if (w_runtime) {
+        wei_ = memory(wei_md, env_.engine);
+        w_src_ = memory(w_plain, env_.engine, const_cast<void*>(w.data));
+        w_reorder_ = dnnl::reorder(w_src_, wei_);
+      } else {
+        ASC_TRY(wei_, cpu::reorderConstant(n, w_plain, w.data, wei_md, env_));
+      }
       args_[DNNL_ARG_SRC] = src_.mem();
       args_[DNNL_ARG_WEIGHTS] = wei_;
       if (has_bias) {
         const TensorRef& b = k.inputs[2];
-        if (!b.value->isConstant())
-          return Status::error(ErrorCode::NotImplemented, "node '{}': the bias must be constant",
-                               n.name);
-        ASC_TRY(bias_, cpu::reorderConstant(n, bias_md, b.data, bias_md, env_));
+        if (b.value->isConstant()) {
+          ASC_TRY(bias_, cpu::reorderConstant(n, bias_md, b.data, bias_md, env_));
+        } else {  // a run-time bias is read where it is (it is already plain [C])
+          bias_ = memory(bias_md, env_.engine, const_cast<void*>(b.data));
+        }
         args_[DNNL_ARG_BIAS] = bias_;
       }
       if (has_sum && !in_place) {
@@ -233,6 +243,7 @@ class ConvKernel : public Kernel {
   }
 
   void run() override {
+    if (w_reorder_) w_reorder_.execute(env_.stream, w_src_, wei_);
     src_.prepare(env_);
     if (has_sum_) sum_.prepare(env_);
     prim_.execute(env_.stream, args_);
@@ -246,6 +257,8 @@ class ConvKernel : public Kernel {
   dnnl::primitive prim_;
   cpu::AdaptedInput src_, sum_;
   memory wei_, bias_;
+  memory w_src_;  // run-time weights: the ONNX buffer, reordered into wei_ per run
+  dnnl::reorder w_reorder_;
   bool has_sum_ = false;
   memory wino_dst_, y_;  // Winograd: the primitive's nChw16c result, and the real output
   dnnl::reorder wino_out_;
