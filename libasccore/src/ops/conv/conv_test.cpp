@@ -1,5 +1,5 @@
 // conv_test.cpp: Conv and ConvTranspose with weights and bias given at run time (graph inputs,
-// reordered on every run) against a naive reference; shapes are covered in
+// reordered on every run) and ConvInteger against a naive reference; shapes are covered in
 // tests/unit/ops/conv_unary_test.cpp.
 #include <catch2/catch.hpp>
 
@@ -68,4 +68,25 @@ TEST_CASE("ConvTranspose with run-time weights", "[ops][conv]") {
   REQUIRE(got.size() == want.size());
   for (size_t i = 0; i < want.size(); ++i)
     CHECK(got[i] == Approx(want[i]).epsilon(1e-4).margin(1e-6));
+}
+
+TEST_CASE("ConvInteger: zero points, padding, int32 out", "[ops][conv]") {
+  const int64_t H = 3, W = 3;
+  const std::vector<uint8_t> x = {2, 3, 4, 5, 6, 7, 8, 9, 10};  // [1, 1, 3, 3]
+  const std::vector<uint8_t> w = {1, 1, 1, 1};                  // [1, 1, 2, 2]
+  const uint8_t xzp = 1;
+  // pads 1: a 4x4 output; padded positions contribute (x_zero_point - x_zero_point) = 0.
+  std::vector<int32_t> want(16, 0);
+  for (int64_t i = 0; i < 4; ++i)
+    for (int64_t j = 0; j < 4; ++j)
+      for (int64_t ki = 0; ki < 2; ++ki)
+        for (int64_t kj = 0; kj < 2; ++kj) {
+          const int64_t r = i - 1 + ki, q = j - 1 + kj;
+          if (r >= 0 && r < H && q >= 0 && q < W) want[i * 4 + j] += x[r * W + q] - xzp;
+        }
+  OpTester t("ConvInteger", 10);
+  t.input(DType::U8, {1, 1, H, W}).input(DType::U8, {1, 1, 2, 2}).input(DType::U8, {});
+  t.attr("pads", Ints{1, 1, 1, 1});
+  CHECK(runKernel<int32_t>(t, {bytesOf(x), bytesOf(w), bytesOf(std::vector<uint8_t>{xzp})}) ==
+        want);
 }
