@@ -169,7 +169,7 @@ END {
   desc["pass"] = "passes"
   desc["unsupported-op"] = "atc E2002: an operator with no mapping (table below)"
   desc["runtime-input"] = "atc E16001: an input the compiler needs as a constant (Reshape'\''s shape, Slice'\''s starts, Resize'\''s scales, ...) is a graph input in the test"
-  desc["runtime-input-at-load"] = "the same, found by msame at load: Conv/ConvTranspose weights or Gemm'\''s B/C as graph inputs (atc accepted the model)"
+  desc["runtime-input-at-load"] = "the same, found by msame at load: Gemm'\''s B/C as graph inputs (atc accepted the model)"
   desc["kernel-limit-at-load"] = "msame E10055 at load: a dtype or output the kernel does not implement (atc accepted the model)"
   desc["atc-feature-limit"] = "atc E10055: an attribute value or configuration of a supported operator atc refuses"
   desc["opset"] = "atc E10055: opset below 7 (asc-tools supports 7 to 17)"

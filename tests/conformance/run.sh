@@ -47,7 +47,7 @@ done
 for t in atc msame asc_onnx_tensor; do
   [ -x "$bin/$t" ] || { echo "run.sh: $bin/$t is missing; build the project first" >&2; exit 2; }
 done
-if [ ! -f "$data/test_abs/model.onnx" ]; then
+if [ ! -f "$data/test_add/model.onnx" ]; then
   echo "run.sh: no ONNX node tests in $data; install them: apt-get install libonnx-testdata" \
        "(scripts/install-deps.sh does)" >&2
   exit 2

@@ -1,10 +1,12 @@
 // binary.cpp: broadcasting element-wise ops with two or more inputs: Add, Sub, Mul, Div (-> CANN
-// RealDiv), Pow, Equal (bool output), the variadic Sum (-> AddN), Max (-> Maximum) and Min
-// (-> Minimum), and Where (-> SelectV2). All follow numpy broadcasting; the legacy (opset < 7)
-// `broadcast`/`axis` attributes are accepted when they mean the same thing and then dropped.
-// All fold on constant inputs; integer math wraps like two's complement and Div truncates
-// toward zero like C (dividing by zero is an error).
+// RealDiv), Pow, Mod (-> FloorMod), BitShift, the comparisons Equal, Greater, Less,
+// GreaterOrEqual and LessOrEqual (bool output), And/Or/Xor (bool), the variadic Sum (-> AddN),
+// Mean, Max (-> Maximum) and Min (-> Minimum), and Where (-> SelectV2). All follow numpy
+// broadcasting; the legacy (opset < 7) `broadcast`/`axis` attributes are accepted when they mean
+// the same thing and then dropped. All fold on constant inputs; integer math wraps like two's
+// complement and Div truncates toward zero like C (dividing by zero is an error).
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "../op_util.h"
@@ -98,6 +100,31 @@ Status inferEqual(InferContext& ctx) {
   return Status::ok();
 }
 
+Status inferLogic(InferContext& ctx) {
+  for (size_t i = 0; i < 2; ++i)
+    if (ctx.dtype(i) != ir::DType::Bool)
+      return ctx.fail("input {} has dtype {}, expected bool", i, ir::dtypeName(ctx.dtype(i)));
+  return inferBroadcast(ctx);
+}
+
+Status inferBitShift(InferContext& ctx) {
+  ASC_RETURN_IF_ERROR(checkSameDtypes(ctx, 0));
+  const ir::DType t = ctx.dtype(0);
+  if (t != ir::DType::U8 && t != ir::DType::U16 && t != ir::DType::U32 && t != ir::DType::U64)
+    return ctx.fail("input dtype {} is not an unsigned integer type", ir::dtypeName(t));
+  const std::string dir = ctx.attrs().getString("direction", "");
+  if (dir != "LEFT" && dir != "RIGHT") return ctx.fail("direction '{}' must be LEFT or RIGHT", dir);
+  return inferBroadcast(ctx);
+}
+
+Status inferMod(InferContext& ctx) {
+  const int64_t fmod = ctx.attrs().getInt("fmod", 0);
+  if (fmod != 0 && fmod != 1) return ctx.fail("fmod {} must be 0 or 1", fmod);
+  if (ir::isFloat(ctx.dtype(0)) && fmod == 0)
+    return ctx.fail("a float Mod needs fmod=1 (the ONNX rule)");
+  return inferArith(ctx);
+}
+
 Status inferWhere(InferContext& ctx) {
   if (ctx.dtype(0) != ir::DType::Bool)
     return ctx.fail("condition (input 0) has dtype {}, expected bool", ir::dtypeName(ctx.dtype(0)));
@@ -170,6 +197,54 @@ Result<std::vector<ir::Tensor>> evalEqual(const ir::Node& n, const std::vector<i
       [](const int64_t* a) -> int64_t { return a[0] == a[1]; });
 }
 
+template <typename Cmp>
+Result<std::vector<ir::Tensor>> evalCompare(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  return evalWith(
+      n, in, [](const double* a) { return Cmp()(a[0], a[1]) ? 1.0 : 0.0; },
+      [](const int64_t* a) -> int64_t { return Cmp()(a[0], a[1]); });
+}
+
+Result<std::vector<ir::Tensor>> evalLogic(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const std::string& t = n.op_type;
+  return evalWith(
+      n, in, [](const double*) { return 0.0; },
+      [&t](const int64_t* a) -> int64_t {
+        const bool x = a[0] != 0, y = a[1] != 0;
+        return t == "And" ? x && y : t == "Or" ? x || y : x != y;
+      });
+}
+
+Result<std::vector<ir::Tensor>> evalMod(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const bool c_fmod = n.attrs.getInt("fmod", 0) != 0;
+  return evalWith(
+      n, in,
+      [c_fmod](const double* a) {
+        double r = std::fmod(a[0], a[1]);
+        if (!c_fmod && r != 0 && ((r < 0) != (a[1] < 0))) r += a[1];
+        return r;
+      },
+      [c_fmod](const int64_t* a) -> int64_t {
+        if (a[1] == 0 || a[1] == -1) return 0;
+        int64_t r = a[0] % a[1];
+        if (!c_fmod && r != 0 && ((r < 0) != (a[1] < 0))) r += a[1];
+        return r;
+      });
+}
+
+Result<std::vector<ir::Tensor>> evalBitShift(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const bool left = n.attrs.getString("direction", "") == "LEFT";
+  const int bits = static_cast<int>(ir::dtypeSize(n.outputs[0]->dtype) * 8);
+  return evalWith(
+      n, in, [](const double*) { return 0.0; },
+      [left, bits](const int64_t* a) -> int64_t {
+        const uint64_t x = static_cast<uint64_t>(a[0]), s = static_cast<uint64_t>(a[1]);
+        if (s >= static_cast<uint64_t>(bits)) return 0;
+        uint64_t r = left ? x << s : x >> s;
+        if (bits < 64) r &= (uint64_t{1} << bits) - 1;
+        return static_cast<int64_t>(r);
+      });
+}
+
 Result<std::vector<ir::Tensor>> evalWhere(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   return evalWith(
       n, in, [](const double* a) { return a[0] != 0 ? a[1] : a[2]; },
@@ -190,6 +265,18 @@ Result<std::vector<ir::Tensor>> evalSum(const ir::Node& n, const std::vector<ir:
         for (size_t i = 0; i < k; ++i) s = wrapAdd(s, a[i]);
         return s;
       });
+}
+
+Result<std::vector<ir::Tensor>> evalMean(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const size_t k = presentInputs(in);
+  return evalWith(
+      n, in,
+      [k](const double* a) {
+        double s = 0;
+        for (size_t i = 0; i < k; ++i) s += a[i];
+        return s / static_cast<double>(k);
+      },
+      [](const int64_t*) -> int64_t { return 0; });
 }
 
 template <bool kMax>
@@ -303,6 +390,26 @@ const OpDef& defSum() {
   return d;
 }
 
+// Mean runs as Sum then a scale by 1/k (the kernel's last step); float inputs only.
+static Status inferMean(InferContext& ctx) {
+  if (!ir::isFloat(ctx.dtype(0)))
+    return ctx.fail("input dtype {} is not a float type", ir::dtypeName(ctx.dtype(0)));
+  return inferArith(ctx);
+}
+
+const OpDef& defMean() {
+  static const OpDef d = OpDef("Mean")
+                             .kernel(createBinaryKernel)
+                             .layout(binaryLayout)
+                             .onnx(1)
+                             .inputs(1, kVariadic)
+                             .inferShape(inferMean)
+                             .evalConst(evalMean)
+                             .flops(variadicFlops)
+                             .summary("element-wise mean of 1 or more inputs, broadcasting");
+  return d;
+}
+
 const OpDef& defMax() {
   static const OpDef d = OpDef("Max")
                              .kernel(createBinaryKernel)
@@ -342,6 +449,109 @@ const OpDef& defWhere() {
                              .evalConst(evalWhere)
                              .flops(perOutput)
                              .summary("cond ? x : y, broadcasting; cond is bool");
+  return d;
+}
+
+}  // namespace asc::ops
+
+namespace asc::ops {
+namespace {
+
+OpDef compareOp(const char* name, int since, const char* cann, EvalFn eval, const char* summary) {
+  return OpDef(name)
+      .kernel(createBinaryKernel)
+      .layout(binaryLayout)
+      .onnx(since)
+      .cann(cann)
+      .inputs(2, 2)
+      .canonicalize(canonLegacyBroadcast)
+      .inferShape(inferEqual)
+      .evalConst(eval)
+      .flops(perOutput)
+      .summary(summary);
+}
+
+OpDef logicOp(const char* name, const char* cann, const char* summary) {
+  return OpDef(name)
+      .kernel(createBinaryKernel)
+      .layout(binaryLayout)
+      .onnx(1)
+      .cann(cann)
+      .inputs(2, 2)
+      .canonicalize(canonLegacyBroadcast)
+      .inferShape(inferLogic)
+      .evalConst(evalLogic)
+      .flops(perOutput)
+      .summary(summary);
+}
+
+}  // namespace
+
+const OpDef& defGreater() {
+  static const OpDef d = compareOp("Greater", 1, "Greater", evalCompare<std::greater<>>,
+                                   "a > b, broadcasting; bool output");
+  return d;
+}
+
+const OpDef& defLess() {
+  static const OpDef d =
+      compareOp("Less", 1, "Less", evalCompare<std::less<>>, "a < b, broadcasting; bool output");
+  return d;
+}
+
+const OpDef& defGreaterOrEqual() {
+  static const OpDef d =
+      compareOp("GreaterOrEqual", 12, "GreaterEqual", evalCompare<std::greater_equal<>>,
+                "a >= b, broadcasting; bool output");
+  return d;
+}
+
+const OpDef& defLessOrEqual() {
+  static const OpDef d = compareOp("LessOrEqual", 12, "LessEqual", evalCompare<std::less_equal<>>,
+                                   "a <= b, broadcasting; bool output");
+  return d;
+}
+
+const OpDef& defAnd() {
+  static const OpDef d = logicOp("And", "LogicalAnd", "a and b on bool tensors, broadcasting");
+  return d;
+}
+
+const OpDef& defOr() {
+  static const OpDef d = logicOp("Or", "LogicalOr", "a or b on bool tensors, broadcasting");
+  return d;
+}
+
+const OpDef& defXor() {
+  static const OpDef d = logicOp("Xor", "LogicalXor", "a xor b on bool tensors, broadcasting");
+  return d;
+}
+
+const OpDef& defBitShift() {
+  static const OpDef d = OpDef("BitShift")
+                             .kernel(createBinaryKernel)
+                             .layout(binaryLayout)
+                             .onnx(11)
+                             .inputs(2, 2)
+                             .inferShape(inferBitShift)
+                             .evalConst(evalBitShift)
+                             .flops(perOutput)
+                             .summary("x << y or x >> y (direction) on unsigned integers");
+  return d;
+}
+
+const OpDef& defMod() {
+  static const OpDef d =
+      OpDef("Mod")
+          .kernel(createBinaryKernel)
+          .layout(binaryLayout)
+          .onnx(10)
+          .cann("FloorMod")
+          .inputs(2, 2)
+          .inferShape(inferMod)
+          .evalConst(evalMod)
+          .flops(perOutput)
+          .summary("remainder, broadcasting: sign of the divisor (fmod=0) or of x (fmod=1)");
   return d;
 }
 

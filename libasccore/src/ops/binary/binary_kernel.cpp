@@ -1,4 +1,5 @@
-// binary_kernel.cpp: Add, Sub, Mul, Div, Pow, Max, Min, Sum, Equal and Where with numpy
+// binary_kernel.cpp: Add, Sub, Mul, Div, Pow, Max, Min, Sum, Mod, the comparisons (Equal,
+// Greater, Less, GreaterOrEqual, LessOrEqual), And/Or/Xor, BitShift and Where with numpy
 // broadcasting. Rows of the innermost output dimension are the unit of work; each input walks
 // them with stride 1 or 0 (broadcast), so the inner loop vectorises.
 #include "binary_kernel.h"
@@ -145,6 +146,53 @@ Result<std::unique_ptr<Kernel>> arith(const std::string& op, const TensorRef& a,
   }
   if (op == "PRelu") return make2<T, T>(a, b, o, [](T x, T s) { return x < T(0) ? T(s * x) : x; });
   if (op == "Equal") return make2<T, uint8_t>(a, b, o, [](T x, T y) { return uint8_t(x == y); });
+  if (op == "Greater") return make2<T, uint8_t>(a, b, o, [](T x, T y) { return uint8_t(x > y); });
+  if (op == "Less") return make2<T, uint8_t>(a, b, o, [](T x, T y) { return uint8_t(x < y); });
+  if (op == "GreaterOrEqual")
+    return make2<T, uint8_t>(a, b, o, [](T x, T y) { return uint8_t(x >= y); });
+  if (op == "LessOrEqual")
+    return make2<T, uint8_t>(a, b, o, [](T x, T y) { return uint8_t(x <= y); });
+  // Mod with fmod=1: C fmod (the result has the dividend's sign); fmod=0 (integers): the
+  // result has the divisor's sign, as Python's %. x % 0 gives 0 rather than a trap.
+  if (op == "FMod")
+    return make2<T, T>(a, b, o, [](T x, T y) {
+      if constexpr (std::is_floating_point<T>::value) {
+        return T(std::fmod(x, y));
+      } else {
+        if (y == T(0)) return T(0);
+        if constexpr (std::is_signed<T>::value)
+          if (y == T(-1)) return T(0);
+        return T(x % y);
+      }
+    });
+  if (op == "Mod")
+    return make2<T, T>(a, b, o, [](T x, T y) {
+      if constexpr (std::is_floating_point<T>::value) {
+        T r = std::fmod(x, y);
+        return r != T(0) && ((r < T(0)) != (y < T(0))) ? T(r + y) : r;
+      } else {
+        if (y == T(0)) return T(0);
+        if constexpr (std::is_signed<T>::value) {
+          if (y == T(-1)) return T(0);
+          T r = T(x % y);
+          return r != T(0) && ((r < T(0)) != (y < T(0))) ? T(r + y) : r;
+        } else {
+          return T(x % y);
+        }
+      }
+    });
+  if constexpr (std::is_integral<T>::value) {
+    if (op == "And") return make2<T, T>(a, b, o, [](T x, T y) { return T(x && y); });
+    if (op == "Or") return make2<T, T>(a, b, o, [](T x, T y) { return T(x || y); });
+    if (op == "Xor") return make2<T, T>(a, b, o, [](T x, T y) { return T(!x != !y); });
+    // Shifting by the type's width or more gives 0 (C leaves it undefined).
+    if (op == "ShiftLeft")
+      return make2<T, T>(a, b, o,
+                         [](T x, T y) { return y >= T(sizeof(T) * 8) ? T(0) : T(x << y); });
+    if (op == "ShiftRight")
+      return make2<T, T>(a, b, o,
+                         [](T x, T y) { return y >= T(sizeof(T) * 8) ? T(0) : T(x >> y); });
+  }
   return Status::error(ErrorCode::Internal, "no binary kernel for {}", op);
 }
 
@@ -164,6 +212,14 @@ Result<std::unique_ptr<Kernel>> dispatch(const std::string& op, const TensorRef&
       return arith<uint8_t>(op, a, b, o);
     case ir::DType::I8:
       return arith<int8_t>(op, a, b, o);
+    case ir::DType::I16:
+      return arith<int16_t>(op, a, b, o);
+    case ir::DType::U16:
+      return arith<uint16_t>(op, a, b, o);
+    case ir::DType::U32:
+      return arith<uint32_t>(op, a, b, o);
+    case ir::DType::U64:
+      return arith<uint64_t>(op, a, b, o);
     default:
       return Status::error(ErrorCode::NotImplemented, "{} on {} tensors is not supported", op,
                            ir::dtypeName(a.dtype()));
@@ -273,10 +329,60 @@ class Chain : public Kernel {
   std::string implName() const override { return "broadcast-chain"; }
 };
 
+// The kernel a node runs: Mod and BitShift pick theirs by attribute.
+std::string kernelOp(const ir::Node& n) {
+  if (n.op_type == "Mod") return n.attrs.getInt("fmod", 0) ? "FMod" : "Mod";
+  if (n.op_type == "Mean") return "Sum";  // then scaled by 1/k
+  if (n.op_type == "BitShift")
+    return n.attrs.getString("direction", "") == "LEFT" ? "ShiftLeft" : "ShiftRight";
+  return n.op_type;
+}
+
+// Mean: the Sum of the inputs, then every output element divided by their count.
+class ScaleAfter : public Kernel {
+ public:
+  ScaleAfter(std::unique_ptr<Kernel> sum, const TensorRef& o, double scale)
+      : sum_(std::move(sum)), o_(o), scale_(scale) {}
+  void run() override {
+    sum_->run();
+    const int64_t n = o_.numel();
+    if (o_.dtype() == ir::DType::F64) {
+      double* p = static_cast<double*>(o_.data);
+      for (int64_t i = 0; i < n; ++i) p[i] *= scale_;
+    } else {
+      float* p = static_cast<float*>(o_.data);
+      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<float>(p[i] * scale_);
+    }
+  }
+  std::string implName() const override { return "mean"; }
+
+ private:
+  std::unique_ptr<Kernel> sum_;
+  TensorRef o_;
+  double scale_;
+};
+
+Result<std::unique_ptr<Kernel>> createSumKernel(const KernelInit& k);
+
 }  // namespace
 
 Result<std::unique_ptr<Kernel>> createBinaryKernel(const KernelInit& k) {
-  const std::string& op = k.node.op_type;
+  if (k.node.op_type == "Mean") {
+    if (k.outputs[0].dtype() != ir::DType::F32 && k.outputs[0].dtype() != ir::DType::F64)
+      return Status::error(ErrorCode::NotImplemented, "node '{}' (Mean): {} is not supported",
+                           k.node.name, ir::dtypeName(k.outputs[0].dtype()));
+    ASC_TRY(auto sum, createSumKernel(k));
+    return std::unique_ptr<Kernel>(std::make_unique<ScaleAfter>(
+        std::move(sum), k.outputs[0], 1.0 / static_cast<double>(k.inputs.size())));
+  }
+  return createSumKernel(k);
+}
+
+namespace {
+
+// Every op of createBinaryKernel but Mean's final scale.
+Result<std::unique_ptr<Kernel>> createSumKernel(const KernelInit& k) {
+  const std::string op = kernelOp(k.node);
   const TensorRef& o = k.outputs[0];
   if (op == "Where") {
     switch (k.inputs[1].dtype()) {
@@ -348,10 +454,13 @@ Result<std::unique_ptr<Kernel>> createBinaryKernel(const KernelInit& k) {
   return std::unique_ptr<Kernel>(std::move(chain));
 }
 
+}  // namespace
+
 Layout binaryLayout(const ir::Node& n, const std::vector<Layout>& in) {
-  if (n.op_type == "Equal" || n.op_type == "Where" || n.op_type == "Pow" || n.op_type == "PRelu" ||
-      n.inputs.size() != 2)
-    return Layout::Plain;
+  static const char* const kBlockable[] = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Sum"};
+  bool blockable = false;
+  for (const char* b : kBlockable) blockable |= n.op_type == b;
+  if (!blockable || n.inputs.size() != 2) return Layout::Plain;
   const ir::Shape& out = n.outputs[0]->shape;
   // Spatial broadcast: [N, C, 1, ...] against the output's N and C.
   auto spatialBroadcast = [&](const ir::Shape& s) {

@@ -1,5 +1,6 @@
 // conv.cpp: Conv (-> CANN Conv2D) and ConvTranspose (-> Conv2DTransposeD). N-d spatial,
-// groups, dilations, strides, explicit pads or auto_pad (SAME_UPPER/SAME_LOWER/VALID).
+// groups, dilations, strides, explicit pads or auto_pad (SAME_UPPER/SAME_LOWER/VALID); and the
+// integer ConvInteger (2-D, a loop).
 #include "../op_util.h"
 #include "conv_kernel.h"
 
@@ -102,6 +103,37 @@ Status inferConv(InferContext& ctx) {
   return Status::ok();
 }
 
+// ConvInteger (opset 10): uint8/int8 x and w less their (per-tensor) zero points (inputs 2 and
+// 3, read at run time), convolved into int32; 2-D only.
+Status inferConvInteger(InferContext& ctx) {
+  auto int8ish = [](ir::DType t) { return t == ir::DType::U8 || t == ir::DType::I8; };
+  if (!int8ish(ctx.dtype(0)) || !int8ish(ctx.dtype(1)))
+    return ctx.unsupported("x/w of dtype {}/{} are not supported (uint8/int8)",
+                           ir::dtypeName(ctx.dtype(0)), ir::dtypeName(ctx.dtype(1)));
+  for (size_t i = 2; i < 4 && i < ctx.numInputs(); ++i)
+    if (ctx.hasInput(i) && ctx.input(i).numel() != 1)
+      return ctx.unsupported("zero point {} holds {} values; per-tensor is supported", i,
+                             ctx.input(i).numel());
+  if (ctx.rank(0) != 4) return ctx.unsupported("only 2-D ConvInteger is supported");
+  ASC_TRY(ConvGeom g, convGeometry(ctx, false));
+  const ir::Shape& x = ctx.shape(0);
+  const ir::Shape& w = ctx.shape(1);
+  const int64_t group = ctx.attrs().getInt("group", 1);
+  if (group <= 0 || x[1] % group != 0 || w[0] % group != 0 || w[1] * group != x[1])
+    return ctx.fail("group {} does not fit input channels {} and weight [{}]", group, x[1],
+                    ir::shapeToString(w));
+  ir::Shape out = {x[0], w[0]};
+  for (int64_t i = 0; i < g.spatial; ++i) {
+    const int64_t ek = (g.kernel[i] - 1) * g.dilations[i] + 1;
+    const int64_t padded = x[2 + i] + g.pads[i] + g.pads[i + g.spatial];
+    if (padded < ek) return ctx.fail("spatial dim {} is smaller than the kernel extent", i);
+    out.push_back((padded - ek) / g.strides[i] + 1);
+  }
+  ctx.attrs().set("group", group);
+  ctx.setOutput(0, ir::DType::I32, out);
+  return Status::ok();
+}
+
 Status inferConvTranspose(InferContext& ctx) {
   ASC_TRY(ConvGeom g, convGeometry(ctx, true));
   const ir::Shape& x = ctx.shape(0);
@@ -193,6 +225,21 @@ const OpDef& defConvTranspose() {
           .kernel(createConvTransposeKernel)
           .layout(convLayout)
           .summary("transposed convolution; output_shape/output_padding resolved into pads");
+  return d;
+}
+
+const OpDef& defConvInteger() {
+  static const OpDef d =
+      OpDef("ConvInteger")
+          .kernel(createConvIntegerKernel)
+          .onnx(10)
+          .inputs(2, 4)
+          .inferShape(inferConvInteger)
+          .flops([](const ir::Node& n) {
+            const ir::Shape& w = n.inputs[1]->shape;
+            return 2 * n.outputs[0]->numel() * w[1] * w[2] * w[3];
+          })
+          .summary("2-D convolution of (x - x_zero_point) and (w - w_zero_point) in int32");
   return d;
 }
 

@@ -1,8 +1,10 @@
 // conv_kernel.cpp: Conv and ConvTranspose on oneDNN. The primitive picks its own source and
-// weight layouts (format "any"); weights are reordered once at creation, the input is reordered
+// weight layouts (format "any"); constant weights are reordered once at creation, run-time ones on
+// every run, and the input is reordered
 // at run time only when its layout differs. A fused residual (input 3, from the fuse-conv-add
 // pass) is added with a binary post-op (or, when the runtime lets the Conv write into the
-// residual's buffer, a sum post-op in place) and a fused activation follows it.
+// residual's buffer, a sum post-op in place) and a fused activation follows it. ConvInteger is a
+// plain loop.
 #include "conv_kernel.h"
 
 #include "asc/ops/op_def.h"
@@ -69,10 +71,12 @@ class ConvKernel : public Kernel {
     const TensorRef& x = k.inputs[0];
     const TensorRef& w = k.inputs[1];
     const TensorRef& y = k.outputs[0];
-    if (!w.value->isConstant())
+    // Weights computed at run time (a graph input, another op's output) are reordered into the
+    // primitive's layout on every run instead of once here.
+    const bool w_runtime = !w.value->isConstant();
+    if (w_runtime && w.layout != Layout::Plain)
       return Status::error(ErrorCode::NotImplemented,
-                           "node '{}' ({}): weights computed at run time are not supported; the "
-                           "weight input must be a constant",
+                           "node '{}' ({}): run-time weights in a blocked layout are not supported",
                            n.name, n.op_type);
     const size_t spatial = x.shape().size() - 2;
     Geometry g = geometry(n, spatial);
@@ -208,15 +212,22 @@ class ConvKernel : public Kernel {
         break;
       }
       ASC_RETURN_IF_ERROR(src_.init(n, x, src_md, env_.engine));
-      ASC_TRY(wei_, cpu::reorderConstant(n, w_plain, w.data, wei_md, env_));
+      if (w_runtime) {
+        wei_ = memory(wei_md, env_.engine);
+        w_src_ = memory(w_plain, env_.engine, const_cast<void*>(w.data));
+        w_reorder_ = dnnl::reorder(w_src_, wei_);
+      } else {
+        ASC_TRY(wei_, cpu::reorderConstant(n, w_plain, w.data, wei_md, env_));
+      }
       args_[DNNL_ARG_SRC] = src_.mem();
       args_[DNNL_ARG_WEIGHTS] = wei_;
       if (has_bias) {
         const TensorRef& b = k.inputs[2];
-        if (!b.value->isConstant())
-          return Status::error(ErrorCode::NotImplemented, "node '{}': the bias must be constant",
-                               n.name);
-        ASC_TRY(bias_, cpu::reorderConstant(n, bias_md, b.data, bias_md, env_));
+        if (b.value->isConstant()) {
+          ASC_TRY(bias_, cpu::reorderConstant(n, bias_md, b.data, bias_md, env_));
+        } else {  // a run-time bias is read where it is (it is already plain [C])
+          bias_ = memory(bias_md, env_.engine, const_cast<void*>(b.data));
+        }
         args_[DNNL_ARG_BIAS] = bias_;
       }
       if (has_sum && !in_place) {
@@ -233,6 +244,7 @@ class ConvKernel : public Kernel {
   }
 
   void run() override {
+    if (w_reorder_) w_reorder_.execute(env_.stream, w_src_, wei_);
     src_.prepare(env_);
     if (has_sum_) sum_.prepare(env_);
     prim_.execute(env_.stream, args_);
@@ -246,6 +258,8 @@ class ConvKernel : public Kernel {
   dnnl::primitive prim_;
   cpu::AdaptedInput src_, sum_;
   memory wei_, bias_;
+  memory w_src_;  // run-time weights: the ONNX buffer, reordered into wei_ per run
+  dnnl::reorder w_reorder_;
   bool has_sum_ = false;
   memory wino_dst_, y_;  // Winograd: the primitive's nChw16c result, and the real output
   dnnl::reorder wino_out_;
@@ -253,7 +267,64 @@ class ConvKernel : public Kernel {
   std::string impl_;
 };
 
+// ConvInteger: a 2-D loop over uint8/int8 data less the zero points, accumulating in int32.
+class ConvInteger : public Kernel {
+ public:
+  explicit ConvInteger(const KernelInit& k) : x_(k.inputs[0]), w_(k.inputs[1]) {
+    if (k.inputs.size() > 2) xzp_ = k.inputs[2];
+    if (k.inputs.size() > 3) wzp_ = k.inputs[3];
+    y_ = static_cast<int32_t*>(k.outputs[0].data);
+    ys_ = k.outputs[0].shape();
+    const ir::Attrs& a = k.node.attrs;
+    strides_ = a.getInts("strides", {1, 1});
+    dil_ = a.getInts("dilations", {1, 1});
+    pads_ = a.getInts("pads", {0, 0, 0, 0});
+    group_ = a.getInt("group", 1);
+  }
+  void run() override {
+    const ir::Shape& xs = x_.shape();
+    const ir::Shape& ws = w_.shape();
+    const int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
+    const int64_t O = ws[0], Cg = ws[1], KH = ws[2], KW = ws[3], Og = O / group_;
+    const int64_t xzp = xzp_.data ? read(xzp_, 0) : 0, wzp = wzp_.data ? read(wzp_, 0) : 0;
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t o = 0; o < O; ++o)
+        for (int64_t i = 0; i < ys_[2]; ++i)
+          for (int64_t j = 0; j < ys_[3]; ++j) {
+            int64_t acc = 0;
+            const int64_t g = o / Og;
+            for (int64_t c = 0; c < Cg; ++c)
+              for (int64_t ki = 0; ki < KH; ++ki)
+                for (int64_t kj = 0; kj < KW; ++kj) {
+                  const int64_t r = i * strides_[0] - pads_[0] + ki * dil_[0];
+                  const int64_t q = j * strides_[1] - pads_[1] + kj * dil_[1];
+                  if (r < 0 || r >= H || q < 0 || q >= W) continue;  // padding: x_zero_point
+                  const int64_t xv = read(x_, ((n * C + g * Cg + c) * H + r) * W + q);
+                  const int64_t wv = read(w_, ((o * Cg + c) * KH + ki) * KW + kj);
+                  acc += (xv - xzp) * (wv - wzp);
+                }
+            y_[((n * O + o) * ys_[2] + i) * ys_[3] + j] = static_cast<int32_t>(acc);
+          }
+  }
+  std::string implName() const override { return "conv-integer"; }
+
+ private:
+  static int64_t read(const TensorRef& t, int64_t i) {
+    return t.dtype() == ir::DType::I8 ? static_cast<const int8_t*>(t.data)[i]
+                                      : static_cast<const uint8_t*>(t.data)[i];
+  }
+  TensorRef x_, w_, xzp_, wzp_;
+  int32_t* y_;
+  ir::Shape ys_;
+  std::vector<int64_t> strides_, dil_, pads_;
+  int64_t group_ = 1;
+};
+
 }  // namespace
+
+Result<std::unique_ptr<Kernel>> createConvIntegerKernel(const KernelInit& k) {
+  return std::unique_ptr<Kernel>(std::make_unique<ConvInteger>(k));
+}
 
 Result<std::unique_ptr<Kernel>> createConvKernel(const KernelInit& k) {
   auto kernel = std::make_unique<ConvKernel>(k.env);

@@ -1,6 +1,7 @@
 // matmul_kernel.cpp: numpy-style MatMul (1-D operands promoted, batch dims broadcast) and Gemm
 // (transposes as strided descriptors, C as a broadcast bias) on oneDNN's matmul primitive. Gemm's
-// alpha and beta are folded into private copies of constant B and C at creation.
+// alpha and beta are folded into private copies of constant B and C at creation; with a B or C
+// computed at run time a loop applies them (GemmLoop).
 #include "matmul_kernel.h"
 
 #include <cstring>
@@ -99,8 +100,66 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
   return std::unique_ptr<Kernel>(std::move(kern));
 }
 
+// Gemm with alpha/beta != 1 on a B or C computed at run time: alpha * op(A) op(B) + beta * C as a
+// loop (C broadcast to [M, N]), accumulating in double. (With constant operands the scales are
+// folded into them once and oneDNN runs the product.)
+class GemmLoop : public Kernel {
+ public:
+  explicit GemmLoop(const KernelInit& k) {
+    const ir::Node& n = k.node;
+    ta_ = n.attrs.getInt("transA", 0) != 0;
+    tb_ = n.attrs.getInt("transB", 0) != 0;
+    alpha_ = n.attrs.getFloat("alpha", 1.f);
+    beta_ = n.attrs.getFloat("beta", 1.f);
+    const ir::Shape& as = k.inputs[0].shape();
+    const ir::Shape& bs = k.inputs[1].shape();
+    M_ = ta_ ? as[1] : as[0];
+    K_ = ta_ ? as[0] : as[1];
+    N_ = tb_ ? bs[0] : bs[1];
+    a_ = k.inputs[0].f32();
+    b_ = k.inputs[1].f32();
+    if (k.inputs.size() > 2 && k.inputs[2].data) {
+      c_ = k.inputs[2].f32();
+      ir::Shape cs = k.inputs[2].shape();
+      while (cs.size() < 2) cs.insert(cs.begin(), 1);
+      cm_ = cs[0];
+      cn_ = cs[1];
+    }
+    y_ = static_cast<float*>(k.outputs[0].data);
+  }
+  void run() override {
+    for (int64_t i = 0; i < M_; ++i)
+      for (int64_t j = 0; j < N_; ++j) {
+        double s = 0;
+        for (int64_t p = 0; p < K_; ++p)
+          s += double(a_[ta_ ? p * M_ + i : i * K_ + p]) * b_[tb_ ? j * K_ + p : p * N_ + j];
+        double v = alpha_ * s;
+        if (c_) v += beta_ * c_[(cm_ == 1 ? 0 : i) * cn_ + (cn_ == 1 ? 0 : j)];
+        y_[i * N_ + j] = static_cast<float>(v);
+      }
+  }
+  std::string implName() const override { return "gemm-loop"; }
+
+ private:
+  bool ta_ = false, tb_ = false;
+  double alpha_ = 1, beta_ = 1;
+  int64_t M_ = 0, K_ = 0, N_ = 0, cm_ = 1, cn_ = 1;
+  const float* a_ = nullptr;
+  const float* b_ = nullptr;
+  const float* c_ = nullptr;
+  float* y_ = nullptr;
+};
+
 Result<std::unique_ptr<Kernel>> gemm(const KernelInit& k) {
   const ir::Node& n = k.node;
+  {
+    const float alpha = n.attrs.getFloat("alpha", 1.f), beta = n.attrs.getFloat("beta", 1.f);
+    const bool runtime_b = alpha != 1.f && !k.inputs[1].value->isConstant();
+    const bool runtime_c = beta != 1.f && beta != 0.f && k.inputs.size() > 2 && k.inputs[2].data &&
+                           !k.inputs[2].value->isConstant();
+    if ((runtime_b || runtime_c) && !n.attrs.has("activation"))
+      return std::unique_ptr<Kernel>(std::make_unique<GemmLoop>(k));
+  }
   const bool ta = n.attrs.getInt("transA", 0) != 0, tb = n.attrs.getInt("transB", 0) != 0;
   const float alpha = n.attrs.getFloat("alpha", 1.f), beta = n.attrs.getFloat("beta", 1.f);
   const ir::Shape& as = k.inputs[0].shape();

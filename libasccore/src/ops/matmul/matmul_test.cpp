@@ -1,8 +1,8 @@
 // matmul_test.cpp: MatMul numpy semantics (1-D operands, broadcast batch dims), Gemm transposes
-// and C broadcasting, FLOP counts and the error cases.
+// and C broadcasting, FLOP counts and the error cases; the Gemm loop for run-time B and C.
 #include <catch2/catch.hpp>
 
-#include "support/op_tester.h"
+#include "support/kernel_runner.h"
 
 using namespace asc;
 using asc::test::doublesOf;
@@ -74,4 +74,18 @@ TEST_CASE("Gemm transposes and C broadcasting", "[ops][matmul]") {
   OpTester old("Gemm", 9);
   old.input(DType::F32, {2, 3}).input(DType::F32, {3, 4});
   CHECK(mentions(old.run(), "required before opset 11"));
+}
+
+TEST_CASE("Gemm alpha/beta with B and C computed at run time", "[ops][matmul]") {
+  // A [2, 3] transposed from [3, 2], B [3, 2], C [2] broadcast over rows.
+  const std::vector<float> at = {1, 4, 2, 5, 3, 6};  // A^T: A = [[1, 2, 3], [4, 5, 6]]
+  const std::vector<float> b = {1, 0, 0, 1, 1, 1};
+  const std::vector<float> c = {10, 20};
+  OpTester t("Gemm");
+  t.input(DType::F32, {3, 2}).input(DType::F32, {3, 2}).input(DType::F32, {2});
+  t.attr("transA", int64_t{1}).attr("alpha", 0.5f).attr("beta", 2.f);
+  auto got = asc::test::runKernel<float>(
+      t, {asc::test::bytesOf(at), asc::test::bytesOf(b), asc::test::bytesOf(c)});
+  // A B = [[4, 5], [10, 11]]; 0.5 * A B + 2 * C
+  CHECK(got == std::vector<float>{22, 42.5f, 25, 45.5f});
 }

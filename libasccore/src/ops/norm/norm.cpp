@@ -2,7 +2,11 @@
 // only: its extra training outputs (running mean/var, saved stats) are refused. Per-channel
 // parameters must be 1-D of size C. InstanceNormalization (-> InstanceNorm) normalizes each
 // (n, c) plane; LayerNormalization (opset 17, -> LayerNorm) normalizes over dims [axis, rank)
-// and may give Mean and InvStdDev in the stash dtype; LRN normalizes across channels.
+// and may give Mean and InvStdDev in the stash dtype; LRN normalizes across channels;
+// MeanVarianceNormalization normalizes over a set of axes (population variance, ONNX's 1e-9
+// added to the standard deviation).
+#include <algorithm>
+
 #include "../op_util.h"
 #include "norm_kernel.h"
 
@@ -115,7 +119,35 @@ Status inferLrn(InferContext& ctx) {
 
 int64_t perElement(const ir::Node& n, int64_t k) { return n.outputs[0]->numel() * k; }
 
+// MeanVarianceNormalization: axes (default [0, 2, 3]) normalized, sorted and made explicit.
+Status inferMvn(InferContext& ctx) {
+  ASC_RETURN_IF_ERROR(checkFloatInput(ctx));
+  const int64_t r = ctx.rank(0);
+  std::vector<int64_t> axes;
+  for (int64_t a : ctx.attrs().getInts("axes", {0, 2, 3})) {
+    auto n = normalizeAxis(a, r);
+    if (!n) return ctx.fail("axis {} is out of range for an input of rank {}", a, r);
+    if (std::find(axes.begin(), axes.end(), *n) != axes.end())
+      return ctx.fail("axis {} appears twice", *n);
+    axes.push_back(*n);
+  }
+  std::sort(axes.begin(), axes.end());
+  ctx.attrs().set("axes", axes);
+  return inferSameAsInput0(ctx);
+}
+
 }  // namespace
+
+const OpDef& defMeanVarianceNormalization() {
+  static const OpDef d = OpDef("MeanVarianceNormalization")
+                             .precisionClass(PrecisionClass::Sensitive)
+                             .kernel(createNormKernel)
+                             .onnx(9)
+                             .inferShape(inferMvn)
+                             .flops([](const ir::Node& n) { return n.outputs[0]->numel() * 6; })
+                             .summary("(x - mean) / (std + 1e-9) over axes (default [0, 2, 3])");
+  return d;
+}
 
 const OpDef& defBatchNormalization() {
   static const OpDef d =

@@ -1,7 +1,9 @@
 // norm_kernel.cpp: BatchNormalization (inference statistics), LayerNormalization and LRN on
-// oneDNN; InstanceNormalization as a two-pass loop per (n, c) plane in double precision.
+// oneDNN; InstanceNormalization, LayerNormalization with its Mean/InvStdDev outputs and
+// MeanVarianceNormalization as two-pass loops in double precision.
 #include "norm_kernel.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "ops/dnnl_util.h"
@@ -41,13 +43,62 @@ Result<std::unique_ptr<Kernel>> batchNorm(const KernelInit& k) {
   return std::unique_ptr<Kernel>(std::move(kern));
 }
 
+// LayerNormalization with its Mean and InvStdDev outputs (per normalized row, fp32 stash): a loop
+// in double over each row of the [outer, inner] view; Y = (X - mean) * inv_std * scale + bias.
+class LayerNormStats : public Kernel {
+ public:
+  LayerNormStats(const KernelInit& k, int64_t outer, int64_t inner)
+      : x_(k.inputs[0].f32()),
+        scale_(k.inputs[1].f32()),
+        bias_(k.inputs.size() > 2 && k.inputs[2].data ? k.inputs[2].f32() : nullptr),
+        y_(static_cast<float*>(k.outputs[0].data)),
+        mean_(static_cast<float*>(k.outputs[1].data)),
+        inv_std_(k.outputs.size() > 2 ? static_cast<float*>(k.outputs[2].data) : nullptr),
+        outer_(outer),
+        inner_(inner),
+        eps_(k.node.attrs.getFloat("epsilon", 1e-5f)) {}
+  void run() override {
+    cpu::parallelFor(outer_, 1, [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        const float* x = x_ + o * inner_;
+        double sum = 0;
+        for (int64_t i = 0; i < inner_; ++i) sum += x[i];
+        const double mean = sum / static_cast<double>(inner_);
+        double sq = 0;
+        for (int64_t i = 0; i < inner_; ++i) sq += (x[i] - mean) * (x[i] - mean);
+        const double inv = 1.0 / std::sqrt(sq / static_cast<double>(inner_) + eps_);
+        float* y = y_ + o * inner_;
+        for (int64_t i = 0; i < inner_; ++i)
+          y[i] = static_cast<float>((x[i] - mean) * inv * scale_[i] + (bias_ ? bias_[i] : 0.f));
+        if (mean_) mean_[o] = static_cast<float>(mean);
+        if (inv_std_) inv_std_[o] = static_cast<float>(inv);
+      }
+    });
+  }
+  std::string implName() const override { return "layernorm-stats"; }
+
+ private:
+  const float* x_;
+  const float* scale_;
+  const float* bias_;
+  float* y_;
+  float* mean_;
+  float* inv_std_;
+  int64_t outer_, inner_;
+  double eps_;
+};
+
 Result<std::unique_ptr<Kernel>> layerNorm(const KernelInit& k) {
   const ir::Node& n = k.node;
-  if (k.outputs.size() > 1)
+  const bool stats = k.outputs.size() > 1;
+  auto notF32 = [&](size_t i) {
+    return i < k.outputs.size() && k.outputs[i].data && k.outputs[i].dtype() != ir::DType::F32;
+  };
+  if (stats && (notF32(1) || notF32(2)))
     return Status::error(ErrorCode::NotImplemented,
-                         "node '{}' (LayerNormalization): the Mean/InvStdDev outputs are not "
-                         "supported",
-                         n.name);
+                         "node '{}' (LayerNormalization): Mean/InvStdDev in {} (stash_type) are "
+                         "not supported; float32 is",
+                         n.name, ir::dtypeName(k.outputs[1].dtype()));
   const ir::Shape& s = k.inputs[0].shape();
   const int64_t rank = static_cast<int64_t>(s.size());
   int64_t axis = n.attrs.getInt("axis", -1);
@@ -60,6 +111,7 @@ Result<std::unique_ptr<Kernel>> layerNorm(const KernelInit& k) {
                          "node '{}' (LayerNormalization): scale/bias must cover the normalized "
                          "dims exactly ({} values)",
                          n.name, inner);
+  if (stats) return std::unique_ptr<Kernel>(std::make_unique<LayerNormStats>(k, outer, inner));
   auto kern = std::make_unique<cpu::PrimitiveKernel>(k.env);
   try {
     memory::desc md({outer, inner}, memory::data_type::f32, memory::format_tag::ab);
@@ -141,6 +193,63 @@ class InstanceNorm : public Kernel {
   int64_t n_, c_, hw_;
 };
 
+// MeanVarianceNormalization: statistics per combination of the kept dims, in double.
+class Mvn : public Kernel {
+ public:
+  explicit Mvn(const KernelInit& k)
+      : x_(k.inputs[0].f32()), y_(static_cast<float*>(k.outputs[0].data)) {
+    shape_ = k.inputs[0].shape();
+    auto axes = k.node.attrs.getInts("axes");
+    reduced_.assign(shape_.size(), false);
+    for (int64_t a : axes) reduced_[a] = true;
+    groups_ = 1;
+    for (size_t d = 0; d < shape_.size(); ++d)
+      if (!reduced_[d]) groups_ *= shape_[d];
+    sum_.resize(groups_);
+    sq_.resize(groups_);
+  }
+  void run() override {
+    const int64_t n = ir::numElements(shape_);
+    const int64_t count = groups_ ? n / groups_ : 0;
+    std::fill(sum_.begin(), sum_.end(), 0.0);
+    std::fill(sq_.begin(), sq_.end(), 0.0);
+    walk([&](int64_t i, int64_t g) {
+      sum_[g] += x_[i];
+      sq_[g] += double(x_[i]) * x_[i];
+    });
+    walk([&](int64_t i, int64_t g) {
+      const double mean = sum_[g] / count;
+      const double var = std::max(0.0, sq_[g] / count - mean * mean);
+      y_[i] = static_cast<float>((x_[i] - mean) / (std::sqrt(var) + 1e-9));
+    });
+  }
+  std::string implName() const override { return "mvn"; }
+
+ private:
+  // f(flat index, group index) over every element in row-major order.
+  template <typename F>
+  void walk(F f) const {
+    const int64_t n = ir::numElements(shape_), r = static_cast<int64_t>(shape_.size());
+    std::vector<int64_t> idx(r, 0);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t g = 0;
+      for (int64_t d = 0; d < r; ++d)
+        if (!reduced_[d]) g = g * shape_[d] + idx[d];
+      f(i, g);
+      for (int64_t d = r - 1; d >= 0; --d) {
+        if (++idx[d] < shape_[d]) break;
+        idx[d] = 0;
+      }
+    }
+  }
+  const float* x_;
+  float* y_;
+  ir::Shape shape_;
+  std::vector<bool> reduced_;
+  int64_t groups_ = 1;
+  std::vector<double> sum_, sq_;
+};
+
 }  // namespace
 
 Result<std::unique_ptr<Kernel>> createNormKernel(const KernelInit& k) {
@@ -151,6 +260,7 @@ Result<std::unique_ptr<Kernel>> createNormKernel(const KernelInit& k) {
   if (op == "BatchNormalization") return batchNorm(k);
   if (op == "LayerNormalization") return layerNorm(k);
   if (op == "LRN") return lrn(k);
+  if (op == "MeanVarianceNormalization") return std::unique_ptr<Kernel>(std::make_unique<Mvn>(k));
   if (op == "InstanceNormalization")
     return std::unique_ptr<Kernel>(std::make_unique<InstanceNorm>(k));
   return Status::error(ErrorCode::Internal, "no normalization kernel for {}", op);

@@ -1,8 +1,12 @@
 // norm_test.cpp: BatchNormalization (inference only), InstanceNormalization,
-// LayerNormalization (opset 17, stats outputs) and LRN: shapes, parameter checks, errors.
+// LayerNormalization (opset 17, stats outputs) and LRN: shapes, parameter checks, errors; the
+// LayerNormalization kernel with its Mean/InvStdDev outputs and MeanVarianceNormalization
+// against a naive reference.
 #include <catch2/catch.hpp>
 
-#include "support/op_tester.h"
+#include <cmath>
+
+#include "support/kernel_runner.h"
 
 using namespace asc;
 using asc::test::doublesOf;
@@ -101,4 +105,73 @@ TEST_CASE("LRN needs a positive size", "[ops][norm]") {
   OpTester r("LRN");
   r.input(DType::F32, {16}).attr("size", int64_t{3});
   CHECK(mentions(r.run(), "rank >= 3"));
+}
+
+TEST_CASE("LayerNormalization kernel writes Y, Mean and InvStdDev", "[ops][norm]") {
+  const int64_t outer = 3, inner = 4;
+  std::vector<float> x(outer * inner), scale(inner), bias(inner);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = 0.37f * static_cast<float>((i * 5) % 7) - 1.f;
+  for (int64_t i = 0; i < inner; ++i) {
+    scale[i] = 0.5f + 0.25f * static_cast<float>(i);
+    bias[i] = 0.1f * static_cast<float>(i) - 0.2f;
+  }
+  const float eps = 1e-3f;
+  std::vector<double> y(x.size()), mean(outer), inv(outer);
+  for (int64_t o = 0; o < outer; ++o) {
+    double m = 0, v = 0;
+    for (int64_t i = 0; i < inner; ++i) m += x[o * inner + i];
+    m /= inner;
+    for (int64_t i = 0; i < inner; ++i) v += (x[o * inner + i] - m) * (x[o * inner + i] - m);
+    v /= inner;
+    mean[o] = m;
+    inv[o] = 1 / std::sqrt(v + eps);
+    for (int64_t i = 0; i < inner; ++i)
+      y[o * inner + i] = (x[o * inner + i] - m) * inv[o] * scale[i] + bias[i];
+  }
+  auto run = [&](int out) {
+    OpTester t("LayerNormalization", 17);
+    t.input(DType::F32, {outer, inner})
+        .input(DType::F32, {inner})
+        .input(DType::F32, {inner})
+        .attr("epsilon", eps)
+        .outputs(3);
+    return asc::test::runKernel<float>(
+        t, {asc::test::bytesOf(x), asc::test::bytesOf(scale), asc::test::bytesOf(bias)}, out);
+  };
+  const auto gy = run(0), gm = run(1), gi = run(2);
+  for (size_t i = 0; i < y.size(); ++i) CHECK(gy[i] == Approx(y[i]).epsilon(1e-5).margin(1e-6));
+  for (int64_t o = 0; o < outer; ++o) {
+    CHECK(gm[o] == Approx(mean[o]).epsilon(1e-6).margin(1e-7));
+    CHECK(gi[o] == Approx(inv[o]).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("MeanVarianceNormalization over the default and given axes", "[ops][norm]") {
+  const int64_t N = 2, C = 3, H = 2, W = 2;
+  std::vector<float> x(N * C * H * W);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 7) % 5) - 1.5f;
+  // Default axes [0, 2, 3]: statistics per channel over N, H, W.
+  std::vector<double> want(x.size());
+  for (int64_t c = 0; c < C; ++c) {
+    double s = 0, q = 0;
+    int cnt = 0;
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t i = 0; i < H * W; ++i) {
+        const double v = x[(n * C + c) * H * W + i];
+        s += v;
+        q += v * v;
+        ++cnt;
+      }
+    const double m = s / cnt, sd = std::sqrt(q / cnt - m * m);
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t i = 0; i < H * W; ++i)
+        want[(n * C + c) * H * W + i] = (x[(n * C + c) * H * W + i] - m) / (sd + 1e-9);
+  }
+  OpTester t("MeanVarianceNormalization", 13);
+  t.input(DType::F32, {N, C, H, W});
+  auto got = asc::test::runKernel<float>(t, {asc::test::bytesOf(x)});
+  for (size_t i = 0; i < x.size(); ++i) CHECK(got[i] == Approx(want[i]).epsilon(1e-5).margin(1e-6));
+  OpTester bad("MeanVarianceNormalization", 13);
+  bad.input(DType::F32, {2, 3}).attr("axes", std::vector<int64_t>{0, 2});
+  CHECK(mentions(bad.run(), "out of range"));
 }

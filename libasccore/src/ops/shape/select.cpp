@@ -1,6 +1,6 @@
 // select.cpp: indexing and rearranging ops of the shape family: Concat, Split, Slice, Gather,
-// DepthToSpace and Pad. Like the rest of the family they fold on constant inputs, and their
-// constant parameter inputs become attributes (see shape.cpp for the rules).
+// DepthToSpace, SpaceToDepth and Pad. Like the rest of the family they fold on constant inputs, and
+// their constant parameter inputs become attributes (see shape.cpp for the rules).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -296,6 +296,31 @@ Eval evalDepthToSpace(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   }));
 }
 
+Status inferSpaceToDepth(InferContext& ctx) {
+  const ir::Shape& x = ctx.shape(0);
+  if (x.size() != 4)
+    return ctx.fail("input must be 4-D (N, C, H, W), it is [{}]", ir::shapeToString(x));
+  if (!ctx.attrs().has("blocksize")) return ctx.fail("attribute blocksize is required");
+  const int64_t b = ctx.attrs().getInt("blocksize", 0);
+  if (b <= 0) return ctx.fail("blocksize {} must be positive", b);
+  if (x[2] % b != 0 || x[3] % b != 0)
+    return ctx.fail("H {} and W {} must be divisible by blocksize {}", x[2], x[3], b);
+  ctx.setOutput(0, ctx.dtype(0), {x[0], x[1] * b * b, x[2] / b, x[3] / b});
+  return Status::ok();
+}
+
+// out[n][(bi * b + bj) * C + c][i][j] = x[n][c][i * b + bi][j * b + bj]
+Eval evalSpaceToDepth(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const ir::Shape& x = in[0].shape;
+  const int64_t b = n.attrs.getInt("blocksize", 1);
+  const int64_t c_in = x[1];
+  std::vector<int64_t> st = stridesOf(x);
+  return one(mapElements(in[0], n.outputs[0]->shape, [&](const std::vector<int64_t>& i) {
+    const int64_t c = i[1] % c_in, blk = i[1] / c_in, bi = blk / b, bj = blk % b;
+    return i[0] * st[0] + c * st[1] + (i[2] * b + bi) * st[2] + (i[3] * b + bj) * st[3];
+  }));
+}
+
 Status canonPad(InferContext& ctx) {
   ir::Attrs& a = ctx.attrs();
   if (a.has("paddings") && !a.has("pads")) {  // Pad-1
@@ -445,6 +470,19 @@ const OpDef& defGather() {
                              .inferShape(inferGather)
                              .evalConst(evalGather)
                              .summary("takes entries of data along axis at indices (negative ok)");
+  return d;
+}
+
+const OpDef& defSpaceToDepth() {
+  static const OpDef d = OpDef("SpaceToDepth")
+                             .kernel(createSpaceToDepthKernel)
+                             .nativeDtypes()
+                             .onnx(1)
+                             .inferShape(inferSpaceToDepth)
+                             .evalConst(evalSpaceToDepth)
+                             .summary(
+                                 "moves spatial blocks into channels (DepthToSpace's DCR "
+                                 "inverse)");
   return d;
 }
 

@@ -1,6 +1,6 @@
-// shape.cpp: shape-manipulation ops (Shape, Reshape, Flatten, Squeeze, Unsqueeze, Transpose,
-// Expand, Tile, Cast, Identity, Dropout, Constant, ConstantOfShape); select.cpp has the
-// indexing ones (Concat, Split, Slice, Gather, DepthToSpace, Pad). PyTorch exports shape
+// shape.cpp: shape-manipulation ops (Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze, Transpose,
+// Expand, Tile, Cast, CastLike, Identity, Dropout, Constant, ConstantOfShape, Range); select.cpp
+// has the indexing ones (Concat, Split, Slice, Gather, DepthToSpace, Pad). PyTorch exports shape
 // arithmetic as Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains, so every op of the
 // family folds on constant inputs (Shape even on a runtime input: it needs only the shape).
 // Parameters that later opsets turned into inputs (Reshape shape, Squeeze/Unsqueeze axes, Expand
@@ -48,6 +48,15 @@ Eval evalShapeOp(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   int64_t start = n.attrs.getInt("start", 0);
   int64_t len = n.outputs[0]->shape[0];
   return one(makeInt64Tensor(ir::Shape(s.begin() + start, s.begin() + start + len), {len}));
+}
+
+Status inferSizeOp(InferContext& ctx) {
+  ctx.setOutput(0, ir::DType::I64, {});
+  return Status::ok();
+}
+
+Eval evalSizeOp(const ir::Node&, const std::vector<ir::Tensor>& in) {
+  return one(makeInt64Tensor({ir::numElements(in[0].shape)}, {}));
 }
 
 // --- Reshape, Flatten, Squeeze, Unsqueeze ----------------------------------------------------
@@ -301,6 +310,18 @@ Status canonCast(InferContext& ctx) {
   return ctx.fail("'to' names the unsupported type '{}'", *s);
 }
 
+// CastLike (opset 15) is Cast to the dtype of its second input: that dtype becomes `to` and the
+// input is dropped, so the node runs and folds as Cast does.
+Status canonCastLike(InferContext& ctx) {
+  if (ctx.numInputs() < 2 || !ctx.hasInput(1)) return Status::ok();
+  const int to = ir::dtypeToOnnx(ctx.dtype(1));
+  if (to <= 0)
+    return ctx.unsupported("target dtype {} is not supported", ir::dtypeName(ctx.dtype(1)));
+  ctx.attrs().set("to", static_cast<int64_t>(to));
+  ctx.truncateInputs(1);
+  return Status::ok();
+}
+
 Status inferCast(InferContext& ctx) {
   if (!ctx.attrs().has("to")) return ctx.fail("attribute 'to' is required");
   int64_t to = ctx.attrs().getInt("to", 0);
@@ -468,6 +489,18 @@ const OpDef& defShape() {
   return d;
 }
 
+const OpDef& defSize() {
+  static const OpDef d = OpDef("Size")
+                             .kernel(createConstKernel)
+                             .nativeDtypes()
+                             .onnx(1)
+                             .inferShape(inferSizeOp)
+                             .evalConst(evalSizeOp)
+                             .evalFromShapes()
+                             .summary("the input's element count as an int64 scalar");
+  return d;
+}
+
 const OpDef& defReshape() {
   static const OpDef d =
       OpDef("Reshape")
@@ -576,6 +609,19 @@ const OpDef& defCast() {
   return d;
 }
 
+const OpDef& defCastLike() {
+  static const OpDef d = OpDef("CastLike")
+                             .kernel(createCastKernel)
+                             .nativeDtypes()
+                             .onnx(15)
+                             .inputs(1, 2)
+                             .canonicalize(canonCastLike)
+                             .inferShape(inferCast)
+                             .evalConst(evalCast)
+                             .summary("converts to the element type of the second input");
+  return d;
+}
+
 static Layout keepLayout(const ir::Node&, const std::vector<Layout>& in) { return in[0]; }
 
 // TransData comes only from atc's layout step (NCHW <-> NC1HWC0 at the edges of AI Core
@@ -631,6 +677,53 @@ const OpDef& defConstant() {
                              .inferShape(inferConstant)
                              .evalConst(evalConstant)
                              .summary("a constant tensor (value or value_float(s)/value_int(s))");
+  return d;
+}
+
+// Range (opset 11): start, limit and delta (scalars of one numeric type) must be constants (the
+// output's length depends on them); the node folds to max(ceil((limit - start) / delta), 0)
+// values start + i * delta.
+Status inferRange(InferContext& ctx) {
+  for (size_t i = 0; i < 3; ++i) {
+    if (!ctx.constInput(i))
+      return ctx.fail(
+          "input {} ('{}') must be known at compile time (constant): the output's length depends "
+          "on it",
+          i, ctx.input(i).name);
+    if (ctx.input(i).numel() != 1) return ctx.fail("input {} must be a scalar", i);
+    if (ctx.dtype(i) != ctx.dtype(0)) return ctx.fail("inputs must share one dtype");
+  }
+  const double start = ctx.constInput(0)->tensor().floatAt(0);
+  const double limit = ctx.constInput(1)->tensor().floatAt(0);
+  const double delta = ctx.constInput(2)->tensor().floatAt(0);
+  if (delta == 0) return ctx.fail("delta is 0");
+  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+  ctx.setOutput(0, ctx.dtype(0), {n});
+  return Status::ok();
+}
+
+Eval evalRange(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const ir::Value* o = n.outputs[0];
+  TensorBuilder b(o->dtype, o->shape);
+  if (ir::isFloat(o->dtype)) {
+    const double start = in[0].floatAt(0), delta = in[2].floatAt(0);
+    for (int64_t i = 0; i < o->shape[0]; ++i) b.setFloat(i, start + static_cast<double>(i) * delta);
+  } else {
+    const int64_t start = in[0].intAt(0), delta = in[2].intAt(0);
+    for (int64_t i = 0; i < o->shape[0]; ++i) b.setInt(i, start + i * delta);
+  }
+  return one(b.finish());
+}
+
+const OpDef& defRange() {
+  static const OpDef d = OpDef("Range")
+                             .kernel(createConstKernel)
+                             .nativeDtypes()
+                             .onnx(11)
+                             .inputs(3, 3)
+                             .inferShape(inferRange)
+                             .evalConst(evalRange)
+                             .summary("start, start + delta, ... below limit; constant inputs");
   return d;
 }
 

@@ -221,6 +221,25 @@ Result<std::unique_ptr<Kernel>> createDepthToSpaceKernel(const KernelInit& k) {
                                     elemSize(k.inputs[0]), "depth_to_space"));
 }
 
+Result<std::unique_ptr<Kernel>> createSpaceToDepthKernel(const KernelInit& k) {
+  const ir::Shape& x = k.inputs[0].shape();
+  const int64_t b = k.node.attrs.getInt("blocksize", 1);
+  const int64_t N = x[0], C = x[1], h = x[2] / b, w = x[3] / b;
+  // View the input as [N, C, h, b, w, b] and permute into [N, b, b, C, h, w].
+  const ir::Shape v = {N, C, h, b, w, b};
+  auto st = stridesOf(v);
+  const std::vector<int64_t> perm = {0, 3, 5, 1, 2, 4};
+  ir::Shape out_view;
+  std::vector<int64_t> strides;
+  for (auto p : perm) {
+    out_view.push_back(v[p]);
+    strides.push_back(st[p]);
+  }
+  return std::unique_ptr<Kernel>(
+      std::make_unique<StridedCopy>(k.inputs[0].data, k.outputs[0].data, out_view, strides, 0,
+                                    elemSize(k.inputs[0]), "space_to_depth"));
+}
+
 // nChw8c tensors along channels: oneDNN's concat.
 class DnnlConcat : public cpu::PrimitiveKernel {
  public:

@@ -15,6 +15,7 @@ Result<std::unique_ptr<Kernel>> createExpandKernel(const KernelInit& k);
 Result<std::unique_ptr<Kernel>> createTileKernel(const KernelInit& k);
 Result<std::unique_ptr<Kernel>> createPadKernel(const KernelInit& k);
 Result<std::unique_ptr<Kernel>> createDepthToSpaceKernel(const KernelInit& k);
+Result<std::unique_ptr<Kernel>> createSpaceToDepthKernel(const KernelInit& k);
 Result<std::unique_ptr<Kernel>> createCastKernel(const KernelInit& k);
 /// Shape, Constant, ConstantOfShape: outputs known at compile time (normally folded away).
 Result<std::unique_ptr<Kernel>> createConstKernel(const KernelInit& k);

@@ -1,11 +1,12 @@
 // shape_test.cpp: shape inference, canonical attributes and constant folding of the
 // shape-manipulation ops, including a whole Shape -> Gather -> Unsqueeze -> Concat -> Reshape
-// chain on a runtime input, which must fold down to one Reshape with a constant shape.
+// chain on a runtime input, which must fold down to one Reshape with a constant shape; Size,
+// CastLike, Range and the SpaceToDepth kernel.
 #include <catch2/catch.hpp>
 
 #include <limits>
 
-#include "support/op_tester.h"
+#include "support/kernel_runner.h"
 
 using namespace asc;
 using asc::test::doublesOf;
@@ -570,4 +571,77 @@ TEST_CASE("canonical shape ops re-infer to the same node", "[ops][shape]") {
   OpTester ga("Gather");
   ga.input(DType::F32, {2, 3}).input(DType::I64, {5}).attr("axis", int64_t{-1});
   stable(ga);
+}
+
+TEST_CASE("Size folds from the shape", "[ops][shape]") {
+  OpTester t("Size");
+  t.input(DType::F32, {2, 3, 4});
+  REQUIRE(t.run().isOk());
+  REQUIRE(t.out().isConstant());
+  CHECK(t.out().dtype == DType::I64);
+  CHECK(t.out().shape == ir::Shape{});
+  CHECK(t.out().tensor().intAt(0) == 24);
+}
+
+TEST_CASE("CastLike casts to the second input's dtype", "[ops][shape]") {
+  OpTester t("CastLike", 15);
+  t.input(DType::F32, {3}).input(DType::F16, {1});
+  const std::vector<float> x = {1.5f, -2.f, 65504.f};
+  std::vector<uint16_t> h = {0};
+  auto got = asc::test::runKernel<uint16_t>(t, {asc::test::bytesOf(x), asc::test::bytesOf(h)});
+  CHECK(got == std::vector<uint16_t>{0x3e00, 0xc000, 0x7bff});  // fp16 bit patterns
+  OpTester f("CastLike", 15);
+  f.constFloats({2.7f, -1.2f}, {2}).input(DType::I32, {1});
+  REQUIRE(f.run().isOk());
+  REQUIRE(f.out().isConstant());
+  CHECK(f.out().dtype == DType::I32);
+  CHECK(f.out().tensor().toInts() == Ints{2, -1});
+}
+
+TEST_CASE("SpaceToDepth moves b x b blocks into channels", "[ops][shape]") {
+  const int64_t N = 1, C = 2, H = 4, W = 6, b = 2;
+  std::vector<float> x(N * C * H * W);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
+  std::vector<float> want(x.size());
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t h = 0; h < H; ++h)
+      for (int64_t w = 0; w < W; ++w) {
+        const int64_t oc = ((h % b) * b + (w % b)) * C + c;
+        want[(oc * (H / b) + h / b) * (W / b) + w / b] = x[(c * H + h) * W + w];
+      }
+  OpTester t("SpaceToDepth");
+  t.input(DType::F32, {N, C, H, W}).attr("blocksize", b);
+  CHECK(asc::test::runKernel<float>(t, {asc::test::bytesOf(x)}) == want);
+  OpTester f("SpaceToDepth");
+  f.constFloats(x, {N, C, H, W}).attr("blocksize", b);
+  REQUIRE(f.run().isOk());
+  REQUIRE(f.out().isConstant());
+  CHECK(f.out().shape == ir::Shape{N, C * b * b, H / b, W / b});
+  CHECK(doublesOf(f.out()) == std::vector<double>(want.begin(), want.end()));
+  OpTester bad("SpaceToDepth");
+  bad.input(DType::F32, {1, 2, 5, 4}).attr("blocksize", b);
+  CHECK(mentions(bad.run(), "divisible"));
+}
+
+TEST_CASE("Range folds from constant start, limit and delta", "[ops][shape]") {
+  OpTester f("Range", 11);
+  const float start = 1.f, limit = 2.5f, delta = 0.4f;
+  f.constant(DType::F32, {}, &start, 4).constant(DType::F32, {}, &limit, 4);
+  f.constant(DType::F32, {}, &delta, 4);
+  REQUIRE(f.run().isOk());
+  REQUIRE(f.out().isConstant());
+  CHECK(f.out().shape == ir::Shape{4});  // ceil(1.5 / 0.4) = 4
+  const auto v = doublesOf(f.out());
+  for (int i = 0; i < 4; ++i) CHECK(v[i] == Approx(1.0 + 0.4 * i));
+  OpTester neg("Range", 11);
+  neg.constInts({10}, {}).constInts({4}, {}).constInts({-3}, {});
+  REQUIRE(neg.run().isOk());
+  CHECK(neg.out().tensor().toInts() == Ints{10, 7});
+  OpTester empty("Range", 11);
+  empty.constInts({5}, {}).constInts({1}, {}).constInts({2}, {});
+  REQUIRE(empty.run().isOk());
+  CHECK(empty.out().shape == ir::Shape{0});
+  OpTester dyn("Range", 11);
+  dyn.input(DType::I64, {}).constInts({4}, {}).constInts({1}, {});
+  CHECK(mentions(dyn.run(), "compile time"));
 }

@@ -1,5 +1,5 @@
-// softmax.cpp: Softmax (-> CANN SoftmaxV2) and LogSoftmax (-> LogSoftmaxV2). Before opset 13
-// the input was coerced to 2-D [prod(dims < axis), prod(dims >= axis)] and normalized per row
+// softmax.cpp: Softmax (-> CANN SoftmaxV2), LogSoftmax (-> LogSoftmaxV2) and Hardmax. Before opset
+// 13 the input was coerced to 2-D [prod(dims < axis), prod(dims >= axis)] and normalized per row
 // (axis default 1); since 13 the op normalizes along one axis (default -1). The canonical form
 // has an explicit, non-negative "axis" and, for the old semantics, "coerce_2d" = 1 (both
 // meanings agree when the axis is the last one).
@@ -28,6 +28,17 @@ Status inferSoftmax(InferContext& ctx) {
 
 int64_t softmaxFlops(const ir::Node& n) { return 5 * n.outputs[0]->numel(); }
 
+Result<std::vector<ir::Tensor>> evalHardmax(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  int64_t outer, len, inner;
+  softmaxView(n, in[0].shape, &outer, &len, &inner);
+  std::vector<double> x(static_cast<size_t>(in[0].numel())), y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) x[i] = in[0].floatAt(static_cast<int64_t>(i));
+  hardmax(x.data(), y.data(), outer, len, inner);
+  TensorBuilder b(in[0].dtype, in[0].shape);
+  for (size_t i = 0; i < y.size(); ++i) b.setFloat(static_cast<int64_t>(i), y[i]);
+  return std::vector<ir::Tensor>{b.finish()};
+}
+
 }  // namespace
 
 const OpDef& defSoftmax() {
@@ -39,6 +50,17 @@ const OpDef& defSoftmax() {
                              .inferShape(inferSoftmax)
                              .flops(softmaxFlops)
                              .summary("exp(x) / sum(exp(x)) along axis");
+  return d;
+}
+
+const OpDef& defHardmax() {
+  static const OpDef d = OpDef("Hardmax")
+                             .kernel(createHardmaxKernel)
+                             .onnx(1)
+                             .inferShape(inferSoftmax)
+                             .evalConst(evalHardmax)
+                             .flops([](const ir::Node& n) { return n.outputs[0]->numel(); })
+                             .summary("1 at the first maximum along axis, 0 elsewhere");
   return d;
 }
 

@@ -1,5 +1,6 @@
 // unary.cpp: element-wise unary ops (activations and math). Output = input's shape and dtype.
-// Clip's min/max were attributes before opset 11 and inputs since; both become attributes.
+// Clip's min/max were attributes before opset 11 and inputs since; constant ones become
+// attributes, run-time ones stay inputs.
 // PRelu's slope broadcasts to x one way; a legacy (opset < 7) per-channel slope of shape [C]
 // is rewritten to [C, 1, ..., 1] so later stages see numpy broadcasting only.
 #include <cmath>
@@ -34,12 +35,22 @@ double sqrtF(double x) { return std::sqrt(x); }
 double expF(double x) { return std::exp(x); }
 double logF(double x) { return std::log(x); }
 
+// Constant bounds become attributes (the form the fusion passes and oneDNN's clip take); a
+// bound computed at run time keeps both bound inputs, which the kernel then reads on every run.
 Status canonClip(InferContext& ctx) {
-  if (ctx.opset() >= 11) {
-    ASC_RETURN_IF_ERROR(ctx.moveInputToFloat(1, "min"));
-    ASC_RETURN_IF_ERROR(ctx.moveInputToFloat(2, "max"));
-    ctx.truncateInputs(1);
-  }
+  if (ctx.opset() < 11) return Status::ok();
+  for (size_t i = 1; i < 3 && i < ctx.numInputs(); ++i)
+    if (ctx.hasInput(i) && !ctx.constInput(i)) {
+      if (ctx.input(i).numel() != 1)
+        return ctx.fail("input {} must hold one value, it holds {}", i, ctx.input(i).numel());
+      if (ctx.dtype(i) != ctx.dtype(0))
+        return ctx.fail("bound {} has dtype {}, the input {}", i, ir::dtypeName(ctx.dtype(i)),
+                        ir::dtypeName(ctx.dtype(0)));
+      return Status::ok();
+    }
+  ASC_RETURN_IF_ERROR(ctx.moveInputToFloat(1, "min"));
+  ASC_RETURN_IF_ERROR(ctx.moveInputToFloat(2, "max"));
+  ctx.truncateInputs(1);
   return Status::ok();
 }
 

@@ -1,5 +1,6 @@
 // unary_kernel.cpp: element-wise unary kernels. oneDNN's eltwise primitive (JIT, any layout)
-// where it has the function; a plain loop for the rest (HardSigmoid, Erf). Element-wise ops
+// where it has the function; a plain loop for the rest (HardSigmoid, Erf), and a typed loop for
+// Clip on integers or with run-time bounds. Element-wise ops
 // keep their input's layout, so blocked activations flow through them without reorders.
 #include "unary_kernel.h"
 
@@ -100,9 +101,74 @@ Status requireF32(const KernelInit& k) {
   return Status::ok();
 }
 
+// Clip with bounds given as run-time inputs, or on a type other than fp32: a typed loop that
+// reads the bounds on every run (input 1/2 when present, else the attributes, else the type's
+// limits). Over the physical buffer, like LoopKernel.
+template <typename T>
+class ClipLoop : public Kernel {
+ public:
+  explicit ClipLoop(const KernelInit& k)
+      : in_(static_cast<const T*>(k.inputs[0].data)),
+        out_(static_cast<T*>(k.outputs[0].data)),
+        n_(static_cast<int64_t>(k.outputs[0].bytes / sizeof(T))),
+        lo_in_(k.inputs.size() > 1 ? static_cast<const T*>(k.inputs[1].data) : nullptr),
+        hi_in_(k.inputs.size() > 2 ? static_cast<const T*>(k.inputs[2].data) : nullptr) {
+    const ir::Attrs& a = k.node.attrs;
+    lo_ = a.has("min") ? static_cast<T>(a.getFloat("min", 0)) : std::numeric_limits<T>::lowest();
+    hi_ = a.has("max") ? static_cast<T>(a.getFloat("max", 0)) : std::numeric_limits<T>::max();
+  }
+  void run() override {
+    const T lo = lo_in_ ? *lo_in_ : lo_, hi = hi_in_ ? *hi_in_ : hi_;
+    cpu::parallelFor(n_, 1 << 14, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) {
+        const T x = in_[i];
+        out_[i] = x < lo ? lo : x > hi ? hi : x;  // NaN stays NaN
+      }
+    });
+  }
+  std::string implName() const override { return "clip-loop"; }
+
+ private:
+  const T* in_;
+  T* out_;
+  int64_t n_;
+  const T* lo_in_;
+  const T* hi_in_;
+  T lo_, hi_;
+};
+
+Result<std::unique_ptr<Kernel>> clipLoop(const KernelInit& k) {
+  switch (k.inputs[0].dtype()) {
+    case ir::DType::F32:
+      return std::unique_ptr<Kernel>(std::make_unique<ClipLoop<float>>(k));
+    case ir::DType::F64:
+      return std::unique_ptr<Kernel>(std::make_unique<ClipLoop<double>>(k));
+    case ir::DType::I8:
+      return std::unique_ptr<Kernel>(std::make_unique<ClipLoop<int8_t>>(k));
+    case ir::DType::U8:
+      return std::unique_ptr<Kernel>(std::make_unique<ClipLoop<uint8_t>>(k));
+    case ir::DType::I16:
+      return std::unique_ptr<Kernel>(std::make_unique<ClipLoop<int16_t>>(k));
+    case ir::DType::U16:
+      return std::unique_ptr<Kernel>(std::make_unique<ClipLoop<uint16_t>>(k));
+    case ir::DType::I32:
+      return std::unique_ptr<Kernel>(std::make_unique<ClipLoop<int32_t>>(k));
+    case ir::DType::U32:
+      return std::unique_ptr<Kernel>(std::make_unique<ClipLoop<uint32_t>>(k));
+    case ir::DType::I64:
+      return std::unique_ptr<Kernel>(std::make_unique<ClipLoop<int64_t>>(k));
+    case ir::DType::U64:
+      return std::unique_ptr<Kernel>(std::make_unique<ClipLoop<uint64_t>>(k));
+    default:
+      return requireF32(k);
+  }
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Kernel>> createUnaryKernel(const KernelInit& k) {
+  if (k.node.op_type == "Clip" && (k.inputs.size() > 1 || k.inputs[0].dtype() != ir::DType::F32))
+    return clipLoop(k);
   ASC_RETURN_IF_ERROR(requireF32(k));
   const ir::Node& n = k.node;
   if (n.op_type == "HardSigmoid") {

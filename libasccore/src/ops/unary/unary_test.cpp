@@ -1,8 +1,9 @@
 // unary_test.cpp: PRelu (the other unary ops are covered in tests/unit/ops/conv_unary_test.cpp):
-// slope broadcasting, the legacy per-channel slope, dtype checks and folding.
+// slope broadcasting, the legacy per-channel slope, dtype checks and folding; Clip with run-time
+// bounds and on integers.
 #include <catch2/catch.hpp>
 
-#include "support/op_tester.h"
+#include "support/kernel_runner.h"
 
 using namespace asc;
 using asc::test::OpTester;
@@ -55,4 +56,31 @@ TEST_CASE("PRelu folds on constants", "[ops][unary]") {
   CHECK(v.floatAt(1) == 3.0);
   CHECK(v.floatAt(2) == -2.0);
   CHECK(v.floatAt(3) == 5.0);
+}
+
+TEST_CASE("Clip with run-time bounds and on integers", "[ops][unary]") {
+  using asc::test::bytesOf;
+  using asc::test::runKernel;
+  const std::vector<float> x = {-3.f, -0.5f, 0.f, 0.7f, 9.f};
+  OpTester t("Clip", 13);  // both bounds run-time inputs: kept as inputs, read per run
+  t.input(DType::F32, {5}).input(DType::F32, {}).input(DType::F32, {});
+  auto got = runKernel<float>(
+      t, {bytesOf(x), bytesOf(std::vector<float>{-1.f}), bytesOf(std::vector<float>{0.5f})});
+  CHECK(got == std::vector<float>{-1.f, -0.5f, 0.f, 0.5f, 0.5f});
+  OpTester m("Clip", 13);  // min omitted, max at run time
+  m.input(DType::F32, {5}).none().input(DType::F32, {});
+  CHECK(runKernel<float>(m, {bytesOf(x), bytesOf(std::vector<float>{0.f})}) ==
+        std::vector<float>{-3.f, -0.5f, 0.f, 0.f, 0.f});
+  OpTester i8("Clip", 13);  // int8, no bounds: the type's limits
+  i8.input(DType::I8, {3});
+  const std::vector<int8_t> xi = {-128, 5, 127};
+  CHECK(runKernel<int8_t>(i8, {bytesOf(xi)}) == xi);
+  OpTester ic("Clip", 13);  // int32 with constant bounds (attributes after canonicalization)
+  const int32_t lo = -2, hi = 3;
+  ic.input(DType::I32, {4}).constant(DType::I32, {}, &lo, 4).constant(DType::I32, {}, &hi, 4);
+  CHECK(runKernel<int32_t>(ic, {bytesOf(std::vector<int32_t>{-9, -1, 2, 8})}) ==
+        std::vector<int32_t>{-2, -1, 2, 3});
+  OpTester bad("Clip", 13);
+  bad.input(DType::F32, {5}).input(DType::F32, {2});
+  CHECK(asc::test::mentions(bad.run(), "one value"));
 }

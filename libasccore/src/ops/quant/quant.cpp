@@ -1,0 +1,206 @@
+// quant.cpp: linear quantization. QuantizeLinear (opset 10; per-axis since 13) gives
+// saturate(round(x / scale) + zero_point) in the zero point's type (uint8 without one, or int8);
+// DequantizeLinear gives (x - zero_point) * scale as float32 from uint8/int8/int32;
+// DynamicQuantizeLinear (11) derives a uint8 scale and zero point from the data's range and
+// outputs them with the quantized data. Scale and zero point are a scalar or, with `axis`, one
+// value per index of that axis. QuantizeLinear/DequantizeLinear fold on constants (weights of
+// QDQ models). MatMulInteger and QLinearMatMul multiply uint8/int8 matrices with per-tensor
+// zero points (and scales).
+#include "../op_util.h"
+#include "quant_kernel.h"
+
+namespace asc::ops {
+namespace {
+
+// Checks scale (input 1) and zero point (input 2) against x and the axis (normalized into the
+// attribute when they hold one value per index of it).
+Status checkParams(InferContext& ctx) {
+  if (ctx.dtype(1) != ir::DType::F32)
+    return ctx.unsupported("scale of dtype {} is not supported (float32)",
+                           ir::dtypeName(ctx.dtype(1)));
+  const int64_t n = ctx.input(1).numel();
+  if (ctx.rank(1) > 1) return ctx.fail("scale must be a scalar or 1-D");
+  if (n > 1 || ctx.rank(1) == 1) {
+    const int64_t raw = ctx.attrs().getInt("axis", 1);
+    auto axis = normalizeAxis(raw, ctx.rank(0));
+    if (!axis) return ctx.fail("axis {} is out of range for rank {}", raw, ctx.rank(0));
+    if (ctx.shape(0)[*axis] != n)
+      return ctx.fail("scale has {} values, axis {} has {}", n, *axis, ctx.shape(0)[*axis]);
+    ctx.attrs().set("axis", *axis);
+  }
+  if (ctx.numInputs() > 2 && ctx.hasInput(2)) {
+    const ir::DType z = ctx.dtype(2);
+    if (z != ir::DType::U8 && z != ir::DType::I8 && z != ir::DType::I32)
+      return ctx.unsupported("zero point of dtype {} is not supported", ir::dtypeName(z));
+    if (ctx.input(2).numel() != n)
+      return ctx.fail("zero point has {} values, scale {}", ctx.input(2).numel(), n);
+  }
+  return Status::ok();
+}
+
+Status inferQuantize(InferContext& ctx) {
+  if (!ir::isFloat(ctx.dtype(0)))
+    return ctx.fail("input dtype {} is not a float type", ir::dtypeName(ctx.dtype(0)));
+  ASC_RETURN_IF_ERROR(checkParams(ctx));
+  const ir::DType t = ctx.numInputs() > 2 && ctx.hasInput(2) ? ctx.dtype(2) : ir::DType::U8;
+  if (t == ir::DType::I32) return ctx.fail("QuantizeLinear output must be uint8 or int8");
+  ctx.setOutput(0, t, ctx.shape(0));
+  return Status::ok();
+}
+
+Status inferDequantize(InferContext& ctx) {
+  const ir::DType x = ctx.dtype(0);
+  if (x != ir::DType::U8 && x != ir::DType::I8 && x != ir::DType::I32)
+    return ctx.unsupported("input of dtype {} is not supported", ir::dtypeName(x));
+  ASC_RETURN_IF_ERROR(checkParams(ctx));
+  if (ctx.numInputs() > 2 && ctx.hasInput(2) && ctx.dtype(2) != x)
+    return ctx.fail("zero point dtype {} differs from the input's {}", ir::dtypeName(ctx.dtype(2)),
+                    ir::dtypeName(x));
+  ctx.setOutput(0, ir::DType::F32, ctx.shape(0));
+  return Status::ok();
+}
+
+Status inferDynamicQuantize(InferContext& ctx) {
+  if (ctx.dtype(0) != ir::DType::F32)
+    return ctx.fail("input dtype {} is not float32", ir::dtypeName(ctx.dtype(0)));
+  ctx.setOutput(0, ir::DType::U8, ctx.shape(0));
+  if (ctx.node().outputs.size() > 1 && ctx.node().outputs[1]) ctx.setOutput(1, ir::DType::F32, {});
+  if (ctx.node().outputs.size() > 2 && ctx.node().outputs[2]) ctx.setOutput(2, ir::DType::U8, {});
+  return Status::ok();
+}
+
+Result<std::vector<ir::Tensor>> evalQuant(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const ir::Tensor& x = in[0];
+  const ir::Tensor& scale = in[1];
+  const bool has_zp = in.size() > 2 && in[2].data;
+  int64_t dim = 1, inner = 1;
+  if (scale.numel() > 1) {
+    const int64_t axis = n.attrs.getInt("axis", 1);
+    dim = x.shape[axis];
+    for (size_t d = axis + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
+  }
+  const ir::Value* o = n.outputs[0];
+  TensorBuilder b(o->dtype, o->shape);
+  const bool quantize = n.op_type == "QuantizeLinear";
+  const int64_t lo = o->dtype == ir::DType::I8 ? -128 : 0,
+                hi = o->dtype == ir::DType::I8 ? 127 : 255;
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    const int64_t s = dim > 1 ? (i / inner) % dim : 0;
+    const float sc = static_cast<float>(scale.floatAt(s));
+    const int64_t zp = has_zp ? in[2].intAt(s) : 0;
+    if (quantize)
+      b.setInt(i, quantizeValue(static_cast<float>(x.floatAt(i)), sc, zp, lo, hi));
+    else
+      b.setFloat(i, dequantizeValue(x.intAt(i), sc, zp));
+  }
+  return std::vector<ir::Tensor>{b.finish()};
+}
+
+int64_t perElement(const ir::Node& n) { return n.inputs[0]->numel() * 2; }
+
+// MatMulInteger (opset 10): A, B uint8/int8, optional scalar zero points -> int32.
+// QLinearMatMul (10): a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp -> y_zp's type.
+// numpy matmul shapes; only per-tensor (one-value) zero points and scales.
+Status inferQuantMatMul(InferContext& ctx) {
+  const bool q = ctx.node().op_type == "QLinearMatMul";
+  const size_t ai = 0, bi = q ? 3 : 1;
+  auto int8ish = [](ir::DType t) { return t == ir::DType::U8 || t == ir::DType::I8; };
+  if (!int8ish(ctx.dtype(ai)) || !int8ish(ctx.dtype(bi)))
+    return ctx.unsupported("inputs of dtype {} and {} are not supported (uint8/int8)",
+                           ir::dtypeName(ctx.dtype(ai)), ir::dtypeName(ctx.dtype(bi)));
+  for (size_t i = 0; i < ctx.numInputs(); ++i)
+    if (i != ai && i != bi && ctx.hasInput(i) && ctx.input(i).numel() != 1)
+      return ctx.unsupported("input {} holds {} values; per-tensor (one value) is supported", i,
+                             ctx.input(i).numel());
+  if (q)
+    for (size_t i : {size_t{1}, size_t{4}, size_t{6}})
+      if (ctx.dtype(i) != ir::DType::F32) return ctx.fail("scale {} must be float32", i);
+  ir::Shape a = ctx.shape(ai), b = ctx.shape(bi);
+  if (a.empty() || b.empty()) return ctx.fail("inputs must have rank >= 1");
+  const bool a1 = a.size() == 1, b1 = b.size() == 1;
+  if (a1) a.insert(a.begin(), 1);
+  if (b1) b.push_back(1);
+  if (a.back() != b[b.size() - 2])
+    return ctx.fail("inner dims differ: [{}] x [{}]", ir::shapeToString(ctx.shape(ai)),
+                    ir::shapeToString(ctx.shape(bi)));
+  auto batch =
+      broadcastShapes(ir::Shape(a.begin(), a.end() - 2), ir::Shape(b.begin(), b.end() - 2));
+  if (!batch) return ctx.fail("batch dims do not broadcast");
+  ir::Shape out = *batch;
+  if (!a1) out.push_back(a[a.size() - 2]);
+  if (!b1) out.push_back(b.back());
+  ir::DType t = ir::DType::I32;
+  if (q) t = ctx.numInputs() > 7 && ctx.hasInput(7) ? ctx.dtype(7) : ir::DType::U8;
+  ctx.setOutput(0, t, out);
+  return Status::ok();
+}
+
+}  // namespace
+
+const OpDef& defMatMulInteger() {
+  static const OpDef d = OpDef("MatMulInteger")
+                             .kernel(createQuantMatMulKernel)
+                             .onnx(10)
+                             .inputs(2, 4)
+                             .inferShape(inferQuantMatMul)
+                             .flops([](const ir::Node& n) { return n.outputs[0]->numel() * 2; })
+                             .summary("(A - a_zero_point) x (B - b_zero_point) in int32");
+  return d;
+}
+
+const OpDef& defQLinearMatMul() {
+  static const OpDef d = OpDef("QLinearMatMul")
+                             .kernel(createQuantMatMulKernel)
+                             .onnx(10)
+                             .inputs(8, 8)
+                             .inferShape(inferQuantMatMul)
+                             .flops([](const ir::Node& n) { return n.outputs[0]->numel() * 2; })
+                             .summary(
+                                 "quantized matmul: the int product rescaled by "
+                                 "a_scale * b_scale / y_scale plus y_zero_point");
+  return d;
+}
+
+const OpDef& defQuantizeLinear() {
+  static const OpDef d = OpDef("QuantizeLinear")
+                             .kernel(createQuantKernel)
+                             .onnx(10)
+                             .cann("AscendQuant")
+                             .inputs(2, 3)
+                             .inferShape(inferQuantize)
+                             .evalConst(evalQuant)
+                             .flops(perElement)
+                             .summary(
+                                 "saturate(round(x / scale) + zero_point) as uint8/int8; "
+                                 "per tensor or per axis");
+  return d;
+}
+
+const OpDef& defDequantizeLinear() {
+  static const OpDef d =
+      OpDef("DequantizeLinear")
+          .kernel(createQuantKernel)
+          .onnx(10)
+          .cann("AscendDequant")
+          .inputs(2, 3)
+          .inferShape(inferDequantize)
+          .evalConst(evalQuant)
+          .flops(perElement)
+          .summary("(x - zero_point) * scale as float32; per tensor or per axis");
+  return d;
+}
+
+const OpDef& defDynamicQuantizeLinear() {
+  static const OpDef d = OpDef("DynamicQuantizeLinear")
+                             .kernel(createQuantKernel)
+                             .onnx(11)
+                             .outputs(1, 3)
+                             .inferShape(inferDynamicQuantize)
+                             .flops(perElement)
+                             .summary(
+                                 "uint8 quantization with scale and zero point from the "
+                                 "data's range (outputs y, y_scale, y_zero_point)");
+  return d;
+}
+
+}  // namespace asc::ops

@@ -1,0 +1,14 @@
+// rnn_kernel.h: the RNN, GRU and LSTM recurrences (see rnn_kernel.cpp).
+#pragma once
+
+#include "asc/ops/kernel.h"
+
+namespace asc::ops {
+Result<std::unique_ptr<Kernel>> createRnnKernel(const KernelInit& k);
+/// Gates per op: RNN 1, GRU 3, LSTM 4.
+int rnnGates(const std::string& op);
+/// Activation functions per direction: RNN 1, GRU 2, LSTM 3.
+int rnnActivations(const std::string& op);
+/// Whether the kernel knows activation `name` (ONNX's RNN activation names).
+bool rnnKnowsActivation(const std::string& name);
+}  // namespace asc::ops

@@ -1,0 +1,182 @@
+// rnn_test.cpp: RNN, GRU and LSTM kernels against a naive reference written from ONNX's
+// equations (gate by gate), forward, reverse and bidirectional, with biases, initial states,
+// sequence lengths and LSTM peepholes; and the shape checks.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "support/kernel_runner.h"
+
+using namespace asc;
+using asc::test::bytesOf;
+using asc::test::mentions;
+using asc::test::OpTester;
+using asc::test::runKernel;
+using ir::DType;
+
+namespace {
+
+double sig(double x) { return 1 / (1 + std::exp(-x)); }
+
+struct Setup {
+  int64_t seq = 3, batch = 2, in = 3, hid = 2, dirs = 1;
+  std::vector<float> X, W, R, B, h0, c0, P;
+  std::vector<int32_t> lens = {3, 2};
+};
+
+std::vector<float> ramp(size_t n, float scale, float shift) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = scale * static_cast<float>((i * 7) % 11) + shift;
+  return v;
+}
+
+// Gate g's pre-activation for direction d: x W_g^T + h R_g^T + Wb_g + Rb_g (as separate parts).
+double dot(const std::vector<float>& m, int64_t row, const std::vector<double>& v) {
+  double s = 0;
+  for (size_t i = 0; i < v.size(); ++i) s += m[row * v.size() + i] * v[i];
+  return s;
+}
+
+// Reference: returns Y [seq, dirs, batch, hid] and Y_h, Y_c [dirs, batch, hid].
+void reference(const std::string& op, const Setup& s, std::vector<double>* Y,
+               std::vector<double>* Yh, std::vector<double>* Yc) {
+  const int64_t G = op == "RNN" ? 1 : op == "GRU" ? 3 : 4, H = s.hid;
+  Y->assign(s.seq * s.dirs * s.batch * H, 0);
+  Yh->assign(s.dirs * s.batch * H, 0);
+  Yc->assign(s.dirs * s.batch * H, 0);
+  for (int64_t d = 0; d < s.dirs; ++d) {
+    // Per-direction weight slices.
+    std::vector<float> W(s.W.begin() + d * G * H * s.in, s.W.begin() + (d + 1) * G * H * s.in);
+    std::vector<float> R(s.R.begin() + d * G * H * H, s.R.begin() + (d + 1) * G * H * H);
+    for (int64_t b = 0; b < s.batch; ++b) {
+      std::vector<double> h(H), c(H);
+      for (int64_t j = 0; j < H; ++j) {
+        h[j] = s.h0[(d * s.batch + b) * H + j];
+        if (!s.c0.empty()) c[j] = s.c0[(d * s.batch + b) * H + j];
+      }
+      const int64_t len = s.lens[b];
+      for (int64_t step = 0; step < len; ++step) {
+        const int64_t t = d == 1 ? len - 1 - step : step;
+        std::vector<double> x(s.in);
+        for (int64_t i = 0; i < s.in; ++i) x[i] = s.X[(t * s.batch + b) * s.in + i];
+        auto wb = [&](int64_t g, int64_t j) { return double(s.B[d * 2 * G * H + g * H + j]); };
+        auto rb = [&](int64_t g, int64_t j) {
+          return double(s.B[d * 2 * G * H + G * H + g * H + j]);
+        };
+        std::vector<double> nh(H), nc(H);
+        for (int64_t j = 0; j < H; ++j) {
+          auto pre = [&](int64_t g) {
+            return dot(W, g * H + j, x) + dot(R, g * H + j, h) + wb(g, j) + rb(g, j);
+          };
+          if (op == "RNN") {
+            nh[j] = std::tanh(pre(0));
+          } else if (op == "GRU") {
+            const double z = sig(pre(0));
+            std::vector<double> rh(H);
+            for (int64_t k = 0; k < H; ++k) {
+              const double rk = sig(dot(W, H + k, x) + dot(R, H + k, h) + wb(1, k) + rb(1, k));
+              rh[k] = rk * h[k];
+            }
+            const double hh =
+                std::tanh(dot(W, 2 * H + j, x) + dot(R, 2 * H + j, rh) + wb(2, j) + rb(2, j));
+            nh[j] = (1 - z) * hh + z * h[j];
+          } else {
+            const double* none = nullptr;
+            (void)none;
+            const double pi = s.P.empty() ? 0 : s.P[d * 3 * H + j];
+            const double po = s.P.empty() ? 0 : s.P[d * 3 * H + H + j];
+            const double pf = s.P.empty() ? 0 : s.P[d * 3 * H + 2 * H + j];
+            const double i = sig(pre(0) + pi * c[j]);
+            const double f = sig(pre(2) + pf * c[j]);
+            nc[j] = f * c[j] + i * std::tanh(pre(3));
+            const double o = sig(pre(1) + po * nc[j]);
+            nh[j] = o * std::tanh(nc[j]);
+          }
+        }
+        h = nh;
+        if (op == "LSTM") c = nc;
+        for (int64_t j = 0; j < H; ++j) (*Y)[((t * s.dirs + d) * s.batch + b) * H + j] = h[j];
+      }
+      for (int64_t j = 0; j < H; ++j) {
+        (*Yh)[(d * s.batch + b) * H + j] = h[j];
+        (*Yc)[(d * s.batch + b) * H + j] = c[j];
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("RNN, GRU and LSTM match ONNX's equations", "[ops][rnn]") {
+  for (const char* op : {"RNN", "GRU", "LSTM"}) {
+    for (const char* dir : {"forward", "bidirectional"}) {
+      INFO(op << " " << dir);
+      Setup s;
+      const std::string o = op;
+      const int64_t G = o == "RNN" ? 1 : o == "GRU" ? 3 : 4;
+      s.dirs = std::string(dir) == "bidirectional" ? 2 : 1;
+      s.X = ramp(s.seq * s.batch * s.in, 0.1f, -0.4f);
+      s.W = ramp(s.dirs * G * s.hid * s.in, 0.07f, -0.3f);
+      s.R = ramp(s.dirs * G * s.hid * s.hid, -0.05f, 0.2f);
+      s.B = ramp(s.dirs * 2 * G * s.hid, 0.03f, -0.1f);
+      s.h0 = ramp(s.dirs * s.batch * s.hid, 0.1f, -0.2f);
+      if (o == "LSTM") {
+        s.c0 = ramp(s.dirs * s.batch * s.hid, -0.1f, 0.3f);
+        s.P = ramp(s.dirs * 3 * s.hid, 0.05f, -0.2f);
+      }
+      std::vector<double> Y, Yh, Yc;
+      reference(o, s, &Y, &Yh, &Yc);
+      auto make = [&] {
+        OpTester t(op, 14);
+        t.input(DType::F32, {s.seq, s.batch, s.in})
+            .input(DType::F32, {s.dirs, G * s.hid, s.in})
+            .input(DType::F32, {s.dirs, G * s.hid, s.hid})
+            .input(DType::F32, {s.dirs, 2 * G * s.hid})
+            .input(DType::I32, {s.batch})
+            .input(DType::F32, {s.dirs, s.batch, s.hid});
+        if (o == "LSTM")
+          t.input(DType::F32, {s.dirs, s.batch, s.hid}).input(DType::F32, {s.dirs, 3 * s.hid});
+        t.attr("hidden_size", s.hid).attr("direction", std::string(dir));
+        t.outputs(o == "LSTM" ? 3 : 2);
+        return t;
+      };
+      std::vector<std::vector<uint8_t>> args = {bytesOf(s.X), bytesOf(s.W),    bytesOf(s.R),
+                                                bytesOf(s.B), bytesOf(s.lens), bytesOf(s.h0)};
+      if (o == "LSTM") {
+        args.push_back(bytesOf(s.c0));
+        args.push_back(bytesOf(s.P));
+      }
+      OpTester ty = make();
+      auto gy = runKernel<float>(ty, args, 0);
+      REQUIRE(gy.size() == Y.size());
+      for (size_t i = 0; i < Y.size(); ++i) CHECK(gy[i] == Approx(Y[i]).epsilon(1e-5).margin(1e-6));
+      OpTester th = make();
+      auto gh = runKernel<float>(th, args, 1);
+      for (size_t i = 0; i < Yh.size(); ++i)
+        CHECK(gh[i] == Approx(Yh[i]).epsilon(1e-5).margin(1e-6));
+      if (o == "LSTM") {
+        OpTester tc = make();
+        auto gc = runKernel<float>(tc, args, 2);
+        for (size_t i = 0; i < Yc.size(); ++i)
+          CHECK(gc[i] == Approx(Yc[i]).epsilon(1e-5).margin(1e-6));
+      }
+    }
+  }
+}
+
+TEST_CASE("RNN shape checks and layout 1", "[ops][rnn]") {
+  OpTester t("GRU", 14);
+  t.input(DType::F32, {4, 5, 3}).input(DType::F32, {1, 6, 3}).input(DType::F32, {1, 6, 2});
+  t.attr("layout", int64_t{1}).outputs(2);
+  REQUIRE(t.run().isOk());
+  CHECK(t.out(0).shape == ir::Shape{4, 5, 1, 2});  // [batch, seq, dirs, hidden]
+  CHECK(t.out(1).shape == ir::Shape{4, 1, 2});
+  CHECK(t.node()->attrs.getInt("hidden_size", 0) == 2);
+  OpTester bad("LSTM", 14);
+  bad.input(DType::F32, {4, 5, 3}).input(DType::F32, {1, 6, 3}).input(DType::F32, {1, 6, 2});
+  CHECK(mentions(bad.run(), "W has shape"));
+  OpTester act("RNN", 14);
+  act.input(DType::F32, {4, 5, 3}).input(DType::F32, {1, 2, 3}).input(DType::F32, {1, 2, 2});
+  act.attr("activations", std::vector<std::string>{"Gelu"});
+  CHECK(mentions(act.run(), "activation"));
+}

@@ -1,0 +1,48 @@
+// kernel_runner.h: runs the one-node graph of an OpTester through the CPU runtime (the kernel the
+// op registers), for kernel tests against a naive reference written in the test.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <vector>
+
+#include "asc/runtime/session.h"
+#include "support/op_tester.h"
+
+namespace asc::test {
+
+/// The bytes of a vector of T.
+template <typename T>
+std::vector<uint8_t> bytesOf(const std::vector<T>& v) {
+  std::vector<uint8_t> b(v.size() * sizeof(T));
+  if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+/// Infers the tester's node without folding, runs it once on `inputs` (one byte vector per
+/// runtime input, in order) and returns output `out` as a vector of T.
+template <typename T>
+std::vector<T> runKernel(OpTester& t, const std::vector<std::vector<uint8_t>>& inputs,
+                         int out = 0) {
+  Status s = t.run(/*fold=*/false);
+  INFO(s.message());
+  REQUIRE(s.isOk());
+  const size_t n = static_cast<size_t>(t.out(out).numel());
+  REQUIRE(ir::dtypeSize(t.out(out).dtype) == sizeof(T));
+  runtime::SessionOptions so;
+  so.threads = 1;
+  auto session = runtime::Session::fromGraph(std::move(t.graph()), so);
+  INFO(session.status().message());
+  REQUIRE(session.isOk());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    REQUIRE((*session)->setInput(i, inputs[i].data(), inputs[i].size()).isOk());
+  Status r = (*session)->run();
+  INFO(r.message());
+  REQUIRE(r.isOk());
+  std::vector<T> res(n);
+  if (n) std::memcpy(res.data(), (*session)->outputData(out), n * sizeof(T));
+  return res;
+}
+
+}  // namespace asc::test
