@@ -115,12 +115,12 @@ TEST_CASE("opgen: generate writes msopgen's project layout and refuses to overwr
   REQUIRE(st.isOk());
   CHECK(code == 0);
   CHECK(r.soc == "Ascend910B1");
-  for (const char* f : {"build.sh", "CMakeLists.txt", "CMakePresets.json", "cmake/func.cmake",
-                        "op_host/scale_add_custom.cpp", "op_host/scale_add_custom_tiling.h",
-                        "op_kernel/scale_add_custom.cpp", "op_kernel/CMakeLists.txt",
-                        "framework/onnx_plugin/scale_add_custom_plugin.cpp",
-                        "testcases/ut/scale_add_custom_ut.cpp",
-                        "testcases/st/scale_add_custom/scale_add_custom.onnx"})
+  for (const char* f :
+       {"build.sh", "CMakeLists.txt", "CMakePresets.json", "cmake/func.cmake",
+        "op_host/scale_add_custom.cpp", "op_host/scale_add_custom_tiling.h",
+        "op_kernel/scale_add_custom.cpp", "op_kernel/CMakeLists.txt",
+        "framework/onnx_plugin/scale_add_custom_plugin.cpp", "testcases/ut/scale_add_custom_ut.cpp",
+        "testcases/st/scale_add_custom/scale_add_custom.onnx"})
     CHECK(fs::exists(dir / "p" / f));
   CHECK((fs::status(dir / "p" / "build.sh").permissions() & fs::perms::owner_exec) !=
         fs::perms::none);
