@@ -308,19 +308,23 @@ int64_t variadicFlops(const ir::Node& n) {
 
 constexpr int kVariadic = 1 << 20;
 
-OpDef arith(const char* name, const char* cann, EvalFn eval, const char* summary) {
+/// What every two-input broadcasting op shares: the binary kernel and layout, opset-6 broadcast
+/// attributes canonicalized, one operation per output element.
+OpDef binaryOp(const char* name, int since, InferFn infer, EvalFn eval, const char* summary) {
   return OpDef(name)
-      .works5hd(FiveHd::Elementwise)
       .kernel(createBinaryKernel)
       .layout(binaryLayout)
-      .onnx(1)
-      .cann(cann)
+      .onnx(since)
       .inputs(2, 2)
       .canonicalize(canonLegacyBroadcast)
-      .inferShape(inferArith)
+      .inferShape(infer)
       .evalConst(eval)
       .flops(perOutput)
       .summary(summary);
+}
+
+OpDef arith(const char* name, const char* cann, EvalFn eval, const char* summary) {
+  return binaryOp(name, 1, inferArith, eval, summary).works5hd(FiveHd::Elementwise).cann(cann);
 }
 
 }  // namespace
@@ -348,31 +352,15 @@ const OpDef& defDiv() {
 }
 
 const OpDef& defPow() {
-  static const OpDef d = OpDef("Pow")
-                             .precisionClass(PrecisionClass::Sensitive)
-                             .kernel(createBinaryKernel)
-                             .layout(binaryLayout)
-                             .onnx(1)
-                             .inputs(2, 2)
-                             .canonicalize(canonLegacyBroadcast)
-                             .inferShape(inferPow)
-                             .evalConst(evalPow)
-                             .flops(perOutput)
-                             .summary("a ^ b, broadcasting; output has a's dtype");
+  static const OpDef d =
+      binaryOp("Pow", 1, inferPow, evalPow, "a ^ b, broadcasting; output has a's dtype")
+          .precisionClass(PrecisionClass::Sensitive);
   return d;
 }
 
 const OpDef& defEqual() {
-  static const OpDef d = OpDef("Equal")
-                             .kernel(createBinaryKernel)
-                             .layout(binaryLayout)
-                             .onnx(1)
-                             .inputs(2, 2)
-                             .canonicalize(canonLegacyBroadcast)
-                             .inferShape(inferEqual)
-                             .evalConst(evalEqual)
-                             .flops(perOutput)
-                             .summary("a == b, broadcasting; bool output");
+  static const OpDef d =
+      binaryOp("Equal", 1, inferEqual, evalEqual, "a == b, broadcasting; bool output");
   return d;
 }
 
@@ -458,31 +446,11 @@ namespace asc::ops {
 namespace {
 
 OpDef compareOp(const char* name, int since, const char* cann, EvalFn eval, const char* summary) {
-  return OpDef(name)
-      .kernel(createBinaryKernel)
-      .layout(binaryLayout)
-      .onnx(since)
-      .cann(cann)
-      .inputs(2, 2)
-      .canonicalize(canonLegacyBroadcast)
-      .inferShape(inferEqual)
-      .evalConst(eval)
-      .flops(perOutput)
-      .summary(summary);
+  return binaryOp(name, since, inferEqual, eval, summary).cann(cann);
 }
 
 OpDef logicOp(const char* name, const char* cann, const char* summary) {
-  return OpDef(name)
-      .kernel(createBinaryKernel)
-      .layout(binaryLayout)
-      .onnx(1)
-      .cann(cann)
-      .inputs(2, 2)
-      .canonicalize(canonLegacyBroadcast)
-      .inferShape(inferLogic)
-      .evalConst(evalLogic)
-      .flops(perOutput)
-      .summary(summary);
+  return binaryOp(name, 1, inferLogic, evalLogic, summary).cann(cann);
 }
 
 }  // namespace
