@@ -15,7 +15,7 @@
 namespace asc::frontend {
 
 /// The default-domain opsets the importer reads.
-constexpr int kMinOnnxOpset = 7;
+constexpr int kMinOnnxOpset = 1;
 constexpr int kMaxOnnxOpset = 17;
 
 struct OnnxImportOptions {

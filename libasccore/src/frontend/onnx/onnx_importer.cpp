@@ -452,8 +452,9 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
                            op_type, name);
     if (g.opset < def->onnxSince())
       return Status::error(ErrorCode::UnsupportedOp,
-                           "operator '{}' (node '{}') exists from opset {} on, the model uses "
-                           "opset {}",
+                           "operator '{}' (node '{}'): asc-tools reads it from opset {} on (it "
+                           "does not exist before, or has another form), the model uses opset {}; "
+                           "re-export the model at a later opset",
                            op_type, name, def->onnxSince(), g.opset);
     std::vector<ir::Value*> ins;
     for (const auto& in : np.input()) {

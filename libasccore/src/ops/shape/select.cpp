@@ -416,17 +416,18 @@ Eval evalPad(const ir::Node& n, const std::vector<ir::Tensor>& in) {
 }  // namespace
 
 const OpDef& defConcat() {
-  static const OpDef d = OpDef("Concat")
-                             .works5hd(FiveHd::Windowed)
-                             .kernel(createConcatKernel)
-                             .layout(concatLayout)
-                             .nativeDtypes()
-                             .onnx(1)
-                             .cann("ConcatD")
-                             .inputs(1, 1 << 20)
-                             .inferShape(inferConcat)
-                             .evalConst(evalConcat)
-                             .summary("joins inputs along axis");
+  static const OpDef d =
+      OpDef("Concat")
+          .works5hd(FiveHd::Windowed)
+          .kernel(createConcatKernel)
+          .layout(concatLayout)
+          .nativeDtypes()
+          .onnx(4)  // axis may be absent (default 1) before opset 4: that form is not read
+          .cann("ConcatD")
+          .inputs(1, 1 << 20)
+          .inferShape(inferConcat)
+          .evalConst(evalConcat)
+          .summary("joins inputs along axis");
   return d;
 }
 
@@ -435,7 +436,7 @@ const OpDef& defSplit() {
       OpDef("Split")
           .kernel(createSplitKernel)
           .nativeDtypes()
-          .onnx(1)
+          .onnx(2)  // split may be an input before opset 2: that form is not read
           .cann("SplitV")
           .inputs(1, 2)
           .outputs(1, 1 << 20)
@@ -498,16 +499,17 @@ const OpDef& defDepthToSpace() {
 }
 
 const OpDef& defPad() {
-  static const OpDef d = OpDef("Pad")
-                             .kernel(createPadKernel)
-                             .nativeDtypes()
-                             .onnx(1)
-                             .cann("PadV3")
-                             .inputs(1, 4)
-                             .canonicalize(canonPad)
-                             .inferShape(inferPad)
-                             .evalConst(evalPad)
-                             .summary("pads (or crops) each dim; constant, reflect or edge");
+  static const OpDef d =
+      OpDef("Pad")
+          .kernel(createPadKernel)
+          .nativeDtypes()
+          .onnx(2)  // the attribute is "paddings" before opset 2: that form is not read
+          .cann("PadV3")
+          .inputs(1, 4)
+          .canonicalize(canonPad)
+          .inferShape(inferPad)
+          .evalConst(evalPad)
+          .summary("pads (or crops) each dim; constant, reflect or edge");
   return d;
 }
 

@@ -507,7 +507,7 @@ const OpDef& defReshape() {
           .kernel(createCopyKernel)
           .nativeDtypes()
           .aliasesInput()
-          .onnx(1)
+          .onnx(5)  // the shape is an attribute before opset 5: that form is not read
           .inputs(1, 2)
           .canonicalize(canonReshape)
           .inferShape(inferReshape)
@@ -584,28 +584,30 @@ const OpDef& defExpand() {
 }
 
 const OpDef& defTile() {
-  static const OpDef d = OpDef("Tile")
-                             .kernel(createTileKernel)
-                             .nativeDtypes()
-                             .onnx(1)
-                             .cann("TileD")
-                             .inputs(1, 3)
-                             .canonicalize(canonTile)
-                             .inferShape(inferTile)
-                             .evalConst(evalTile)
-                             .summary("repeats the input `repeats[i]` times along each dim");
+  static const OpDef d =
+      OpDef("Tile")
+          .kernel(createTileKernel)
+          .nativeDtypes()
+          .onnx(6)  // tiles and axis inputs before opset 6: that form is not read
+          .cann("TileD")
+          .inputs(1, 3)
+          .canonicalize(canonTile)
+          .inferShape(inferTile)
+          .evalConst(evalTile)
+          .summary("repeats the input `repeats[i]` times along each dim");
   return d;
 }
 
 const OpDef& defCast() {
-  static const OpDef d = OpDef("Cast")
-                             .kernel(createCastKernel)
-                             .nativeDtypes()
-                             .onnx(1)
-                             .canonicalize(canonCast)
-                             .inferShape(inferCast)
-                             .evalConst(evalCast)
-                             .summary("converts to the element type `to`");
+  static const OpDef d =
+      OpDef("Cast")
+          .kernel(createCastKernel)
+          .nativeDtypes()
+          .onnx(6)  // "to" is a type name string before opset 6: that form is not read
+          .canonicalize(canonCast)
+          .inferShape(inferCast)
+          .evalConst(evalCast)
+          .summary("converts to the element type `to`");
   return d;
 }
 
