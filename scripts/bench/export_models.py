@@ -4,7 +4,8 @@ weights, fixed seed, opset 13, batch 1. Writes bench-models/<name>.onnx (not che
 
     /usr/bin/python3 scripts/bench/export_models.py [name ...]
 Names: resnet18 resnet50 mobilenet_v2 squeezenet1_1 shufflenet_v2_x1_0 efficientnet_b0
-       densenet121 googlenet transformer unet (default: all)
+       densenet121 googlenet transformer unet (default: all ten), and the recurrent nets
+       lstm2 (nn.LSTM, 2 layers) and bigru (bidirectional nn.GRU), exported only when named
 """
 import os
 import sys
@@ -14,6 +15,17 @@ import torchvision
 from torch import nn
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench-models")
+
+
+class Recurrent(nn.Module):
+    """nn.LSTM / nn.GRU as a user exports them: [batch, seq, feature] in, the sequence out."""
+
+    def __init__(self, rnn):
+        super().__init__()
+        self.rnn = rnn
+
+    def forward(self, x):
+        return self.rnn(x)[0]
 
 
 class UNetSmall(nn.Module):
@@ -52,6 +64,11 @@ def build(name):
         return nn.TransformerEncoder(layer, num_layers=4), torch.randn(1, 128, 256)
     if name == "unet":
         return UNetSmall(), torch.randn(1, 3, 256, 256)
+    if name == "lstm2":
+        return Recurrent(nn.LSTM(64, 128, num_layers=2, batch_first=True)), torch.randn(1, 32, 64)
+    if name == "bigru":
+        return (Recurrent(nn.GRU(64, 128, bidirectional=True, batch_first=True)),
+                torch.randn(1, 32, 64))
     if name == "googlenet":
         return tv.googlenet(weights=None, aux_logits=False, init_weights=True), torch.randn(1, 3, 224, 224)
     return getattr(tv, name)(weights=None), torch.randn(1, 3, 224, 224)

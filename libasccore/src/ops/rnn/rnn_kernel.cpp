@@ -1,7 +1,8 @@
 // rnn_kernel.cpp: RNN, GRU and LSTM as plain loops (ONNX's equations, fp32), one batch row and
-// direction at a time. W, R, B, the initial states and sequence_lens are read from their buffers
-// on every run, so they may be run-time inputs. Steps past a row's sequence length leave Y at 0
-// and the state as it was; the reverse direction walks a row's steps from its last valid one.
+// direction at a time; the gate projections run over transposed weights so they vectorize. W, R, B,
+// the initial states and sequence_lens are read from their buffers on every run, so they may be
+// run-time inputs. Steps past a row's sequence length leave Y at 0 and the state as it was; the
+// reverse direction walks a row's steps from its last valid one.
 #include "rnn_kernel.h"
 
 #include <algorithm>
@@ -12,29 +13,80 @@
 namespace asc::ops {
 namespace {
 
+/// One activation, its name resolved to a kind once (the step loop calls it per element).
 struct Act {
+  enum Kind {
+    Sigmoid,
+    Tanh,
+    Relu,
+    HardSigmoid,
+    LeakyRelu,
+    ThresholdedRelu,
+    ScaledTanh,
+    Affine,
+    Elu,
+    Softsign,
+    Softplus,
+    Identity
+  };
   std::string name;
   float alpha = 0, beta = 0;
+  Kind kind = Identity;
   float operator()(float x) const {
-    if (name == "Sigmoid") return 1.f / (1.f + std::exp(-x));
-    if (name == "Tanh") return std::tanh(x);
-    if (name == "Relu") return std::max(0.f, x);
-    if (name == "HardSigmoid") return std::min(1.f, std::max(0.f, alpha * x + beta));
-    if (name == "LeakyRelu") return x >= 0 ? x : alpha * x;
-    if (name == "ThresholdedRelu") return x > alpha ? x : 0.f;
-    if (name == "ScaledTanh") return alpha * std::tanh(beta * x);
-    if (name == "Affine") return alpha * x + beta;
-    if (name == "Elu") return x >= 0 ? x : alpha * (std::exp(x) - 1.f);
-    if (name == "Softsign") return x / (1.f + std::fabs(x));
-    if (name == "Softplus") return std::log1p(std::exp(x));
+    switch (kind) {
+      case Sigmoid:
+        return 1.f / (1.f + std::exp(-x));
+      case Tanh:
+        return std::tanh(x);
+      case Relu:
+        return std::max(0.f, x);
+      case HardSigmoid:
+        return std::min(1.f, std::max(0.f, alpha * x + beta));
+      case LeakyRelu:
+        return x >= 0 ? x : alpha * x;
+      case ThresholdedRelu:
+        return x > alpha ? x : 0.f;
+      case ScaledTanh:
+        return alpha * std::tanh(beta * x);
+      case Affine:
+        return alpha * x + beta;
+      case Elu:
+        return x >= 0 ? x : alpha * (std::exp(x) - 1.f);
+      case Softsign:
+        return x / (1.f + std::fabs(x));
+      case Softplus:
+        return std::log1p(std::exp(x));
+      case Identity:
+        return x;
+    }
     return x;
   }
 };
+
+Act::Kind actKind(const std::string& name) {
+  static const std::pair<const char*, Act::Kind> kKinds[] = {
+      {"Sigmoid", Act::Sigmoid},
+      {"Tanh", Act::Tanh},
+      {"Relu", Act::Relu},
+      {"HardSigmoid", Act::HardSigmoid},
+      {"LeakyRelu", Act::LeakyRelu},
+      {"ThresholdedRelu", Act::ThresholdedRelu},
+      {"ScaledTanh", Act::ScaledTanh},
+      {"Affine", Act::Affine},
+      {"Elu", Act::Elu},
+      {"Softsign", Act::Softsign},
+      {"Softplus", Act::Softplus},
+  };
+  for (const auto& [n, k] : kKinds)
+    if (name == n) return k;
+  return Act::Identity;
+}
 
 // Default alpha/beta of the activations that take them (ONNX's RNN operator docs).
 Act makeAct(const std::string& name, const std::vector<float>& alphas,
             const std::vector<float>& betas, size_t* ai, size_t* bi) {
   Act a{name};
+  a.kind = actKind(name);
   const bool takes_alpha = name == "HardSigmoid" || name == "LeakyRelu" ||
                            name == "ThresholdedRelu" || name == "ScaledTanh" || name == "Affine" ||
                            name == "Elu";
@@ -72,6 +124,12 @@ class RnnKernel : public Kernel {
     std::vector<std::string> names;
     if (const ir::AttrValue* v = a.find("activations"))
       if (const auto* s = std::get_if<std::vector<std::string>>(v)) names = *s;
+    const int64_t GH = gates_ * hid_;
+    wt_.resize(static_cast<size_t>(isz_ * GH));
+    rt_.resize(static_cast<size_t>(hid_ * GH));
+    for (auto* v : {&h_, &c_, &rh_, &z_, &r_, &rec_}) v->resize(static_cast<size_t>(hid_));
+    gx_.resize(static_cast<size_t>(GH));
+    gh_.resize(static_cast<size_t>(GH));
     const int per = rnnActivations(op_);
     static const char* kDefaults[3][3] = {
         {"Tanh", "", ""}, {"Sigmoid", "Tanh", ""}, {"Sigmoid", "Tanh", "Tanh"}};
@@ -100,11 +158,19 @@ class RnnKernel : public Kernel {
     float* Yh = output(1);
     float* Yc = output(2);
     if (Y) std::memset(Y, 0, static_cast<size_t>(seq_ * dirs_ * batch_ * H) * sizeof(float));
-    std::vector<float> h(H), c(H), gx(G * H), gh(G * H), rh(H);
+    std::vector<float>&h = h_, &c = c_, &gx = gx_, &gh = gh_, &rh = rh_;
+    const int64_t GH = G * H;
     for (int64_t d = 0; d < dirs_; ++d) {
       const bool rev = d == 1 || reverse0_;
-      const float* Wd = W + d * G * H * isz_;
-      const float* Rd = R + d * G * H * H;
+      const float* Wd = W + d * GH * isz_;
+      const float* Rd = R + d * GH * H;
+      // W and R transposed ([isz][GH], [H][GH]) on every run (they may be run-time inputs), so
+      // each gate projection is a sum of contiguous rows: the same additions in the same order
+      // as a dot product per gate, vectorized across the gates.
+      for (int64_t g = 0; g < GH; ++g) {
+        for (int64_t i = 0; i < isz_; ++i) wt_[i * GH + g] = Wd[g * isz_ + i];
+        for (int64_t i = 0; i < H; ++i) rt_[i * GH + g] = Rd[g * H + i];
+      }
       const float* Wb = B ? B + d * 2 * G * H : nullptr;
       const float* Rb = B ? Wb + G * H : nullptr;
       const float* Pd = P ? P + d * 3 * H : nullptr;
@@ -120,15 +186,9 @@ class RnnKernel : public Kernel {
         for (int64_t step = 0; step < len; ++step) {
           const int64_t t = rev ? len - 1 - step : step;
           const float* x = X + (layout_ ? (b * seq_ + t) : (t * batch_ + b)) * isz_;
-          for (int64_t g = 0; g < G * H; ++g) {
-            float s = Wb ? Wb[g] : 0.f;
-            for (int64_t i = 0; i < isz_; ++i) s += x[i] * Wd[g * isz_ + i];
-            gx[g] = s;
-            float r = Rb ? Rb[g] : 0.f;
-            for (int64_t i = 0; i < H; ++i) r += h[i] * Rd[g * H + i];
-            gh[g] = r;
-          }
-          cell(act, Rd, Rb, Pd, &h, &c, gx, gh, &rh);
+          project(x, isz_, wt_.data(), Wb, gx.data());
+          project(h.data(), H, rt_.data(), Rb, gh.data());
+          cell(act, Rb, Pd, &h, &c, gx, gh, &rh);
           if (Y) {
             // Y is [seq, dirs, batch, H], or [batch, seq, dirs, H] with layout 1.
             float* y = Y + (layout_ ? ((b * seq_ + t) * dirs_ + d) * H
@@ -143,6 +203,17 @@ class RnnKernel : public Kernel {
   }
   std::string implName() const override { return "rnn-loop"; }
 
+  /// out[g] = bias[g] + sum_i v[i] * t[i][g] over the G*H gates.
+  void project(const float* v, int64_t n, const float* t, const float* bias, float* out) const {
+    const int64_t GH = gates_ * hid_;
+    for (int64_t g = 0; g < GH; ++g) out[g] = bias ? bias[g] : 0.f;
+    for (int64_t i = 0; i < n; ++i) {
+      const float vi = v[i];
+      const float* row = t + i * GH;
+      for (int64_t g = 0; g < GH; ++g) out[g] += vi * row[g];
+    }
+  }
+
  private:
   const float* input(size_t i) const {
     return i < in_.size() && in_[i].data ? static_cast<const float*>(in_[i].data) : nullptr;
@@ -152,9 +223,9 @@ class RnnKernel : public Kernel {
   }
   float clip(float v) const { return clip_ > 0 ? std::min(clip_, std::max(-clip_, v)) : v; }
 
-  void cell(const Act* act, const float* Rd, const float* Rb, const float* Pd,
-            std::vector<float>* hp, std::vector<float>* cp, const std::vector<float>& gx,
-            const std::vector<float>& gh, std::vector<float>* rh) const {
+  void cell(const Act* act, const float* Rb, const float* Pd, std::vector<float>* hp,
+            std::vector<float>* cp, const std::vector<float>& gx, const std::vector<float>& gh,
+            std::vector<float>* rh) {
     std::vector<float>& h = *hp;
     std::vector<float>& c = *cp;
     const int64_t H = hid_;
@@ -162,21 +233,24 @@ class RnnKernel : public Kernel {
       for (int64_t j = 0; j < H; ++j) h[j] = act[0](clip(gx[j] + gh[j]));
     } else if (op_ == "GRU") {  // gates z, r, h
       std::vector<float>& hn = *rh;
-      std::vector<float> z(H), r(H);
+      std::vector<float>&z = z_, &r = r_, &rec = rec_;
       for (int64_t j = 0; j < H; ++j) {
         z[j] = act[0](clip(gx[j] + gh[j]));
         r[j] = act[0](clip(gx[H + j] + gh[H + j]));
       }
-      for (int64_t j = 0; j < H; ++j) {
-        float rec;
-        if (lbr_) {
-          rec = r[j] * gh[2 * H + j];  // gh holds h * Rh^T + Rbh
-        } else {
-          rec = Rb ? Rb[2 * H + j] : 0.f;
-          for (int64_t i = 0; i < H; ++i) rec += r[i] * h[i] * Rd[(2 * H + j) * H + i];
+      if (lbr_) {
+        for (int64_t j = 0; j < H; ++j) rec[j] = r[j] * gh[2 * H + j];  // gh: h Rh^T + Rbh
+      } else {
+        // (r * h) Rh^T + Rbh, from the transposed R's rows (columns 2H.. of each).
+        const int64_t GH = gates_ * H;
+        for (int64_t j = 0; j < H; ++j) rec[j] = Rb ? Rb[2 * H + j] : 0.f;
+        for (int64_t i = 0; i < H; ++i) {
+          const float rh_i = r[i] * h[i];
+          const float* row = rt_.data() + i * GH + 2 * H;
+          for (int64_t j = 0; j < H; ++j) rec[j] += rh_i * row[j];
         }
-        hn[j] = act[1](clip(gx[2 * H + j] + rec));
       }
+      for (int64_t j = 0; j < H; ++j) hn[j] = act[1](clip(gx[2 * H + j] + rec[j]));
       for (int64_t j = 0; j < H; ++j) h[j] = (1.f - z[j]) * hn[j] + z[j] * h[j];
     } else {  // LSTM: gates i, o, f, c; peepholes P = [Pi, Po, Pf]
       for (int64_t j = 0; j < H; ++j) {
@@ -199,6 +273,8 @@ class RnnKernel : public Kernel {
   bool reverse0_ = false, lbr_ = false, input_forget_ = false;
   float clip_ = 0;
   std::vector<Act> acts_;
+  // Scratch, sized at creation (run() allocates nothing).
+  std::vector<float> wt_, rt_, h_, c_, gx_, gh_, rh_, z_, r_, rec_;
 };
 
 }  // namespace
