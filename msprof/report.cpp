@@ -2,9 +2,11 @@
 #include "report.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 namespace asc::msprof {
@@ -296,7 +298,8 @@ window.addEventListener('load', function () {
   return h;
 }
 
-std::string prometheusText(const Profile& p, const Summary& s, const std::string& prof_name) {
+std::string prometheusText(const Profile& p, const Summary& s, const std::string& prof_name,
+                           const std::string& host_name) {
   auto label = [](const std::string& v) {
     std::string o;
     for (char c : v) {
@@ -309,7 +312,14 @@ std::string prometheusText(const Profile& p, const Summary& s, const std::string
     }
     return o;
   };
-  const std::string base = fmt::format("prof=\"{}\"", label(prof_name));
+  // host: the machine writing the file (node_exporter's textfile collector runs beside it), so
+  // a fleet's profiles stay apart in one Prometheus.
+  char host[256] = {};
+  if (!host_name.empty())
+    std::snprintf(host, sizeof(host), "%s", host_name.c_str());
+  else if (gethostname(host, sizeof(host) - 1) != 0)
+    std::snprintf(host, sizeof(host), "unknown");
+  const std::string base = fmt::format("prof=\"{}\",host=\"{}\"", label(prof_name), label(host));
   std::string o;
   auto gauge = [&](const char* name, const char* help) {
     o += fmt::format("# HELP {} {}\n# TYPE {} gauge\n", name, help, name);
@@ -325,6 +335,24 @@ std::string prometheusText(const Profile& p, const Summary& s, const std::string
                    s.op_us > 0 ? s.aicpu_us / s.op_us : 0.0);
   gauge("msprof_cpu_core_peak_gflops", "Measured fp32 peak of one core of the profiling machine.");
   o += fmt::format("msprof_cpu_core_peak_gflops{{{}}} {:.3f}\n", base, p.info.cpu_core_peak_gflops);
+  gauge("msprof_peak_rss_bytes", "Peak resident memory of the profiled process tree (sampled).");
+  int64_t rss = 0;
+  double cpu = 0;
+  for (const auto& smp : p.samples) {
+    rss = std::max(rss, smp.rss_bytes);
+    cpu += smp.app_cpu_percent;
+  }
+  o += fmt::format("msprof_peak_rss_bytes{{{}}} {}\n", base, rss);
+  gauge("msprof_cpu_percent_mean",
+        "Mean CPU use of the profiled process tree over the samples (100 = one core).");
+  o += fmt::format("msprof_cpu_percent_mean{{{}}} {:.3f}\n", base,
+                   p.samples.empty() ? 0.0 : cpu / static_cast<double>(p.samples.size()));
+  gauge("msprof_model_op_time_seconds", "Sum of the op times of each model.");
+  std::map<int, double> per_model;
+  for (const auto& t : s.by_type) per_model[t.model] += t.total_us;
+  for (const auto& [m, us] : per_model)
+    o += fmt::format("msprof_model_op_time_seconds{{{},model=\"{}\"}} {:.9f}\n", base,
+                     label(p.models[m].name), us / 1e6);
   gauge("msprof_op_type_time_seconds", "Total time per op type (op_statistic).");
   for (const auto& t : s.by_type)
     o += fmt::format(

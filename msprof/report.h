@@ -16,9 +16,10 @@ constexpr double kAiCpuAdviceShare = 0.10;
 std::string consoleSummary(const trace::Profile& p, const trace::Summary& s);
 /// report.html: Gantt timeline, time by op type, efficiency chart, sampling counters.
 std::string htmlReport(const trace::Profile& p, const trace::Summary& s, const std::string& title);
-/// Prometheus text exposition format (gauges labelled with the profile folder name).
+/// Prometheus text exposition format: gauges labelled with the profile folder name and the host
+/// (`host`, or this machine's name when empty), per-model ones with the model too.
 std::string prometheusText(const trace::Profile& p, const trace::Summary& s,
-                           const std::string& prof_name);
+                           const std::string& prof_name, const std::string& host = "");
 /// README.txt of mindstudio_profiler_output/.
 std::string readmeText(const trace::Profile& p, const trace::Summary& s);
 

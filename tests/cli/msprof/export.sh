@@ -18,7 +18,7 @@ run msprof --export=prometheus --output="$prof"
 expect_exit 0
 expect_file "$o/msprof.prom"
 grep -q '^# TYPE msprof_op_type_time_seconds gauge$' "$o/msprof.prom" || fail "prom TYPE line"
-grep -Eq '^msprof_op_type_count\{prof="PROF_[^"]*",model="m",op_type="Conv2D",core_type="AI_CORE"\} [0-9]+$' "$o/msprof.prom" || fail "prom sample line"
+grep -Eq '^msprof_op_type_count\{prof="PROF_[^"]*",host="[^"]*",model="m",op_type="Conv2D",core_type="AI_CORE"\} [0-9]+$' "$o/msprof.prom" || fail "prom sample line"
 mkdir empty
 run msprof --export=on --output=empty
 expect_exit 1

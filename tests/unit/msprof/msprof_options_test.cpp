@@ -114,9 +114,13 @@ TEST_CASE("msprof report: self-contained HTML with the three charts, Prometheus 
   CHECK(con.find("Top 10 ops by total time") != std::string::npos);
   CHECK(con.find("AI CPU share: 75.0% of op time") != std::string::npos);
   CHECK(con.find("Advice:") != std::string::npos);
-  const std::string prom = msprof::prometheusText(p, s, "PROF_x");
+  const std::string prom = msprof::prometheusText(p, s, "PROF_x", "h1");
   CHECK(prom.find("# TYPE msprof_op_type_time_seconds gauge\n") != std::string::npos);
-  CHECK(prom.find("msprof_op_type_count{prof=\"PROF_x\",model=\"m\\\"<x>\",op_type=\"TopK\","
-                  "core_type=\"AI_CPU\"} 3\n") != std::string::npos);
-  CHECK(prom.find("msprof_aicpu_time_ratio{prof=\"PROF_x\"} 0.750000\n") != std::string::npos);
+  CHECK(prom.find(
+            "msprof_op_type_count{prof=\"PROF_x\",host=\"h1\",model=\"m\\\"<x>\",op_type=\"TopK\","
+            "core_type=\"AI_CPU\"} 3\n") != std::string::npos);
+  CHECK(prom.find("msprof_aicpu_time_ratio{prof=\"PROF_x\",host=\"h1\"} 0.750000\n") !=
+        std::string::npos);
+  CHECK(prom.find("msprof_model_op_time_seconds{prof=\"PROF_x\",host=\"h1\",model=") !=
+        std::string::npos);
 }
