@@ -5,8 +5,9 @@
 #                                     and demo
 #   scripts/install-deps.sh --models  also python3-onnx/-torch/-torchvision/-sklearn (model scripts)
 #   scripts/install-deps.sh --bench   also the above plus Node.js/npm for the ONNX Runtime peer
-#   scripts/install-deps.sh --test    also Chromium (headless check of msprof's report.html) and
-#                                     clang-format (the format check)
+#   scripts/install-deps.sh --test    also Chromium (headless check of msprof's report.html),
+#                                     clang-format (the format check) and slurm-wlm (the Slurm
+#                                     job-array test runs a local single-node cluster)
 #   scripts/install-deps.sh --fuzz    also clang, libFuzzer (libclang-rt-14-dev ships
 #                                     libclang_rt.fuzzer-x86_64.a) and libomp-dev (OpenMP for
 #                                     clang): scripts/fuzz.sh
@@ -20,7 +21,7 @@ for arg in "$@"; do
   case "$arg" in
     --models) pkgs+=(python3-onnx python3-numpy python3-torch python3-torchvision python3-sklearn) ;;
     --bench) pkgs+=(python3-onnx python3-numpy python3-torch python3-torchvision nodejs npm) ;;
-    --test) pkgs+=(chromium clang-format) ;;
+    --test) pkgs+=(chromium clang-format slurm-wlm) ;;
     --fuzz) pkgs+=(clang libclang-rt-14-dev libomp-dev ccache) ;;
     *) echo "install-deps.sh: unknown option '$arg' (use --models, --bench, --test or --fuzz)" >&2; exit 2 ;;
   esac
