@@ -15,13 +15,20 @@ Status inferRnn(InferContext& ctx) {
   const std::string& op = ctx.node().op_type;
   const int64_t G = rnnGates(op);
   ir::Attrs& a = ctx.attrs();
+  // Float tensors may be stored in fp16/bf16 (--precision_mode): the kernel computes in fp32
+  // and the runtime converts at the op's boundary. sequence_lens is int32.
+  auto isFloat = [](ir::DType t) {
+    return t == ir::DType::F32 || t == ir::DType::F16 || t == ir::DType::BF16;
+  };
   for (size_t i = 0; i < ctx.numInputs(); ++i) {
     if (!ctx.hasInput(i)) continue;
-    const ir::DType want = i == 4 ? ir::DType::I32 : ir::DType::F32;
-    if (ctx.dtype(i) != want)
+    const bool ok = i == 4 ? ctx.dtype(i) == ir::DType::I32 : isFloat(ctx.dtype(i));
+    if (!ok)
       return ctx.unsupported("input {} has dtype {}; {} is supported", i,
-                             ir::dtypeName(ctx.dtype(i)), ir::dtypeName(want));
+                             ir::dtypeName(ctx.dtype(i)),
+                             i == 4 ? "int32" : "float32 (or float16/bfloat16 storage)");
   }
+  const ir::DType out = ctx.dtype(0);
   const ir::Shape& x = ctx.shape(0);
   if (x.size() != 3) return ctx.fail("X must be 3-D, it is [{}]", ir::shapeToString(x));
   const int64_t layout = a.getInt("layout", 0);
@@ -64,10 +71,10 @@ Status inferRnn(InferContext& ctx) {
       if (!rnnKnowsActivation(n)) return ctx.unsupported("activation '{}' is not supported", n);
   }
   a.set("hidden_size", hidden);
-  ctx.setOutput(0, ir::DType::F32,
+  ctx.setOutput(0, out,
                 layout ? ir::Shape{batch, seq, dirs, hidden} : ir::Shape{seq, dirs, batch, hidden});
-  ctx.setOutput(1, ir::DType::F32, state);
-  ctx.setOutput(2, ir::DType::F32, state);
+  ctx.setOutput(1, out, state);
+  ctx.setOutput(2, out, state);
   return Status::ok();
 }
 
