@@ -5,6 +5,7 @@
 // between its items (items k*(skip+1) apart); 1-grams are counted once, whatever the skips.
 // mode TF gives the counts, IDF the pool weight where the count is positive, TFIDF count x
 // weight (weights default to 1). pool_strings (string tensors) are not supported.
+#include <algorithm>
 #include <map>
 
 #include "../op_util.h"
@@ -14,11 +15,12 @@ namespace {
 
 struct TfIdf {
   int64_t min_n = 0, max_n = 0, max_skip = 0;
-  int mode = 0;  // 0 TF, 1 IDF, 2 TFIDF
+  int mode = 0;                                  // 0 TF, 1 IDF, 2 TFIDF
   std::map<std::vector<int64_t>, int64_t> pool;  // n-gram -> pool index j
   std::vector<int64_t> indexes;
   std::vector<float> weights;
-  int64_t width = 0;  // output columns: max(ngram_indexes) + 1
+  int64_t width = 0;    // output columns: max(ngram_indexes) + 1
+  int64_t longest = 0;  // the longest n-gram length the pool has
 };
 
 Result<TfIdf> readTfIdf(const ir::Node& n) {
@@ -44,9 +46,11 @@ Result<TfIdf> readTfIdf(const ir::Node& n) {
   const std::vector<int64_t> counts = a.getInts("ngram_counts");
   t.indexes = a.getInts("ngram_indexes");
   t.weights = a.getFloats("weights");
-  if (counts.empty() || t.indexes.empty()) return bad("ngram_counts and ngram_indexes are required");
+  if (counts.empty() || t.indexes.empty())
+    return bad("ngram_counts and ngram_indexes are required");
   // Walk the pool: the n-grams of length k+1 lie in [counts[k], counts[k+1]).
   int64_t j = 0;
+  t.longest = static_cast<int64_t>(counts.size());
   for (size_t k = 0; k < counts.size(); ++k) {
     const int64_t len = static_cast<int64_t>(k) + 1;
     const int64_t begin = counts[k];
@@ -56,7 +60,8 @@ Result<TfIdf> readTfIdf(const ir::Node& n) {
     for (int64_t at = begin; at < end; at += len, ++j)
       t.pool.emplace(std::vector<int64_t>(pool.begin() + at, pool.begin() + at + len), j);
   }
-  if (static_cast<int64_t>(t.indexes.size()) < j) return bad("ngram_indexes is shorter than the pool");
+  if (static_cast<int64_t>(t.indexes.size()) < j)
+    return bad("ngram_indexes is shorter than the pool");
   if (!t.weights.empty() && static_cast<int64_t>(t.weights.size()) < j)
     return bad("weights is shorter than the pool");
   for (int64_t idx : t.indexes) {
@@ -70,8 +75,11 @@ Result<TfIdf> readTfIdf(const ir::Node& n) {
 void tfidfRow(const TfIdf& t, const int64_t* x, int64_t len, float* y) {
   std::vector<float> counts(t.pool.size(), 0.f);
   std::vector<int64_t> gram;
-  for (int64_t n = t.min_n; n <= t.max_n; ++n)
-    for (int64_t skip = 0; skip <= (n == 1 ? 0 : t.max_skip); ++skip) {
+  // No pool n-gram is longer than t.longest, and no skip reaches past the row: the loops stay
+  // bounded whatever the attributes say.
+  const int64_t top = std::min(t.max_n, std::min(t.longest, len));
+  for (int64_t n = t.min_n; n <= top; ++n)
+    for (int64_t skip = 0; skip <= (n == 1 ? 0 : std::min(t.max_skip, len)); ++skip) {
       const int64_t step = skip + 1;
       for (int64_t s = 0; s + (n - 1) * step < len; ++s) {
         gram.clear();
@@ -84,7 +92,9 @@ void tfidfRow(const TfIdf& t, const int64_t* x, int64_t len, float* y) {
   for (const auto& [g, j] : t.pool) {
     const float c = counts[static_cast<size_t>(j)];
     const float w = t.weights.empty() ? 1.f : t.weights[static_cast<size_t>(j)];
-    y[t.indexes[static_cast<size_t>(j)]] = t.mode == 0 ? c : t.mode == 1 ? (c > 0 ? w : 0.f) : c * w;
+    y[t.indexes[static_cast<size_t>(j)]] = t.mode == 0   ? c
+                                           : t.mode == 1 ? (c > 0 ? w : 0.f)
+                                                         : c * w;
   }
 }
 
@@ -114,10 +124,9 @@ class TfIdfKernel : public Kernel {
   void run() override {
     for (int64_t r = 0; r < rows_; ++r) {
       for (int64_t i = 0; i < len_; ++i)
-        row_[static_cast<size_t>(i)] =
-            in_.dtype() == ir::DType::I32
-                ? static_cast<const int32_t*>(in_.data)[r * len_ + i]
-                : static_cast<const int64_t*>(in_.data)[r * len_ + i];
+        row_[static_cast<size_t>(i)] = in_.dtype() == ir::DType::I32
+                                           ? static_cast<const int32_t*>(in_.data)[r * len_ + i]
+                                           : static_cast<const int64_t*>(in_.data)[r * len_ + i];
       tfidfRow(t_, row_.data(), len_, out_.f32() + r * t_.width);
     }
   }

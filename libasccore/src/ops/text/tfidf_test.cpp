@@ -41,9 +41,8 @@ TEST_CASE("TfIdfVectorizer IDF and TFIDF weights, batches", "[ops][text]") {
         .attr("pool_int64s", Ints{5, 7})
         .attr("weights", std::vector<float>{0.5f, 3.f});
     // Row 0: 5 x2, 7 x1; row 1: 7 x2. Column 1 is 5's, column 0 is 7's.
-    const std::vector<float> want = std::string(mode) == "IDF"
-                                        ? std::vector<float>{3, 0.5f, 3, 0}
-                                        : std::vector<float>{3, 1, 6, 0};
+    const std::vector<float> want = std::string(mode) == "IDF" ? std::vector<float>{3, 0.5f, 3, 0}
+                                                               : std::vector<float>{3, 1, 6, 0};
     INFO(mode);
     CHECK(runKernel<float>(t, {bytesOf(x)}) == want);
   }
