@@ -209,8 +209,10 @@ class Session::Impl {
     for (size_t k = 0; k < ids.size() && !om_offsets.empty(); ++k) {
       const Slot& s = slots[ids[k]];
       auto off = om_offsets.find(s.value);
+      // A damaged plan may also put a buffer off its element size: kernels read typed arrays.
       if (off == om_offsets.end() || mainSlot(s.value) != ids[k] || s.type != s.value->dtype ||
-          s.bytes > s.value->byteSize())
+          s.bytes > s.value->byteSize() ||
+          off->second % std::max<size_t>(1, ir::dtypeSize(s.type)) != 0)
         continue;
       const Placed p{s.first, std::max(s.first, s.last), off->second, off->second + s.bytes};
       bool clash = false;  // a damaged plan must not make two live buffers share bytes
