@@ -1,7 +1,12 @@
-// templates.h: the text of every file of a generated operator project (project.cpp fills them).
+// templates.h: the text of every file of a generated operator project (project.cpp writes them):
+// project_files.cpp the project-wide ones, op_files.cpp each operator's host, kernel and
+// framework files, test_files.cpp its UT and ST; templates.cpp what they share. In the texts,
+// @NAME@ marks a field the generator fills; parts repeated per input, output and attribute are
+// built in code.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "asc/opgen/opgen.h"
@@ -46,5 +51,28 @@ std::string frameworkPluginPath(const OpDesc& op, const std::string& framework);
 
 /// The C++ element type of a ge::DataType name ("DT_FLOAT16" -> "half").
 std::string ctype(const std::string& ge);
+
+/// What the template files share (templates.cpp).
+namespace detail {
+using Subst = std::vector<std::pair<std::string, std::string>>;
+/// `text` with every @KEY@ field replaced.
+std::string subst(std::string text, const Subst& s);
+std::string upper(const std::string& s);
+/// Member-name stem of a parameter ("x" -> "X", "x_1" -> "X_1").
+std::string stem(const std::string& name);
+/// The required entries of an input or output list.
+std::vector<const ParamDesc*> required(const std::vector<ParamDesc>& ps);
+/// The tiling-data field type of an attribute ("" for str and lists: they stay on the host).
+std::string tilingType(const AttrDesc& a);
+/// The RuntimeAttrs getter and the OpAttrDef builder call of an attribute.
+std::string attrGetter(const AttrDesc& a);
+std::string attrBuilder(const AttrDesc& a);
+/// "ge::DT_FLOAT, ge::DT_FLOAT16" from {"DT_FLOAT", "DT_FLOAT16"} with prefix "ge::".
+std::string joinGe(const std::vector<std::string>& v, const char* prefix);
+/// The random-data range ("lo, hi") the UT and ST draw a ge::DataType's values from.
+std::string randomRange(const std::string& ge);
+/// The numpy name of a ge::DataType (mscompare --dtype).
+const char* numpyName(const std::string& ge);
+}  // namespace detail
 
 }  // namespace asc::opgen
