@@ -26,7 +26,7 @@ set(ASC_LAYERS
   "frontend:support,ir,ops"
   "passes:support,ir,ops,soc"
   "om:support,ir,ops"
-  "runtime:support,ir,cpu,ops,om,tensorio,trace"
+  "runtime:support,ir,cpu,ops,passes,om,tensorio,trace"
   "compiler:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime"
   "ascendc:support,ir,soc"
   "ophost:support,ir,soc,ops,ascendc"

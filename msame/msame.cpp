@@ -259,6 +259,14 @@ class Runner {
     return Status::ok();
   }
 
+  void describeOutputs() {
+    for (size_t i = 0; i < session_->outputs().size(); ++i) {
+      const auto& t = session_->outputs()[i];
+      line(fmt::format("  output[{}] {} {} [{}] {} bytes", i, t.name, ir::dtypeName(t.dtype),
+                       ir::shapeToString(t.shape), t.bytes));
+    }
+  }
+
   void describe() {
     line("[INFO] model description:");
     for (size_t i = 0; i < session_->inputs().size(); ++i) {
@@ -266,11 +274,7 @@ class Runner {
       line(fmt::format("  input[{}] {} {} [{}] {} bytes", i, t.name, ir::dtypeName(t.dtype),
                        ir::shapeToString(t.shape), t.bytes));
     }
-    for (size_t i = 0; i < session_->outputs().size(); ++i) {
-      const auto& t = session_->outputs()[i];
-      line(fmt::format("  output[{}] {} {} [{}] {} bytes", i, t.name, ir::dtypeName(t.dtype),
-                       ir::shapeToString(t.shape), t.bytes));
-    }
+    describeOutputs();
     line(
         fmt::format("  arena {} bytes ({} of {} buffers at the model's planned offsets), {} "
                     "threads, execution plan:",
@@ -539,6 +543,8 @@ class Runner {
         ASC_RETURN_IF_ERROR(writeFileAtomic(path, session_->outputData(i), info.bytes));
       }
     }
+    // A dynamic model's outputs take their shapes from the run.
+    if (o_.debug == "true" && session_->isDynamic()) describeOutputs();
     line("[INFO] output data success");
     return Status::ok();
   }

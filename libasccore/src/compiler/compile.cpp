@@ -40,12 +40,78 @@ Status checkChip(const ir::Graph& g, const soc::SocInfo& chip, const std::string
                            n->op_type, n->name);
   }
   for (const auto& v : g.values())
-    if (!soc::supportsDtype(chip, v->dtype))
+    if (v->dtype != ir::DType::Undefined && !soc::supportsDtype(chip, v->dtype))
       return Status::error(ErrorCode::UnsupportedOp,
                            "tensor '{}' is {}, which {} does not support; choose another "
                            "--soc_version or --precision_mode",
                            v->name, ir::dtypeName(v->dtype), chip.name);
   return Status::ok();
+}
+
+passes::PassContext passContext(const CompileOptions& o) {
+  passes::PassContext pc;
+  pc.disabled = o.disabled_passes;
+  pc.keep_types = o.keep_types;
+  pc.keep_names = o.keep_names;
+  pc.precision = &o.precision;
+  pc.impl_modes = o.impl_modes;
+  pc.impl_mode_all = o.impl_mode_all;
+  return pc;
+}
+
+// A dynamic graph (shapes known only at run time) is kept as imported: the runtime compiles it
+// per input shape with the settings recorded here. Each profile is compiled now too, as a check
+// (and for the memory it needs), unless a value computed at run time decides its shapes.
+Result<CompiledModel> compileDynamic(ir::Graph g, const CompileOptions& o,
+                                     const soc::SocInfo* chip) {
+  ASC_RETURN_IF_ERROR(checkChip(g, *chip, o.core_type));
+  if (o.check_equivalence)
+    ASC_LOG_WARN("--check_equivalence: skipped, the model's shapes are known only at run time");
+  CompiledModel m;
+  m.chip = chip;
+  m.report.level = o.level;
+  if (o.keep_original) m.original = g.clone();
+  uint64_t largest = 0;
+  for (size_t k = 0; k < o.dynamic.gears.size(); ++k) {
+    ir::Graph s = g.clone();
+    s.dynamic = false;
+    for (size_t i = 0; i < s.inputs.size(); ++i) s.inputs[i]->shape = o.dynamic.gears[k][i];
+    ops::InferOptions io;
+    const ir::Value* wanted = nullptr;
+    io.needs_value = &wanted;
+    if (Status st = ops::inferGraph(s, io); !st.isOk()) {
+      if (wanted) continue;  // decided by a run-time value: compiled when it is known
+      return st.withContext(fmt::format("dynamic profile {}", k + 1));
+    }
+    CompileOptions one = o;
+    one.out_nodes.clear();
+    one.insert_op_conf.clear();
+    one.keep_original = false;
+    one.check_equivalence = false;
+    one.dynamic = {};
+    ASC_TRY(CompiledModel c, compileGraph(std::move(s), one));
+    largest = std::max<uint64_t>(largest, c.report.after.memory.arena_bytes);
+  }
+  if (!o.dynamic.gears.empty())
+    ASC_LOG_INFO("dynamic model: {} profiles; the largest needs {} bytes of activations",
+                 o.dynamic.gears.size(), largest);
+  m.info.soc_version = chip->name;
+  m.info.target_type = chip->target_type;
+  m.info.reuse_memory = o.reuse_memory;
+  m.info.core_type = o.core_type;
+  m.info.c0 = chip->c0;
+  m.info.opt_level = passes::optLevelName(o.level);
+  m.info.dynamic = o.dynamic;
+  if (m.info.dynamic.ranges.empty())
+    for (const ir::Value* in : g.inputs) {
+      std::vector<om::DimRange> dims;
+      for (int64_t d : in->shape) dims.push_back(d < 0 ? om::DimRange{1, -1} : om::DimRange{d, d});
+      m.info.dynamic.ranges.push_back(dims);
+    }
+  const passes::PassContext pc = passContext(o);
+  m.info.runtime_compile = passes::encodeSettings(o.level, pc);
+  m.graph = std::move(g);
+  return m;
 }
 
 }  // namespace
@@ -189,7 +255,9 @@ Result<CompiledModel> compile(const CompileOptions& o) {
                          "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
                          "or 3(TensorFlow) or 5(Onnx).");
   const auto t0 = std::chrono::steady_clock::now();
-  ASC_TRY(ir::Graph g, frontend::importOnnx(o.model, o.import));
+  frontend::OnnxImportOptions import = o.import;
+  import.allow_dynamic = true;  // a graph whose shapes need run-time values compiles per shape
+  ASC_TRY(ir::Graph g, frontend::importOnnx(o.model, import));
   const double import_ms = msSince(t0);
   ASC_TRY(CompiledModel m, compileGraph(std::move(g), o));
   m.report.import_ms = import_ms;
@@ -205,6 +273,8 @@ Result<CompiledModel> compileGraph(ir::Graph g, const CompileOptions& o) {
   for (const auto& name : o.keep_names)
     if (!g.findNode(name)) ASC_LOG_WARN("--op_blacklist: the model has no node named '{}'", name);
 
+  if (g.dynamic) return compileDynamic(std::move(g), o, chip);
+
   CompiledModel m;
   m.chip = chip;
   m.report.level = o.level;
@@ -216,13 +286,7 @@ Result<CompiledModel> compileGraph(ir::Graph g, const CompileOptions& o) {
   m.report.before = graphStats(g, o.reuse_memory);
 
   const auto t0 = std::chrono::steady_clock::now();
-  passes::PassContext pc;
-  pc.disabled = o.disabled_passes;
-  pc.keep_types = o.keep_types;
-  pc.keep_names = o.keep_names;
-  pc.precision = &o.precision;
-  pc.impl_modes = o.impl_modes;
-  pc.impl_mode_all = o.impl_mode_all;
+  passes::PassContext pc = passContext(o);
   std::optional<ir::Graph> optimised_fp32;
   for (const auto& name : passes::pipelineFor(o.level)) {
     const passes::PassInfo* pass = passes::findPass(name);

@@ -32,6 +32,7 @@ Graph Graph::clone() const {
   Graph c;
   c.name = name;
   c.opset = opset;
+  c.dynamic = dynamic;
   std::unordered_map<const Value*, Value*> map;
   for (const auto& v : values_) {
     Value* n = c.addValue(v->name);
@@ -204,6 +205,7 @@ Status verify(const Graph& g) {
         return bad(fmt::format("value '{}' has the wrong producer", v->name));
       if (!available.insert(v).second)
         return bad(fmt::format("value '{}' is produced twice", v->name));
+      if (g.dynamic) continue;  // inferred at run time
       if (v->dtype == DType::Undefined)
         return bad(fmt::format("value '{}' of node '{}' has no dtype", v->name, n->name));
       for (auto d : v->shape)

@@ -72,6 +72,9 @@ struct PartitionEntry {
 };
 #pragma pack(pop)
 static_assert(sizeof(FileHeader) == 256, "ModelFileHeader must be 256 bytes");
+/// Current GE's `uint8 is_unknow_model` @193 (1: shapes resolved at run time) is byte 12 of
+/// the 2022 layout's reserved[75] (@181).
+constexpr size_t kUnknownModelByte = 193 - 181;
 static_assert(sizeof(PartitionEntry) == 12, "32-bit partition entries are 12 bytes");
 
 }  // namespace asc::om

@@ -1,11 +1,27 @@
 // ge_convert.cpp: ir <-> ge.proto tensor descriptors and attributes.
 #include "ge_convert.h"
 
+#include <algorithm>
+
+#include "asc/om/om_file.h"
+
 namespace asc::om {
 
 void fillTensorDesc(const ir::Value& v, ge::proto::TensorDescriptor* td, int c0) {
   td->set_name(v.name);
   td->set_dtype(static_cast<ge::proto::DataType>(ir::dtypeToGe(v.dtype)));
+  const bool known = v.dtype != ir::DType::Undefined &&
+                     std::none_of(v.shape.begin(), v.shape.end(), [](int64_t d) { return d < 0; });
+  if (!known) {  // a dynamic graph's value: GE's -1 (unknown dim) and [-2] (unknown rank)
+    if (v.dtype == ir::DType::Undefined && v.shape.empty())
+      td->mutable_shape()->add_dim(kUnknownRank);
+    for (auto d : v.shape) td->mutable_shape()->add_dim(d);
+    td->set_layout(v.format);
+    td->set_size(0);
+    td->set_real_dim_cnt(static_cast<int64_t>(v.shape.size()));
+    td->set_device_type("NPU");
+    return;
+  }
   if (v.format == "NC1HWC0" && v.shape.size() == 4) {
     const int64_t n = v.shape[0], c = v.shape[1], h = v.shape[2], w = v.shape[3];
     for (int64_t d : {n, (c + c0 - 1) / c0, h, w, static_cast<int64_t>(c0)})
@@ -122,6 +138,22 @@ ge::proto::AttrDef makeStringListAttr(const std::vector<std::string>& v) {
   ge::proto::AttrDef a;
   attrToGe(v, &a);
   return a;
+}
+
+std::string rangesToString(const std::vector<std::vector<DimRange>>& ranges) {
+  std::string out;
+  for (const auto& dims : ranges) {
+    if (!out.empty()) out += ';';
+    out += '[';
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (i) out += ',';
+      const DimRange& r = dims[i];
+      out += r.min == r.max ? std::to_string(r.min)
+                            : std::to_string(r.min) + "~" + std::to_string(r.max);
+    }
+    out += ']';
+  }
+  return out;
 }
 
 }  // namespace asc::om

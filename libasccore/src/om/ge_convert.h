@@ -12,6 +12,9 @@ constexpr const char* kOriginalNamesAttr = "_datadump_original_op_names";
 
 /// A value's descriptor. NC1HWC0 values are recorded as the chip holds them: a 5-D shape
 /// [N, C1, H, W, C0] with origin_format/origin_shape attributes giving the logical NCHW.
+/// GE's dims for a tensor of unknown rank.
+constexpr int64_t kUnknownRank = -2;
+/// A value with no dtype or with -1 dims (a dynamic graph's) gets GE's unknown dims and size 0.
 void fillTensorDesc(const ir::Value& v, ge::proto::TensorDescriptor* td, int c0 = 16);
 /// The logical shape a descriptor records (origin_shape for NC1HWC0).
 std::vector<int64_t> logicalShape(const ge::proto::TensorDescriptor& td);

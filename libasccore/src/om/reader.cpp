@@ -13,6 +13,7 @@
 #include "asc/ops/plugin.h"
 #include "asc/ops/registry.h"
 #include "asc/support/file.h"
+#include "asc/support/strings.h"
 #include "format.h"
 #include "ge_convert.h"
 #include "support/protobuf_log.h"
@@ -161,6 +162,67 @@ OmSummary summarize(const std::string& path, const Container& c, const ge::proto
 
 }  // namespace
 
+namespace {
+
+// "[1~16,3,224,224];[1,10]" (rangesToString's form) back into ranges.
+Result<std::vector<std::vector<DimRange>>> parseRanges(const std::string& path,
+                                                       const std::string& text) {
+  std::vector<std::vector<DimRange>> out;
+  for (const std::string& item : splitString(text, ';')) {
+    if (item.size() < 2 || item.front() != '[' || item.back() != ']')
+      return bad(path, fmt::format("_asc_input_shape_range item '{}' is not [dims]", item));
+    std::vector<DimRange> dims;
+    const std::string body = item.substr(1, item.size() - 2);
+    if (!body.empty())
+      for (const std::string& d : splitString(body, ',')) {
+        DimRange r;
+        const size_t tilde = d.find('~');
+        auto lo = parseInt64(tilde == std::string::npos ? d : d.substr(0, tilde));
+        auto hi = parseInt64(tilde == std::string::npos ? d : d.substr(tilde + 1));
+        if (!lo || !hi || *lo < 0 || (*hi < *lo && *hi != -1))
+          return bad(path, fmt::format("_asc_input_shape_range dim '{}' is not a range", d));
+        r.min = *lo;
+        r.max = *hi;
+        dims.push_back(r);
+      }
+    out.push_back(std::move(dims));
+  }
+  return out;
+}
+
+Status readDynamic(const std::string& path, const ge::proto::ModelDef& m, OmModel* out) {
+  auto str = [&](const char* key) {
+    auto it = m.attr().find(key);
+    return it == m.attr().end() ? std::string() : it->second.s();
+  };
+  out->dynamic.kind = str("_asc_dynamic_type");
+  if (std::string r = str("_asc_input_shape_range"); !r.empty()) {
+    ASC_TRY(out->dynamic.ranges, parseRanges(path, r));
+  }
+  if (auto it = m.attr().find("_asc_dynamic_gears"); it != m.attr().end() && it->second.has_list())
+    for (const std::string& gear : it->second.list().s()) {
+      std::vector<ir::Shape> shapes;
+      for (const std::string& shape_text : splitString(gear, ';')) {
+        ir::Shape shape;
+        if (!shape_text.empty())
+          for (const std::string& d : splitString(shape_text, ',')) {
+            auto v = parseInt64(d);
+            if (!v || *v < 0 || *v > (int64_t(1) << 40))
+              return bad(path, fmt::format("dynamic profile '{}' has a bad dim '{}'", gear, d));
+            shape.push_back(*v);
+          }
+        shapes.push_back(std::move(shape));
+      }
+      out->dynamic.gears.push_back(std::move(shapes));
+    }
+  for (const auto& [key, a] : m.attr())
+    if (key.rfind("_asc_rtc_", 0) == 0 && a.has_list())
+      out->runtime_compile[key.substr(9)].assign(a.list().s().begin(), a.list().s().end());
+  return Status::ok();
+}
+
+}  // namespace
+
 Result<OmSummary> readOmSummary(const std::string& path) {
   ASC_TRY(Container c, openContainer(path));
   ASC_TRY(ge::proto::ModelDef m, parseModelDef(path, c));
@@ -185,6 +247,10 @@ Result<OmModel> loadOm(const std::string& path) {
   if (mem_it != m.attr().end()) out.memory_size = static_cast<uint64_t>(mem_it->second.i());
   if (auto r = m.attr().find("_asc_memory_reuse"); r != m.attr().end())
     out.memory_reuse = r->second.i() != 0;
+  if (auto d = m.attr().find("_asc_dynamic"); d != m.attr().end() && d->second.i() != 0) {
+    g.dynamic = true;
+    ASC_RETURN_IF_ERROR(readDynamic(path, m, &out));
+  }
 
   const PartitionInfo* wp = c.find(kWeightsData);
   std::unordered_map<std::string, ir::Value*> sources;  // "op:idx" -> value
@@ -193,6 +259,19 @@ Result<OmModel> loadOm(const std::string& path) {
                            const std::string& fallback) -> Result<ir::Value*> {
     ir::Value* v = g.addValue(td.name().empty() ? fallback : td.name());
     v->dtype = ir::dtypeFromGe(td.dtype());
+    const auto dims = logicalShape(td);
+    if (g.dynamic && (v->dtype == ir::DType::Undefined ||
+                      std::any_of(dims.begin(), dims.end(), [](int64_t d) { return d < 0; }))) {
+      // Not inferred yet (a dynamic graph): unknown rank ([-2]) or -1 dims.
+      if (dims.size() == 1 && dims[0] == kUnknownRank) return v;
+      for (auto d : dims) {
+        if (d < -1 || d > (int64_t(1) << 40))
+          return bad(path, fmt::format("tensor '{}' has an invalid dim {}", v->name, d));
+        v->shape.push_back(d);
+      }
+      v->format = td.layout().empty() ? "ND" : td.layout();
+      return v;
+    }
     if (v->dtype == ir::DType::Undefined)
       return bad(path, fmt::format("tensor '{}' has unsupported dtype {}", v->name,
                                    static_cast<int>(td.dtype())));
@@ -296,7 +375,7 @@ Result<OmModel> loadOm(const std::string& path) {
                 valueFromDesc(op.output_desc(k), fmt::format("{}:{}", op.name(), k)));
         outs.push_back(v);
         sources[fmt::format("{}:{}", op.name(), k)] = v;
-        if (k < op.output_i_size()) {
+        if (k < op.output_i_size() && !g.dynamic) {
           const int64_t off = op.output_i(k);
           if (off < 0 || uint64_t(off) > out.memory_size ||
               v->byteSize() > out.memory_size - uint64_t(off))
@@ -327,6 +406,18 @@ Result<OmModel> loadOm(const std::string& path) {
 
   ASC_RETURN_IF_ERROR(
       ir::verify(g).withContext(fmt::format("Failed to load the model from {}", path)));
+  // A dynamic graph is inferred, strictly, each time the runtime compiles it for a shape.
+  if (g.dynamic) {
+    if (!out.dynamic.ranges.empty() && out.dynamic.ranges.size() != g.inputs.size())
+      return bad(path, fmt::format("_asc_input_shape_range describes {} inputs, the graph has {}",
+                                   out.dynamic.ranges.size(), g.inputs.size()));
+    for (const auto& gear : out.dynamic.gears)
+      if (gear.size() != g.inputs.size())
+        return bad(path, fmt::format("a dynamic profile gives {} input shapes, the graph has {} "
+                                     "inputs",
+                                     gear.size(), g.inputs.size()));
+    return out;
+  }
   // Re-derive every shape from the ops and compare with what the file records, so that a
   // tampered file cannot make a kernel read or write out of bounds.
   std::vector<std::pair<ir::DType, ir::Shape>> recorded;

@@ -118,7 +118,8 @@ class OmBuilder {
   OmBuilder(const ir::Graph& g, const ModelInfo& info) : g_(g), info_(info) {}
 
   void build() {
-    ActivationPlan ap = planActivations(g_, info_.reuse_memory);
+    // A dynamic graph has no sizes yet: the runtime plans each shape it compiles.
+    ActivationPlan ap = g_.dynamic ? ActivationPlan{} : planActivations(g_, info_.reuse_memory);
     memory_size_ = ap.plan.arena_bytes;
     model_.set_name(g_.name);
     model_.set_version(2);
@@ -183,7 +184,7 @@ class OmBuilder {
       for (size_t k = 0; k < n->outputs.size(); ++k) {
         const ir::Value* v = n->outputs[k];
         fillTensorDesc(*v, op->add_output_desc(), info_.c0);
-        op->add_output_i(static_cast<int64_t>(ap.offsets.at(v)));
+        op->add_output_i(g_.dynamic ? 0 : static_cast<int64_t>(ap.offsets.at(v)));
         source_[v] = op->name() + ":" + std::to_string(k);
       }
       for (const auto& [k, a] : n->attrs.all()) attrToGe(a, &(*op->mutable_attr())[k]);
@@ -229,6 +230,21 @@ class OmBuilder {
     attrs["label_num"] = makeIntAttr(0);
     attrs["attr_model_out_nodes_name"] = makeStringListAttr(out_names);
     attrs["_asc_opset"] = makeIntAttr(g_.opset);
+    if (g_.dynamic) {
+      attrs["_asc_dynamic"] = makeIntAttr(1);
+      const DynamicShapes& dyn = info_.dynamic;
+      attrs["_asc_dynamic_type"] = makeStringAttr(dyn.kind);
+      attrs["_asc_input_shape_range"] = makeStringAttr(rangesToString(dyn.ranges));
+      std::vector<std::string> gears;
+      for (const auto& gear : dyn.gears) {
+        std::vector<std::string> shapes;
+        for (const auto& shape : gear) shapes.push_back(fmt::format("{}", fmt::join(shape, ",")));
+        gears.push_back(fmt::format("{}", fmt::join(shapes, ";")));
+      }
+      attrs["_asc_dynamic_gears"] = makeStringListAttr(gears);
+      for (const auto& [key, list] : info_.runtime_compile)
+        attrs["_asc_rtc_" + key] = makeStringListAttr(list);
+    }
 
     task_.set_version("1");
     task_.set_memory_size(memory_size_);
@@ -273,6 +289,7 @@ class OmBuilder {
     ASC_TRY(auto f, OutputFile::create(path));
     uLong crc = crc32(0L, Z_NULL, 0);
     auto put = [&](const void* p, size_t n) -> Status {
+      if (n == 0) return Status::ok();  // an empty tensor: zlib restarts the CRC on a null buffer
       crc = crc32_z(crc, static_cast<const Bytef*>(p), n);
       return f->write(p, n);
     };
@@ -325,6 +342,7 @@ class OmBuilder {
     h.om_ir_version = 1;
     h.model_num = 1;
     std::strncpy(h.platform_version, info_.soc_version.c_str(), sizeof(h.platform_version) - 1);
+    h.reserved[kUnknownModelByte] = g_.dynamic ? 1 : 0;  // current GE's is_unknow_model
     ASC_RETURN_IF_ERROR(f->writeAt(0, &h, sizeof(h)));
     return f->keep();
   }

@@ -2,6 +2,7 @@
 #include "asc/ops/registry.h"
 
 #include <algorithm>
+#include <optional>
 #include <cassert>
 #include <memory>
 #include <unordered_set>
@@ -155,14 +156,36 @@ Status inferGraph(ir::Graph& g, const InferOptions& opts) {
                            "supported set",
                            n.op_type, n.name);
     ASC_RETURN_IF_ERROR(checkCounts(*d, n));
+    // Partial: a node with an input not known yet (no dtype, or a -1 dim) stays as it is.
+    auto unknown = [](const ir::Value* v) {
+      return v && (v->dtype == ir::DType::Undefined ||
+                   std::any_of(v->shape.begin(), v->shape.end(), [](int64_t x) { return x < 0; }));
+    };
+    if (opts.partial && std::any_of(n.inputs.begin(), n.inputs.end(), unknown)) continue;
     for (size_t i = 0; i < n.inputs.size(); ++i)
       if (n.inputs[i] && n.inputs[i]->dtype == ir::DType::Undefined)
         return Status::error(ErrorCode::InvalidModel,
                              "node '{}' ({}): input {} ('{}') has an unknown or unsupported dtype",
                              n.name, n.op_type, i, n.inputs[i]->name);
     InferContext ctx(g, n);
-    if (d->canonicalizeFn()) ASC_RETURN_IF_ERROR(d->canonicalizeFn()(ctx));
-    ASC_RETURN_IF_ERROR(d->inferFn()(ctx));
+    // Partial: a node that cannot be inferred yet is put back as it was.
+    std::optional<std::pair<std::vector<ir::Value*>, ir::Attrs>> before;
+    if (opts.partial) before.emplace(n.inputs, n.attrs);
+    Status st = d->canonicalizeFn() ? d->canonicalizeFn()(ctx) : Status::ok();
+    if (st.isOk()) st = d->inferFn()(ctx);
+    if (!st.isOk() && opts.partial) {
+      n.inputs = before->first;
+      n.attrs = before->second;
+      for (auto* out : n.outputs) {
+        out->dtype = ir::DType::Undefined;
+        out->shape.clear();
+      }
+      continue;
+    }
+    if (!st.isOk()) {
+      if (opts.needs_value) *opts.needs_value = ctx.wantedValue();
+      return st;
+    }
     for (auto* out : n.outputs) {
       uint64_t bytes;
       if (out->dtype != ir::DType::Undefined &&

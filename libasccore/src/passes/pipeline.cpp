@@ -9,6 +9,7 @@
 
 #include "asc/ops/registry.h"
 #include "asc/passes/pass.h"
+#include "asc/passes/precision.h"
 #include "asc/support/log.h"
 
 namespace asc::passes {
@@ -191,6 +192,74 @@ Status runDefaultPipeline(ir::Graph& g, PassContext& ctx) {
     if (kind != "precision" && kind != "layout") names.push_back(name);
   }
   return runPasses(g, names, ctx);
+}
+
+Settings encodeSettings(OptLevel level, const PassContext& ctx) {
+  auto list = [](const std::set<std::string>& set) {
+    return std::vector<std::string>(set.begin(), set.end());
+  };
+  Settings s;
+  s["level"] = {optLevelName(level)};
+  s["disabled"] = list(ctx.disabled);
+  s["keep_types"] = list(ctx.keep_types);
+  s["keep_names"] = list(ctx.keep_names);
+  for (const auto& [key, mode] : ctx.impl_modes) s["impl_modes"].push_back(key + "=" + mode);
+  s["impl_mode_all"] = {ctx.impl_mode_all};
+  if (const PrecisionOptions* p = ctx.precision) {
+    s["precision_mode"] = {p->mode};
+    s["keep_fp32"] = list(p->keep_fp32);
+    s["fp16_inputs"] = list(p->fp16_inputs);
+    s["output_type"] = {p->output_type};
+    s["black_add"] = list(p->black_add);
+    s["black_remove"] = list(p->black_remove);
+    s["fp16_add"] = list(p->fp16_add);
+  }
+  return s;
+}
+
+Status decodeSettings(const Settings& in, OptLevel* level, PassContext* ctx,
+                      PrecisionOptions* precision) {
+  auto get = [&](const char* key) -> const std::vector<std::string>& {
+    static const std::vector<std::string> none;
+    auto it = in.find(key);
+    return it == in.end() ? none : it->second;
+  };
+  auto one = [&](const char* key) { return get(key).empty() ? std::string() : get(key)[0]; };
+  auto set = [&](const char* key) {
+    return std::set<std::string>(get(key).begin(), get(key).end());
+  };
+  const std::string lv = one("level");
+  auto parsed = parseOptLevel(lv.empty() ? "O3" : lv, "_asc_rtc_level");
+  if (!parsed)
+    return Status::error(ErrorCode::ModelLoadFailed,
+                         "the recorded optimisation level '{}' is not "
+                         "O1, O2 or O3",
+                         lv);
+  *level = *parsed;
+  ctx->disabled = set("disabled");
+  ctx->keep_types = set("keep_types");
+  ctx->keep_names = set("keep_names");
+  for (const std::string& kv : get("impl_modes")) {
+    const size_t eq = kv.rfind('=');
+    if (eq == std::string::npos)
+      return Status::error(ErrorCode::ModelLoadFailed,
+                           "the recorded impl mode '{}' is not "
+                           "name=mode",
+                           kv);
+    ctx->impl_modes[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  ctx->impl_mode_all = one("impl_mode_all");
+  if (in.count("precision_mode")) {
+    precision->mode = one("precision_mode");
+    precision->keep_fp32 = set("keep_fp32");
+    precision->fp16_inputs = set("fp16_inputs");
+    precision->output_type = one("output_type");
+    precision->black_add = set("black_add");
+    precision->black_remove = set("black_remove");
+    precision->fp16_add = set("fp16_add");
+    ctx->precision = precision;
+  }
+  return Status::ok();
 }
 
 }  // namespace asc::passes

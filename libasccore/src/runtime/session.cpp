@@ -23,6 +23,8 @@
 #include "cpu/convert.h"
 #include "ops/dnnl_util.h"
 #include "om/inplace.h"
+#include "runtime/dynamic.h"
+#include "runtime/session_internal.h"
 #include "runtime/trace_observer.h"
 #include "support/memory_planner.h"
 
@@ -537,7 +539,12 @@ class Session::Impl {
 };
 
 Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Session::Session(std::unique_ptr<DynamicModel> dyn) : dyn_(std::move(dyn)) {}
 Session::~Session() = default;
+
+void setTraceModel(Session& s, const std::string& model, const std::string& soc) {
+  if (s.impl_ && s.impl_->tracer) s.impl_->tracer->setModel(model, soc);
+}
 
 namespace {
 
@@ -568,6 +575,12 @@ Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionO
 }  // namespace
 
 Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const SessionOptions& opts) {
+  if (graph.dynamic) {  // compiled per shape; clean-ups only, as this path runs no fusion
+    const std::string name = graph.name;
+    ASC_TRY(auto dyn,
+            DynamicModel::create(std::move(graph), {}, {{"level", {"O1"}}}, opts, name, ""));
+    return std::unique_ptr<Session>(new Session(std::move(dyn)));
+  }
   ASC_TRY(auto impl, buildImpl(std::move(graph), opts, opts.reuse_memory));
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
@@ -576,6 +589,13 @@ Result<std::unique_ptr<Session>> Session::load(const std::string& om_path,
                                                const SessionOptions& opts) {
   ASC_TRACE_SCOPE("AscendCL", "LoadModel");
   ASC_TRY(om::OmModel m, om::loadOm(om_path));
+  if (m.graph.dynamic) {
+    auto soc = m.summary.attrs.find("soc_version");
+    ASC_TRY(auto dyn, DynamicModel::create(std::move(m.graph), std::move(m.dynamic),
+                                           m.runtime_compile, opts, fileStem(om_path),
+                                           soc == m.summary.attrs.end() ? "" : soc->second));
+    return std::unique_ptr<Session>(new Session(std::move(dyn)));
+  }
   // The OM's memory setting holds here too: a model built with reuse off gets no reuse.
   ASC_TRY(auto impl, buildImpl(std::move(m.graph), opts, opts.reuse_memory && m.memory_reuse, &m));
   if (impl->tracer) {
@@ -585,10 +605,34 @@ Result<std::unique_ptr<Session>> Session::load(const std::string& om_path,
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 
-const std::vector<TensorInfo>& Session::inputs() const { return impl_->input_info; }
-const std::vector<TensorInfo>& Session::outputs() const { return impl_->output_info; }
+const std::vector<TensorInfo>& Session::inputs() const {
+  return dyn_ ? dyn_->inputs() : impl_->input_info;
+}
+const std::vector<TensorInfo>& Session::outputs() const {
+  return dyn_ ? dyn_->outputs() : impl_->output_info;
+}
+bool Session::isDynamic() const { return dyn_ != nullptr; }
+const om::DynamicShapes* Session::dynamicShapes() const { return dyn_ ? &dyn_->shapes() : nullptr; }
+size_t Session::compiledShapes() const { return dyn_ ? dyn_->compiled() : 0; }
+
+Status Session::setInputShape(size_t i, const ir::Shape& shape) {
+  if (dyn_) return dyn_->setInputShape(i, shape);
+  if (i >= impl_->input_info.size())
+    return Status::error(ErrorCode::InputShapeMismatch, "the model has {} inputs, not {}",
+                         impl_->input_info.size(), i + 1);
+  const TensorInfo& info = impl_->input_info[i];
+  if (shape != info.shape)
+    return Status::error(
+        ErrorCode::InputShapeMismatch,
+        "input {} ('{}') has the fixed shape [{}], not [{}]; the model has no "
+        "dynamic dims (atc --input_shape with -1 or ranges, or --dynamic_batch_size "
+        "and its kin, make them)",
+        i, info.name, ir::shapeToString(info.shape), ir::shapeToString(shape));
+  return Status::ok();
+}
 
 Status Session::setInput(size_t i, const void* data, size_t bytes) {
+  if (dyn_) return dyn_->setInput(i, data, bytes);
   if (i >= impl_->input_slots.size())
     return Status::error(ErrorCode::InputShapeMismatch, "the model has {} inputs, not {}",
                          impl_->input_slots.size(), i + 1);
@@ -603,11 +647,13 @@ Status Session::setInput(size_t i, const void* data, size_t bytes) {
 }
 
 void Session::zeroInputs() {
+  if (dyn_) return dyn_->zeroInputs();
   for (size_t i = 0; i < impl_->input_slots.size(); ++i)
     std::memset(impl_->slots[impl_->input_slots[i]].ptr, 0, impl_->input_info[i].bytes);
 }
 
 Status Session::run() {
+  if (dyn_) return dyn_->run();
   ASC_TRACE_SCOPE("AscendCL", "ModelExecute");
   try {
     if (impl_->observer) {
@@ -659,10 +705,12 @@ Status Session::run() {
 }
 
 const void* Session::outputData(size_t i) const {
+  if (dyn_) return dyn_->current() ? dyn_->current()->outputData(i) : nullptr;
   return impl_->slots[impl_->output_slots.at(i)].ptr;
 }
 
 void Session::setObserver(StepObserver* observer) {
+  if (dyn_) return dyn_->setObserver(observer);
   if (impl_->tracer)
     impl_->tracer->setNext(observer);  // tracing stays on; the user's observer follows it
   else
@@ -670,6 +718,11 @@ void Session::setObserver(StepObserver* observer) {
 }
 
 Status Session::readValue(const ir::Value* v, void* dst) const {
+  if (dyn_) {
+    if (dyn_->current()) return dyn_->current()->readValue(v, dst);
+    return Status::error(ErrorCode::Internal,
+                         "a dynamic model holds no values before its first run");
+  }
   const int id = v ? impl_->mainSlot(v) : -1;
   if (id < 0)
     return Status::error(ErrorCode::Internal, "value '{}' is not held by this session",
@@ -696,6 +749,11 @@ Status Session::readValue(const ir::Value* v, void* dst) const {
 }
 
 Status Session::writeValue(const ir::Value* v, const void* src) {
+  if (dyn_) {
+    if (dyn_->current()) return dyn_->current()->writeValue(v, src);
+    return Status::error(ErrorCode::Internal,
+                         "a dynamic model holds no values before its first run");
+  }
   const int step = impl_->observed_step;
   if (!v || v->isConstant() || impl_->mainSlot(v) < 0)
     return Status::error(ErrorCode::Internal,
@@ -737,14 +795,34 @@ Status Session::writeValue(const ir::Value* v, const void* src) {
   return Status::ok();
 }
 
-size_t Session::arenaBytes() const { return impl_->arena_bytes; }
-size_t Session::bufferCount() const { return impl_->buffers; }
-size_t Session::modelPlacedBuffers() const { return impl_->om_placed; }
-size_t Session::stepCount() const { return impl_->steps.size(); }
-int Session::threads() const { return impl_->threads; }
-const ir::Graph& Session::graph() const { return impl_->graph; }
+// A dynamic model answers for the plan of its last run.
+size_t Session::arenaBytes() const {
+  if (dyn_) return dyn_->current() ? dyn_->current()->arenaBytes() : 0;
+  return impl_->arena_bytes;
+}
+size_t Session::bufferCount() const {
+  if (dyn_) return dyn_->current() ? dyn_->current()->bufferCount() : 0;
+  return impl_->buffers;
+}
+size_t Session::modelPlacedBuffers() const {
+  if (dyn_) return dyn_->current() ? dyn_->current()->modelPlacedBuffers() : 0;
+  return impl_->om_placed;
+}
+size_t Session::stepCount() const {
+  if (dyn_) return dyn_->current() ? dyn_->current()->stepCount() : 0;
+  return impl_->steps.size();
+}
+int Session::threads() const {
+  if (dyn_) return dyn_->current() ? dyn_->current()->threads() : resolveThreads(0);
+  return impl_->threads;
+}
+const ir::Graph& Session::graph() const {
+  if (dyn_) return dyn_->current() ? dyn_->current()->graph() : dyn_->graph();
+  return impl_->graph;
+}
 
 std::vector<StepTime> Session::stepProfile() const {
+  if (dyn_) return dyn_->current() ? dyn_->current()->stepProfile() : std::vector<StepTime>{};
   std::vector<StepTime> out;
   for (size_t i = 0; i < impl_->step_ms.size(); ++i) {
     const auto& st = impl_->steps[i];
@@ -755,6 +833,9 @@ std::vector<StepTime> Session::stepProfile() const {
 }
 
 std::string Session::describe() const {
+  if (dyn_)
+    return dyn_->current() ? dyn_->current()->describe()
+                           : "(a dynamic model: compiled for its input shapes at the first run)\n";
   std::string out;
   for (size_t i = 0; i < impl_->steps.size(); ++i)
     out += fmt::format("{:4} {}\n", i, impl_->steps[i].label);

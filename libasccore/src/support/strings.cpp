@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
 namespace asc {
 
 std::string jsonQuote(std::string_view s) {
@@ -53,6 +55,28 @@ std::string baseName(std::string_view path) {
   while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
   const size_t k = path.rfind('/');
   return std::string(k == std::string_view::npos ? path : path.substr(k + 1));
+}
+
+std::vector<std::string> splitString(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  size_t p = 0;
+  while (p <= s.size()) {
+    size_t e = s.find(sep, p);
+    if (e == std::string_view::npos) e = s.size();
+    if (e > p) out.emplace_back(s.substr(p, e - p));
+    p = e + 1;
+  }
+  return out;
+}
+
+std::optional<int64_t> parseInt64(std::string_view s) {
+  int64_t v = 0;
+  const char* b = s.data();
+  const char* e = s.data() + s.size();
+  if (b != e && *b == '+') ++b;  // from_chars takes '-' only
+  auto r = std::from_chars(b, e, v);
+  if (b == e || r.ec != std::errc() || r.ptr != e) return std::nullopt;
+  return v;
 }
 
 }  // namespace asc

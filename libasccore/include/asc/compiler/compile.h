@@ -68,6 +68,11 @@ struct CompileOptions {
   bool check_equivalence = false;
   /// Keep a copy of the imported graph, before any pass (--save_original_model).
   bool keep_original = false;
+  /// Dynamic shapes: the profiles and ranges of the model's inputs, in model input order
+  /// (resolveDynamicOptions() makes them from --input_shape ranges, --input_shape_range and
+  /// --dynamic_batch_size / --dynamic_image_size / --dynamic_dims). A model whose shapes are not
+  /// all known is kept as imported and compiled per shape at run time (ir::Graph::dynamic).
+  om::DynamicShapes dynamic;
 };
 
 /// Operator count, FLOPs and memory of a graph at one point of the compile.

@@ -27,6 +27,11 @@ struct OnnxImportOptions {
   bool fold_constants = true;
   /// --op_name_map: model op type -> the ONNX op type (or CANN type) to read it as.
   std::map<std::string, std::string> op_name_map;
+  /// Accept shapes known only at run time: -1 dims (in --input_shape, or symbolic dims the
+  /// override leaves), and shape, axes or pads inputs that are no constants. Such a model comes
+  /// back as imported, with ir::Graph::dynamic set and its shapes not inferred (the runtime
+  /// compiles it per input shape). Off: they are errors (E10055, E1001, E16001).
+  bool allow_dynamic = false;
 };
 
 /// Parses "name:d0,d1;name2:d0" (a name may itself contain ':'; the last one splits).

@@ -59,7 +59,12 @@ class ASC_API Graph {
   Graph& operator=(Graph&&) = default;
 
   std::string name;
-  int opset = 13;               // default-domain opset of the source model
+  int opset = 13;  // default-domain opset of the source model
+  /// Some shapes are known only at run time (a dynamic input dim, or a shape, axes or pads input
+  /// that is no constant). Such a graph is kept as imported, not inferred: its intermediate
+  /// values have no dtype or shape yet, and the runtime compiles it for the actual input shapes
+  /// and values (runtime/dynamic.h). Graph inputs may then hold -1 dims.
+  bool dynamic = false;
   std::vector<Value*> inputs;   // model inputs, in order
   std::vector<Value*> outputs;  // model outputs, in order
 

@@ -17,6 +17,22 @@
 
 namespace asc::om {
 
+/// What a dynamic model (ir::Graph::dynamic) allows at run time. Each input's dims are ranges
+/// (a fixed dim has min == max; max -1 has no bound). With profiles ("gears": --dynamic_batch_size,
+/// --dynamic_image_size, --dynamic_dims), only those input shapes run; with ranges
+/// (--input_shape_range, or ~ in --input_shape) any shape within them runs; with neither, the
+/// input shapes are fixed and only values computed at run time decide the other shapes.
+struct DimRange {
+  int64_t min = 0, max = 0;
+};
+struct DynamicShapes {
+  std::string kind;  // "batch", "image_size", "dims", "range", or "" (run-time values only)
+  std::vector<std::vector<DimRange>> ranges;  // per graph input, per dim
+  std::vector<std::vector<ir::Shape>> gears;  // per profile, each graph input's shape
+};
+/// The ranges as text, "[1~16,3,224,224];[1,10]" (one bracket per graph input).
+ASC_API std::string rangesToString(const std::vector<std::vector<DimRange>>& ranges);
+
 /// Model-level facts written into the ModelDef attributes.
 struct ModelInfo {
   std::string soc_version;
@@ -31,6 +47,10 @@ struct ModelInfo {
   int c0 = 16;
   /// The optimisation level the model was compiled at (O1, O2 or O3; "" when not recorded).
   std::string opt_level;
+  /// A dynamic graph: its profiles and ranges, and the compile settings the runtime applies
+  /// when it compiles the graph per input shape (passes::encodeSettings()).
+  DynamicShapes dynamic;
+  std::map<std::string, std::vector<std::string>> runtime_compile;
 };
 
 /// The activation memory plan atc records in the OM: each node output's offset in one arena.
@@ -74,6 +94,9 @@ struct OmModel {
   /// Each node output's offset in the activation arena (the ops' output_i), checked to lie
   /// within memory_size. The runtime places the buffers it can at these offsets.
   std::unordered_map<const ir::Value*, uint64_t> activation_offsets;
+  /// For a dynamic graph (graph.dynamic): as ModelInfo records them.
+  DynamicShapes dynamic;
+  std::map<std::string, std::vector<std::string>> runtime_compile;
 };
 
 /// Validates the container (magic, sizes, partition bounds, checksum) and parses the ModelDef.

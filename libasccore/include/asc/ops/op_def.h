@@ -55,10 +55,16 @@ class ASC_API InferContext {
   ir::DType dtype(size_t i) const { return input(i).dtype; }
   int64_t rank(size_t i) const { return static_cast<int64_t>(shape(i).size()); }
   /// The constant data of input i, or nullptr when it is absent or not known at compile time.
+  /// Asking for an input that is present but not constant records it (wantedValue()): when the
+  /// node then fails, inferGraph reports it as the value the node needs (InferOptions::
+  /// needs_value), and the runtime can bind it from the actual run (runtime/dynamic.h).
   const ir::Value* constInput(size_t i) const {
     auto* v = node_.input(i);
+    if (v && !v->isConstant() && !wanted_) wanted_ = v;
     return v && v->isConstant() ? v : nullptr;
   }
+  /// The first input asked for through constInput() that was not a constant, or nullptr.
+  const ir::Value* wantedValue() const { return wanted_; }
   /// Moves constant input i into attribute `attr` as ints (or fails when it is not constant),
   /// and marks the input for removal. Absent inputs leave the attribute untouched.
   Status moveInputToInts(size_t i, const char* attr);
@@ -85,6 +91,7 @@ class ASC_API InferContext {
  private:
   ir::Graph& graph_;
   ir::Node& node_;
+  mutable const ir::Value* wanted_ = nullptr;
 };
 
 using InferFn = Status (*)(InferContext&);

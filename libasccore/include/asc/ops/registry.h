@@ -32,6 +32,14 @@ struct InferOptions {
   size_t fold_limit_bytes = size_t(64) << 20;
   /// Nodes for which this returns true are never folded (atc --op_blacklist).
   std::function<bool(const ir::Node&)> keep;
+  /// When a node fails after asking for the data of an input that is not a constant (a shape,
+  /// axes or pads computed at run time, or the input of an op whose output shape depends on
+  /// data), that input is stored here (nullptr otherwise); the returned status is unchanged.
+  const ir::Value** needs_value = nullptr;
+  /// Infer what can be known before run time (a dynamic graph, ir::Graph::dynamic): a node with
+  /// an input of unknown dtype or dims, or one that cannot be inferred (it needs a run-time value),
+  /// is left as it was, its outputs unknown; constants still fold.
+  bool partial = false;
 };
 
 /// Walks the graph in order: checks that every op is known (E2002 naming node and op type) and

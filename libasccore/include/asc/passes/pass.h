@@ -106,6 +106,15 @@ ASC_API std::vector<std::string> defaultPipeline();
 ASC_API std::vector<std::string> pipelineFor(OptLevel level);
 /// Runs pipelineFor(level).
 ASC_API Status runPipeline(ir::Graph& g, OptLevel level, PassContext& ctx);
+/// A level and a PassContext's settings (switched-off passes, kept nodes, precision, impl
+/// modes) as named string lists, and back: what a dynamic model's OM records so that the runtime
+/// compiles it per shape exactly as atc would have (runtime/dynamic.h).
+using Settings = std::map<std::string, std::vector<std::string>>;
+ASC_API Settings encodeSettings(OptLevel level, const PassContext& ctx);
+/// Fills *level, *ctx and *precision (ctx->precision then points at it). E10041 for a list it
+/// cannot read.
+ASC_API Status decodeSettings(const Settings& in, OptLevel* level, PassContext* ctx,
+                              PrecisionOptions* precision);
 /// runPipeline at O3 without the precision and layout passes (the graph stays fp32 and NCHW): the
 /// optimised graph a --check_equivalence run compares.
 ASC_API Status runDefaultPipeline(ir::Graph& g, PassContext& ctx);

@@ -9,11 +9,13 @@
 
 #include "asc/asc.h"
 #include "asc/ir/graph.h"
+#include "asc/om/om_file.h"
 #include "asc/support/status.h"
 
 namespace asc::runtime {
 
 class Session;
+class DynamicModel;
 
 /// One executed step, as an observer sees it (dumps, tracing).
 struct StepEvent {
@@ -65,7 +67,8 @@ struct TensorInfo {
 class ASC_API Session {
  public:
   /// Loads an .om written by atc. E10041 for a damaged or foreign file; E2002 when an op has no
-  /// CPU kernel; E3003 when the arena cannot be allocated.
+  /// CPU kernel; E3003 when the arena cannot be allocated. A dynamic model (shapes known only at
+  /// run time) compiles its profiles now and other shapes at their first run (isDynamic()).
   static Result<std::unique_ptr<Session>> load(const std::string& om_path,
                                                const SessionOptions& opts = {});
   /// Builds a session over a graph (e.g. an ONNX model imported in memory).
@@ -73,8 +76,21 @@ class ASC_API Session {
                                                     const SessionOptions& opts = {});
   ~Session();
 
+  /// A dynamic model's inputs may hold -1 dims until setInputShape() sets them; its outputs are
+  /// those of the last run (dtype and shape unknown before the first).
   const std::vector<TensorInfo>& inputs() const;
   const std::vector<TensorInfo>& outputs() const;
+
+  /// Whether shapes are decided at run time (a dynamic batch, image size, dims or ranges, or
+  /// shape values computed at run time).
+  bool isDynamic() const;
+  /// A dynamic model's profiles and ranges (nullptr for a static one).
+  const om::DynamicShapes* dynamicShapes() const;
+  /// Sets a dynamic model's input i to `shape` (its bytes follow). E1001 when the rank or a fixed
+  /// dim differs or a dim is outside the input's range; a static model accepts only its shape.
+  Status setInputShape(size_t i, const ir::Shape& shape);
+  /// How many shapes a dynamic model has compiled since load (its profiles included; 0 static).
+  size_t compiledShapes() const;
   /// Copies `bytes` into input i. E1001 (naming the input and both sizes) when the size is not
   /// the input's byte size.
   Status setInput(size_t i, const void* data, size_t bytes);
@@ -117,7 +133,10 @@ class ASC_API Session {
 
  private:
   explicit Session(std::unique_ptr<Impl> impl);
+  explicit Session(std::unique_ptr<DynamicModel> dyn);
   std::unique_ptr<Impl> impl_;
+  std::unique_ptr<DynamicModel> dyn_;
+  friend void setTraceModel(Session& s, const std::string& model, const std::string& soc);
 };
 
 }  // namespace asc::runtime

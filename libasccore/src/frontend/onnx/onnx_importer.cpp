@@ -4,6 +4,7 @@
 #include <google/protobuf/io/coded_stream.h>
 
 #include <algorithm>
+#include <optional>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -246,7 +247,7 @@ Result<ir::DType> valueInfoType(const onnx::ValueInfoProto& vi) {
 
 // Inputs: model shape with -1 for symbolic/unknown dims, and the override if any.
 Status applyInputShape(ir::Value* v, const onnx::ValueInfoProto& vi,
-                       const std::map<std::string, ir::Shape>& overrides) {
+                       const std::map<std::string, ir::Shape>& overrides, bool allow_dynamic) {
   ir::Shape model_shape;
   bool has_shape = vi.type().tensor_type().has_shape();
   std::vector<std::string> symbolic;
@@ -274,6 +275,7 @@ Status applyInputShape(ir::Value* v, const onnx::ValueInfoProto& vi,
                            v->name, want.size(), ir::shapeToString(want), model_shape.size(),
                            ir::shapeToString(model_shape), model_shape.size());
     for (size_t i = 0; i < want.size(); ++i) {
+      if (want[i] == -1 && allow_dynamic) continue;
       if (want[i] == -1)
         return Status::error(ErrorCode::NotImplemented,
                              "--input_shape gives input '{}' a dynamic dim (-1) at position {}; "
@@ -299,7 +301,8 @@ Status applyInputShape(ir::Value* v, const onnx::ValueInfoProto& vi,
   if (!symbolic.empty())
     return Status::error(ErrorCode::InputShapeMismatch,
                          "input '{}' has dynamic dims [{}] ({}); give fixed sizes with "
-                         "--input_shape=\"{}:d0,d1,...\"",
+                         "--input_shape=\"{}:d0,d1,...\" (-1 or a range such as 1~8 keeps a dim "
+                         "dynamic)",
                          v->name, ir::shapeToString(model_shape), fmt::join(symbolic, ","),
                          v->name);
   v->shape = model_shape;
@@ -400,8 +403,10 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
     if (vi.name().empty()) return invalid("a graph input has no name");
     ir::Value* v = g.addValue(vi.name());
     ASC_TRY(v->dtype, valueInfoType(vi));
-    ASC_RETURN_IF_ERROR(applyInputShape(v, vi, overrides));
-    if (std::string why = ir::shapeLimitReason(v->shape, v->dtype); !why.empty())
+    ASC_RETURN_IF_ERROR(applyInputShape(v, vi, overrides, opts.allow_dynamic));
+    if (std::count(v->shape.begin(), v->shape.end(), -1)) {
+      g.dynamic = true;  // a dim known only at run time
+    } else if (std::string why = ir::shapeLimitReason(v->shape, v->dtype); !why.empty())
       return Status::error(ErrorCode::ModelTooLarge, "graph input '{}': {}", v->name, why);
     if (v->shape.size() == 4 && opts.input_format == "NCHW")
       v->format = "NCHW";
@@ -494,7 +499,32 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
 
   ops::InferOptions io;
   io.fold_constants = opts.fold_constants;
-  ASC_RETURN_IF_ERROR(ops::inferGraph(g, io));
+  // A dynamic graph: what is known now is inferred and folded, the rest at run time.
+  auto keepDynamic = [&](ir::Graph& dyn) -> Result<ir::Graph> {
+    dyn.dynamic = true;
+    ops::InferOptions partial = io;
+    partial.partial = true;
+    ASC_RETURN_IF_ERROR(ops::inferGraph(dyn, partial));
+    ASC_RETURN_IF_ERROR(ir::verify(dyn));
+    return std::move(dyn);
+  };
+  if (g.dynamic) {
+    ASC_LOG_INFO("the model has dynamic input dims: its shapes are inferred at run time");
+    return keepDynamic(g);
+  }
+  const ir::Value* wanted = nullptr;
+  io.needs_value = &wanted;
+  // The graph as imported, kept in case a shape turns out to depend on a run-time value.
+  std::optional<ir::Graph> imported;
+  if (opts.allow_dynamic) imported = g.clone();
+  if (Status st = ops::inferGraph(g, io); !st.isOk()) {
+    if (!imported || !wanted || wanted->isConstant()) return st;
+    ASC_LOG_INFO(
+        "shapes are inferred at run time: '{}' is computed at run time and {} (the first "
+        "node that needs its value)",
+        wanted->name, st.message());
+    return keepDynamic(*imported);
+  }
   for (const auto& v : g.values())
     if (!v->isConstant() && v->format == "ND" && v->shape.size() == 4 && v->producer)
       v->format = "NCHW";
