@@ -183,7 +183,11 @@ Result<CompileOptions> compileOptions(const Options& o) {
                          "Value {} for parameter --input_format is invalid. Reason: ONNX models "
                          "take NCHW, ND or NCDHW",
                          fmt_in);
-  c.import.input_shape = o.get("input_shape");
+  c.shapes.input_shape = o.get("input_shape");
+  c.shapes.input_shape_range = o.get("input_shape_range");
+  c.shapes.dynamic_batch_size = o.get("dynamic_batch_size");
+  c.shapes.dynamic_image_size = o.get("dynamic_image_size");
+  c.shapes.dynamic_dims = o.get("dynamic_dims");
   c.import.input_format = fmt_in;
   ASC_TRY(c.import.op_name_map, readOpNameMap(o.get("op_name_map")));
   c.out_nodes = o.get("out_nodes");
@@ -392,6 +396,11 @@ Status displayModel(const Options& o, std::ostream& out) {
              "om       info: modeldef_size[{} B], weight_data_size[{} B], tbe_kernels_size[{} B], "
              "cust_aicpu_kernel_store_size[{} B], task_info_size[{} B], so_store_size[{} B].\n",
              part(0), part(1), part(3), part(4), part(2), 0);
+  // asc-tools' own line (GE's names for these attributes are UNCONFIRMED; docs/dynamic-shapes.md)
+  if (attr("_asc_dynamic") == "1")
+    fmt::print(out, "dynamic  info: type[{}], input_shape_range[{}], gears[{}].\n",
+               attr("_asc_dynamic_type").empty() ? "values" : attr("_asc_dynamic_type"),
+               attr("_asc_input_shape_range"), attr("_asc_dynamic_gears"));
   fmt::print(out, "============ Display Model Info end   ============\n");
   if (s.peak_live_bytes)
     fmt::print(out, "memory   info: arena[{} B], peak_live[{} B], reuse[{}].\n",

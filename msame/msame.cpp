@@ -12,6 +12,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <set>
 #include <random>
 #include <dirent.h>
@@ -35,18 +36,6 @@ using Clock = std::chrono::steady_clock;
 
 double msSince(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  size_t p = 0;
-  while (p <= s.size()) {
-    size_t e = s.find(sep, p);
-    if (e == std::string::npos) e = s.size();
-    if (e > p) out.push_back(s.substr(p, e - p));
-    p = e + 1;
-  }
-  return out;
 }
 
 std::vector<std::string> listFiles(const std::string& dir) {
@@ -107,6 +96,7 @@ class Runner {
     ASC_RETURN_IF_ERROR(load());
     load_ms_ = msSince(t0);
     line(fmt::format("[INFO] load model {} success", o_.model));
+    ASC_RETURN_IF_ERROR(applyDynamicOptions());
     line("[INFO] create model description success");
     line("[INFO] create model output success");
     if (o_.debug == "true") describe();
@@ -163,8 +153,19 @@ class Runner {
       return Status::error(ErrorCode::InvalidParam,
                            "--random_input and --input both give the inputs; use one");
     if (o_.profiler == "true") return refuse("--profiler true (run the command under msprof)");
-    if (dyn) return refuse("dynamic shapes (--dymBatch/--dymHW/--dymDims/--dymShape)");
-    if (!o_.output_size.empty()) return refuse("--outputSize");
+    if (!o_.dym_shape.empty() && (o_.input.empty() || o_.output_size.empty()))
+      return Status::error(ErrorCode::InvalidParam,
+                           "--dymShape needs --input and --outputSize (the bytes of each output)");
+    if (!o_.output_size.empty()) {
+      for (const std::string& v : splitString(o_.output_size, ',')) {
+        auto n = parseInt64(v);
+        if (!n || *n <= 0)
+          return Status::error(ErrorCode::InvalidParam,
+                               "--outputSize '{}': '{}' is not a positive byte count",
+                               o_.output_size, v);
+        output_sizes_.push_back(static_cast<size_t>(*n));
+      }
+    }
     if (o_.shard_count > 0 && o_.output.empty())
       return Status::error(ErrorCode::InvalidParam,
                            "--shard needs --output: each shard writes under "
@@ -245,6 +246,7 @@ class Runner {
     if (endsWith(o_.model, ".onnx")) {
       frontend::OnnxImportOptions io;
       io.input_shape = o_.input_shape;
+      io.allow_dynamic = true;  // shapes that need run-time values are compiled per run
       ASC_TRY(ir::Graph g, frontend::importOnnx(o_.model, io));
       ASC_TRY(session_, runtime::Session::fromGraph(std::move(g), so));
     } else {
@@ -283,10 +285,100 @@ class Runner {
     out_ << session_->describe();
   }
 
+  bool dymGiven() const {
+    return !o_.dym_batch.empty() || !o_.dym_hw.empty() || !o_.dym_dims.empty() ||
+           !o_.dym_shape.empty();
+  }
+
+  // --dymBatch N, --dymHW h,w, --dymDims / --dymShape "name:d0,d1;...": the input shapes of a
+  // dynamic model (the runtime checks them against its profiles and ranges).
+  Status applyDynamicOptions() {
+    if (!dymGiven()) return Status::ok();
+    const char* option = !o_.dym_batch.empty()  ? "--dymBatch"
+                         : !o_.dym_hw.empty()   ? "--dymHW"
+                         : !o_.dym_dims.empty() ? "--dymDims"
+                                                : "--dymShape";
+    const om::DynamicShapes* dyn = session_->dynamicShapes();
+    if (!dyn)
+      return Status::error(ErrorCode::InvalidParam,
+                           "{} needs a model with dynamic shapes; {} was converted with fixed "
+                           "shapes (atc --dynamic_batch_size, --dynamic_image_size, --dynamic_dims "
+                           "or --input_shape_range make them)",
+                           option, o_.model);
+    const auto& inputs = session_->inputs();
+    std::vector<ir::Shape> shapes;
+    for (const auto& in : inputs) shapes.push_back(in.shape);
+    if (!o_.dym_batch.empty() || !o_.dym_hw.empty()) {
+      std::vector<int64_t> values;
+      for (const std::string& v :
+           splitString(!o_.dym_batch.empty() ? o_.dym_batch : o_.dym_hw, ',')) {
+        auto n = parseInt64(v);
+        if (!n || *n <= 0 || (!o_.dym_batch.empty() && *n > 2048))
+          return Status::error(ErrorCode::InvalidParam,
+                               "{} '{}': '{}' is not a whole number in "
+                               "1..2048",
+                               option, !o_.dym_batch.empty() ? o_.dym_batch : o_.dym_hw, v);
+        values.push_back(*n);
+      }
+      const bool batch = !o_.dym_batch.empty();
+      if ((batch && values.size() != 1) || (!batch && values.size() != 2))
+        return Status::error(ErrorCode::InvalidParam, "{} takes {}", option,
+                             batch ? "one batch size" : "\"h,w\"");
+      const std::string want = batch ? "batch" : "image_size";
+      if (dyn->kind != want)
+        return Status::error(ErrorCode::InvalidParam,
+                             "{} needs a model converted with --dynamic_{}; this one's dynamic "
+                             "shapes are of kind '{}'",
+                             option, batch ? "batch_size" : "image_size", dyn->kind);
+      for (auto& s : shapes) {
+        size_t k = 0;
+        for (auto& d : s)
+          if (d < 0) d = values[batch ? 0 : k++ % 2];
+      }
+    } else {
+      const std::string& text = !o_.dym_dims.empty() ? o_.dym_dims : o_.dym_shape;
+      for (const std::string& item : splitString(text, ';')) {
+        const size_t colon = item.rfind(':');
+        const std::string name = colon == std::string::npos ? "" : item.substr(0, colon);
+        size_t i = 0;
+        while (i < inputs.size() && inputs[i].name != name) ++i;
+        if (i == inputs.size())
+          return Status::error(ErrorCode::InvalidParam,
+                               "{} '{}': '{}' names no input of the model (write name:d0,d1;...)",
+                               option, text, item);
+        ir::Shape shape;
+        for (const std::string& d : splitString(item.substr(colon + 1), ',')) {
+          auto n = parseInt64(d);
+          if (!n || *n < 0)
+            return Status::error(ErrorCode::InvalidParam, "{} '{}': dim '{}' is not a whole number",
+                                 option, text, d);
+          shape.push_back(*n);
+        }
+        shapes[i] = shape;
+      }
+    }
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      Status st = session_->setInputShape(i, shapes[i]);
+      if (!st.isOk()) return st.withContext(option);
+    }
+    line(fmt::format("[INFO] {} {}: input shapes set", option,
+                     !o_.dym_batch.empty()  ? o_.dym_batch
+                     : !o_.dym_hw.empty()   ? o_.dym_hw
+                     : !o_.dym_dims.empty() ? o_.dym_dims
+                                            : o_.dym_shape));
+    return Status::ok();
+  }
+
   // Reads one input file for model input i and checks it against the model.
   Status feed(size_t i, const std::string& path) {
-    const auto& info = session_->inputs()[i];
     ASC_TRY(tensorio::LoadedTensor lt, tensorio::readTensorFile(path));
+    // A dynamic model takes an .npy input's own shape (unless a --dym option set it): a folder may
+    // hold inputs of several shapes.
+    if (session_->isDynamic() && lt.has_dtype && !dymGiven()) {
+      Status st = session_->setInputShape(i, lt.tensor.shape);
+      if (!st.isOk()) return st.withContext(path);
+    }
+    const auto& info = session_->inputs()[i];
     if (lt.has_dtype) {
       if (lt.tensor.dtype != info.dtype)
         return Status::error(
@@ -344,7 +436,7 @@ class Runner {
 
   Status runAll() {
     const size_t nin = session_->inputs().size();
-    std::vector<std::string> items = split(o_.input, ',');
+    std::vector<std::string> items = splitString(o_.input, ',');
     if (!o_.input.empty() && items.empty())
       return Status::error(ErrorCode::EmptyParam, "--input '{}' names no file or folder", o_.input);
     if (!items.empty() && items.size() != nin)
@@ -506,6 +598,14 @@ class Runner {
     if (times_.size() > 1)
       out_ << fmt::format("Inference average time without first time: {:.2f} ms\n",
                           (sum - times_[0]) / (times_.size() - 1));
+    // Beyond the real tool: a dynamic model fed several shapes gets its latency per shape.
+    if (shape_times_.size() > 1)
+      for (const auto& [shape, ms] : shape_times_) {
+        double total = 0;
+        for (double t : ms) total += t;
+        out_ << fmt::format("Inference average time for input shape {}: {:.2f} ms ({} runs)\n",
+                            shape, total / ms.size(), ms.size());
+      }
     summary();
     return Status::ok();
   }
@@ -523,6 +623,18 @@ class Runner {
     if (dumper_) ASC_RETURN_IF_ERROR(dumper_->status());
     double ms = msSince(t0);
     times_.push_back(ms);
+    if (session_->isDynamic()) {
+      std::vector<std::string> shapes;
+      for (const auto& in : session_->inputs())
+        shapes.push_back("[" + ir::shapeToString(in.shape) + "]");
+      shape_times_[fmt::format("{}", fmt::join(shapes, " "))].push_back(ms);
+    }
+    for (size_t i = 0; i < output_sizes_.size() && i < session_->outputs().size(); ++i)
+      if (session_->outputs()[i].bytes > output_sizes_[i])
+        return Status::error(ErrorCode::InvalidParam,
+                             "output {} ('{}') has {} bytes, more than --outputSize gives ({})", i,
+                             session_->outputs()[i].name, session_->outputs()[i].bytes,
+                             output_sizes_[i]);
     line("[INFO] model execute success");
     out_ << fmt::format("Inference time: {:g}ms\n", ms);
     return Status::ok();
@@ -572,6 +684,8 @@ class Runner {
   std::string dump_root_;
   std::string out_dir_;
   std::vector<double> times_;
+  std::map<std::string, std::vector<double>> shape_times_;  // a dynamic model: per input shapes
+  std::vector<size_t> output_sizes_;                        // --outputSize
   double load_ms_ = 0;
 };
 

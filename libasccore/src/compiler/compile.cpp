@@ -255,11 +255,16 @@ Result<CompiledModel> compile(const CompileOptions& o) {
                          "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
                          "or 3(TensorFlow) or 5(Onnx).");
   const auto t0 = std::chrono::steady_clock::now();
+  ASC_TRY(DynamicRequest dyn, parseDynamicOptions(o.shapes, !o.insert_op_conf.empty()));
   frontend::OnnxImportOptions import = o.import;
+  if (!o.shapes.input_shape.empty() || !o.shapes.input_shape_range.empty())
+    import.input_shape = dyn.import_shape;
   import.allow_dynamic = true;  // a graph whose shapes need run-time values compiles per shape
   ASC_TRY(ir::Graph g, frontend::importOnnx(o.model, import));
   const double import_ms = msSince(t0);
-  ASC_TRY(CompiledModel m, compileGraph(std::move(g), o));
+  CompileOptions with_shapes = o;
+  ASC_TRY(with_shapes.dynamic, resolveDynamic(dyn, g));
+  ASC_TRY(CompiledModel m, compileGraph(std::move(g), with_shapes));
   m.report.import_ms = import_ms;
   return m;
 }

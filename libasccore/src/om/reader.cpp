@@ -137,6 +137,10 @@ OmSummary summarize(const std::string& path, const Container& c, const ge::proto
       case ge::proto::AttrDef::kF:
         s.attrs[k] = fmt::format("{}", a.f());
         break;
+      case ge::proto::AttrDef::kList:  // lists of strings (the dynamic profiles), ';'-joined
+        if (a.list().s_size() > 0 && k == "_asc_dynamic_gears")
+          s.attrs[k] = fmt::format("{}", fmt::join(a.list().s(), " | "));
+        break;
       default:
         break;
     }

@@ -174,14 +174,26 @@ void DynamicModel::setObserver(StepObserver* observer) {
   for (auto& [key, s] : plans_) s->setObserver(observer);
 }
 
+// The profiles as a user gives them: the values of the dynamic dims ("1, 2, 4, 8" for batches,
+// "224,224; 448,448" for image sizes), or whole shapes when no dim is dynamic.
 std::string DynamicModel::describeProfiles() const {
   std::vector<std::string> items;
   for (const auto& gear : dyn_.gears) {
+    std::vector<int64_t> values;
+    for (size_t i = 0; i < gear.size() && i < raw_.inputs.size(); ++i)
+      for (size_t d = 0; d < gear[i].size() && d < raw_.inputs[i]->shape.size(); ++d)
+        if (raw_.inputs[i]->shape[d] < 0) values.push_back(gear[i][d]);
+    if (dyn_.kind == "batch" && !values.empty()) values.resize(1);  // every input's N is the same
+    if (dyn_.kind == "image_size" && values.size() > 2) values.resize(2);
+    if (!values.empty()) {
+      items.push_back(fmt::format("{}", fmt::join(values, ",")));
+      continue;
+    }
     std::vector<std::string> shapes;
     for (const auto& s : gear) shapes.push_back("[" + ir::shapeToString(s) + "]");
     items.push_back(fmt::format("{}", fmt::join(shapes, " ")));
   }
-  return fmt::format("{}", fmt::join(items, "; "));
+  return fmt::format("{}", fmt::join(items, dyn_.kind == "batch" ? ", " : "; "));
 }
 
 Status DynamicModel::checkProfile(const std::vector<ir::Shape>& shapes) const {
@@ -190,10 +202,13 @@ Status DynamicModel::checkProfile(const std::vector<ir::Shape>& shapes) const {
     if (gear == shapes) return Status::ok();
   std::vector<std::string> given;
   for (const auto& s : shapes) given.push_back("[" + ir::shapeToString(s) + "]");
+  const char* what = dyn_.kind == "batch"        ? "batch sizes"
+                     : dyn_.kind == "image_size" ? "image sizes (h,w)"
+                                                 : "dims profiles";
   return Status::error(ErrorCode::InputShapeMismatch,
-                       "the input shapes {} are not one of the model's {} profiles ({}): {}",
-                       fmt::join(given, " "), dyn_.gears.size(),
-                       dyn_.kind.empty() ? "dims" : dyn_.kind, describeProfiles());
+                       "the input shapes {} are not one of the model's {} profiles; the {} it "
+                       "was compiled for are: {}",
+                       fmt::join(given, " "), dyn_.gears.size(), what, describeProfiles());
 }
 
 Result<std::unique_ptr<Session>> DynamicModel::compile(const std::vector<ir::Shape>& shapes,

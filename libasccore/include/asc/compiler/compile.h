@@ -26,13 +26,30 @@
 
 namespace asc {
 
+/// The dynamic-shape options as atc takes them (docs/dynamic-shapes.md; ascend-facts.md 1.4).
+struct DynamicOptions {
+  /// --input_shape: "name:1,3,224,224;...", where a dim may be -1 (dynamic) or a range "1~16"
+  /// (-1 as the upper end: unbounded).
+  std::string input_shape;
+  /// --input_shape_range: "name:[1~16,3,224~512,224~512];..." (the older range syntax).
+  std::string input_shape_range;
+  /// Profiles ("gears"): --dynamic_batch_size "1,2,4,8" (-1 at the batch dim),
+  /// --dynamic_image_size "h1,w1;h2,w2" (-1 at H and W), --dynamic_dims "d1,d2;d1,d2" (one value
+  /// per -1 dim, in --input_shape's order).
+  std::string dynamic_batch_size, dynamic_image_size, dynamic_dims;
+};
+
 struct CompileOptions {
   /// The source: --framework (5 ONNX; 0 Caffe, 1 MindSpore and 3 TensorFlow are refused with
   /// E10055 until their frontends exist) and --model.
   int framework = 5;
   std::string model;
-  /// ONNX import settings: --input_shape, --input_format, --op_name_map.
+  /// ONNX import settings: --input_format, --op_name_map (and --input_shape when `shapes` gives
+  /// none).
   frontend::OnnxImportOptions import;
+  /// --input_shape with the dynamic-shape options; compile() checks them (E10009, E10012,
+  /// E10018, E10020, E10035..E10039, E10045, E10048) and fills `dynamic` from them.
+  DynamicOptions shapes;
   /// --out_nodes "node:index;node2:index" (source-model node names).
   std::string out_nodes;
   /// --insert_op_conf: the AIPP configuration file ("" = none); see insertAipp().
@@ -101,6 +118,22 @@ struct CompiledModel {
   om::ModelInfo info;
   CompileReport report;
 };
+
+/// The dynamic-shape options, checked by the rules of atc (the codes above), before import: the
+/// --input_shape text the importer takes (ranges become -1), and what resolveDynamic() needs.
+struct DynamicRequest {
+  std::string import_shape;
+  std::string kind;  // "batch", "image_size", "dims", "range" or "" (no dynamic dims)
+  /// Per named input (in --input_shape order): its dims as ranges (-1 dims: 1~-1).
+  std::vector<std::pair<std::string, std::vector<om::DimRange>>> inputs;
+  /// Per profile, the values of the -1 dims in --input_shape order, and those dims (index into
+  /// `inputs`, dim).
+  std::vector<std::vector<int64_t>> profiles;
+  std::vector<std::pair<size_t, size_t>> profile_dims;
+};
+ASC_API Result<DynamicRequest> parseDynamicOptions(const DynamicOptions& o, bool has_aipp);
+/// After import: the profiles and ranges per graph input, in graph input order.
+ASC_API Result<om::DynamicShapes> resolveDynamic(const DynamicRequest& r, const ir::Graph& g);
 
 /// Imports options.model and compiles it.
 ASC_API Result<CompiledModel> compile(const CompileOptions& options);
