@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """aipp_case.py: inputs and references for the AIPP CLI tests (tests/cli/atc/aipp-*.sh).
 
-  aipp_case.py model OUT.textproto         a 3x3 Conv (3 -> 4 channels, pad 1) + Relu on a
-                                           [1, 3, 32, 32] fp32 input, ONNX text format
-  aipp_case.py yuv420sp DIR                DIR/image.bin: a 32x32 NV12 image (uint8, Y plane then
+  aipp_case.py model OUT.textproto S       a 3x3 Conv (3 -> 4 channels, pad 1) + Relu on a
+                                           [1, 3, S, S] fp32 input, ONNX text format
+  aipp_case.py yuv420sp DIR S              DIR/image.bin: an SxS NV12 image (uint8, Y plane then
                                            interleaved U, V); DIR/ref.bin: the fp32 NCHW tensor
                                            AIPP should give (integer CSC as documented, then
                                            normalisation); DIR/ref_float.bin: the same with a
                                            floating-point JPEG YUV->RGB conversion
-  aipp_case.py rgb888 DIR                  DIR/image.bin: a 36x40 (h x w) BGR image; DIR/ref.bin
+  aipp_case.py rgb888 DIR S                DIR/image.bin: an (S+4)x(S+8) (h x w) BGR image; DIR/ref.bin
                                            the tensor after crop, R/B swap, normalisation, padding
   aipp_case.py cosine A.bin B.bin          prints the cosine similarity of two fp32 files
 
@@ -23,7 +23,7 @@ MIN = np.array([0.5, 0.25, 0.0], np.float32)
 VAR = np.array([0.017125, 0.017507, 0.017429], np.float32)
 
 
-def model(path):
+def model(path, size):
     rng = np.random.default_rng(7)
     w = rng.normal(0, 0.2, (4, 3, 3, 3)).astype(np.float32)
     b = rng.normal(0, 0.1, 4).astype(np.float32)
@@ -39,8 +39,8 @@ graph {{
   node {{ op_type: "Relu" name: "relu" input: "c" output: "y" }}
   initializer {{ name: "w" data_type: 1 dims: 4 dims: 3 dims: 3 dims: 3 {fl(w)} }}
   initializer {{ name: "b" data_type: 1 dims: 4 {fl(b)} }}
-  input {{ name: "x" type {{ tensor_type {{ elem_type: 1 shape {{ {dims(1, 3, 32, 32)} }} }} }} }}
-  output {{ name: "y" type {{ tensor_type {{ elem_type: 1 shape {{ {dims(1, 4, 32, 32)} }} }} }} }}
+  input {{ name: "x" type {{ tensor_type {{ elem_type: 1 shape {{ {dims(1, 3, size, size)} }} }} }} }}
+  output {{ name: "y" type {{ tensor_type {{ elem_type: 1 shape {{ {dims(1, 4, size, size)} }} }} }} }}
 }}
 """
     open(path, "w").write(text)
@@ -61,8 +61,8 @@ def normalise(rgb):
     return out.transpose(2, 0, 1)[None].astype(np.float32)
 
 
-def yuv420sp(d):
-    h = w = 32
+def yuv420sp(d, size):
+    h = w = size
     rgb = smooth_rgb(h, w, 1).astype(np.float32)
     r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
     # JPEG (full-range BT.601) RGB -> YUV, chroma averaged over 2x2 blocks (NV12: U, V pairs).
@@ -89,13 +89,14 @@ def yuv420sp(d):
     normalise(np.clip(rgb_f, 0, 255)).tofile(f"{d}/ref_float.bin")
 
 
-def rgb888(d):
-    h, w = 36, 40
+def rgb888(d, size):
+    h, w = size + 4, size + 8
     rgb = smooth_rgb(h, w, 2)
     rgb[..., ::-1].tofile(f"{d}/image.bin")  # stored BGR; rbuv_swap_switch turns it to RGB
-    crop = rgb[4:4 + 30, 6:6 + 28]  # load_start_pos_h 4, _w 6; crop_size_h 30, _w 28
-    out = np.full((1, 3, 32, 32), 0.5, np.float32)  # padding_value 0.5
-    out[:, :, 1:31, 2:30] = normalise(crop)  # top 1, bottom 1, left 2, right 2
+    # load_start_pos_h 4, _w 6; crop_size_h size - 2, _w size - 4
+    crop = rgb[4:4 + size - 2, 6:6 + size - 4]
+    out = np.full((1, 3, size, size), 0.5, np.float32)  # padding_value 0.5
+    out[:, :, 1:size - 1, 2:size - 2] = normalise(crop)  # top 1, bottom 1, left 2, right 2
     out.tofile(f"{d}/ref.bin")
 
 
@@ -109,11 +110,11 @@ def cosine(a, b):
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "model":
-        model(sys.argv[2])
+        model(sys.argv[2], int(sys.argv[3]))
     elif cmd == "yuv420sp":
-        yuv420sp(sys.argv[2])
+        yuv420sp(sys.argv[2], int(sys.argv[3]))
     elif cmd == "rgb888":
-        rgb888(sys.argv[2])
+        rgb888(sys.argv[2], int(sys.argv[3]))
     elif cmd == "cosine":
         cosine(sys.argv[2], sys.argv[3])
     else:

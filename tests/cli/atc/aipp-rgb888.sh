@@ -1,28 +1,28 @@
-# Static AIPP from an RGB888 image stored B, G, R: crop a 30x28 window at (4, 6) of the 36x40
+# Static AIPP from an RGB888 image stored B, G, R: crop a 222x220 window at (4, 6) of the 228x232
 # image, swap R and B (rbuv_swap_switch), normalise, and pad 1 row top and bottom and 2 columns
-# left and right with padding_value, giving the model's 32x32. The AIPP model on the raw image
+# left and right with padding_value, giving the model's 224x224. The AIPP model on the raw image
 # must match the plain model on the numpy reference (cosine >= 0.9999); the same for XRGB8888
 # with both swaps and a crop.
 PY=/usr/bin/python3
 case_py="$DATA/aipp_case.py"
 proto=/usr/include/onnx/onnx.proto
-$PY "$case_py" model m.textproto || fail "could not write the model"
+$PY "$case_py" model m.textproto 224 || fail "could not write the model"
 protoc --encode=onnx.ModelProto -I"$(dirname $proto)" "$proto" < m.textproto > m.onnx ||
   fail "protoc could not encode the model"
-$PY "$case_py" rgb888 . || fail "could not make the image"
+$PY "$case_py" rgb888 . 224 || fail "could not make the image"
 cat > aipp.cfg <<'CFG'
 aipp_op {
   aipp_mode: static
   related_input_name: "x"
   input_format: RGB888_U8
-  src_image_size_w: 40
-  src_image_size_h: 36
+  src_image_size_w: 232
+  src_image_size_h: 228
   rbuv_swap_switch: true
   crop: true
   load_start_pos_w: 6
   load_start_pos_h: 4
-  crop_size_w: 28
-  crop_size_h: 30
+  crop_size_w: 220
+  crop_size_h: 222
   padding: true
   left_padding_size: 2
   right_padding_size: 2
@@ -55,7 +55,7 @@ cos=$($PY "$case_py" cosine "$(ls out_aipp/*/aipp_output_0.bin)" \
   "$(ls out_plain/*/plain_output_0.bin)") || fail "cosine: $cos"
 echo "cosine(AIPP model on BGR crop+pad, plain model on numpy) = $cos"
 $PY -c "import sys; sys.exit(0 if float('$cos') >= 0.9999 else 1)" || fail "cosine $cos < 0.9999"
-# A raw image of the wrong size is refused by msame (the input is 36*40*3 bytes).
+# A raw image of the wrong size is refused by msame (the input is 228*232*3 bytes).
 head -c 100 image.bin > short.bin
 run msame --model aipp.om --input short.bin --output out_short
 expect_exit_nonzero
@@ -69,8 +69,8 @@ aipp_op {
   ax_swap_switch: true
   rbuv_swap_switch: true
   crop: true
-  src_image_size_w: 40
-  src_image_size_h: 36
+  src_image_size_w: 232
+  src_image_size_h: 228
   load_start_pos_w: 3
   load_start_pos_h: 1
 }
@@ -79,9 +79,9 @@ run atc "${common[@]}" --output=xrgb --insert_op_conf=xrgb.cfg
 expect_exit 0
 $PY - <<'PYREF' || fail "could not make the XRGB image"
 import numpy as np
-img = np.random.default_rng(0).integers(0, 256, (1, 36, 40, 4), dtype=np.uint8)
+img = np.random.default_rng(0).integers(0, 256, (1, 228, 232, 4), dtype=np.uint8)
 img.tofile("xrgb.bin")
-bgr = img[0, 1:33, 3:35, 1:4][..., ::-1].astype(np.float32)
+bgr = img[0, 1:225, 3:227, 1:4][..., ::-1].astype(np.float32)
 bgr.transpose(2, 0, 1)[None].tofile("xrgb_ref.bin")
 PYREF
 run msame --model xrgb.om --input xrgb.bin --output out_xrgb

@@ -1,22 +1,22 @@
 # Static AIPP from a YUV420SP (NV12) image: atc --insert_op_conf puts an Aipp op (CSC YUV->RGB
 # with CANN's JPEG matrix, then mean/min/var normalisation) in front of the model input, which
-# becomes the raw uint8 image [1, 48, 32, 1]. msame on the raw image must give what the plain
-# fp32 model gives on the numpy-converted, normalised tensor (cosine >= 0.9999). The op shows
+# becomes the raw uint8 image [1, 336, 224, 1] (a 224x224 NV12 image). msame on the raw image
+# must give what the plain fp32 model gives on the numpy-converted, normalised tensor (cosine >= 0.9999). The op shows
 # in --mode=1 JSON, in the layer dumps and in msprof's op statistics.
 PY=/usr/bin/python3
 case_py="$DATA/aipp_case.py"
 proto=/usr/include/onnx/onnx.proto
-$PY "$case_py" model m.textproto || fail "could not write the model"
+$PY "$case_py" model m.textproto 224 || fail "could not write the model"
 protoc --encode=onnx.ModelProto -I"$(dirname $proto)" "$proto" < m.textproto > m.onnx ||
   fail "protoc could not encode the model"
-$PY "$case_py" yuv420sp . || fail "could not make the image"
+$PY "$case_py" yuv420sp . 224 || fail "could not make the image"
 cat > aipp_resnet50.config <<'CFG'
 # YUV420SP_U8 (NV12) -> RGB (JPEG full range), then normalisation.
 aipp_op {
   aipp_mode: static
   input_format: YUV420SP_U8
-  src_image_size_w: 32
-  src_image_size_h: 32
+  src_image_size_w: 224
+  src_image_size_h: 224
   csc_switch: true
   rbuv_swap_switch: false
   matrix_r0c0: 256
@@ -64,7 +64,7 @@ aipp = [o for o in ops if o["type"] == "Aipp"]
 assert len(aipp) == 1, [o["type"] for o in ops]
 data = [o for o in ops if o["type"] == "Data"]
 dims = [d["output_desc"][0]["shape"]["dim"] for d in data]
-assert [int(x) for x in dims[0]] == [1, 48, 32, 1], dims
+assert [int(x) for x in dims[0]] == [1, 336, 224, 1], dims
 PYCHECK
 
 # Run: the raw image through the AIPP model, the numpy tensor through the plain one.
