@@ -317,3 +317,42 @@ TEST_CASE("NonMaxSuppression: defaults, hostile values, non-constant inputs", "[
   dyn.constFloats(kBoxes, {1, 6, 4}).input(DType::F32, {1, 1, 6}).constInts({3}, {1});
   CHECK(mentions(dyn.run(), "input 1 ('in1') must be known at compile time (a constant)"));
 }
+
+TEST_CASE("Data-dependent ops on empty and extreme inputs", "[ops][datadep]") {
+  OpTester nz("NonZero", 13);
+  nz.constFloats({}, {2, 0, 3});
+  REQUIRE(nz.run().isOk());
+  CHECK(nz.out().shape == ir::Shape{3, 0});
+  OpTester u("Unique", 11);
+  u.constFloats({}, {0}).outputs(4);
+  REQUIRE(u.run().isOk());
+  CHECK(u.out(0).shape == ir::Shape{0});
+  CHECK(u.out(2).shape == ir::Shape{0});
+  // Slices of no element along axis 0 are all equal.
+  OpTester ua("Unique", 11);
+  ua.constFloats({}, {3, 0}).outputs(4).attr("axis", int64_t{0});
+  REQUIRE(ua.run().isOk());
+  CHECK(ua.out(0).shape == ir::Shape{1, 0});
+  CHECK(intsOf(ua, 3) == Ints{3});
+  OpTester ub("Unique", 11);
+  ub.constFloats({1}, {1}).attr("axis", int64_t{3});
+  CHECK(mentions(ub.run(), "out of range"));
+  OpTester c("Compress", 11);
+  c.constFloats({}, {0, 2});
+  constBools(c, {1, 1}, {2});
+  c.attr("axis", int64_t{1});
+  REQUIRE(c.run().isOk());
+  CHECK(c.out().shape == ir::Shape{0, 2});
+  // No boxes; an enormous max_output_boxes_per_class; int32 scalars are not what the spec says
+  // but read all the same.
+  OpTester e("NonMaxSuppression", 11);
+  e.constFloats({}, {1, 0, 4}).constFloats({}, {1, 3, 0}).constInts({INT64_MAX}, {});
+  REQUIRE(e.run().isOk());
+  CHECK(e.out().shape == ir::Shape{0, 3});
+  OpTester big = nms(kBoxes, {1, 6, 4}, kScores, {1, 1, 6}, INT64_MAX, 1.f, 0.f);
+  REQUIRE(big.run().isOk());
+  CHECK(big.out().shape == ir::Shape{6, 3});  // iou 1 suppresses nothing
+  OpTester two("NonMaxSuppression", 11);
+  two.constFloats(kBoxes, {1, 6, 4}).constFloats(kScores, {1, 1, 6}).constInts({1, 2}, {2});
+  CHECK(mentions(two.run(), "one value"));
+}

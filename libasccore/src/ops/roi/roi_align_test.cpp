@@ -153,3 +153,19 @@ TEST_CASE("RoiAlign: huge and NaN regions stay bounded; shape checks", "[ops][ro
   REQUIRE(shape.run().isOk());
   CHECK(shape.out().shape == ir::Shape{5, 3, 4, 6});
 }
+
+TEST_CASE("RoiAlign: a batch index outside X fails the run", "[ops][roi]") {
+  OpTester t("RoiAlign", 16);
+  t.input(DType::F32, {1, 1, 4, 4}).input(DType::F32, {1, 4}).input(DType::I64, {1});
+  REQUIRE(t.run(false).isOk());
+  runtime::SessionOptions so;
+  so.threads = 1;
+  auto session = runtime::Session::fromGraph(std::move(t.graph()), so);
+  REQUIRE(session.isOk());
+  const Floats x(16, 1.f), roi = {0, 0, 2, 2};
+  const Ints far = {1};
+  REQUIRE((*session)->setInput(0, x.data(), 64).isOk());
+  REQUIRE((*session)->setInput(1, roi.data(), 16).isOk());
+  REQUIRE((*session)->setInput(2, far.data(), 8).isOk());
+  CHECK(mentions((*session)->run(), "batch index 1"));
+}
