@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <limits>
 #include <random>
 
 #include "support/op_tester.h"
@@ -355,4 +356,33 @@ TEST_CASE("Data-dependent ops on empty and extreme inputs", "[ops][datadep]") {
   OpTester two("NonMaxSuppression", 11);
   two.constFloats(kBoxes, {1, 6, 4}).constFloats(kScores, {1, 1, 6}).constInts({1, 2}, {2});
   CHECK(mentions(two.run(), "one value"));
+}
+
+TEST_CASE("NonMaxSuppression and Unique on special values finish", "[ops][datadep]") {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float special[] = {nan, inf, -inf, 1e30f, -1e30f, 0.f, 0.5f, -0.f, 1.f};
+  std::mt19937 rng(3);
+  for (int round = 0; round < 30; ++round) {
+    Floats boxes(2 * 8 * 4), scores(2 * 3 * 8);
+    for (auto& v : boxes) v = special[rng() % 9];
+    for (auto& v : scores) v = special[rng() % 9];
+    OpTester t = nms(boxes, {2, 8, 4}, scores, {2, 3, 8}, 5, 0.5f, special[rng() % 9],
+                     static_cast<int64_t>(rng() % 2));
+    REQUIRE(t.run().isOk());
+    const Ints rows = intsOf(t, 0);
+    REQUIRE(rows.size() % 3 == 0);
+    for (size_t i = 0; i < rows.size(); i += 3) {
+      CHECK(rows[i] < 2);
+      CHECK(rows[i + 1] < 3);
+      CHECK(rows[i + 2] < 8);
+    }
+    OpTester u("Unique", 11);
+    u.constFloats(scores, {6, 8}).outputs(4).attr("axis", int64_t{round % 2});
+    REQUIRE(u.run().isOk());
+    const Ints counts = intsOf(u, 3);
+    int64_t total = 0;
+    for (int64_t c : counts) total += c;
+    CHECK(total == (round % 2 ? 8 : 6));
+  }
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "support/kernel_runner.h"
@@ -168,4 +169,25 @@ TEST_CASE("RoiAlign: a batch index outside X fails the run", "[ops][roi]") {
   REQUIRE((*session)->setInput(1, roi.data(), 16).isOk());
   REQUIRE((*session)->setInput(2, far.data(), 8).isOk());
   CHECK(mentions((*session)->run(), "batch index 1"));
+}
+
+TEST_CASE("RoiAlign: hostile regions and attributes finish", "[ops][roi]") {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float special[] = {nan, inf, -inf, 1e30f, -1e30f, 0.f, 3.5f, -0.5f, 1e-30f};
+  std::mt19937 rng(99);
+  Floats x(2 * 2 * 5 * 6, 1.f);
+  for (int round = 0; round < 40; ++round) {
+    Floats rois(8);
+    for (auto& v : rois) v = special[rng() % 9];
+    Params p;
+    p.sr = static_cast<int64_t>(rng() % 3) * 64;  // 0, 64, 128
+    p.max = rng() % 2;
+    p.half_pixel = rng() % 2;
+    p.scale = special[rng() % 9];
+    if (!std::isfinite(p.scale)) p.scale = 2.f;
+    const Floats got = run(x, {2, 2, 5, 6}, rois, {0, 1}, p);
+    // On an image of ones, an average or a max of weighted ones never exceeds 1.
+    for (float v : got) CHECK(!(v > 1.0001f));
+  }
 }
