@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "../op_util.h"
+#include "cpu/parallel.h"
 
 namespace asc::ops {
 namespace {
@@ -146,19 +147,26 @@ class RoiAlignKernel : public Kernel {
   }
 
   void run() override {
+    // Batch indices are checked first: nothing may throw out of the parallel loop.
     for (int64_t r = 0; r < r_; ++r) {
-      const int64_t b =
-          bi64_ ? static_cast<const int64_t*>(bi_)[r] : static_cast<const int32_t*>(bi_)[r];
+      const int64_t b = batchOf(r);
       if (b < 0 || b >= n_)
         throw KernelRunError(Status::error(
             ErrorCode::InvalidParam,
             "node '{}' (RoiAlign): batch index {} of roi {} is outside [0, {})", name_, b, r, n_));
-      roi(r, x_ + b * c_ * h_ * w_, y_ + r * c_ * oh_ * ow_);
     }
+    cpu::parallelFor(r_, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r)
+        roi(r, x_ + batchOf(r) * c_ * h_ * w_, y_ + r * c_ * oh_ * ow_);
+    });
   }
   std::string implName() const override { return "roi-align"; }
 
  private:
+  int64_t batchOf(int64_t r) const {
+    return bi64_ ? static_cast<const int64_t*>(bi_)[r] : static_cast<const int32_t*>(bi_)[r];
+  }
+
   void roi(int64_t r, const float* img, float* out) const {
     const float* box = rois_ + r * 4;
     const double off = half_pixel_ ? 0.5 : 0.0;
