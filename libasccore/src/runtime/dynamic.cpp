@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <unordered_set>
 
 #include "asc/ops/registry.h"
@@ -85,8 +86,19 @@ Result<std::unique_ptr<DynamicModel>> DynamicModel::create(ir::Graph raw, om::Dy
     t.dtype = v->dtype;
     m->declared_outputs_.push_back(t);
   }
-  // Each profile is compiled once, now: switching between them later rebuilds nothing.
-  for (size_t k = 0; k < m->dyn_.gears.size(); ++k) {
+  // Each profile is compiled once, now: switching between them later rebuilds nothing. They run
+  // one at a time, so they share one arena, sized by the largest (compiled first).
+  m->opts_.shared_arena = std::make_shared<SharedArena>();
+  std::vector<size_t> order(m->dyn_.gears.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto elements = [&](size_t k) {
+    int64_t n = 0;
+    for (const auto& s : m->dyn_.gears[k]) n += ir::numElements(s);
+    return n;
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return elements(a) > elements(b); });
+  for (size_t k : order) {
     const auto& gear = m->dyn_.gears[k];
     std::string needs;
     auto s = m->compile(gear, {}, &needs);

@@ -85,6 +85,7 @@ class Session::Impl {
   std::vector<int> input_slots, output_slots;
   std::vector<TensorInfo> input_info, output_info;
   std::unique_ptr<uint8_t, decltype(&std::free)> arena{nullptr, &std::free};
+  std::shared_ptr<SharedArena> shared_arena;  // set when the arena is a shared one
   size_t arena_bytes = 0;
   bool profile = false;
   StepObserver* observer = nullptr;
@@ -457,13 +458,24 @@ class Session::Impl {
                            "the {}-byte activation arena cannot be allocated", arena_bytes);
     const size_t alloc_bytes =
         (std::max<size_t>(arena_bytes, kAlign) + kAlign - 1) / kAlign * kAlign;
-    arena.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlign, alloc_bytes)));
-    if (!arena)
+    uint8_t* base = nullptr;
+    if (shared_arena && shared_arena->bytes_ == 0) {  // the first (largest) sizes it
+      shared_arena->data_ = static_cast<uint8_t*>(std::aligned_alloc(kAlign, alloc_bytes));
+      if (shared_arena->data_) shared_arena->bytes_ = alloc_bytes;
+    }
+    if (shared_arena && alloc_bytes <= shared_arena->bytes_) {
+      base = shared_arena->data_;
+    } else {
+      shared_arena.reset();
+      arena.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlign, alloc_bytes)));
+      base = arena.get();
+    }
+    if (!base)
       return Status::error(ErrorCode::MemoryExceeded,
                            "cannot allocate the {}-byte activation arena; free memory or use a "
                            "smaller input shape",
                            arena_bytes);
-    for (size_t k = 0; k < ids.size(); ++k) slots[ids[k]].ptr = arena.get() + offsets[k];
+    for (size_t k = 0; k < ids.size(); ++k) slots[ids[k]].ptr = base + offsets[k];
     for (auto& s : slots)
       if (s.external) s.ptr = const_cast<void*>(s.external);
     for (auto& s : slots)  // aliases were created after their sources: one pass resolves chains
@@ -538,6 +550,8 @@ class Session::Impl {
   }
 };
 
+SharedArena::~SharedArena() { std::free(data_); }
+
 Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Session::Session(std::unique_ptr<DynamicModel> dyn) : dyn_(std::move(dyn)) {}
 Session::~Session() = default;
@@ -556,6 +570,7 @@ Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionO
     impl->om_offsets = std::move(plan->activation_offsets);
   }
   impl->threads = resolveThreads(opts.threads);
+  impl->shared_arena = opts.shared_arena;
   impl->profile = opts.profile;
   impl->observer = opts.observer;
   if (trace::enabled()) {

@@ -3,6 +3,7 @@
 // allocates it once, creates every kernel, and then runs the graph with no allocation per run.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +39,23 @@ class StepObserver {
   virtual void onStep(const Session& session, const StepEvent& event) = 0;
 };
 
+/// Activation memory that sessions taking turns share (a dynamic model's profiles run one at a
+/// time): the first session to build sizes it, and a later one whose arena fits uses it instead
+/// of allocating its own. Build the largest first.
+class ASC_API SharedArena {
+ public:
+  SharedArena() = default;
+  SharedArena(const SharedArena&) = delete;
+  SharedArena& operator=(const SharedArena&) = delete;
+  ~SharedArena();
+  size_t bytes() const { return bytes_; }
+
+ private:
+  friend class Session;
+  uint8_t* data_ = nullptr;
+  size_t bytes_ = 0;
+};
+
 struct SessionOptions {
   /// Threads for kernels; 0 = ASC_NUM_THREADS if set, else all cores.
   int threads = 0;
@@ -48,6 +66,9 @@ struct SessionOptions {
   bool reuse_memory = true;
   /// Sees every step (not owned; must outlive the session's runs). Null: no per-step cost.
   StepObserver* observer = nullptr;
+  /// Activation memory shared with other sessions that never run at the same time (null: the
+  /// session allocates its own). Outputs stay valid only until any of them runs.
+  std::shared_ptr<SharedArena> shared_arena;
 };
 
 struct StepTime {
