@@ -9,6 +9,8 @@
 
 #include "asc/ops/op_def.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
@@ -267,14 +269,17 @@ class ConvKernel : public Kernel {
   std::string impl_;
 };
 
-// ConvInteger: a 2-D loop over uint8/int8 data less the zero points, accumulating in int32.
+// ConvInteger and QLinearConv: a 2-D loop over uint8/int8 data less the zero points,
+// accumulating in int64. ConvInteger writes the int32 sum; QLinearConv adds the bias and
+// requantizes with the scales (w's per output channel when it has one per channel). Zero points
+// and scales are read on every run.
 class ConvInteger : public Kernel {
  public:
-  explicit ConvInteger(const KernelInit& k) : x_(k.inputs[0]), w_(k.inputs[1]) {
-    if (k.inputs.size() > 2) xzp_ = k.inputs[2];
-    if (k.inputs.size() > 3) wzp_ = k.inputs[3];
-    y_ = static_cast<int32_t*>(k.outputs[0].data);
-    ys_ = k.outputs[0].shape();
+  explicit ConvInteger(const KernelInit& k) : q_(k.node.op_type == "QLinearConv"), ins_(k.inputs) {
+    x_ = ins_[0];
+    w_ = ins_[q_ ? 3 : 1];
+    y_ = k.outputs[0];
+    ys_ = y_.shape();
     const ir::Attrs& a = k.node.attrs;
     strides_ = a.getInts("strides", {1, 1});
     dil_ = a.getInts("dilations", {1, 1});
@@ -286,13 +291,27 @@ class ConvInteger : public Kernel {
     const ir::Shape& ws = w_.shape();
     const int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
     const int64_t O = ws[0], Cg = ws[1], KH = ws[2], KW = ws[3], Og = O / group_;
-    const int64_t xzp = xzp_.data ? read(xzp_, 0) : 0, wzp = wzp_.data ? read(wzp_, 0) : 0;
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t o = 0; o < O; ++o)
+    const int64_t xzp = param(2, 0);
+    const size_t wzp_i = q_ ? 5 : 3;
+    float xs_scale = 1.f, ys_scale = 1.f;
+    int64_t yzp = 0, lo = 0, hi = 0;
+    if (q_) {
+      xs_scale = scale(1, 0);
+      ys_scale = scale(6, 0);
+      yzp = param(7, 0);
+      lo = y_.dtype() == ir::DType::I8 ? -128 : 0;
+      hi = y_.dtype() == ir::DType::I8 ? 127 : 255;
+    }
+    const bool has_bias = q_ && ins_.size() > 8 && ins_[8].data;
+    for (int64_t o = 0; o < O; ++o) {
+      const int64_t wzp = param(wzp_i, o);
+      const float mult = q_ ? xs_scale * scale(4, o) / ys_scale : 1.f;
+      const int64_t bias = has_bias ? static_cast<const int32_t*>(ins_[8].data)[o] : 0;
+      const int64_t g = o / Og;
+      for (int64_t n = 0; n < N; ++n)
         for (int64_t i = 0; i < ys_[2]; ++i)
           for (int64_t j = 0; j < ys_[3]; ++j) {
-            int64_t acc = 0;
-            const int64_t g = o / Og;
+            int64_t acc = bias;
             for (int64_t c = 0; c < Cg; ++c)
               for (int64_t ki = 0; ki < KH; ++ki)
                 for (int64_t kj = 0; kj < KW; ++kj) {
@@ -303,18 +322,40 @@ class ConvInteger : public Kernel {
                   const int64_t wv = read(w_, ((o * Cg + c) * KH + ki) * KW + kj);
                   acc += (xv - xzp) * (wv - wzp);
                 }
-            y_[((n * O + o) * ys_[2] + i) * ys_[3] + j] = static_cast<int32_t>(acc);
+            const int64_t at = ((n * O + o) * ys_[2] + i) * ys_[3] + j;
+            if (!q_) {
+              static_cast<int32_t*>(y_.data)[at] = static_cast<int32_t>(acc);
+              continue;
+            }
+            const float v =
+                std::nearbyint(static_cast<float>(acc) * mult) + static_cast<float>(yzp);
+            const auto sat =
+                static_cast<int64_t>(std::clamp(v, static_cast<float>(lo), static_cast<float>(hi)));
+            if (y_.dtype() == ir::DType::I8)
+              static_cast<int8_t*>(y_.data)[at] = static_cast<int8_t>(sat);
+            else
+              static_cast<uint8_t*>(y_.data)[at] = static_cast<uint8_t>(sat);
           }
+    }
   }
-  std::string implName() const override { return "conv-integer"; }
+  std::string implName() const override { return q_ ? "qlinear-conv" : "conv-integer"; }
 
  private:
   static int64_t read(const TensorRef& t, int64_t i) {
     return t.dtype() == ir::DType::I8 ? static_cast<const int8_t*>(t.data)[i]
                                       : static_cast<const uint8_t*>(t.data)[i];
   }
-  TensorRef x_, w_, xzp_, wzp_;
-  int32_t* y_;
+  // Element `o` of zero-point input i (or its only element); 0 when it is absent.
+  int64_t param(size_t i, int64_t o) const {
+    if (i >= ins_.size() || !ins_[i].data) return 0;
+    return read(ins_[i], ins_[i].numel() > 1 ? o : 0);
+  }
+  float scale(size_t i, int64_t o) const {
+    return static_cast<const float*>(ins_[i].data)[ins_[i].numel() > 1 ? o : 0];
+  }
+  bool q_;
+  std::vector<TensorRef> ins_;
+  TensorRef x_, w_, y_;
   ir::Shape ys_;
   std::vector<int64_t> strides_, dil_, pads_;
   int64_t group_ = 1;

@@ -1,7 +1,10 @@
 // conv_test.cpp: Conv and ConvTranspose with weights and bias given at run time (graph inputs,
-// reordered on every run) and ConvInteger against a naive reference; shapes are covered in
-// tests/unit/ops/conv_unary_test.cpp.
+// reordered on every run), ConvInteger and QLinearConv against a naive reference; shapes are
+// covered in tests/unit/ops/conv_unary_test.cpp.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
 
 #include "support/kernel_runner.h"
 
@@ -89,4 +92,57 @@ TEST_CASE("ConvInteger: zero points, padding, int32 out", "[ops][conv]") {
   t.attr("pads", Ints{1, 1, 1, 1});
   CHECK(runKernel<int32_t>(t, {bytesOf(x), bytesOf(w), bytesOf(std::vector<uint8_t>{xzp})}) ==
         want);
+}
+
+TEST_CASE("QLinearConv: per-channel weights, bias, groups, requantization", "[ops][conv]") {
+  // x [1, 4, 5, 5] int8, w [2, 2, 3, 3] uint8 (2 groups), stride 2, pads 1.
+  const int64_t C = 4, H = 5, W = 5, O = 2, Cg = 2, K = 3, OH = 3, OW = 3;
+  std::vector<int8_t> x(C * H * W);
+  std::vector<uint8_t> w(O * Cg * K * K);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int8_t>((i * 37) % 200 - 100);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<uint8_t>((i * 11) % 17 + 120);
+  const float x_scale = 0.05f, y_scale = 0.7f;
+  const std::vector<float> w_scale = {0.02f, 0.03f};
+  const int8_t xzp = 3, yzp = -5;
+  const std::vector<uint8_t> wzp = {128, 125};
+  const std::vector<int32_t> bias = {100, -250};
+  std::vector<int8_t> want;
+  for (int64_t o = 0; o < O; ++o)
+    for (int64_t i = 0; i < OH; ++i)
+      for (int64_t j = 0; j < OW; ++j) {
+        int64_t acc = bias[o];
+        for (int64_t c = 0; c < Cg; ++c)
+          for (int64_t ki = 0; ki < K; ++ki)
+            for (int64_t kj = 0; kj < K; ++kj) {
+              const int64_t r = 2 * i - 1 + ki, q = 2 * j - 1 + kj;
+              if (r < 0 || r >= H || q < 0 || q >= W) continue;
+              acc += (x[((o * Cg + c) * H + r) * W + q] - xzp) *
+                     (w[((o * Cg + c) * K + ki) * K + kj] - wzp[o]);
+            }
+        const double v = std::nearbyint(acc * (x_scale * w_scale[o] / y_scale)) + yzp;
+        want.push_back(static_cast<int8_t>(std::clamp(v, -128.0, 127.0)));
+      }
+  OpTester t("QLinearConv", 10);
+  t.input(DType::I8, {1, C, H, W}).input(DType::F32, {}).input(DType::I8, {});
+  t.input(DType::U8, {O, Cg, K, K}).input(DType::F32, {O}).input(DType::U8, {O});
+  t.input(DType::F32, {}).input(DType::I8, {}).input(DType::I32, {O});
+  t.attr("pads", Ints{1, 1, 1, 1}).attr("strides", Ints{2, 2}).attr("group", int64_t{2});
+  auto f = [](float v) { return bytesOf(std::vector<float>{v}); };
+  auto i8 = [](int8_t v) { return bytesOf(std::vector<int8_t>{v}); };
+  const auto got =
+      runKernel<int8_t>(t, {bytesOf(x), f(x_scale), i8(xzp), bytesOf(w), bytesOf(w_scale),
+                            bytesOf(wzp), f(y_scale), i8(yzp), bytesOf(bias)});
+  REQUIRE(got.size() == want.size());
+  int saturated = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO("element " << i);
+    CHECK(got[i] == want[i]);
+    saturated += want[i] == -128 || want[i] == 127;
+  }
+  CHECK(saturated < static_cast<int>(want.size()));  // the data exercise more than the clamp
+  OpTester b("QLinearConv", 10);
+  b.input(DType::U8, {1, 1, 3, 3}).input(DType::F32, {}).input(DType::U8, {});
+  b.input(DType::U8, {2, 1, 1, 1}).input(DType::F32, {3}).input(DType::U8, {});
+  b.input(DType::F32, {}).input(DType::U8, {});
+  CHECK(asc::test::mentions(b.run(), "input 4 holds 3 values"));
 }
