@@ -89,10 +89,19 @@ struct DftCase {
 
 TEST_CASE("DFT matches a naive complex sum", "[ops][signal]") {
   const std::vector<DftCase> cases = {
-      {{2, 6, 3, 1}, 1, 0, false, false},  {{2, 6, 3, 1}, 2, 0, false, false},
-      {{1, 7, 2, 2}, 1, 0, true, false},   {{2, 6, 3, 1}, 1, 0, false, true},
-      {{1, 5, 2, 2}, 1, 8, false, false},  {{1, 9, 2, 1}, 1, 4, false, true},
+      {{2, 6, 3, 1}, 1, 0, false, false},
+      {{2, 6, 3, 1}, 2, 0, false, false},
+      {{1, 7, 2, 2}, 1, 0, true, false},
+      {{2, 6, 3, 1}, 1, 0, false, true},
+      {{1, 5, 2, 2}, 1, 8, false, false},
+      {{1, 9, 2, 1}, 1, 4, false, true},
       {{1, 3, 5, 2}, -2, 0, false, false},
+      // Power-of-two lengths take the FFT path: plain, padded, truncated, inverse, one-sided.
+      {{1, 64, 2, 2}, 1, 0, true, false},
+      {{2, 16, 3, 1}, 1, 0, false, true},
+      {{1, 20, 1, 2}, 1, 32, false, false},
+      {{1, 3, 40, 1}, 2, 16, false, true},
+      {{1, 2, 128, 2}, 2, 0, false, false},
   };
   for (const DftCase& c : cases) {
     INFO("shape [" << ir::shapeToString(c.shape) << "] axis " << c.axis << " n " << c.dft_length
@@ -140,36 +149,38 @@ TEST_CASE("DFT shape rules and a run-time dft_length", "[ops][signal]") {
 }
 
 TEST_CASE("STFT matches windowed naive DFTs of its frames", "[ops][signal]") {
-  const int64_t len = 40, step = 6, frame = 8;
+  const int64_t len = 40, step = 6;
   const auto x = ramp(len, 0.53f, 0.2f);
-  std::vector<float> w(frame);
-  for (int64_t i = 0; i < frame; ++i) w[i] = 0.5f - 0.5f * std::cos(2 * kPi * i / frame);
-  for (bool onesided : {true, false})
-    for (bool window : {true, false}) {
-      INFO("onesided " << onesided << " window " << window);
-      OpTester t("STFT", 17);
-      t.input(DType::F32, {1, len, 1}).constInts({step}, {});
-      if (window)
-        t.input(DType::F32, {frame});
-      else
-        t.none().constInts({frame}, {});
-      t.attr("onesided", int64_t{onesided});
-      std::vector<std::vector<uint8_t>> ins = {bytesOf(x)};
-      if (window) ins.push_back(bytesOf(w));
-      auto got = runKernel<float>(t, ins);
-      const int64_t frames = (len - frame) / step + 1, bins = onesided ? frame / 2 + 1 : frame;
-      std::vector<float> want;
-      for (int64_t f = 0; f < frames; ++f) {
-        std::vector<cd> sig(frame);
-        for (int64_t i = 0; i < frame; ++i) sig[i] = x[f * step + i] * (window ? w[i] : 1.f);
-        auto y = naiveDft(sig, false);
-        for (int64_t k = 0; k < bins; ++k) {
-          want.push_back(static_cast<float>(y[k].real()));
-          want.push_back(static_cast<float>(y[k].imag()));
+  // 8 points: the FFT path; 6: the direct sum.
+  for (int64_t frame : {8, 6})
+    for (bool onesided : {true, false})
+      for (bool window : {true, false}) {
+        INFO("frame " << frame << " onesided " << onesided << " window " << window);
+        std::vector<float> w(frame);
+        for (int64_t i = 0; i < frame; ++i) w[i] = 0.5f - 0.5f * std::cos(2 * kPi * i / frame);
+        OpTester t("STFT", 17);
+        t.input(DType::F32, {1, len, 1}).constInts({step}, {});
+        if (window)
+          t.input(DType::F32, {frame});
+        else
+          t.none().constInts({frame}, {});
+        t.attr("onesided", int64_t{onesided});
+        std::vector<std::vector<uint8_t>> ins = {bytesOf(x)};
+        if (window) ins.push_back(bytesOf(w));
+        auto got = runKernel<float>(t, ins);
+        const int64_t frames = (len - frame) / step + 1, bins = onesided ? frame / 2 + 1 : frame;
+        std::vector<float> want;
+        for (int64_t f = 0; f < frames; ++f) {
+          std::vector<cd> sig(frame);
+          for (int64_t i = 0; i < frame; ++i) sig[i] = x[f * step + i] * (window ? w[i] : 1.f);
+          auto y = naiveDft(sig, false);
+          for (int64_t k = 0; k < bins; ++k) {
+            want.push_back(static_cast<float>(y[k].real()));
+            want.push_back(static_cast<float>(y[k].imag()));
+          }
         }
+        checkClose(got, want);
       }
-      checkClose(got, want);
-    }
 }
 
 TEST_CASE("STFT checks its frame parameters", "[ops][signal]") {
@@ -275,4 +286,28 @@ TEST_CASE("MelWeightMatrix folds to the ONNX test's matrix", "[ops][signal]") {
   rt.input(DType::I64, {}).constInts({16}, {}).constInts({8000}, {});
   rt.constFloats({0.f}, {}).constFloats({4000.f}, {});
   CHECK(mentions(rt.run(), "input 0 ('in0') must be known at compile time"));
+}
+
+TEST_CASE("DFT spreads its transforms over threads with the same result", "[ops][signal]") {
+  // 3 * 5 transforms of 32 points (FFT) and of 12 (direct) on 4 threads against 1 thread.
+  for (int64_t n : {32, 12}) {
+    const ir::Shape shape{3, n, 5, 2};
+    const auto x = ramp(ir::numElements(shape), 0.21f, 0.3f);
+    std::vector<std::vector<float>> results;
+    for (int threads : {1, 4}) {
+      OpTester t("DFT", 17);
+      t.input(DType::F32, shape);
+      REQUIRE(t.run(/*fold=*/false).isOk());
+      runtime::SessionOptions so;
+      so.threads = threads;
+      auto session = runtime::Session::fromGraph(std::move(t.graph()), so);
+      REQUIRE(session.isOk());
+      REQUIRE((*session)->setInput(0, x.data(), x.size() * sizeof(float)).isOk());
+      REQUIRE((*session)->run().isOk());
+      const auto* y = static_cast<const float*>((*session)->outputData(0));
+      results.emplace_back(y, y + x.size());
+    }
+    CHECK(results[0] == results[1]);
+    checkClose(results[0], referenceDft(x, shape, 1, n, n, false));
+  }
 }
