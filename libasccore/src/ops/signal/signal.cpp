@@ -32,6 +32,7 @@ Result<int64_t> constScalarInput(InferContext& ctx, size_t i, const char* why) {
 }
 
 constexpr const char* kSetsShape = "the output's shape";
+constexpr int64_t kMaxDftPoints = int64_t{1} << 28;
 
 bool realOrComplex(const ir::Shape& s) { return !s.empty() && (s.back() == 1 || s.back() == 2); }
 
@@ -63,6 +64,10 @@ Status inferDft(InferContext& ctx) {
     ASC_TRY(n, constScalarInput(ctx, 1, kSetsShape));
     if (n < 1) return ctx.fail("dft_length {} must be positive", n);
   }
+  // The kernel's twiddle table holds 16 bytes per point: bound it (2^28 points = 4 GiB) so a
+  // hostile dft_length is an error, not a failed allocation.
+  if (n > kMaxDftPoints)
+    return ctx.unsupported("a DFT of {} points (over 2^28) is not supported", n);
   const bool inverse = ctx.attrs().getInt("inverse", 0) != 0;
   const bool onesided = ctx.attrs().getInt("onesided", 0) != 0;
   if (inverse && onesided)

@@ -137,6 +137,9 @@ TEST_CASE("DFT shape rules and a run-time dft_length", "[ops][signal]") {
   OpTester io("DFT", 17);
   io.input(DType::F32, {1, 8, 2}).attr("inverse", int64_t{1}).attr("onesided", int64_t{1});
   CHECK(io.run().code() == ErrorCode::NotImplemented);
+  OpTester big("DFT", 17);
+  big.input(DType::F32, {1, 8, 1}).constInts({int64_t{1} << 40}, {});
+  CHECK(mentions(big.run(), "over 2^28"));
   // Opset 20: the axis is input 2 (default -2).
   OpTester o20("DFT", 20);
   o20.input(DType::F32, {1, 4, 6, 1}).none().constInts({1}, {});
