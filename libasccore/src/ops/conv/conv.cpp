@@ -1,6 +1,6 @@
 // conv.cpp: Conv (-> CANN Conv2D) and ConvTranspose (-> Conv2DTransposeD). N-d spatial,
 // groups, dilations, strides, explicit pads or auto_pad (SAME_UPPER/SAME_LOWER/VALID); and the
-// integer ConvInteger and QLinearConv (2-D, a loop).
+// integer ConvInteger and QLinearConv (1 to 3 spatial dims, a loop).
 #include "../op_util.h"
 #include "conv_kernel.h"
 
@@ -105,7 +105,7 @@ Status inferConv(InferContext& ctx) {
 }
 
 // ConvInteger (opset 10): uint8/int8 x and w less their (per-tensor) zero points (inputs 2 and
-// 3, read at run time), convolved into int32; 2-D only.
+// 3, read at run time), convolved into int32; 1 to 3 spatial dims.
 // QLinearConv (10): x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point,
 // B: the same integer convolution plus the int32 bias B, rescaled by x_scale * w_scale / y_scale,
 // rounded half to even and saturated to y_zero_point's type. w_scale and w_zero_point hold one
@@ -117,7 +117,9 @@ Status inferIntegerConv(InferContext& ctx) {
   if (!int8ish(ctx.dtype(0)) || !int8ish(ctx.dtype(wi)))
     return ctx.unsupported("x/w of dtype {}/{} are not supported (uint8/int8)",
                            ir::dtypeName(ctx.dtype(0)), ir::dtypeName(ctx.dtype(wi)));
-  if (ctx.rank(0) != 4) return ctx.unsupported("only 2-D {} is supported", ctx.node().op_type);
+  if (ctx.rank(0) < 3 || ctx.rank(0) > 5)
+    return ctx.unsupported("{} with {} spatial dims (1 to 3 are supported)", ctx.node().op_type,
+                           ctx.rank(0) - 2);
   const int64_t out_ch = ctx.rank(wi) > 0 ? ctx.shape(wi)[0] : 0;
   for (size_t i = q ? 1 : 2; i < (q ? 8 : 4) && i < ctx.numInputs(); ++i) {
     if (i == wi || !ctx.hasInput(i)) continue;
@@ -159,7 +161,7 @@ Status inferIntegerConv(InferContext& ctx) {
 
 int64_t integerConvFlops(const ir::Node& n) {
   const ir::Shape& w = n.inputs[n.op_type == "QLinearConv" ? 3 : 1]->shape;
-  return 2 * n.outputs[0]->numel() * w[1] * w[2] * w[3];
+  return 2 * n.outputs[0]->numel() * ir::numElements(ir::Shape(w.begin() + 1, w.end()));
 }
 
 Status inferConvTranspose(InferContext& ctx) {
@@ -257,14 +259,15 @@ const OpDef& defConvTranspose() {
 }
 
 const OpDef& defConvInteger() {
-  static const OpDef d =
-      OpDef("ConvInteger")
-          .kernel(createConvIntegerKernel)
-          .onnx(10)
-          .inputs(2, 4)
-          .inferShape(inferIntegerConv)
-          .flops(integerConvFlops)
-          .summary("2-D convolution of (x - x_zero_point) and (w - w_zero_point) in int32");
+  static const OpDef d = OpDef("ConvInteger")
+                             .kernel(createConvIntegerKernel)
+                             .onnx(10)
+                             .inputs(2, 4)
+                             .inferShape(inferIntegerConv)
+                             .flops(integerConvFlops)
+                             .summary(
+                                 "convolution (1-3 spatial dims) of (x - x_zero_point) and (w - "
+                                 "w_zero_point) in int32");
   return d;
 }
 
@@ -277,7 +280,8 @@ const OpDef& defQLinearConv() {
           .inferShape(inferIntegerConv)
           .flops(integerConvFlops)
           .summary(
-              "quantized 2-D convolution: the int32 ConvInteger sum plus bias, rescaled by "
+              "quantized convolution (1-3 spatial dims): the int32 ConvInteger sum plus bias, "
+              "rescaled by "
               "x_scale * w_scale / y_scale plus y_zero_point; per-channel w_scale/w_zero_point");
   return d;
 }
