@@ -72,6 +72,10 @@ Status inferDft(InferContext& ctx) {
   const bool onesided = ctx.attrs().getInt("onesided", 0) != 0;
   if (inverse && onesided)
     return ctx.unsupported("an inverse one-sided DFT (inverse = 1 with onesided = 1)");
+  // The one-sided spectrum relies on the conjugate symmetry of a real signal's transform.
+  if (onesided && x.back() == 2)
+    return ctx.fail("onesided = 1 needs a real input ([..., 1]), this one is complex [{}]",
+                    ir::shapeToString(x));
   ir::Shape out = x;
   out[*axis] = onesided ? n / 2 + 1 : n;
   out.back() = 2;
@@ -115,6 +119,11 @@ Status inferStft(InferContext& ctx) {
   if (frame < 1 || frame > x[1])
     return ctx.fail("frame length {} must be in [1, {}] (the signal's length)", frame, x[1]);
   const bool onesided = ctx.attrs().getInt("onesided", 1) != 0;
+  if (onesided && x[2] == 2)
+    return ctx.fail(
+        "onesided = 1 (the default) needs a real signal ([batch, length, 1]), this "
+        "one is complex [{}]",
+        ir::shapeToString(x));
   ctx.attrs().set("onesided", int64_t{onesided ? 1 : 0});
   const int64_t frames = (x[1] - frame) / step + 1;
   ctx.setOutput(0, ctx.dtype(0), {x[0], frames, onesided ? frame / 2 + 1 : frame, 2});

@@ -134,6 +134,9 @@ TEST_CASE("DFT shape rules and a run-time dft_length", "[ops][signal]") {
   OpTester l("DFT", 17);
   l.input(DType::F32, {1, 8, 3});
   CHECK(mentions(l.run(), "1 or 2"));
+  OpTester oc("DFT", 17);
+  oc.input(DType::F32, {1, 8, 2}).attr("onesided", int64_t{1});
+  CHECK(mentions(oc.run(), "needs a real input"));
   OpTester io("DFT", 17);
   io.input(DType::F32, {1, 8, 2}).attr("inverse", int64_t{1}).attr("onesided", int64_t{1});
   CHECK(io.run().code() == ErrorCode::NotImplemented);
@@ -196,10 +199,14 @@ TEST_CASE("STFT checks its frame parameters", "[ops][signal]") {
   OpTester m("STFT", 17);
   m.input(DType::F32, {1, 32, 1}).constInts({4}, {}).input(DType::F32, {16}).constInts({8}, {});
   CHECK(mentions(m.run(), "differs from the window"));
+  OpTester cx("STFT", 17);
+  cx.input(DType::F32, {2, 32, 2}).constInts({5}, {}).input(DType::F32, {8});
+  CHECK(mentions(cx.run(), "needs a real signal"));
   OpTester ok("STFT", 17);
   ok.input(DType::F32, {2, 32, 2}).constInts({5}, {}).input(DType::F32, {8});
+  ok.attr("onesided", int64_t{0});
   REQUIRE(ok.run().isOk());
-  CHECK(ok.out().shape == Ints{2, 5, 5, 2});
+  CHECK(ok.out().shape == Ints{2, 5, 8, 2});
   OpTester l("STFT", 17);
   l.input(DType::F32, {1, 32, 1}).constInts({4}, {}).none().constInts({64}, {});
   CHECK(mentions(l.run(), "frame length 64"));
@@ -312,5 +319,28 @@ TEST_CASE("DFT spreads its transforms over threads with the same result", "[ops]
     }
     CHECK(results[0] == results[1]);
     checkClose(results[0], referenceDft(x, shape, 1, n, n, false));
+  }
+}
+
+TEST_CASE("STFT of a complex signal (two-sided)", "[ops][signal]") {
+  const int64_t len = 30, step = 4;
+  const auto x = ramp(2 * len, 0.29f, 0.15f);  // [1, len, 2]
+  for (int64_t frame : {8, 7}) {
+    INFO("frame " << frame);
+    OpTester t("STFT", 17);
+    t.input(DType::F32, {1, len, 2}).constInts({step}, {}).none().constInts({frame}, {});
+    t.attr("onesided", int64_t{0});
+    auto got = runKernel<float>(t, {bytesOf(x)});
+    std::vector<float> want;
+    for (int64_t f = 0; f < (len - frame) / step + 1; ++f) {
+      std::vector<cd> sig(frame);
+      for (int64_t i = 0; i < frame; ++i)
+        sig[i] = cd(x[2 * (f * step + i)], x[2 * (f * step + i) + 1]);
+      for (const cd& v : naiveDft(sig, false)) {
+        want.push_back(static_cast<float>(v.real()));
+        want.push_back(static_cast<float>(v.imag()));
+      }
+    }
+    checkClose(got, want);
   }
 }
