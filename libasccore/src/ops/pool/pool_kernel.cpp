@@ -72,6 +72,8 @@ class LoopMaxPool : public Kernel {
     dil_ = a.getInts("dilations", std::vector<int64_t>(spatial, 1));
     pads_ = a.getInts("pads", std::vector<int64_t>(2 * spatial, 0));
     col_major_ = a.getInt("storage_order", 0) != 0;
+    opos_.resize(spatial);
+    ipos_.resize(spatial);
   }
   void run() override {
     const ir::Shape& xs = x_.shape();
@@ -87,7 +89,8 @@ class LoopMaxPool : public Kernel {
     const T* x = static_cast<const T*>(x_.data);
     T* y = static_cast<T*>(y_.data);
     auto* idx = static_cast<int64_t*>(idx_.data);
-    std::vector<int64_t> opos(sp), ipos(sp);
+    std::vector<int64_t>& opos = opos_;
+    std::vector<int64_t>& ipos = ipos_;
     for (int64_t p = 0; p < planes; ++p)
       for (int64_t o = 0; o < out_plane; ++o) {
         for (int64_t d = static_cast<int64_t>(sp) - 1, r = o; d >= 0; --d) {
@@ -113,7 +116,10 @@ class LoopMaxPool : public Kernel {
           }
         }
         y[p * out_plane + o] = best;
-        if (idx) idx[p * out_plane + o] = p * in_plane + (col_major_ ? colMajor(best_at) : best_at);
+        // A window whose taps all fall in the padding (dilated) has no maximum: index -1.
+        if (idx)
+          idx[p * out_plane + o] =
+              best_at < 0 ? -1 : p * in_plane + (col_major_ ? colMajor(best_at) : best_at);
       }
   }
   std::string implName() const override { return "maxpool-loop"; }
@@ -135,6 +141,7 @@ class LoopMaxPool : public Kernel {
   }
   TensorRef x_, y_, idx_;
   std::vector<int64_t> kernel_, strides_, dil_, pads_;
+  std::vector<int64_t> opos_, ipos_;  // output and input positions (scratch for run())
   bool col_major_ = false;
 };
 
