@@ -1,6 +1,6 @@
 // conv.cpp: Conv (-> CANN Conv2D) and ConvTranspose (-> Conv2DTransposeD). N-d spatial,
 // groups, dilations, strides, explicit pads or auto_pad (SAME_UPPER/SAME_LOWER/VALID); and the
-// integer ConvInteger (2-D, a loop).
+// integer ConvInteger and QLinearConv (1 to 3 spatial dims, a loop).
 #include "../op_util.h"
 #include "conv_kernel.h"
 
@@ -12,9 +12,10 @@ struct ConvGeom {
   std::vector<int64_t> kernel, strides, dilations, pads;  // pads: begins then ends
 };
 
-Result<ConvGeom> convGeometry(InferContext& ctx, bool transpose) {
+// wi: the weight's input index (3 for QLinearConv).
+Result<ConvGeom> convGeometry(InferContext& ctx, bool transpose, size_t wi = 1) {
   const ir::Shape& x = ctx.shape(0);
-  const ir::Shape& w = ctx.shape(1);
+  const ir::Shape& w = ctx.shape(wi);
   if (x.size() < 3)
     return ctx.fail("input must have rank >= 3 (N, C, spatial...), it has {}", x.size());
   if (w.size() != x.size())
@@ -104,20 +105,40 @@ Status inferConv(InferContext& ctx) {
 }
 
 // ConvInteger (opset 10): uint8/int8 x and w less their (per-tensor) zero points (inputs 2 and
-// 3, read at run time), convolved into int32; 2-D only.
-Status inferConvInteger(InferContext& ctx) {
+// 3, read at run time), convolved into int32; 1 to 3 spatial dims.
+// QLinearConv (10): x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point,
+// B: the same integer convolution plus the int32 bias B, rescaled by x_scale * w_scale / y_scale,
+// rounded half to even and saturated to y_zero_point's type. w_scale and w_zero_point hold one
+// value or one per output channel; the other parameters one value.
+Status inferIntegerConv(InferContext& ctx) {
+  const bool q = ctx.node().op_type == "QLinearConv";
+  const size_t wi = q ? 3 : 1;
   auto int8ish = [](ir::DType t) { return t == ir::DType::U8 || t == ir::DType::I8; };
-  if (!int8ish(ctx.dtype(0)) || !int8ish(ctx.dtype(1)))
+  if (!int8ish(ctx.dtype(0)) || !int8ish(ctx.dtype(wi)))
     return ctx.unsupported("x/w of dtype {}/{} are not supported (uint8/int8)",
-                           ir::dtypeName(ctx.dtype(0)), ir::dtypeName(ctx.dtype(1)));
-  for (size_t i = 2; i < 4 && i < ctx.numInputs(); ++i)
-    if (ctx.hasInput(i) && ctx.input(i).numel() != 1)
-      return ctx.unsupported("zero point {} holds {} values; per-tensor is supported", i,
-                             ctx.input(i).numel());
-  if (ctx.rank(0) != 4) return ctx.unsupported("only 2-D ConvInteger is supported");
-  ASC_TRY(ConvGeom g, convGeometry(ctx, false));
+                           ir::dtypeName(ctx.dtype(0)), ir::dtypeName(ctx.dtype(wi)));
+  if (ctx.rank(0) < 3 || ctx.rank(0) > 5)
+    return ctx.unsupported("{} with {} spatial dims (1 to 3 are supported)", ctx.node().op_type,
+                           ctx.rank(0) - 2);
+  const int64_t out_ch = ctx.rank(wi) > 0 ? ctx.shape(wi)[0] : 0;
+  for (size_t i = q ? 1 : 2; i < (q ? 8 : 4) && i < ctx.numInputs(); ++i) {
+    if (i == wi || !ctx.hasInput(i)) continue;
+    const int64_t n = ctx.input(i).numel();
+    const bool per_channel_ok = q && (i == 4 || i == 5);
+    if (n != 1 && !(per_channel_ok && n == out_ch && ctx.rank(i) == 1))
+      return ctx.unsupported(
+          "input {} holds {} values; {} supported", i, n,
+          per_channel_ok ? "one or one per output channel is" : "per-tensor (one value) is");
+    if (q && (i == 1 || i == 4 || i == 6) && ctx.dtype(i) != ir::DType::F32)
+      return ctx.fail("scale input {} must be float32, it is {}", i, ir::dtypeName(ctx.dtype(i)));
+  }
+  if (q && ctx.numInputs() > 8 && ctx.hasInput(8) &&
+      (ctx.dtype(8) != ir::DType::I32 || ctx.input(8).numel() != out_ch))
+    return ctx.fail("bias must be int32 with {} values, it is {} [{}]", out_ch,
+                    ir::dtypeName(ctx.dtype(8)), ir::shapeToString(ctx.shape(8)));
+  ASC_TRY(ConvGeom g, convGeometry(ctx, false, wi));
   const ir::Shape& x = ctx.shape(0);
-  const ir::Shape& w = ctx.shape(1);
+  const ir::Shape& w = ctx.shape(wi);
   const int64_t group = ctx.attrs().getInt("group", 1);
   if (group <= 0 || x[1] % group != 0 || w[0] % group != 0 || w[1] * group != x[1])
     return ctx.fail("group {} does not fit input channels {} and weight [{}]", group, x[1],
@@ -130,8 +151,17 @@ Status inferConvInteger(InferContext& ctx) {
     out.push_back((padded - ek) / g.strides[i] + 1);
   }
   ctx.attrs().set("group", group);
-  ctx.setOutput(0, ir::DType::I32, out);
+  ir::DType t = ir::DType::I32;
+  if (q) t = ctx.numInputs() > 7 && ctx.hasInput(7) ? ctx.dtype(7) : ir::DType::U8;
+  if (q && !int8ish(t))
+    return ctx.fail("y_zero_point must be uint8 or int8, it is {}", ir::dtypeName(t));
+  ctx.setOutput(0, t, out);
   return Status::ok();
+}
+
+int64_t integerConvFlops(const ir::Node& n) {
+  const ir::Shape& w = n.inputs[n.op_type == "QLinearConv" ? 3 : 1]->shape;
+  return 2 * n.outputs[0]->numel() * ir::numElements(ir::Shape(w.begin() + 1, w.end()));
 }
 
 Status inferConvTranspose(InferContext& ctx) {
@@ -229,17 +259,30 @@ const OpDef& defConvTranspose() {
 }
 
 const OpDef& defConvInteger() {
+  static const OpDef d = OpDef("ConvInteger")
+                             .kernel(createConvIntegerKernel)
+                             .onnx(10)
+                             .inputs(2, 4)
+                             .inferShape(inferIntegerConv)
+                             .flops(integerConvFlops)
+                             .summary(
+                                 "convolution (1-3 spatial dims) of (x - x_zero_point) and (w - "
+                                 "w_zero_point) in int32");
+  return d;
+}
+
+const OpDef& defQLinearConv() {
   static const OpDef d =
-      OpDef("ConvInteger")
+      OpDef("QLinearConv")
           .kernel(createConvIntegerKernel)
           .onnx(10)
-          .inputs(2, 4)
-          .inferShape(inferConvInteger)
-          .flops([](const ir::Node& n) {
-            const ir::Shape& w = n.inputs[1]->shape;
-            return 2 * n.outputs[0]->numel() * w[1] * w[2] * w[3];
-          })
-          .summary("2-D convolution of (x - x_zero_point) and (w - w_zero_point) in int32");
+          .inputs(8, 9)
+          .inferShape(inferIntegerConv)
+          .flops(integerConvFlops)
+          .summary(
+              "quantized convolution (1-3 spatial dims): the int32 ConvInteger sum plus bias, "
+              "rescaled by "
+              "x_scale * w_scale / y_scale plus y_zero_point; per-channel w_scale/w_zero_point");
   return d;
 }
 

@@ -2,12 +2,14 @@
 // resolution into explicit pads, the MaxPool Indices output and the error cases.
 #include <catch2/catch.hpp>
 
-#include "support/op_tester.h"
+#include "support/kernel_runner.h"
 
 using namespace asc;
+using asc::test::bytesOf;
 using asc::test::doublesOf;
 using asc::test::mentions;
 using asc::test::OpTester;
+using asc::test::runKernel;
 using ir::DType;
 using Ints = std::vector<int64_t>;
 
@@ -161,4 +163,95 @@ TEST_CASE("pool re-inference on the canonical node is stable", "[ops][pool]") {
   REQUIRE(ops::inferGraph(t.graph()).isOk());
   CHECK(t.node()->attrs == attrs);
   CHECK(t.out().shape == ir::Shape{1, 1, 4, 4});
+}
+
+namespace {
+
+// Naive 2-D max pooling of x [N, C, H, W]: values and the flattened input index of each
+// maximum (row-major, or with h varying fastest when col_major); the first maximum wins.
+template <typename T>
+void referenceMaxPool(const std::vector<T>& x, const Ints& xs, const Ints& k, const Ints& s,
+                      const Ints& p, const Ints& ys, bool col_major, std::vector<T>* y,
+                      std::vector<int64_t>* idx) {
+  const int64_t H = xs[2], W = xs[3];
+  for (int64_t nc = 0; nc < xs[0] * xs[1]; ++nc)
+    for (int64_t i = 0; i < ys[2]; ++i)
+      for (int64_t j = 0; j < ys[3]; ++j) {
+        bool any = false;
+        T best{};
+        int64_t at = 0;
+        for (int64_t a = 0; a < k[0]; ++a)
+          for (int64_t b = 0; b < k[1]; ++b) {
+            const int64_t h = i * s[0] - p[0] + a, w = j * s[1] - p[1] + b;
+            if (h < 0 || h >= H || w < 0 || w >= W) continue;
+            const T v = x[nc * H * W + h * W + w];
+            if (!any || v > best) {
+              best = v;
+              at = nc * H * W + (col_major ? w * H + h : h * W + w);
+              any = true;
+            }
+          }
+        y->push_back(best);
+        idx->push_back(at);
+      }
+}
+
+}  // namespace
+
+TEST_CASE("MaxPool Indices and uint8/int8 match a naive loop", "[ops][pool]") {
+  struct Case {
+    Ints xs, k, s, p;
+    int64_t order;
+  };
+  const Case cases[] = {
+      {{1, 1, 5, 5}, {5, 5}, {1, 1}, {2, 2, 2, 2}, 0},
+      {{1, 1, 5, 5}, {2, 2}, {2, 2}, {0, 0, 0, 0}, 1},
+      {{2, 3, 7, 6}, {3, 2}, {2, 1}, {1, 0, 1, 1}, 0},
+      {{2, 3, 7, 6}, {3, 3}, {2, 2}, {1, 1, 0, 1}, 1},
+  };
+  for (const Case& c : cases) {
+    INFO("x [" << ir::shapeToString(c.xs) << "] k [" << ir::shapeToString(c.k) << "] order "
+               << c.order);
+    const int64_t n = ir::numElements(c.xs);
+    std::vector<float> xf(n);
+    std::vector<uint8_t> xu(n);
+    std::vector<int8_t> xi(n);
+    for (int64_t i = 0; i < n; ++i) {
+      // Values with ties, so that the first-maximum rule matters.
+      xf[i] = static_cast<float>((i * 37) % 23) - 11.f;
+      xu[i] = static_cast<uint8_t>((i * 53) % 251);
+      xi[i] = static_cast<int8_t>((i * 29) % 255 - 127);
+    }
+    auto make = [&](DType t, int outs) {
+      OpTester o("MaxPool", 12);
+      o.input(t, c.xs)
+          .attr("kernel_shape", c.k)
+          .attr("strides", c.s)
+          .attr("pads", c.p)
+          .attr("storage_order", c.order)
+          .outputs(outs);
+      return o;
+    };
+    OpTester shp = make(DType::F32, 2);
+    REQUIRE(shp.run().isOk());
+    const Ints ys = shp.out(0).shape;
+    OpTester f = make(DType::F32, 2);
+    const auto got_y = runKernel<float>(f, {bytesOf(xf)}, 0);
+    OpTester fi = make(DType::F32, 2);
+    const auto got_i = runKernel<int64_t>(fi, {bytesOf(xf)}, 1);
+    std::vector<float> want_y;
+    std::vector<int64_t> want_i;
+    referenceMaxPool(xf, c.xs, c.k, c.s, c.p, ys, c.order != 0, &want_y, &want_i);
+    CHECK(got_y == want_y);
+    CHECK(got_i == want_i);
+    OpTester u = make(DType::U8, 1);
+    std::vector<uint8_t> want_u;
+    want_i.clear();
+    referenceMaxPool(xu, c.xs, c.k, c.s, c.p, ys, false, &want_u, &want_i);
+    CHECK(runKernel<uint8_t>(u, {bytesOf(xu)}) == want_u);
+    OpTester s8 = make(DType::I8, 1);
+    std::vector<int8_t> want_s;
+    referenceMaxPool(xi, c.xs, c.k, c.s, c.p, ys, false, &want_s, &want_i);
+    CHECK(runKernel<int8_t>(s8, {bytesOf(xi)}) == want_s);
+  }
 }
