@@ -17,7 +17,8 @@ namespace {
 constexpr size_t kMinProfiles = 2, kMaxProfiles = 100;
 
 // One dim of --input_shape or --input_shape_range: "8", "-1" or "1~16" ("1~-1": unbounded).
-Result<om::DimRange> parseDim(const std::string& d, const std::string& input, const char* option) {
+Result<om::DimRange> parseDim(const std::string& d, const std::string& input, size_t position,
+                              const char* option) {
   const size_t tilde = d.find('~');
   auto lo = parseInt64(tilde == std::string::npos ? d : d.substr(0, tilde));
   auto hi = parseInt64(tilde == std::string::npos ? d : d.substr(tilde + 1));
@@ -25,15 +26,18 @@ Result<om::DimRange> parseDim(const std::string& d, const std::string& input, co
                              ? ErrorCode::InputShapeFormat
                              : ErrorCode::InputShapeRange;
   if (!lo || !hi)
-    return Status::error(code, "{}: '{}' in the dims of input '{}' is not a whole number{}", option,
-                         d, input, code == ErrorCode::InputShapeRange ? " or a range a~b" : "");
+    return Status::error(code,
+                         "{}: '{}' in the dims of input '{}' is not an integer{}; write it like "
+                         "\"input:1,3,224,224\"",
+                         option, d, input,
+                         code == ErrorCode::InputShapeRange ? " or a range a~b" : "");
   if (tilde == std::string::npos) {
     if (*lo == -1) return om::DimRange{1, -1};
     if (*lo <= 0)
       return Status::error(ErrorCode::InputShapeMismatch,
-                           "{} gives input '{}' the dim {}; dims must be positive integers (or -1 "
-                           "for a dynamic dim)",
-                           option, input, *lo);
+                           "{} gives input '{}' the dim {} at position {}; dims must be positive "
+                           "integers (-1 marks a dynamic dim)",
+                           option, input, *lo, position);
     return om::DimRange{*lo, *lo};
   }
   if (*lo < 1 || (*hi != -1 && *hi < *lo))
@@ -69,7 +73,7 @@ Result<std::vector<std::pair<std::string, std::vector<om::DimRange>>>> parseShap
       return Status::error(code, "{}: the dims of input '{}' start or end with ','", option, name);
     std::vector<om::DimRange> ranges;
     for (const std::string& d : splitString(dims, ',')) {
-      ASC_TRY(om::DimRange r, parseDim(d, name, option));
+      ASC_TRY(om::DimRange r, parseDim(d, name, ranges.size(), option));
       ranges.push_back(r);
     }
     for (const auto& [seen, r] : out)

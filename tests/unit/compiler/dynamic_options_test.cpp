@@ -10,7 +10,7 @@
 
 using namespace asc;
 
-TEST_CASE("--dynamic_batch_size fills the -1 batch dim of each profile", "[compiler][dynamic]") {
+TEST_CASE("Dynamic batch profiles fill the -1 batch dim of each input", "[compiler][dynamic]") {
   DynamicOptions o;
   o.input_shape = "x:-1,3,4,4;y:-1,10";
   o.dynamic_batch_size = "1,2,8";
@@ -23,7 +23,7 @@ TEST_CASE("--dynamic_batch_size fills the -1 batch dim of each profile", "[compi
   CHECK(r->inputs[0].second[0].max == 8);
 }
 
-TEST_CASE("Ranges in --input_shape and --input_shape_range", "[compiler][dynamic]") {
+TEST_CASE("Ranges in the input shape and the input_shape_range syntax", "[compiler][dynamic]") {
   DynamicOptions o;
   o.input_shape = "img:1,3,224~512,-1";
   auto r = parseDynamicOptions(o, false);
