@@ -174,6 +174,7 @@ Result<CompileOptions> compileOptions(const Options& o) {
   c.framework = std::stoi(fw);
   if (o.given("weight") && c.framework == 5)
     ASC_LOG_WARN("--weight is only used with --framework=0 (Caffe); ignored for ONNX");
+  c.weight = o.get("weight");
   c.soc_version = o.get("soc_version");
   ASC_TRY(c.precision, precisionOptions(o));
   std::string fmt_in = o.get("input_format");

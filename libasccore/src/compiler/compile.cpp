@@ -240,17 +240,35 @@ Status checkEquivalence(const ir::Graph& original, const ir::Graph& optimised) {
   return Status::ok();
 }
 
+namespace {
+
+// The frontend of --framework.
+Result<ir::Graph> importSource(const CompileOptions& o, const frontend::OnnxImportOptions& import) {
+  switch (o.framework) {
+    case 5:
+      return frontend::importOnnx(o.model, import);
+    case 0:  // Caffe
+    case 1:  // MindSpore
+    case 3:  // TensorFlow
+      return Status::error(ErrorCode::NotImplemented,
+                           "The operation is not supported. Reason: --framework={} ({}) is not "
+                           "supported by asc-tools yet; convert the model to ONNX and use "
+                           "--framework=5",
+                           o.framework,
+                           o.framework == 0   ? "Caffe"
+                           : o.framework == 1 ? "MindSpore"
+                                              : "TensorFlow");
+    default:
+      return Status::error(ErrorCode::RequiredParam,
+                           "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
+                           "or 3(TensorFlow) or 5(Onnx).");
+  }
+}
+
+}  // namespace
+
 Result<CompiledModel> compile(const CompileOptions& o) {
-  if (o.framework == 0 || o.framework == 1 || o.framework == 3)
-    return Status::error(ErrorCode::NotImplemented,
-                         "The operation is not supported. Reason: --framework={} ({}) is not "
-                         "supported by asc-tools yet; convert the model to ONNX and use "
-                         "--framework=5",
-                         o.framework,
-                         o.framework == 0   ? "Caffe"
-                         : o.framework == 1 ? "MindSpore"
-                                            : "TensorFlow");
-  if (o.framework != 5)
+  if (o.framework != 0 && o.framework != 1 && o.framework != 3 && o.framework != 5)
     return Status::error(ErrorCode::RequiredParam,
                          "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
                          "or 3(TensorFlow) or 5(Onnx).");
@@ -260,7 +278,7 @@ Result<CompiledModel> compile(const CompileOptions& o) {
   if (!o.shapes.input_shape.empty() || !o.shapes.input_shape_range.empty())
     import.input_shape = dyn.import_shape;
   import.allow_dynamic = true;  // a graph whose shapes need run-time values compiles per shape
-  ASC_TRY(ir::Graph g, frontend::importOnnx(o.model, import));
+  ASC_TRY(ir::Graph g, importSource(o, import));
   const double import_ms = msSince(t0);
   CompileOptions with_shapes = o;
   ASC_TRY(with_shapes.dynamic, resolveDynamic(dyn, g));

@@ -44,6 +44,8 @@ struct CompileOptions {
   /// E10055 until their frontends exist) and --model.
   int framework = 5;
   std::string model;
+  /// --weight: the Caffe .caffemodel (framework 0).
+  std::string weight;
   /// ONNX import settings: --input_format, --op_name_map (and --input_shape when `shapes` gives
   /// none).
   frontend::OnnxImportOptions import;
