@@ -266,10 +266,17 @@ Status buildModel(const Options& o) {
                          "Value {} for parameter --dump_mode is invalid. Reason: use 0 or 1",
                          dump_mode);
   ASC_RETURN_IF_ERROR(checkNpuOnlyOptions(o));
+  const std::string external = o.get("external_weight");
+  if (external != "0" && external != "1" && external != "2")
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --external_weight is invalid. Reason: use 0 "
+                         "(weights in the OM), 1 (a file per weight) or 2 (one file)",
+                         external);
   ASC_TRY(CompiledModel m, compile(c));
 
   const auto t0 = std::chrono::steady_clock::now();
   m.info.atc_cmdline = o.cmdline;
+  m.info.external_weight = std::stoi(external);
   const std::string path = output + ".om";
   ASC_RETURN_IF_ERROR(makeDirs(dirName(path)));
   if (m.original) {

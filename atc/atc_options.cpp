@@ -86,7 +86,10 @@ const std::vector<OptionSpec>& optionSpecs() {
        true},
       {"mdl_bank_path", "", "model bank path", false},
       {"op_bank_path", "", "op bank path", false},
-      {"external_weight", "0", "1/2 store weights outside the OM", false},
+      {"external_weight", "0",
+       "0: weights in the OM; 1: a file per weight, 2: one file, under weight/ beside the OM "
+       "(msame maps them)",
+       true},
       {"precision_mode_v2", "", "fp16, origin, mixed_float16, ...", false},
       {"op_precision_mode", "", "per-op precision .ini file", false},
       {"modify_mixlist", "", "JSON changes to the mixed-precision lists (with allow_mix_precision)",

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <map>
 #include <cstring>
 #include <unordered_map>
 #include <unordered_set>
@@ -156,7 +157,7 @@ OmSummary summarize(const std::string& path, const Container& c, const ge::proto
         s.inputs.push_back(shapeText(op.output_desc(0)));
       } else if (op.type() == "NetOutput") {
         for (const auto& td : op.input_desc()) s.outputs.push_back(shapeText(td));
-      } else if (op.type() != "Const") {
+      } else if (op.type() != "Const" && op.type() != "FileConstant") {
         ++s.op_count;
       }
     }
@@ -257,7 +258,8 @@ Result<OmModel> loadOm(const std::string& path) {
   }
 
   const PartitionInfo* wp = c.find(kWeightsData);
-  std::unordered_map<std::string, ir::Value*> sources;  // "op:idx" -> value
+  std::map<std::string, std::shared_ptr<MappedFile>> weight_files;  // --external_weight files
+  std::unordered_map<std::string, ir::Value*> sources;              // "op:idx" -> value
   std::vector<std::pair<int64_t, ir::Value*>> inputs;
   auto valueFromDesc = [&](const ge::proto::TensorDescriptor& td,
                            const std::string& fallback) -> Result<ir::Value*> {
@@ -335,6 +337,49 @@ Result<OmModel> loadOm(const std::string& path) {
         else
           v->data = ir::Blob::copyOf(at, need);
       }
+      sources[src0] = v;
+    } else if (op.type() == "FileConstant") {  // --external_weight: data in a file beside the OM
+      if (op.output_desc_size() != 1)
+        return bad(path, fmt::format("FileConstant op '{}' has no output", op.name()));
+      ASC_TRY(ir::Value * v, valueFromDesc(op.output_desc(0), op.name()));
+      auto attr = [&](const char* k) -> const ge::proto::AttrDef* {
+        auto it = op.attr().find(k);
+        return it == op.attr().end() ? nullptr : &it->second;
+      };
+      const auto* loc = attr("location");
+      const auto* off = attr("offset");
+      const auto* len = attr("length");
+      if (!loc || !off || !len || loc->s().empty())
+        return bad(path,
+                   fmt::format("FileConstant op '{}' lacks location, offset or length", op.name()));
+      const std::string rel = loc->s();
+      if (rel[0] == '/' || rel.find("..") != std::string::npos)
+        return bad(path, fmt::format("FileConstant op '{}': location '{}' must stay beside the OM",
+                                     op.name(), rel));
+      const uint64_t need = v->byteSize();
+      if (len->i() < 0 || uint64_t(len->i()) != need)
+        return bad(path, fmt::format("FileConstant op '{}' has {} bytes, its shape needs {}",
+                                     op.name(), len->i(), need));
+      std::shared_ptr<MappedFile>& file = weight_files[rel];
+      if (!file) {
+        auto mapped = MappedFile::open(dirName(path) + "/" + rel);
+        if (!mapped)
+          return Status::error(ErrorCode::ModelLoadFailed,
+                               "Failed to load the model from {}: its weight file {} (beside the "
+                               "OM, written by atc --external_weight) cannot be opened: {}",
+                               path, rel, mapped.status().message());
+        file = *mapped;
+      }
+      if (off->i() < 0 || uint64_t(off->i()) > file->size() ||
+          need > file->size() - uint64_t(off->i()))
+        return bad(path, fmt::format("FileConstant op '{}': [{}, +{}) lies outside {} ({} bytes)",
+                                     op.name(), off->i(), need, rel, file->size()));
+      const uint8_t* at = file->data() + off->i();
+      const size_t align = std::max<size_t>(1, ir::dtypeSize(v->dtype));
+      if (reinterpret_cast<uintptr_t>(at) % align == 0)
+        v->data = std::make_shared<ir::Blob>(at, need, file);
+      else
+        v->data = ir::Blob::copyOf(at, need);
       sources[src0] = v;
     } else if (op.type() == "NetOutput") {
       for (const auto& in : op.input()) {

@@ -152,8 +152,15 @@ class OmBuilder {
       if (source_.count(v)) return;
       auto* op = graph->add_op();
       op->set_name(claim(v->name));
-      op->set_type("Const");
       op->set_id(id++);
+      if (info_.external_weight != 0) {  // the data goes to a file beside the OM
+        op->set_type("FileConstant");
+        fillTensorDesc(*v, op->add_output_desc(), info_.c0);
+        external_.push_back({v, op});
+        source_[v] = op->name() + ":0";
+        return;
+      }
+      op->set_type("Const");
       auto* t = (*op->mutable_attr())["value"].mutable_t();
       fillTensorDesc(*v, t->mutable_desc(), info_.c0);
       t->mutable_desc()->set_weight_size(static_cast<int64_t>(v->byteSize()));
@@ -285,7 +292,47 @@ class OmBuilder {
     }
   }
 
+  // --external_weight: weight/<stem>.<k>.bin per constant (1) or weight/<stem>.bin for all (2),
+  // each written atomically and streamed from the constant's own storage.
+  Status writeExternal(const std::string& path) {
+    if (external_.empty()) return Status::ok();
+    const std::string dir = dirName(path) + "/weight";
+    ASC_RETURN_IF_ERROR(makeDirs(dir));
+    const std::string stem = fileStem(path);
+    std::unique_ptr<OutputFile> one;
+    static const uint8_t zeros[kWeightAlign] = {};
+    for (size_t k = 0; k < external_.size(); ++k) {
+      const ir::Value* v = external_[k].value;
+      const std::string rel = info_.external_weight == 2 ? fmt::format("weight/{}.bin", stem)
+                                                         : fmt::format("weight/{}.{}.bin", stem, k);
+      std::unique_ptr<OutputFile> own;
+      OutputFile* f = nullptr;
+      if (info_.external_weight == 2) {
+        if (!one) {
+          ASC_TRY(one, OutputFile::create(dirName(path) + "/" + rel));
+        }
+        f = one.get();
+        while (f->offset() % kWeightAlign)  // each constant on a 64-byte boundary
+          ASC_RETURN_IF_ERROR(f->write(zeros, kWeightAlign - f->offset() % kWeightAlign));
+      } else {
+        ASC_TRY(own, OutputFile::create(dirName(path) + "/" + rel));
+        f = own.get();
+      }
+      const uint64_t offset = f->offset();
+      if (v->byteSize()) ASC_RETURN_IF_ERROR(f->write(v->data->data(), v->byteSize()));
+      auto& attrs = *external_[k].op->mutable_attr();
+      attrs["location"] = makeStringAttr(rel);
+      attrs["offset"] = makeIntAttr(static_cast<int64_t>(offset));
+      attrs["length"] = makeIntAttr(static_cast<int64_t>(v->byteSize()));
+      if (own) ASC_RETURN_IF_ERROR(own->keep());
+    }
+    if (one) ASC_RETURN_IF_ERROR(one->keep());
+    return Status::ok();
+  }
+
   Status write(const std::string& path) {
+    ASC_RETURN_IF_ERROR(writeExternal(path));
+    if (!external_.empty()) model_bytes_ = deterministicBytes(model_);  // with the files' offsets
     ASC_TRY(auto f, OutputFile::create(path));
     uLong crc = crc32(0L, Z_NULL, 0);
     auto put = [&](const void* p, size_t n) -> Status {
@@ -354,6 +401,11 @@ class OmBuilder {
   domi::ModelTaskDef task_;
   std::unordered_map<const ir::Value*, std::string> source_;
   std::vector<WeightSlot> weights_;
+  struct External {
+    const ir::Value* value;
+    ge::proto::OpDef* op;
+  };
+  std::vector<External> external_;
   uint64_t memory_size_ = 0, weight_bytes_ = 0, weights_size_ = 0, weights_start_ = 0;
   uint32_t compute_ops_ = 0;
   std::string model_bytes_, task_bytes_;

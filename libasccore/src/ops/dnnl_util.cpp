@@ -121,12 +121,10 @@ Result<memory> reorderConstant(const ir::Node& n, const memory::desc& have, cons
                                const memory::desc& want, ops::KernelEnv& env) {
   try {
     memory src(have, env.engine, const_cast<void*>(data));
-    if (have == want) {
-      // Keep our own copy anyway: the constant may live in a read-only mapping.
-      memory dst(want, env.engine);
-      std::memcpy(dst.get_data_handle(), data, have.get_size());
-      return dst;
-    }
+    // Already in the layout the primitive wants: use the constant where it is (a mapped OM or
+    // weight file, or memory the session owns for as long as its kernels). Primitives only read
+    // weights, so a read-only mapping serves, and the weights are never held twice.
+    if (have == want) return src;
     memory dst(want, env.engine);
     dnnl::reorder(src, dst).execute(env.stream, src, dst);
     env.stream.wait();

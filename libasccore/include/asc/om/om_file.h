@@ -51,6 +51,10 @@ struct ModelInfo {
   /// when it compiles the graph per input shape (passes::encodeSettings()).
   DynamicShapes dynamic;
   std::map<std::string, std::vector<std::string>> runtime_compile;
+  /// --external_weight: 0 keeps the weights in WEIGHTS_DATA; 1 writes each constant to its own
+  /// file, 2 all of them to one file, under weight/ beside the OM. The OM then holds FileConstant
+  /// ops (attributes location, offset, length) and the runtime maps the files.
+  int external_weight = 0;
 };
 
 /// The activation memory plan atc records in the OM: each node output's offset in one arena.

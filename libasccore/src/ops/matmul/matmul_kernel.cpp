@@ -35,6 +35,9 @@ memory::desc strided(const memory::dims& dims, bool transpose_last2) {
   return memory::desc(dims, memory::data_type::f32, strides);
 }
 
+// Constant weights over this size stay in the model's own layout and memory.
+constexpr size_t kInPlaceWeightBytes = size_t(64) << 20;
+
 Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
   const ir::Node& n = k.node;
   // transpose_x2 / alpha come from fuse-matmul-transpose-scale: B stored as [..., N, K] is
@@ -66,10 +69,13 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
     memory::dims biasd(r, 1);
     biasd[r - 1] = c[r - 1];
     auto biasmd = strided(biasd, false);
-    // Constant weights: let the primitive choose their layout and reorder them once.
+    // Constant weights: let the primitive choose their layout and reorder them once, unless
+    // they are large: a big weight is read in place from the model's mapping (its blocked copy
+    // would double the memory a large model needs; a matrix that size is memory-bound anyway).
     const bool const_b = k.inputs[1].value->isConstant();
+    const bool big_b = k.inputs[1].bytes > kInPlaceWeightBytes;
     memory::desc bwant =
-        const_b ? memory::desc(bd, memory::data_type::f32, memory::format_tag::any) : bmd;
+        const_b && !big_b ? memory::desc(bd, memory::data_type::f32, memory::format_tag::any) : bmd;
     auto d = has_bias ? dnnl::matmul::desc(amd, bwant, biasmd, cmd)
                       : dnnl::matmul::desc(amd, bwant, cmd);
     dnnl::primitive_attr attr;
