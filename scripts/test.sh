@@ -22,4 +22,8 @@ fi
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DASC_BUILD_TESTS=ON
 cmake --build "$build" -j "$(nproc)"
 cd "$build"
+# ctest runs $(nproc) tests at once, each tool on every core: idle OpenMP threads must sleep, not
+# spin, or they starve each other (a 2-thread squeezenet run on a busy 2-core machine: 153 ms
+# spinning, 24 ms passive; docs/runtime.md). A caller's own choice is kept.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
 ctest --output-on-failure --no-tests=error -j "$(nproc)"

@@ -25,7 +25,7 @@ mkdir -p "$out"
 [ -x "$build/bin/atc" ] && [ -x "$build/bin/msame" ] || { echo "build first: scripts/test.sh" >&2; exit 1; }
 if [ ! -d "$here/node_modules/onnxruntime-node" ]; then
   echo "installing onnxruntime-node (benchmarks only)..."
-  (cd "$here" && ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm install --no-audit --no-fund >/dev/null)
+  (cd "$here" && ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm ci --no-audit --no-fund >/dev/null)
 fi
 ort="node $here/ort_tool.js"
 onnx="$root/bench-models/$m.onnx"

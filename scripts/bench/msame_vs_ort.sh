@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # msame_vs_ort.sh [model ...]: converts each benchmark model with atc (--precision_mode=force_fp32),
 # checks msame's outputs against ONNX Runtime's (onnxruntime-node) on the same random input, and
-# times both side by side, interleaved: ROUNDS rounds of RUNS runs each, same thread count. It
+# times both side by side, interleaved: ROUNDS rounds of RUNS runs each, same thread count, the
+# order alternating between rounds. It
 # prints one row per model (accuracy, median latencies, ratio) and the geometric mean ratio.
 #   ROUNDS (5), RUNS (20), THREADS (nproc), BUILD_DIR (build), BENCH_OUT (a temp folder),
 #   ACCURACY_ONLY=1 (check outputs, skip the timing)
@@ -24,7 +25,7 @@ mkdir -p "$out"
 [ -x "$build/bin/atc" ] && [ -x "$build/bin/msame" ] || { echo "build first: scripts/test.sh" >&2; exit 1; }
 if [ ! -d "$here/node_modules/onnxruntime-node" ]; then
   echo "installing onnxruntime-node (benchmarks only)..."
-  (cd "$here" && ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm install --no-audit --no-fund >/dev/null)
+  (cd "$here" && ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm ci --no-audit --no-fund >/dev/null)
 fi
 ort="node $here/ort_tool.js"
 
@@ -53,13 +54,17 @@ for m in "${models[@]}"; do
     continue
   fi
   ms_list=() ; ort_list=()
+  run_msame() {
+    ms_list+=("$("$build/bin/msame" --model "$out/$m.om" --input "$out/$m.in.npy" --loop "$runs" \
+         --threads "$threads" | sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p')")
+  }
+  run_ort() {
+    ort_list+=("$($ort run "$onnx" "$out/$m.in.npy" "$out/$m.ortt" "$((runs + 1))" "$threads" | node -e \
+         "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).median_ms))")")
+  }
+  # The order alternates between rounds, so neither side always runs on a cooler machine.
   for r in $(seq "$rounds"); do
-    ms=$("$build/bin/msame" --model "$out/$m.om" --input "$out/$m.in.npy" --loop "$runs" \
-         --threads "$threads" | sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p')
-    ms_list+=("$ms")
-    o=$($ort run "$onnx" "$out/$m.in.npy" "$out/$m.ortt" "$((runs + 1))" "$threads" | node -e \
-         "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).median_ms))")
-    ort_list+=("$o")
+    if [ $((r % 2)) -eq 1 ]; then run_msame; run_ort; else run_ort; run_msame; fi
   done
   msm=$(printf '%s\n' "${ms_list[@]}" | median)
   om=$(printf '%s\n' "${ort_list[@]}" | median)
