@@ -186,10 +186,8 @@ Status inferResize(InferContext& ctx) {
   if (mode != "nearest" && mode != "linear" && mode != "cubic")
     return ctx.fail("mode '{}' is not nearest, linear or cubic", mode);
   const std::string ctm = a.getString("coordinate_transformation_mode", "half_pixel");
-  if (ctm == "tf_crop_and_resize")
-    return ctx.unsupported("coordinate_transformation_mode tf_crop_and_resize is not supported");
-  static const char* kCtm[] = {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
-                               "tf_half_pixel_for_nn"};
+  static const char* kCtm[] = {"half_pixel", "pytorch_half_pixel",   "align_corners",
+                               "asymmetric", "tf_half_pixel_for_nn", "tf_crop_and_resize"};
   if (std::none_of(std::begin(kCtm), std::end(kCtm), [&](const char* c) { return ctm == c; }))
     return ctx.fail("coordinate_transformation_mode '{}' is not supported", ctm);
   const std::string nm = a.getString("nearest_mode", "round_prefer_floor");

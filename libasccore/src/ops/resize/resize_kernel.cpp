@@ -1,7 +1,7 @@
 // resize_kernel.cpp: nearest, (multi-)linear and cubic resampling with every ONNX coordinate
-// transformation mode except tf_crop_and_resize. Per dimension and output coordinate the kernel
-// precomputes its taps (source index, weight); an output element is the weighted sum over the
-// product of its dimensions' taps.
+// transformation mode, tf_crop_and_resize (roi, extrapolation_value) included. Per dimension and
+// output coordinate the kernel precomputes its taps (source index, weight); an output element is
+// the weighted sum over the product of its dimensions' taps.
 #include "resize_kernel.h"
 
 #include <algorithm>
@@ -61,9 +61,15 @@ class ResizeKernel : public Kernel {
         upsample ? "floor" : n.attrs.getString("nearest_mode", "round_prefer_floor");
     const double a = n.attrs.getFloat("cubic_coeff_a", -0.75f);
     const bool exclude = n.attrs.getInt("exclude_outside", 0) != 0;
-    if (coord == "tf_crop_and_resize")
-      return Status::error(ErrorCode::NotImplemented,
-                           "node '{}': tf_crop_and_resize is not supported", n.name);
+    // tf_crop_and_resize samples the region roi = [starts..., ends...] (fractions of each dim);
+    // an output whose source lies outside the input takes extrapolation_value.
+    const bool crop = coord == "tf_crop_and_resize";
+    const auto roi = n.attrs.getFloats("roi");
+    if (crop && roi.size() != 2 * x.size())
+      return Status::error(ErrorCode::InvalidModel,
+                           "node '{}': tf_crop_and_resize needs roi with {} values, it has {}",
+                           n.name, 2 * x.size(), roi.size());
+    extrapolation_ = n.attrs.getFloat("extrapolation_value", 0.f);
     auto scales = n.attrs.getFloats("scales");
     in_ = k.inputs[0].f32();
     out_ = static_cast<float*>(k.outputs[0].data);
@@ -79,13 +85,25 @@ class ResizeKernel : public Kernel {
       taps_[d].resize(out);
       for (int64_t o = 0; o < out; ++o) {
         auto& t = taps_[d][o];
-        if (in == out && scale == 1.0) {
+        const bool whole = !crop || (roi[d] == 0.f && roi[d + x.size()] == 1.f);
+        if (in == out && scale == 1.0 && whole) {
           t.push_back({o, 1.f});
           continue;
         }
         const double out_len =
             scales.size() == x.size() ? static_cast<double>(in) * scale : static_cast<double>(out);
-        double src = sourceCoord(coord, o, scale, in, out_len);
+        double src = 0;
+        if (crop) {
+          const double start = roi[d], end = roi[d + x.size()], span = double(in - 1);
+          src = out > 1 ? start * span + double(o) * (end - start) * span / double(out - 1)
+                        : 0.5 * (start + end) * span;
+          if (!(src >= 0 && src <= span)) {  // outside (or NaN): extrapolation_value
+            t.push_back({kOutside, 0.f});
+            continue;
+          }
+        } else {
+          src = sourceCoord(coord, o, scale, in, out_len);
+        }
         if (mode == "nearest") {
           int64_t i = nearestIndex(nearest, src);
           t.push_back({std::clamp<int64_t>(i, 0, in - 1), 1.f});
@@ -161,6 +179,10 @@ class ResizeKernel : public Kernel {
         float* dst = out_ + (p * oh + y) * ow;
         for (int64_t x = 0; x < ow; ++x) {
           float acc = 0.f;
+          if (ty[y][0].index == kOutside || tx[x][0].index == kOutside) {
+            dst[x] = extrapolation_;
+            continue;
+          }
           for (const Tap& a : ty[y]) {
             const float* row = src + a.index * iw;
             float s = 0.f;
@@ -177,12 +199,15 @@ class ResizeKernel : public Kernel {
   bool planar_ = false;
   double accumulate(const std::vector<int64_t>& idx, size_t d, int64_t off) const {
     if (d == idx.size()) return in_[off];
+    if (taps_[d][idx[d]][0].index == kOutside) return extrapolation_;
     double s = 0;
     for (const Tap& t : taps_[d][idx[d]])
       s += t.weight * accumulate(idx, d + 1, off + t.index * in_strides_[d]);
     return s;
   }
 
+  static constexpr int64_t kOutside = -1;  // a tap list of one: the source is off the input
+  float extrapolation_ = 0.f;
   const float* in_ = nullptr;
   float* out_ = nullptr;
   ir::Shape in_shape_, out_shape_;
