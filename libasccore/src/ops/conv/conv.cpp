@@ -189,11 +189,15 @@ Status inferConvTranspose(InferContext& ctx) {
       // output_shape wins: derive the pads from it (SAME_UPPER style split).
       int64_t want = output_shape[output_shape.size() - g.spatial + i];
       int64_t total = g.strides[i] * (x[2 + i] - 1) + op[i] + ek - want;
-      if (total < 0)
-        return ctx.unsupported("output_shape [{}] needs negative padding, which is not supported",
-                               ir::shapeToString(output_shape));
-      g.pads[i] = total / 2;
-      g.pads[i + g.spatial] = total - total / 2;
+      if (total < 0) {
+        // A larger output than the transposed convolution gives: the extra rows come at the
+        // end (as ONNX Runtime and the node tests have it), which is what output_padding adds.
+        g.pads[i] = g.pads[i + g.spatial] = 0;
+        op[i] -= total;
+      } else {
+        g.pads[i] = total / 2;
+        g.pads[i + g.spatial] = total - total / 2;
+      }
       o = want;
     }
     if (o <= 0) return ctx.fail("output spatial dim {} would be {}", i, o);
