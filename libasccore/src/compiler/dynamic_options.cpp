@@ -134,7 +134,8 @@ Result<DynamicRequest> parseDynamicOptions(const DynamicOptions& o, bool has_aip
                          given[0], given[1]);
   if (!o.input_shape_range.empty()) {
     ASC_TRY(auto ranges, parseShapeList(o.input_shape_range, "--input_shape_range", true));
-    for (auto& [name, dims] : ranges) {
+    for (auto& [input, dims] : ranges) {
+      const std::string& name = input;  // (a structured binding cannot be captured in C++17)
       auto it = std::find_if(r.inputs.begin(), r.inputs.end(),
                              [&](const auto& in) { return in.first == name; });
       if (it == r.inputs.end()) {
