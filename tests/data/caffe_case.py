@@ -107,7 +107,33 @@ def v1net():
     ])
 
 
-NETS = {"lenet": lenet, "alexnet": alexnet, "v1net": v1net}
+def misc():
+    return dict(input=("data", [1, 4, 10, 10]), outputs=["flat", "am"], layers=[
+        ("Convolution", "conv0", ["data"], ["conv0"], "convolution_param { num_output: 6 kernel_size: 3 pad: 1 }",
+         dict(num_output=6, k=(3, 3), s=(1, 1), p=(1, 1), d=(1, 1), group=1, bias=True)),
+        ("Normalize", "norm0", ["conv0"], ["norm0"],
+         "norm_param { across_spatial: false channel_shared: false eps: 1e-10 }", dict(eps=1e-10)),
+        ("PReLU", "prelu", ["norm0"], ["prelu"], "", {}),
+        ("ELU", "elu", ["prelu"], ["elu"], "elu_param { alpha: 0.5 }", dict(alpha=0.5)),
+        ("AbsVal", "abs", ["elu"], ["abs"], "", {}),
+        ("Exp", "exp", ["abs"], ["exp"], "exp_param { base: 2 scale: 0.5 shift: -1 }", dict(base=2.0, scale=0.5, shift=-1.0)),
+        ("Log", "log", ["exp"], ["log"], "log_param { base: 10 scale: 2 shift: 1 }", dict(base=10.0, scale=2.0, shift=1.0)),
+        ("Deconvolution", "deconv", ["log"], ["deconv"],
+         "convolution_param { num_output: 4 kernel_size: 4 stride: 2 pad: 1 }", dict(num_output=4, k=4, s=2, p=1, bias=True)),
+        ("Crop", "crop", ["deconv", "data"], ["crop"], "crop_param { axis: 2 offset: 3 }", dict(axis=2, offset=3)),
+        ("Scale", "scale", ["crop", "data"], ["scale"], "scale_param { axis: 0 }", dict(two=True)),
+        ("Bias", "bias", ["scale"], ["bias"], "", {}),
+        ("Permute", "perm", ["bias"], ["perm"], "permute_param { order: 0 order: 2 order: 3 order: 1 }", dict(order=[0, 2, 3, 1])),
+        ("Reshape", "reshape", ["perm"], ["reshape"], "reshape_param { shape { dim: 0 dim: -1 dim: 8 } }", {}),
+        ("InnerProduct", "ip", ["reshape"], ["ip"], "inner_product_param { num_output: 3 axis: 2 transpose: true }",
+         dict(num_output=3, bias=True, axis=2, transpose=True)),
+        ("Softmax", "sm", ["ip"], ["sm"], "softmax_param { axis: 2 }", dict(axis=2)),
+        ("Flatten", "flat", ["sm"], ["flat"], "flatten_param { axis: 1 end_axis: 2 }", {}),
+        ("ArgMax", "am", ["ip"], ["am"], "argmax_param { axis: 2 }", dict(axis=2)),
+    ])
+
+
+NETS = {"lenet": lenet, "alexnet": alexnet, "v1net": v1net, "misc": misc}
 
 
 # ---- weights -----------------------------------------------------------------------------
@@ -117,10 +143,17 @@ def blob_shapes(t, p, in_shape):
         shapes = [[p["num_output"], in_shape[1] // p["group"], *p["k"]]]
         return shapes + ([[p["num_output"]]] if p["bias"] else [])
     if t == "InnerProduct":
-        k = int(np.prod(in_shape[1:]))
-        return [[p["num_output"], k]] + ([[p["num_output"]]] if p["bias"] else [])
+        k = int(np.prod(in_shape[p.get("axis", 1):]))
+        w = [k, p["num_output"]] if p.get("transpose") else [p["num_output"], k]
+        return [w] + ([[p["num_output"]]] if p["bias"] else [])
+    if t == "Deconvolution":
+        return [[in_shape[1], p["num_output"], p["k"], p["k"]], [p["num_output"]]]
+    if t in ("PReLU", "Normalize", "Bias"):
+        return [[in_shape[1]]]
     if t == "BatchNorm":
         return [[in_shape[1]], [in_shape[1]], [1]]
+    if t == "Scale" and p.get("two"):
+        return []
     if t == "Scale":
         return [[in_shape[1]]] + ([[in_shape[1]]] if p["bias"] else [])
     return []
@@ -140,7 +173,7 @@ def make_blobs(t, shapes, rng):
         elif t == "Scale" and i == 0:
             out.append(rng.uniform(0.5, 1.5, s).astype(np.float32))
         else:
-            fan_in = int(np.prod(s[1:])) if len(s) > 1 else 4
+            fan_in = int(np.prod(s[1:])) if len(s) > 1 else 1
             out.append((rng.standard_normal(s) / np.sqrt(fan_in)).astype(np.float32))
     return out
 
@@ -209,8 +242,45 @@ def forward_layer(t, p, xs, blobs):
     if t == "Pooling":
         return [pool(x, p)]
     if t == "InnerProduct":
-        y = x.reshape(x.shape[0], -1) @ blobs[0].T.astype(np.float64)
-        return [y + blobs[1] if p["bias"] else y]
+        axis = p.get("axis", 1)
+        w = blobs[0].astype(np.float64)
+        y = x.reshape(int(np.prod(x.shape[:axis])), -1) @ (w if p.get("transpose") else w.T)
+        y = y + blobs[1] if p["bias"] else y
+        return [y.reshape(*x.shape[:axis], -1)]
+    if t == "Deconvolution":
+        n, c, h, w = x.shape
+        k, st, pd = p["k"], p["s"], p["p"]
+        full = np.zeros((n, p["num_output"], (h - 1) * st + k, (w - 1) * st + k))
+        for i in range(k):
+            for j in range(k):
+                full[:, :, i:i + st * (h - 1) + 1:st, j:j + st * (w - 1) + 1:st] += np.einsum("nchw,co->nohw", x, blobs[0][:, :, i, j])
+        y = full[:, :, pd:full.shape[2] - pd, pd:full.shape[3] - pd]
+        return [y + blobs[1].reshape(1, -1, 1, 1)]
+    if t == "Normalize":
+        norm = np.sqrt((x * x).sum(axis=1, keepdims=True) + p["eps"])
+        return [x / norm * blobs[0].reshape(1, -1, 1, 1)]
+    if t == "PReLU":
+        return [np.where(x > 0, x, x * blobs[0].reshape(1, -1, 1, 1))]
+    if t == "ELU":
+        return [np.where(x > 0, x, p["alpha"] * (np.exp(x) - 1))]
+    if t == "AbsVal":
+        return [np.abs(x)]
+    if t == "Exp":
+        return [p["base"] ** (p["shift"] + p["scale"] * x)]
+    if t == "Log":
+        return [np.log(p["shift"] + p["scale"] * x) / np.log(p["base"])]
+    if t == "Crop":
+        ref = xs[1]
+        o = p["offset"]
+        return [x[:, :, o:o + ref.shape[2], o:o + ref.shape[3]]]
+    if t == "Bias":
+        return [x + blobs[0].reshape(1, -1, 1, 1)]
+    if t == "Permute":
+        return [x.transpose(p["order"])]
+    if t == "Reshape":
+        return [x.reshape(x.shape[0], -1, 8)]
+    if t == "ArgMax":
+        return [x.argmax(axis=p["axis"])[..., None].astype(np.float64)]
     if t == "ReLU":
         return [np.where(x > 0, x, x * p.get("slope", 0.0))]
     if t == "Softmax":
@@ -219,6 +289,8 @@ def forward_layer(t, p, xs, blobs):
         f = 0.0 if blobs[2][0] == 0 else 1.0 / blobs[2][0]
         sh = (1, -1) + (1,) * (x.ndim - 2)
         return [(x - (blobs[0] * f).reshape(sh)) / np.sqrt((blobs[1] * f).reshape(sh) + p["eps"])]
+    if t == "Scale" and p.get("two"):
+        return [x * xs[1]]
     if t == "Scale":
         sh = (1, -1) + (1,) * (x.ndim - 2)
         y = x * blobs[0].reshape(sh)
@@ -299,8 +371,9 @@ def write_model(name, outdir, seed=7):
     with open(os.path.join(outdir, name + ".caffemodel"), "wb") as f:
         f.write(encoded)
     np.save(os.path.join(outdir, name + ".input.npy"), x)
-    last = net["layers"][-1][3][0]
-    np.save(os.path.join(outdir, name + ".ref.npy"), values[last].astype(np.float32))
+    outputs = net.get("outputs", [net["layers"][-1][3][0]])
+    for i, top in enumerate(outputs):
+        np.save(os.path.join(outdir, name + (".ref.npy" if i == 0 else ".ref%d.npy" % i)), values[top].astype(np.float32))
     os.makedirs(os.path.join(outdir, "golden"), exist_ok=True)
     for lname, v in golden.items():
         np.save(os.path.join(outdir, "golden", lname + ".npy"), v.astype(np.float32))
