@@ -84,7 +84,12 @@ class Converter {
   Result<ir::Node*> node(const caffe::LayerParameter& l, const std::string& op,
                          std::vector<ir::Value*> ins, std::vector<ir::Value*> outs,
                          ir::Attrs attrs = {}) {
-    const std::string name = g_.uniqueNodeName(l.name().empty() ? op : l.name());
+    // The op writing the layer's top carries the layer's name; helpers are "<layer>/<op>".
+    const bool writes_top = std::any_of(outs.begin(), outs.end(), [&](const ir::Value* v) {
+      return std::find(produced_.begin(), produced_.end(), v) != produced_.end();
+    });
+    const std::string base = l.name().empty() ? op : l.name();
+    const std::string name = g_.uniqueNodeName(writes_top ? base : base + "/" + op);
     ir::Node* n = g_.addNode(op, name, std::move(ins), std::move(outs));
     n->attrs = std::move(attrs);
     n->original_names = {l.name()};
