@@ -92,7 +92,9 @@ class Converter {
     const std::string name = g_.uniqueNodeName(writes_top ? base : base + "/" + op);
     ir::Node* n = g_.addNode(op, name, std::move(ins), std::move(outs));
     n->attrs = std::move(attrs);
-    n->original_names = {l.name()};
+    // Dumps of the layer's top compare with the Caffe layer's output; a helper's output is no
+    // Caffe blob, so it names only itself (a fusion with the main op keeps the layer's name last).
+    n->original_names = {writes_top ? l.name() : name};
     const ops::OpDef* d = ops::lookup(op);
     if (!d) return Status::error(ErrorCode::Internal, "IR op '{}' is not registered", op);
     ops::InferContext ctx(g_, *n);
@@ -1026,7 +1028,7 @@ void Converter::mergeBatchNormScale() {
     ir::Value* out = mul->outputs[0];
     if (!g_.isGraphOutput(out) && users[out].size() == 1 && users[out][0]->op_type == "Add" &&
         users[out][0]->inputs[0] == out && constVec(users[out][0]->inputs[1], c) &&
-        users[out][0]->original_names == mul->original_names)
+        users[out][0]->name + "/Mul" == mul->name)
       add = users[out][0];
     ir::Tensor scale = mul->inputs[1]->tensor();
     scale.shape = {c};
@@ -1043,7 +1045,7 @@ void Converter::mergeBatchNormScale() {
     bn->outputs[0] = out;
     out->producer = bn;
     out->producer_output = 0;
-    bn->original_names.push_back(mul->original_names[0]);
+    bn->original_names.push_back(add ? add->original_names[0] : mul->original_names[0]);
   }
   if (!dead.empty()) {
     g_.removeNodesIf([&](const ir::Node& n) { return dead.count(&n) != 0; });
