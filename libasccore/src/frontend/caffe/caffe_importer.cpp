@@ -103,6 +103,12 @@ class Converter {
     if (!st.isOk())
       return Status::error(st.code(), "Caffe layer '{}' ({}): {}", l.name(), l.type(),
                            st.message());
+    for (const ir::Value* out : n->outputs) {
+      uint64_t bytes;
+      if (!ir::checkedByteSize(out->shape, out->dtype, &bytes))
+        return invalid(l, fmt::format("its output '{}': {}", out->name,
+                                      ir::shapeLimitReason(out->shape, out->dtype)));
+    }
     return n;
   }
   // A one-input, one-output op on bottom 0 into top 0.
@@ -164,6 +170,10 @@ class Converter {
     if (!ir::checkedByteSize(own, ir::DType::F32, &bytes))
       return invalid(
           l, fmt::format("weight blob {}: {}", index, ir::shapeLimitReason(own, ir::DType::F32)));
+    if (!ir::checkedByteSize(want, ir::DType::F32, &bytes))
+      return invalid(
+          l, fmt::format("its weight blob {} would be [{}]: {}", index, ir::shapeToString(want),
+                         ir::shapeLimitReason(want, ir::DType::F32)));
     const int64_t n = ir::numElements(want);
     if (ir::numElements(own) != n)
       return invalid(l, fmt::format("weight blob {} has shape [{}] ({} values), the layer needs "
