@@ -2,6 +2,7 @@
 // Caffe's pooling rounding, BatchNorm+Scale merging, --input_shape, and the errors of bad files
 // (syntax, missing or mismatched weights, unknown layers, hostile sizes).
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <fstream>
 #include <string>
 
@@ -259,4 +260,35 @@ TEST_CASE("Caffe prototxt renders as JSON and pre-checks", "[caffe]") {
   auto r = frontend::precheckCaffe(writeText("unknown.prototxt", text), "");
   REQUIRE(r.isOk());
   CHECK(r->failed() == 1);
+}
+
+TEST_CASE("Caffe PriorBox becomes a constant of SSD's default boxes", "[caffe]") {
+  const auto proto = writeText("prior.prototxt", R"(
+layer { name: "data" type: "Input" top: "data" input_param { shape { dim: 1 dim: 3 dim: 8 dim: 8 } } }
+layer { name: "zeros" type: "Input" top: "zeros" input_param { shape { dim: 1 dim: 2 dim: 64 } } }
+layer { name: "pool" type: "Pooling" bottom: "data" top: "pool" pooling_param { pool: MAX kernel_size: 4 stride: 4 } }
+layer { name: "pb" type: "PriorBox" bottom: "pool" bottom: "data" top: "pb"
+        prior_box_param { min_size: 4 max_size: 8 aspect_ratio: 2 flip: true
+                          variance: 0.1 variance: 0.1 variance: 0.2 variance: 0.2 } }
+layer { name: "sum" type: "Eltwise" bottom: "pb" bottom: "zeros" top: "sum" }
+)");
+  auto g = frontend::importCaffe(proto, "");
+  REQUIRE(g.isOk());
+  const ir::Node* sum = nodeNamed(*g, "sum");
+  REQUIRE(sum);
+  const ir::Value* pb = sum->inputs[0];
+  REQUIRE(pb->isConstant());
+  // 2x2 cells, 4 priors (min, sqrt(min*max), ratio 2, ratio 1/2), 4 coordinates.
+  REQUIRE(pb->shape == ir::Shape{1, 2, 64});
+  const float* v = pb->data->as<float>();
+  const float s = std::sqrt(32.f) / 2;  // half the sqrt(min*max) box
+  const float expect[12] = {0.f,         0.f,
+                            0.5f,        0.5f,
+                            (2 - s) / 8, (2 - s) / 8,
+                            (2 + s) / 8, (2 + s) / 8,
+                            (2 - s) / 8, (2 - s / 2) / 8,
+                            (2 + s) / 8, (2 + s / 2) / 8};
+  for (int i = 0; i < 12; ++i) CHECK(v[i] == Approx(expect[i]).margin(1e-6));
+  CHECK(v[64] == Approx(0.1f));
+  CHECK(v[66] == Approx(0.2f));
 }
