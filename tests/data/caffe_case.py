@@ -123,6 +123,7 @@ def misc():
         ("Crop", "crop", ["deconv", "data"], ["crop"], "crop_param { axis: 2 offset: 3 }", dict(axis=2, offset=3)),
         ("Scale", "scale", ["crop", "data"], ["scale"], "scale_param { axis: 0 }", dict(two=True)),
         ("Bias", "bias", ["scale"], ["bias"], "", {}),
+        ("Scale", "scale3", ["bias"], ["bias"], "scale_param { bias_term: true }", dict(bias=True)),
         ("Permute", "perm", ["bias"], ["perm"], "permute_param { order: 0 order: 2 order: 3 order: 1 }", dict(order=[0, 2, 3, 1])),
         ("Reshape", "reshape", ["perm"], ["reshape"], "reshape_param { shape { dim: 0 dim: -1 dim: 8 } }", {}),
         ("InnerProduct", "ip", ["reshape"], ["ip"], "inner_product_param { num_output: 3 axis: 2 transpose: true }",
