@@ -72,3 +72,10 @@ run atc "${common[@]}" --model=lenet.prototxt --weight=lenet.caffemodel --output
 expect_exit_nonzero
 expect_stdout_contains "E1001"
 expect_no_file shape.om
+
+# Dynamic dims are not supported for Caffe yet: E10055, no OM.
+run atc "${common[@]}" --model=lenet.prototxt --weight=lenet.caffemodel --output=dyn \
+  --input_shape="data:-1,1,28,28" --dynamic_batch_size="1,2"
+expect_exit_nonzero
+expect_stdout_contains "E10055"
+expect_no_file dyn.om

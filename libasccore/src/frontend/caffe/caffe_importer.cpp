@@ -51,6 +51,13 @@ Status Converter::addInput(const std::string& name, ir::Shape shape) {
                          "--input_shape=\"{}:d0,d1,...\"",
                          name, name);
   for (size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] == -1 && overrides_used_.count(name))
+      return Status::error(ErrorCode::NotImplemented,
+                           "The operation is not supported. Reason: input '{}' gets a dynamic dim "
+                           "(-1, a range or a --dynamic_* option) at position {}; Caffe models "
+                           "take fixed shapes in asc-tools for now, give fixed sizes",
+                           name, i);
+  for (size_t i = 0; i < shape.size(); ++i)
     if (shape[i] <= 0)
       return Status::error(ErrorCode::InputShapeMismatch,
                            "input '{}' has the dim {} at position {}; dims must be positive "
