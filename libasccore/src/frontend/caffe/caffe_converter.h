@@ -63,6 +63,7 @@ class Converter {
     ir::Value* v = g_.addValue(blobs_.count(name) ? l.name() : name);
     blobs_[name] = v;
     produced_.push_back(v);
+    layer_tops_.insert(v);
     return v;
   }
   ir::Value* temp(const std::string& base) { return g_.addValue(base); }
@@ -76,9 +77,8 @@ class Converter {
                          std::vector<ir::Value*> ins, std::vector<ir::Value*> outs,
                          ir::Attrs attrs = {}) {
     // The op writing the layer's top carries the layer's name; helpers are "<layer>/<op>".
-    const bool writes_top = std::any_of(outs.begin(), outs.end(), [&](const ir::Value* v) {
-      return std::find(produced_.begin(), produced_.end(), v) != produced_.end();
-    });
+    const bool writes_top = std::any_of(
+        outs.begin(), outs.end(), [&](const ir::Value* v) { return layer_tops_.count(v) != 0; });
     const std::string base = l.name().empty() ? op : l.name();
     const std::string name = g_.uniqueNodeName(writes_top ? base : base + "/" + op);
     ir::Node* n = g_.addNode(op, name, std::move(ins), std::move(outs));
@@ -221,6 +221,7 @@ class Converter {
       weights_;
   std::unordered_set<const ir::Value*> consumed_;
   std::vector<ir::Value*> produced_;
+  std::unordered_set<const ir::Value*> layer_tops_;  // the tops of the layer being converted
 };
 
 }  // namespace asc::frontend::caffe_import

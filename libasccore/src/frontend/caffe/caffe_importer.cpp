@@ -89,6 +89,7 @@ Status Converter::input(const caffe::LayerParameter& l) {
 }
 
 Status Converter::convertLayer(const caffe::LayerParameter& l) {
+  layer_tops_.clear();
   const std::string& t = l.type();
   auto tops = [&](int n) -> Status {
     if (l.top_size() != n)
