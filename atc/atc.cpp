@@ -13,6 +13,7 @@
 
 #include "asc/cli/common.h"
 #include "asc/compiler/compile.h"
+#include "asc/frontend/caffe.h"
 #include "asc/frontend/onnx.h"
 #include "asc/om/om_file.h"
 #include "asc/ops/plugin.h"
@@ -295,10 +296,23 @@ Status buildModel(const Options& o) {
   return Status::ok();
 }
 
+Status writePrecheckReport(const Options& o, const frontend::PrecheckReport& r, std::ostream& out);
+
+// --mode=3 --framework=0: the Caffe layers (and, with --weight, a full import's verdict).
+Result<frontend::PrecheckReport> precheckCaffeModel(const Options& o) {
+  frontend::CaffeImportOptions co;
+  co.input_shape = o.get("input_shape");
+  return frontend::precheckCaffe(o.get("model"), o.get("weight"), co);
+}
+
 // --mode=3: which nodes asc-tools can take, as the real pre-check report (JSON).
 Status precheck(const Options& o, std::ostream& out) {
   ASC_RETURN_IF_ERROR(requireValue(o, "model"));
   const std::string fw = o.get("framework");
+  if (fw == "0") {
+    ASC_TRY(frontend::PrecheckReport r, precheckCaffeModel(o));
+    return writePrecheckReport(o, r, out);
+  }
   if (fw != "5")
     return Status::error(ErrorCode::RequiredParam,
                          "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
@@ -307,6 +321,11 @@ Status precheck(const Options& o, std::ostream& out) {
   io.input_shape = o.get("input_shape");
   ASC_TRY(io.op_name_map, readOpNameMap(o.get("op_name_map")));
   ASC_TRY(frontend::PrecheckReport r, frontend::precheckOnnx(o.get("model"), io));
+  return writePrecheckReport(o, r, out);
+}
+
+// The pre-check report as the real atc writes it (JSON at --check_report), and its verdict.
+Status writePrecheckReport(const Options& o, const frontend::PrecheckReport& r, std::ostream& out) {
   const size_t fail = r.failed();
   std::string json = fmt::format(
       "{{\n  \"name\": {},\n  \"result\": \"{}\",\n  \"total\": {},\n"
@@ -369,7 +388,16 @@ Status writeOpsInfo(const std::string& dir) {
   return Status::ok();
 }
 
+// --mode=1 --framework=0 --om=deploy.prototxt: the prototxt as JSON.
+Status caffeModelToJson(const Options& o) {
+  ASC_RETURN_IF_ERROR(requireValue(o, "om"));
+  ASC_RETURN_IF_ERROR(requireValue(o, "json"));
+  ASC_TRY(std::string json, frontend::caffePrototxtToJson(o.get("om")));
+  return writeFileAtomic(o.get("json"), json.data(), json.size());
+}
+
 Status modelToJson(const Options& o) {
+  if (o.given("framework") && o.get("framework") == "0") return caffeModelToJson(o);
   if (o.given("framework"))
     return Status::error(ErrorCode::NotImplemented,
                          "The operation is not supported. Reason: --mode=1 with --framework "
@@ -446,13 +474,14 @@ void printCompatibility(std::ostream& out) {
              "most conversion failures come from a framework, opset or chip the tools do not "
              "take.\n\n",
              asc::version());
-  fmt::print(out,
-             "## Frameworks\n\n| --framework | source | asc-tools |\n|---|---|---|\n"
-             "| 5 | ONNX (`.onnx`, external data) | opsets {}-{} |\n"
-             "| 0 | Caffe (`.prototxt` + `--weight`) | refused with E10055 (not built yet) |\n"
-             "| 1 | MindSpore | refused with E10055 |\n"
-             "| 3 | TensorFlow (frozen `.pb`) | refused with E10055 (not built yet) |\n\n",
-             frontend::kMinOnnxOpset, frontend::kMaxOnnxOpset);
+  fmt::print(
+      out,
+      "## Frameworks\n\n| --framework | source | asc-tools |\n|---|---|---|\n"
+      "| 5 | ONNX (`.onnx`, external data) | opsets {}-{} |\n"
+      "| 0 | Caffe (`.prototxt` + `--weight`, V1 `layers` too) | the layers of docs/caffe.md |\n"
+      "| 1 | MindSpore | refused with E10055 |\n"
+      "| 3 | TensorFlow (frozen `.pb`) | refused with E10055 (not built yet) |\n\n",
+      frontend::kMinOnnxOpset, frontend::kMaxOnnxOpset);
   fmt::print(out,
              "## Chips (`--soc_version`)\n\n| chip | target | memory (GiB) | C0 | bf16 | fp16 "
              "TFLOPS | ops it lacks |\n|---|---|---|---|---|---|---|\n");

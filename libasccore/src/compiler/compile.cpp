@@ -12,6 +12,7 @@
 #include <random>
 
 #include "asc/compare/metrics.h"
+#include "asc/frontend/caffe.h"
 #include "asc/ops/registry.h"
 #include "asc/runtime/session.h"
 #include "asc/support/log.h"
@@ -242,12 +243,28 @@ Status checkEquivalence(const ir::Graph& original, const ir::Graph& optimised) {
 
 namespace {
 
+// --framework=0: the prototxt in --model, the caffemodel in --weight.
+Result<ir::Graph> importCaffeSource(const CompileOptions& o,
+                                    const frontend::OnnxImportOptions& import) {
+  if (o.weight.empty())
+    return Status::error(ErrorCode::WeightRequired,
+                         "--weight is required with --framework=0 (Caffe): give the .caffemodel "
+                         "that holds the weights of {}",
+                         o.model);
+  frontend::CaffeImportOptions c;
+  c.input_shape = import.input_shape;
+  c.input_format = import.input_format;
+  c.fold_constants = import.fold_constants;
+  return frontend::importCaffe(o.model, o.weight, c);
+}
+
 // The frontend of --framework.
 Result<ir::Graph> importSource(const CompileOptions& o, const frontend::OnnxImportOptions& import) {
   switch (o.framework) {
     case 5:
       return frontend::importOnnx(o.model, import);
-    case 0:  // Caffe
+    case 0:
+      return importCaffeSource(o, import);
     case 1:  // MindSpore
     case 3:  // TensorFlow
       return Status::error(ErrorCode::NotImplemented,
