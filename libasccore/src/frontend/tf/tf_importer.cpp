@@ -121,6 +121,13 @@ Status addPlaceholder(ir::Graph& g, Converter& c, const tensorflow::NodeDef& n,
                              "--input_shape gives input '{}' dim {} = {}, the model fixes it at "
                              "{}",
                              n.name(), i, it->second[i], shape[i]);
+    if (std::count(it->second.begin(), it->second.end(), -1))
+      return Status::error(ErrorCode::NotImplemented,
+                           "The operation is not supported. Reason: input '{}' has -1 dims in "
+                           "--input_shape [{}]; dynamic shapes (-1 dims, --dynamic_batch_size, "
+                           "--dynamic_image_size, --dynamic_dims, ranges) are supported for ONNX "
+                           "models only; give TensorFlow inputs fixed shapes",
+                           n.name(), ir::shapeToString(it->second));
     shape = it->second;
     known = true;
     overrides.erase(it);
