@@ -10,7 +10,8 @@ with the odd pixel at the end, average pooling that leaves padding out of the co
                              MatMul, Softmax); DIR/x.npy its input, DIR/ref0.npy its output
   tf_case.py shapes DIR      DIR/model.pbtxt: a graph of shape and data-movement ops (Shape /
                              StridedSlice / Pack chains, masks, Conv2DBackpropInput, resizes,
-                             pads, splits, BatchMatMulV2, reductions); DIR/x.npy, DIR/refK.npy
+                             pads (MirrorPad REFLECT and SYMMETRIC), splits, BatchMatMulV2,
+                             reductions); DIR/x.npy, DIR/refK.npy
   tf_case.py check OUT.bin REF.npy
                              cosine >= 0.99999 and max|diff| <= 1e-4 * max|ref|, or exit 1
 """
@@ -410,6 +411,11 @@ def shapes(out_dir):
     mm = cc @ cc.transpose(0, 1, 3, 2)
     v = np.maximum(np.minimum(mm.max(axis=3), 3.0), -3.0) / 2.0 - 2.0
     refs.append(np.pad(v, ((0, 0), (1, 0), (0, 1)), constant_values=0.5))
+
+    # 6: MirrorPad SYMMETRIC (edges repeated) on three dims
+    g.const("sym/paddings", np.array([[0, 0], [2, 1], [0, 3], [1, 0]], np.int32))
+    g.node("out_symmetric", "MirrorPad", ["x", "sym/paddings"], T=F, mode=("s", "SYMMETRIC"))
+    refs.append(np.pad(xd, ((0, 0), (2, 1), (0, 3), (1, 0)), mode="symmetric"))
 
     open(f"{out_dir}/model.pbtxt", "w").write(g.text())
     np.save(f"{out_dir}/x.npy", x)

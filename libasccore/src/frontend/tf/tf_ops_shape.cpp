@@ -148,6 +148,44 @@ Status convUnpack(Converter& c) {
   return Status::ok();
 }
 
+// MirrorPad SYMMETRIC (the edge repeated: [a b c] padded by 2 gives [b a a b c c b]): per
+// padded dim, reversed slices of the borders concatenated around the tensor.
+Status symmetricPad(Converter& c, ir::Value* x, const std::vector<int64_t>& pv) {
+  const int64_t r = rankOf(x);
+  ir::Value* y = x;
+  for (int64_t i = 0; i < r; ++i) {
+    const int64_t b = pv[2 * i], e = pv[2 * i + 1], dim = y->shape[i];
+    if (b < 0 || e < 0 || b > dim || e > dim)
+      return c.fail("SYMMETRIC padding ({}, {}) of dim {} needs 0 to {} on each side", b, e, i,
+                    dim);
+    if (!b && !e) continue;
+    std::vector<ir::Value*> parts;
+    auto reversed = [&](int64_t start, int64_t count, const char* side) -> Result<ir::Value*> {
+      ir::Attrs a;
+      a.set("starts", std::vector<int64_t>{start});
+      a.set("ends", std::vector<int64_t>{start - count < 0 ? INT64_MIN : start - count});
+      a.set("axes", std::vector<int64_t>{i});
+      a.set("steps", std::vector<int64_t>{-1});
+      return c.emit1("Slice", {y}, std::move(a), fmt::format("{}{}", side, i));
+    };
+    if (b) {
+      ASC_TRY(ir::Value * head, reversed(b - 1, b, "head"));
+      parts.push_back(head);
+    }
+    parts.push_back(y);
+    if (e) {
+      ASC_TRY(ir::Value * tail, reversed(dim - 1, e, "tail"));
+      parts.push_back(tail);
+    }
+    ir::Attrs a;
+    a.set("axis", i);
+    ASC_TRY(y, c.emit1("Concat", parts, std::move(a), fmt::format("dim{}", i)));
+  }
+  ASC_TRY(ir::Value * out, c.emit1("Identity", {y}));
+  c.setOut(0, out);
+  return Status::ok();
+}
+
 Status convPad(Converter& c) {
   ASC_RETURN_IF_ERROR(c.needInputs(2));
   ASC_TRY(ir::Tensor p, c.constIn(1));
@@ -161,8 +199,9 @@ Status convPad(Converter& c) {
   std::string mode = "constant";
   if (c.op() == "MirrorPad") {
     const std::string m = c.strAttr("mode", "");
+    if (m == "SYMMETRIC") return symmetricPad(c, t.v, pv);
     if (m != "REFLECT")
-      return c.unsupported("mode '{}' (asc-tools takes REFLECT)", m.empty() ? "(none)" : m);
+      return c.fail("mode '{}' is not REFLECT or SYMMETRIC", m.empty() ? "(none)" : m);
     mode = "reflect";
   }
   a.set("mode", mode);
