@@ -12,6 +12,8 @@ with the odd pixel at the end, average pooling that leaves padding out of the co
                              StridedSlice / Pack chains, masks, Conv2DBackpropInput, resizes,
                              pads (MirrorPad REFLECT and SYMMETRIC), splits, BatchMatMulV2,
                              reductions); DIR/x.npy, DIR/refK.npy
+  tf_case.py extra DIR       DIR/model.pbtxt: LRN, DepthToSpace, SpaceToDepth, ArgMax, LogSoftmax,
+                             GatherV2, Tile, Greater and SelectV2; DIR/x.npy, DIR/refK.npy
   tf_case.py check OUT.bin REF.npy
                              cosine >= 0.99999 and max|diff| <= 1e-4 * max|ref|, or exit 1
 """
@@ -423,6 +425,54 @@ def shapes(out_dir):
         np.save(f"{out_dir}/ref{i}.npy", r.astype(np.float32))
 
 
+def extra(out_dir):
+    g = Graph()
+    x = rng.normal(0, 1, (1, 6, 6, 8)).astype(np.float32)
+    xd = x.astype(np.float64)
+    g.node("x", "Placeholder", dtype=F, shape=("shape", [1, 6, 6, 8]))
+    refs = []
+    # 0: LRN (depth_radius 2)
+    g.node("out_lrn", "LRN", ["x"], T=F, depth_radius=("i", 2), bias=("f", 1.0), alpha=("f", 0.1),
+           beta=("f", 0.75))
+    sq = np.pad(xd ** 2, ((0, 0), (0, 0), (0, 0), (2, 2)))
+    refs.append(xd / (1.0 + 0.1 * sum(sq[..., k:k + 8] for k in range(5))) ** 0.75)
+    # 1, 2: DepthToSpace 2, SpaceToDepth 3 (NHWC)
+    g.node("out_d2s", "DepthToSpace", ["x"], T=F, block_size=("i", 2))
+    refs.append(xd.reshape(1, 6, 6, 2, 2, 2).transpose(0, 1, 3, 2, 4, 5).reshape(1, 12, 12, 2))
+    g.node("out_s2d", "SpaceToDepth", ["x"], T=F, block_size=("i", 3))
+    refs.append(xd.reshape(1, 2, 3, 2, 3, 8).transpose(0, 1, 3, 2, 4, 5).reshape(1, 2, 2, 72))
+    # 3: ArgMax over channels (int32), cast to float
+    g.const("e/shape", np.array([36, 8], np.int32))
+    g.node("e/rows", "Reshape", ["x", "e/shape"], T=F)
+    g.const("e/dim", np.array(1, np.int32))
+    g.node("e/argmax", "ArgMax", ["e/rows", "e/dim"], T=F, output_type=("type", "DT_INT32"))
+    g.node("out_argmax", "Cast", ["e/argmax"], SrcT=("type", "DT_INT32"), DstT=F)
+    rows = xd.reshape(36, 8)
+    refs.append(rows.argmax(axis=1).astype(np.float64))
+    # 4: LogSoftmax
+    g.node("out_logsoftmax", "LogSoftmax", ["e/rows"], T=F)
+    refs.append(np.log(softmax(rows)))
+    # 5: GatherV2 of columns [3, 0, 5], Tile [1, 2]
+    g.const("e/indices", np.array([3, 0, 5], np.int32))
+    g.const("e/axis", np.array(1, np.int32))
+    g.node("e/gather", "GatherV2", ["e/rows", "e/indices", "e/axis"], Tparams=F)
+    g.const("e/multiples", np.array([1, 2], np.int32))
+    g.node("out_tile", "Tile", ["e/gather", "e/multiples"], T=F)
+    refs.append(np.tile(rows[:, [3, 0, 5]], (1, 2)))
+    # 6: SelectV2(x > 0, x, 0.1 x)
+    g.const("e/zero", np.array(0.0, np.float32))
+    g.node("e/positive", "Greater", ["x", "e/zero"], T=F)
+    g.const("e/tenth", np.array(0.1, np.float32))
+    g.node("e/scaled", "Mul", ["x", "e/tenth"], T=F)
+    g.node("out_select", "SelectV2", ["e/positive", "x", "e/scaled"], T=F)
+    refs.append(np.where(xd > 0, xd, 0.1 * xd))
+
+    open(f"{out_dir}/model.pbtxt", "w").write(g.text())
+    np.save(f"{out_dir}/x.npy", x)
+    for i, r in enumerate(refs):
+        np.save(f"{out_dir}/ref{i}.npy", r.astype(np.float32))
+
+
 def check(out_bin, ref_npy):
     ref = np.load(ref_npy).astype(np.float64).ravel()
     out = np.fromfile(out_bin, np.float32).astype(np.float64)
@@ -442,6 +492,8 @@ if __name__ == "__main__":
         mobilenet(sys.argv[2])
     elif cmd == "shapes":
         shapes(sys.argv[2])
+    elif cmd == "extra":
+        extra(sys.argv[2])
     elif cmd == "check":
         sys.exit(check(sys.argv[2], sys.argv[3]))
     else:

@@ -405,6 +405,7 @@ const std::map<std::string, OpConverter>& table() {
     std::map<std::string, OpConverter> m;
     addNnConverters(m);
     addShapeConverters(m);
+    addMoreConverters(m);
     return m;
   }();
   return t;

@@ -1,5 +1,5 @@
 // tf_convert.h: the state of one GraphDef -> ir::Graph conversion, shared by the op converters
-// (tf_ops_nn.cpp, tf_ops_shape.cpp). Protobuf types stay inside src/frontend/tf.
+// (tf_ops_nn.cpp, tf_ops_shape.cpp, tf_ops_more.cpp). Protobuf types stay inside src/frontend/tf.
 //
 // Layout. A TensorFlow tensor is kept as TensorFlow computes it (TfValue::v). Ops the runtime
 // computes in NCHW (Conv, pooling, BatchNorm, Resize) read an NHWC input through a Transpose
@@ -47,6 +47,7 @@ OpConverter findConverter(const std::string& op);
 std::vector<std::string> converterNames();
 void addNnConverters(std::map<std::string, OpConverter>& table);
 void addShapeConverters(std::map<std::string, OpConverter>& table);
+void addMoreConverters(std::map<std::string, OpConverter>& table);
 
 class Converter {
  public:
