@@ -44,7 +44,10 @@ Result<std::pair<int64_t, int64_t>> spatial(Converter& c, const char* key, bool 
   const int64_t h = nhwc ? v[1] : v[2], w = nhwc ? v[2] : v[3];
   if (n != 1 || ch != 1)
     return c.unsupported("{} [{}] acts on the batch or channel dim", key, ir::shapeToString(v));
-  if (h < 1 || w < 1) return c.fail("{} [{}] must be positive", key, ir::shapeToString(v));
+  // Bounded so that window arithmetic ((k - 1) * d + 1, ...) cannot overflow.
+  constexpr int64_t kMaxWindow = int64_t(1) << 24;
+  if (h < 1 || w < 1 || h > kMaxWindow || w > kMaxWindow)
+    return c.fail("{} [{}] must be positive and at most {}", key, ir::shapeToString(v), kMaxWindow);
   return std::make_pair(h, w);
 }
 
@@ -158,6 +161,9 @@ Status convBackpropInput(Converter& c) {
   ASC_TRY(bool nhwc, nhwcFormat(c));
   ASC_TRY(std::vector<int64_t> sizes, c.constInts(0));
   if (sizes.size() != 4) return c.fail("input_sizes has {} entries, expected 4", sizes.size());
+  for (int64_t d : sizes)
+    if (d < 1 || d > (int64_t(1) << 31))
+      return c.fail("input_sizes [{}] must be positive sizes", ir::shapeToString(sizes));
   ASC_TRY(ir::Value * f, filter4d(c, 1));  // [kh, kw, out channels, in channels]
   ASC_TRY(ir::Value * xin, nchwInput(c, 2, nhwc));
   if (f->shape[3] != xin->shape[1])

@@ -195,6 +195,9 @@ Status convPad(Converter& c) {
     return c.fail("paddings are {} [{}], expected integers [{}, 2]", ir::dtypeName(p.dtype),
                   ir::shapeToString(p.shape), r);
   const std::vector<int64_t> pv = p.toInts();
+  for (int64_t v : pv)
+    if (v < 0 || v > (int64_t(1) << 31))
+      return c.fail("paddings [{}] must be non-negative sizes", ir::shapeToString(pv));
   ir::Attrs a;
   std::string mode = "constant";
   if (c.op() == "MirrorPad") {
@@ -340,7 +343,7 @@ Status convSlice(Converter& c) {  // input, begin, size (-1: to the end)
   std::vector<int64_t> ends(r), axes(r);
   for (int64_t i = 0; i < r; ++i) {
     if (begin[i] < 0 || begin[i] > x->shape[i] || size[i] < -1 ||
-        (size[i] >= 0 && begin[i] + size[i] > x->shape[i]))
+        (size[i] >= 0 && size[i] > x->shape[i] - begin[i]))
       return c.fail("begin {} and size {} do not fit dim {} of size {}", begin[i], size[i], i,
                     x->shape[i]);
     ends[i] = size[i] == -1 ? x->shape[i] : begin[i] + size[i];
@@ -362,8 +365,9 @@ Status split(Converter& c, ir::Value* x, int64_t axis, std::vector<int64_t> size
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] == -1 && infer < 0) {
       infer = static_cast<int64_t>(i);
-    } else if (sizes[i] < 0) {
-      return c.fail("size_splits [{}] are invalid", ir::shapeToString(sizes));
+    } else if (sizes[i] < 0 || sizes[i] > dim) {
+      return c.fail("size_splits [{}] do not fit dim {} of size {}", ir::shapeToString(sizes), a,
+                    dim);
     } else {
       known += sizes[i];
     }
