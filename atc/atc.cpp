@@ -15,6 +15,7 @@
 #include "asc/compiler/compile.h"
 #include "asc/frontend/caffe.h"
 #include "asc/frontend/onnx.h"
+#include "asc/frontend/tf.h"
 #include "asc/om/om_file.h"
 #include "asc/ops/plugin.h"
 #include "asc/ops/registry.h"
@@ -148,6 +149,35 @@ Status checkNpuOnlyOptions(const Options& o) {
 }
 
 // --oo_level (the current atc) or --optimize (the seed's spelling): one level, O3 by default.
+// --- TensorFlow (--framework=3) ---------------------------------------------------------------
+
+// --input_format for a GraphDef: NHWC by default, as the real atc.
+Result<std::string> tensorFlowInputFormat(const std::string& given) {
+  if (given.empty()) return std::string("NHWC");
+  if (given != "NHWC" && given != "NCHW" && given != "ND")
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --input_format is invalid. Reason: TensorFlow "
+                         "models take NHWC (the default), NCHW or ND",
+                         given);
+  return given;
+}
+
+// --mode=3 --framework=3.
+Result<frontend::PrecheckReport> tensorFlowPrecheck(const Options& o) {
+  frontend::TfImportOptions io;
+  io.input_shape = o.get("input_shape");
+  ASC_TRY(io.input_format, tensorFlowInputFormat(o.get("input_format")));
+  return frontend::precheckTf(o.get("model"), io);
+}
+
+// --mode=1 --framework=3 --om=model.pb: the GraphDef as JSON.
+Status tensorFlowToJson(const Options& o) {
+  ASC_RETURN_IF_ERROR(requireValue(o, "om"));
+  ASC_RETURN_IF_ERROR(requireValue(o, "json"));
+  ASC_TRY(std::string json, frontend::tfGraphToJson(o.get("om")));
+  return writeFileAtomic(o.get("json"), json.data(), json.size());
+}
+
 Result<passes::OptLevel> optLevel(const Options& o) {
   if (o.given("oo_level") && o.given("optimize") && o.get("oo_level") != o.get("optimize"))
     return Status::error(ErrorCode::InvalidParam,
@@ -160,6 +190,19 @@ Result<passes::OptLevel> optLevel(const Options& o) {
 
 Result<bool> boolOption(const Options& o, const char* name) {
   return cli::parseBool(name, o.get(name));
+}
+
+// --input_format: its default and accepted values depend on the framework.
+Result<std::string> inputFormat(const Options& o, int framework) {
+  std::string f = o.get("input_format");
+  if (framework == 3) return tensorFlowInputFormat(f);
+  if (f.empty()) f = "NCHW";
+  if (f != "NCHW" && f != "ND" && f != "NCDHW")
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --input_format is invalid. Reason: ONNX models "
+                         "take NCHW, ND or NCDHW",
+                         f);
+  return f;
 }
 
 // Everything --mode=0 takes from the command line, as asc::compile()'s options.
@@ -178,13 +221,7 @@ Result<CompileOptions> compileOptions(const Options& o) {
   c.weight = o.get("weight");
   c.soc_version = o.get("soc_version");
   ASC_TRY(c.precision, precisionOptions(o));
-  std::string fmt_in = o.get("input_format");
-  if (fmt_in.empty()) fmt_in = "NCHW";
-  if (fmt_in != "NCHW" && fmt_in != "ND" && fmt_in != "NCDHW")
-    return Status::error(ErrorCode::InvalidParam,
-                         "Value {} for parameter --input_format is invalid. Reason: ONNX models "
-                         "take NCHW, ND or NCDHW",
-                         fmt_in);
+  ASC_TRY(std::string fmt_in, inputFormat(o, c.framework));
   c.shapes.input_shape = o.get("input_shape");
   c.shapes.input_shape_range = o.get("input_shape_range");
   c.shapes.dynamic_batch_size = o.get("dynamic_batch_size");
@@ -309,18 +346,22 @@ Result<frontend::PrecheckReport> precheckCaffeModel(const Options& o) {
 Status precheck(const Options& o, std::ostream& out) {
   ASC_RETURN_IF_ERROR(requireValue(o, "model"));
   const std::string fw = o.get("framework");
-  if (fw == "0") {
-    ASC_TRY(frontend::PrecheckReport r, precheckCaffeModel(o));
-    return writePrecheckReport(o, r, out);
-  }
-  if (fw != "5")
+  if (fw != "5" && fw != "3" && fw != "0")
     return Status::error(ErrorCode::RequiredParam,
                          "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
-                         "or 3(TensorFlow) or 5(Onnx); asc-tools pre-checks ONNX (5)");
-  frontend::OnnxImportOptions io;
-  io.input_shape = o.get("input_shape");
-  ASC_TRY(io.op_name_map, readOpNameMap(o.get("op_name_map")));
-  ASC_TRY(frontend::PrecheckReport r, frontend::precheckOnnx(o.get("model"), io));
+                         "or 3(TensorFlow) or 5(Onnx); asc-tools pre-checks Caffe (0), "
+                         "TensorFlow (3) and ONNX (5)");
+  frontend::PrecheckReport r;
+  if (fw == "0") {
+    ASC_TRY(r, precheckCaffeModel(o));
+  } else if (fw == "3") {
+    ASC_TRY(r, tensorFlowPrecheck(o));
+  } else {
+    frontend::OnnxImportOptions io;
+    io.input_shape = o.get("input_shape");
+    ASC_TRY(io.op_name_map, readOpNameMap(o.get("op_name_map")));
+    ASC_TRY(r, frontend::precheckOnnx(o.get("model"), io));
+  }
   return writePrecheckReport(o, r, out);
 }
 
@@ -398,6 +439,7 @@ Status caffeModelToJson(const Options& o) {
 
 Status modelToJson(const Options& o) {
   if (o.given("framework") && o.get("framework") == "0") return caffeModelToJson(o);
+  if (o.given("framework") && o.get("framework") == "3") return tensorFlowToJson(o);
   if (o.given("framework"))
     return Status::error(ErrorCode::NotImplemented,
                          "The operation is not supported. Reason: --mode=1 with --framework "
@@ -474,14 +516,15 @@ void printCompatibility(std::ostream& out) {
              "most conversion failures come from a framework, opset or chip the tools do not "
              "take.\n\n",
              asc::version());
-  fmt::print(
-      out,
-      "## Frameworks\n\n| --framework | source | asc-tools |\n|---|---|---|\n"
-      "| 5 | ONNX (`.onnx`, external data) | opsets {}-{} |\n"
-      "| 0 | Caffe (`.prototxt` + `--weight`, V1 `layers` too) | the layers of docs/caffe.md |\n"
-      "| 1 | MindSpore | refused with E10055 |\n"
-      "| 3 | TensorFlow (frozen `.pb`) | refused with E10055 (not built yet) |\n\n",
-      frontend::kMinOnnxOpset, frontend::kMaxOnnxOpset);
+  fmt::print(out,
+             "## Frameworks\n\n| --framework | source | asc-tools |\n|---|---|---|\n"
+             "| 5 | ONNX (`.onnx`, external data) | opsets {}-{} |\n"
+             "| 0 | Caffe (`.prototxt` + `--weight`, V1 `layers` too) | the layers of "
+             "docs/caffe.md |\n"
+             "| 1 | MindSpore | refused with E10055 |\n"
+             "| 3 | TensorFlow (frozen `.pb` GraphDef) | {} op types, NHWC (docs/tensorflow.md) "
+             "|\n\n",
+             frontend::kMinOnnxOpset, frontend::kMaxOnnxOpset, frontend::tfSupportedOps().size());
   fmt::print(out,
              "## Chips (`--soc_version`)\n\n| chip | target | memory (GiB) | C0 | bf16 | fp16 "
              "TFLOPS | ops it lacks |\n|---|---|---|---|---|---|---|\n");

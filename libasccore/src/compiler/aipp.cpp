@@ -397,7 +397,15 @@ Status insertAipp(ir::Graph& g, const std::string& text, const std::string& sour
       return c.invalid(
           op.related_input_name().empty() ? "related_input_rank" : "related_input_name",
           "model input '{}' already has an aipp_op block", g.inputs[idx]->name);
-    ASC_TRY(ops::aipp::Params p, resolve(op, *g.inputs[idx], c));
+    // An NHWC input (a TensorFlow model's) is checked as the NCHW tensor AIPP gives.
+    const ir::Value& in = *g.inputs[idx];
+    ir::Value nchw_view;
+    nchw_view.name = in.name;
+    nchw_view.dtype = in.dtype;
+    nchw_view.shape = in.shape;
+    if (in.format == "NHWC" && in.shape.size() == 4)
+      nchw_view.shape = {in.shape[0], in.shape[3], in.shape[1], in.shape[2]};
+    ASC_TRY(ops::aipp::Params p, resolve(op, nchw_view, c));
     plan.emplace_back(idx, p);
   }
   for (const auto& [idx, p] : plan) {
@@ -409,8 +417,15 @@ Status insertAipp(ir::Graph& g, const std::string& text, const std::string& sour
     raw->dtype = ir::DType::U8;
     raw->shape = p.rawShape(model_in->shape[0]);
     raw->format = "NHWC";
-    ir::Node* n = g.addNode("Aipp", "aipp_" + raw->name, {raw}, {model_in});
+    // AIPP gives NCHW; an NHWC model input reads it through a Transpose.
+    const bool nhwc = model_in->format == "NHWC" && model_in->shape.size() == 4;
+    ir::Value* aipp_out = nhwc ? g.addValue(model_in->name + "_nchw") : model_in;
+    ir::Node* n = g.addNode("Aipp", "aipp_" + raw->name, {raw}, {aipp_out});
     ops::aipp::toAttrs(p, &n->attrs);
+    if (nhwc) {
+      ir::Node* t = g.addNode("Transpose", "aipp_" + raw->name + "_nhwc", {aipp_out}, {model_in});
+      t->attrs.set("perm", std::vector<int64_t>{0, 2, 3, 1});
+    }
     g.inputs[idx] = raw;
     ASC_LOG_INFO("AIPP: input '{}' takes a {} image [{}] and gives [{}]", raw->name,
                  ops::aipp::formatName(p.format), ir::shapeToString(raw->shape),

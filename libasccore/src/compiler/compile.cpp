@@ -13,12 +13,27 @@
 
 #include "asc/compare/metrics.h"
 #include "asc/frontend/caffe.h"
+#include "asc/frontend/tf.h"
 #include "asc/ops/registry.h"
 #include "asc/runtime/session.h"
 #include "asc/support/log.h"
 
 namespace asc {
 namespace {
+
+// The OM's framework_type attribute (atc --mode=6 shows it).
+const char* frameworkTypeName(int framework) {
+  switch (framework) {
+    case 0:
+      return "Caffe";
+    case 1:
+      return "MindSpore";
+    case 3:
+      return "TensorFlow";
+    default:
+      return "Onnx";
+  }
+}
 
 double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -97,6 +112,7 @@ Result<CompiledModel> compileDynamic(ir::Graph g, const CompileOptions& o,
     ASC_LOG_INFO("dynamic model: {} profiles; the largest needs {} bytes of activations",
                  o.dynamic.gears.size(), largest);
   m.info.soc_version = chip->name;
+  m.info.framework_type = frameworkTypeName(o.framework);
   m.info.target_type = chip->target_type;
   m.info.reuse_memory = o.reuse_memory;
   m.info.core_type = o.core_type;
@@ -259,14 +275,25 @@ Result<ir::Graph> importCaffeSource(const CompileOptions& o,
 }
 
 // The frontend of --framework.
+// --framework=3: the ONNX import settings that apply to a GraphDef.
+Result<ir::Graph> importTensorFlow(const CompileOptions& o,
+                                   const frontend::OnnxImportOptions& import) {
+  frontend::TfImportOptions tf;
+  tf.input_shape = import.input_shape;
+  tf.input_format = import.input_format.empty() ? "NHWC" : import.input_format;
+  tf.fold_constants = import.fold_constants;
+  return frontend::importTf(o.model, tf);
+}
+
 Result<ir::Graph> importSource(const CompileOptions& o, const frontend::OnnxImportOptions& import) {
   switch (o.framework) {
     case 5:
       return frontend::importOnnx(o.model, import);
     case 0:
       return importCaffeSource(o, import);
+    case 3:
+      return importTensorFlow(o, import);
     case 1:  // MindSpore
-    case 3:  // TensorFlow
       return Status::error(ErrorCode::NotImplemented,
                            "The operation is not supported. Reason: --framework={} ({}) is not "
                            "supported by asc-tools yet; convert the model to ONNX and use "
@@ -369,6 +396,7 @@ Result<CompiledModel> compileGraph(ir::Graph g, const CompileOptions& o) {
   if (reference) ASC_RETURN_IF_ERROR(checkEquivalence(*reference, *optimised_fp32));
 
   m.info.soc_version = chip->name;
+  m.info.framework_type = frameworkTypeName(o.framework);
   m.info.target_type = chip->target_type;
   m.info.reuse_memory = o.reuse_memory;
   m.info.core_type = o.core_type;

@@ -145,99 +145,101 @@ Status checkCounts(const OpDef& d, const ir::Node& n) {
 }
 }  // namespace
 
+Status inferNode(ir::Graph& g, ir::Node& n, const InferOptions& opts, bool* folded) {
+  if (folded) *folded = false;
+  const OpDef* d = lookup(n.op_type);
+  if (!d)
+    return Status::error(ErrorCode::UnsupportedOp,
+                         "unsupported operator '{}' (node '{}'); see 'atc --list_ops' for the "
+                         "supported set",
+                         n.op_type, n.name);
+  ASC_RETURN_IF_ERROR(checkCounts(*d, n));
+  // Partial: a node with an input not known yet (no dtype, or a -1 dim) stays as it is.
+  auto unknown = [](const ir::Value* v) {
+    return v && (v->dtype == ir::DType::Undefined ||
+                 std::any_of(v->shape.begin(), v->shape.end(), [](int64_t x) { return x < 0; }));
+  };
+  if (opts.partial && std::any_of(n.inputs.begin(), n.inputs.end(), unknown)) return Status::ok();
+  for (size_t i = 0; i < n.inputs.size(); ++i)
+    if (n.inputs[i] && n.inputs[i]->dtype == ir::DType::Undefined)
+      return Status::error(ErrorCode::InvalidModel,
+                           "node '{}' ({}): input {} ('{}') has an unknown or unsupported dtype",
+                           n.name, n.op_type, i, n.inputs[i]->name);
+  InferContext ctx(g, n);
+  // Partial: a node that cannot be inferred yet is put back as it was.
+  std::optional<std::pair<std::vector<ir::Value*>, ir::Attrs>> before;
+  if (opts.partial) before.emplace(n.inputs, n.attrs);
+  Status st = d->canonicalizeFn() ? d->canonicalizeFn()(ctx) : Status::ok();
+  if (st.isOk()) st = d->inferFn()(ctx);
+  if (!st.isOk() && opts.partial) {
+    n.inputs = before->first;
+    n.attrs = before->second;
+    for (auto* out : n.outputs) {
+      out->dtype = ir::DType::Undefined;
+      out->shape.clear();
+    }
+    return Status::ok();
+  }
+  if (!st.isOk()) {
+    if (opts.needs_value) *opts.needs_value = ctx.wantedValue();
+    return st;
+  }
+  for (auto* out : n.outputs) {
+    uint64_t bytes;
+    if (out->dtype != ir::DType::Undefined && !ir::checkedByteSize(out->shape, out->dtype, &bytes))
+      return Status::error(ErrorCode::InvalidModel, "node '{}' ({}): output '{}': {}", n.name,
+                           n.op_type, out->name, ir::shapeLimitReason(out->shape, out->dtype));
+    if (out->dtype == ir::DType::Undefined)
+      return Status::error(ErrorCode::Internal, "node '{}' ({}): output '{}' got no dtype", n.name,
+                           n.op_type, out->name);
+    for (auto dim : out->shape)
+      if (dim < 0)
+        return Status::error(ErrorCode::InvalidModel,
+                             "node '{}' ({}): output '{}' has a negative dim [{}]", n.name,
+                             n.op_type, out->name, ir::shapeToString(out->shape));
+  }
+
+  if (!opts.fold_constants || !d->evalFn() || (opts.keep && opts.keep(n))) return Status::ok();
+  std::vector<ir::Tensor> ins;
+  for (auto* v : n.inputs) {
+    if (!v) {
+      ins.emplace_back();
+      continue;
+    }
+    if (!v->isConstant() && !d->evalNeedsOnlyShapes()) return Status::ok();
+    ins.push_back(v->tensor());  // data is null for a non-constant (shapes-only eval)
+  }
+  size_t out_bytes = 0;
+  for (auto* out : n.outputs) out_bytes += out->byteSize();
+  if (out_bytes > opts.fold_limit_bytes) return Status::ok();
+  auto r = d->evalFn()(n, ins);
+  if (!r) return r.status();
+  if (r->size() != n.outputs.size())
+    return Status::error(ErrorCode::Internal, "node '{}': constant evaluation gave {} outputs",
+                         n.name, r->size());
+  for (size_t i = 0; i < r->size(); ++i) {
+    ir::Value* out = n.outputs[i];
+    const ir::Tensor& t = (*r)[i];
+    if (t.dtype != out->dtype || t.shape != out->shape || !t.data ||
+        t.data->size() != out->byteSize())
+      return Status::error(ErrorCode::Internal,
+                           "node '{}' ({}): constant evaluation disagrees with shape "
+                           "inference on output {}",
+                           n.name, n.op_type, i);
+    out->data = t.data;
+    out->producer = nullptr;
+  }
+  ASC_LOG_DEBUG("folded constant node '{}' ({})", n.name, n.op_type);
+  if (folded) *folded = true;
+  return Status::ok();
+}
+
 Status inferGraph(ir::Graph& g, const InferOptions& opts) {
   std::unordered_set<const ir::Node*> folded;
   for (const auto& up : g.nodes()) {
-    ir::Node& n = *up;
-    const OpDef* d = lookup(n.op_type);
-    if (!d)
-      return Status::error(ErrorCode::UnsupportedOp,
-                           "unsupported operator '{}' (node '{}'); see 'atc --list_ops' for the "
-                           "supported set",
-                           n.op_type, n.name);
-    ASC_RETURN_IF_ERROR(checkCounts(*d, n));
-    // Partial: a node with an input not known yet (no dtype, or a -1 dim) stays as it is.
-    auto unknown = [](const ir::Value* v) {
-      return v && (v->dtype == ir::DType::Undefined ||
-                   std::any_of(v->shape.begin(), v->shape.end(), [](int64_t x) { return x < 0; }));
-    };
-    if (opts.partial && std::any_of(n.inputs.begin(), n.inputs.end(), unknown)) continue;
-    for (size_t i = 0; i < n.inputs.size(); ++i)
-      if (n.inputs[i] && n.inputs[i]->dtype == ir::DType::Undefined)
-        return Status::error(ErrorCode::InvalidModel,
-                             "node '{}' ({}): input {} ('{}') has an unknown or unsupported dtype",
-                             n.name, n.op_type, i, n.inputs[i]->name);
-    InferContext ctx(g, n);
-    // Partial: a node that cannot be inferred yet is put back as it was.
-    std::optional<std::pair<std::vector<ir::Value*>, ir::Attrs>> before;
-    if (opts.partial) before.emplace(n.inputs, n.attrs);
-    Status st = d->canonicalizeFn() ? d->canonicalizeFn()(ctx) : Status::ok();
-    if (st.isOk()) st = d->inferFn()(ctx);
-    if (!st.isOk() && opts.partial) {
-      n.inputs = before->first;
-      n.attrs = before->second;
-      for (auto* out : n.outputs) {
-        out->dtype = ir::DType::Undefined;
-        out->shape.clear();
-      }
-      continue;
-    }
-    if (!st.isOk()) {
-      if (opts.needs_value) *opts.needs_value = ctx.wantedValue();
-      return st;
-    }
-    for (auto* out : n.outputs) {
-      uint64_t bytes;
-      if (out->dtype != ir::DType::Undefined &&
-          !ir::checkedByteSize(out->shape, out->dtype, &bytes))
-        return Status::error(ErrorCode::InvalidModel, "node '{}' ({}): output '{}': {}", n.name,
-                             n.op_type, out->name, ir::shapeLimitReason(out->shape, out->dtype));
-      if (out->dtype == ir::DType::Undefined)
-        return Status::error(ErrorCode::Internal, "node '{}' ({}): output '{}' got no dtype",
-                             n.name, n.op_type, out->name);
-      for (auto dim : out->shape)
-        if (dim < 0)
-          return Status::error(ErrorCode::InvalidModel,
-                               "node '{}' ({}): output '{}' has a negative dim [{}]", n.name,
-                               n.op_type, out->name, ir::shapeToString(out->shape));
-    }
-
-    if (!opts.fold_constants || !d->evalFn() || (opts.keep && opts.keep(n))) continue;
-    bool all_const = true;
-    std::vector<ir::Tensor> ins;
-    for (auto* v : n.inputs) {
-      if (!v) {
-        ins.emplace_back();
-        continue;
-      }
-      if (!v->isConstant() && !d->evalNeedsOnlyShapes()) {
-        all_const = false;
-        break;
-      }
-      ins.push_back(v->tensor());  // data is null for a non-constant (shapes-only eval)
-    }
-    size_t out_bytes = 0;
-    for (auto* out : n.outputs) out_bytes += out->byteSize();
-    if (!all_const || out_bytes > opts.fold_limit_bytes) continue;
-    auto r = d->evalFn()(n, ins);
-    if (!r) return r.status();
-    if (r->size() != n.outputs.size())
-      return Status::error(ErrorCode::Internal, "node '{}': constant evaluation gave {} outputs",
-                           n.name, r->size());
-    for (size_t i = 0; i < r->size(); ++i) {
-      ir::Value* out = n.outputs[i];
-      const ir::Tensor& t = (*r)[i];
-      if (t.dtype != out->dtype || t.shape != out->shape || !t.data ||
-          t.data->size() != out->byteSize())
-        return Status::error(ErrorCode::Internal,
-                             "node '{}' ({}): constant evaluation disagrees with shape "
-                             "inference on output {}",
-                             n.name, n.op_type, i);
-      out->data = t.data;
-      out->producer = nullptr;
-    }
-    ASC_LOG_DEBUG("folded constant node '{}' ({})", n.name, n.op_type);
-    folded.insert(&n);
+    bool f = false;
+    ASC_RETURN_IF_ERROR(inferNode(g, *up, opts, &f));
+    if (f) folded.insert(up.get());
   }
   if (!folded.empty()) g.removeNodesIf([&](const ir::Node& n) { return folded.count(&n) != 0; });
   g.pruneValues();

@@ -162,16 +162,29 @@ Status runPasses(ir::Graph& g, const std::vector<std::string>& names, PassContex
 }
 
 std::vector<std::string> defaultPipeline() {
-  // Order matters: clean-ups first (folding, no-ops, duplicates, dead nodes), then BN folding
+  // Order matters: clean-ups first (folding, no-ops, duplicates, dead nodes), then constant
+  // bias adds into Convs (TensorFlow's BiasAdd, before BN folding sees the Conv), BN folding
   // and Pad folding, then GELU and LayerNorm (they free their Mul/Add nodes), bias adds, the
   // attention scores, and residual adds before activations, so Conv -> Add -> Relu becomes one
   // Conv whose post-ops run sum then Relu. Precision and layout come last: they see the fused
   // graph, as the chip would run it.
-  return {
-      "impl-mode",      "fold-constants",       "eliminate-identity", "eliminate-common",
-      "eliminate-dead", "fuse-conv-bn",         "fuse-pad",           "fuse-gelu",
-      "fuse-layernorm", "fuse-swish",           "fuse-matmul-add",    "fuse-matmul-transpose-scale",
-      "fuse-conv-add",  "fuse-conv-activation", "precision",          "assign-layout"};
+  return {"impl-mode",
+          "fold-constants",
+          "eliminate-identity",
+          "eliminate-common",
+          "eliminate-dead",
+          "fuse-conv-bias",
+          "fuse-conv-bn",
+          "fuse-pad",
+          "fuse-gelu",
+          "fuse-layernorm",
+          "fuse-swish",
+          "fuse-matmul-add",
+          "fuse-matmul-transpose-scale",
+          "fuse-conv-add",
+          "fuse-conv-activation",
+          "precision",
+          "assign-layout"};
 }
 
 std::vector<std::string> pipelineFor(OptLevel level) {

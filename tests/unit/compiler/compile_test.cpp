@@ -172,8 +172,12 @@ TEST_CASE("compile() refuses what the chip or the limits cannot take", "[compile
     CHECK(m.status().message().find("a test limit") != std::string::npos);
   }
   SECTION("frameworks without a frontend") {
-    o.framework = 3;
+    o.framework = 1;
     CHECK(compile(o).status().code() == ErrorCode::NotImplemented);
+  }
+  SECTION("an ONNX file given as TensorFlow is no GraphDef") {
+    o.framework = 3;
+    CHECK(compile(o).status().code() == ErrorCode::ModelParseFailed);
   }
   SECTION("unknown pass in the switch list is harmless, a known one is honoured") {
     o.disabled_passes = {"fuse-conv-activation"};

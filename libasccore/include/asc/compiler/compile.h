@@ -40,14 +40,14 @@ struct DynamicOptions {
 };
 
 struct CompileOptions {
-  /// The source: --framework (5 ONNX; 0 Caffe, 1 MindSpore and 3 TensorFlow are refused with
-  /// E10055 until their frontends exist) and --model.
+  /// The source: --framework (5 ONNX, 3 TensorFlow frozen GraphDef; 0 Caffe and 1 MindSpore
+  /// are refused with E10055 until their frontends exist) and --model.
   int framework = 5;
   std::string model;
   /// --weight: the Caffe .caffemodel (framework 0).
   std::string weight;
-  /// ONNX import settings: --input_format, --op_name_map (and --input_shape when `shapes` gives
-  /// none).
+  /// Import settings: --input_format, --op_name_map (and --input_shape when `shapes` gives
+  /// none). TensorFlow takes input_shape, input_format (empty: NHWC) and fold_constants.
   frontend::OnnxImportOptions import;
   /// --input_shape with the dynamic-shape options; compile() checks them (E10009, E10012,
   /// E10018, E10020, E10035..E10039, E10045, E10048) and fills `dynamic` from them.

@@ -47,6 +47,13 @@ struct InferOptions {
 /// node), and folds constant subgraphs. Removes folded nodes and unused values.
 ASC_API Status inferGraph(ir::Graph& g, const InferOptions& opts = {});
 
+/// One step of inferGraph, for an importer that needs shapes while it builds the graph (the
+/// TensorFlow frontend: SAME padding, layout and strided-slice rules depend on input shapes).
+/// `n`'s inputs must be inferred already. When the node folds, its outputs become constants
+/// (data set, producer cleared) and *folded is set: the caller removes the node. Same errors as
+/// inferGraph.
+ASC_API Status inferNode(ir::Graph& g, ir::Node& n, const InferOptions& opts, bool* folded);
+
 /// FLOPs of one node (0 when the op defines none).
 ASC_API int64_t nodeFlops(const ir::Node& n);
 
