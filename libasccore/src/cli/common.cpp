@@ -56,7 +56,7 @@ std::string versionText(const std::string& tool) {
         "command line: CANN 8.x atc (the open-source GraphEngine's, 2026; the exact CANN release "
         "is unconfirmed)\n"
         "frameworks: ONNX (--framework=5, opsets 1-17); Caffe (0: .prototxt with --weight); "
-        "MindSpore (1) and TensorFlow (3) are refused with E10055\n"
+        "TensorFlow (3: frozen .pb GraphDef); MindSpore (1) is refused with E10055\n"
         "compatibility matrix: docs/compatibility.md (atc --compatibility)\n";
   return text;
 }
