@@ -606,8 +606,10 @@ Result<std::unique_ptr<Session>> Session::load(const std::string& om_path,
   ASC_TRY(om::OmModel m, om::loadOm(om_path));
   if (m.graph.dynamic) {
     auto soc = m.summary.attrs.find("soc_version");
+    SessionOptions o = opts;  // a model built with reuse off gets none at any shape either
+    o.reuse_memory = opts.reuse_memory && m.memory_reuse;
     ASC_TRY(auto dyn, DynamicModel::create(std::move(m.graph), std::move(m.dynamic),
-                                           m.runtime_compile, opts, fileStem(om_path),
+                                           m.runtime_compile, o, fileStem(om_path),
                                            soc == m.summary.attrs.end() ? "" : soc->second));
     return std::unique_ptr<Session>(new Session(std::move(dyn)));
   }
