@@ -5,8 +5,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-[ -d "$here/node_modules/onnxruntime-node" ] ||
-  (cd "$here" && ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm ci --no-audit --no-fund >/dev/null)
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+ensure_ort
 g="$root/tests/data/golden"
 for m in "$g"/*.onnx "$root/models/resnet_mini.onnx"; do
   n=$(basename "$m" .onnx)

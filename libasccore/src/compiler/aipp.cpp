@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "asc/compiler/compile.h"
+#include "support/text_proto_errors.h"
 #include "asc/ops/registry.h"
 #include "asc/support/file.h"
 #include "asc/support/log.h"
@@ -26,61 +27,6 @@ namespace {
 
 namespace pb = google::protobuf;
 using Tree = pb::TextFormat::ParseInfoTree;
-
-class FirstError : public pb::io::ErrorCollector {
- public:
-  void AddError(int line, pb::io::ColumnNumber column, const std::string& message) override {
-    if (!has_) {
-      has_ = true;
-      line_ = line;
-      column_ = column;
-      message_ = message;
-    }
-  }
-  void AddWarning(int, pb::io::ColumnNumber, const std::string&) override {}
-
-  // "line L, column C: <protobuf's message> (near 'field: value')". protobuf reports some
-  // errors (a bad enum value) at the token after the culprit, a line holding only "}": the
-  // text quoted, and the line given, is then the closest line above that sets a field.
-  std::string describe(const std::string& text) const {
-    if (!has_) return "malformed";
-    std::vector<std::string> lines;
-    size_t pos = 0;
-    while (pos <= text.size()) {
-      size_t e = text.find('\n', pos);
-      if (e == std::string::npos) e = text.size();
-      lines.push_back(text.substr(pos, e - pos));
-      pos = e + 1;
-    }
-    auto trim = [](std::string s) {
-      const size_t b = s.find_first_not_of(" \t\r");
-      const size_t e = s.find_last_not_of(" \t\r");
-      return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-    };
-    int line = line_;
-    bool moved = false;
-    if (line >= 0 && line < static_cast<int>(lines.size()) &&
-        lines[line].find(':') == std::string::npos) {
-      for (int l = line - 1; l >= 0; --l)
-        if (lines[l].find(':') != std::string::npos) {
-          line = l;
-          moved = true;
-          break;
-        }
-    }
-    std::string where = moved ? fmt::format("line {}", line + 1)
-                              : fmt::format("line {}, column {}", line + 1, column_ + 1);
-    std::string near;
-    if (line >= 0 && line < static_cast<int>(lines.size()) && !trim(lines[line]).empty())
-      near = fmt::format(" (near '{}')", trim(lines[line]).substr(0, 80));
-    return fmt::format("{}: {}{}", where, message_, near);
-  }
-
- private:
-  bool has_ = false;
-  int line_ = 0, column_ = 0;
-  std::string message_;
-};
 
 // Checks one aipp_op block; `where(field)` gives "file:line" of a field (or of the block).
 class BlockChecker {
@@ -368,7 +314,7 @@ Result<ops::aipp::Params> resolve(const domi::AippOpParams& op, const ir::Value&
 Status insertAipp(ir::Graph& g, const std::string& text, const std::string& source) {
   domi::InsertNewOps cfg;
   pb::TextFormat::Parser parser;
-  FirstError errors;
+  TextProtoErrors errors;
   Tree tree;
   parser.RecordErrorsTo(&errors);
   parser.WriteLocationsTo(&tree);

@@ -8,49 +8,13 @@
 #include <climits>
 
 #include "asc/support/file.h"
+#include "support/text_proto_errors.h"
 #include "support/protobuf_log.h"
 
 namespace asc::frontend::caffe_import {
 namespace {
 
 namespace pb = google::protobuf;
-
-// Keeps the first error protobuf's text parser reports, with its position (the pattern of the
-// AIPP configuration reader).
-class FirstError : public pb::io::ErrorCollector {
- public:
-  void AddError(int line, pb::io::ColumnNumber column, const std::string& message) override {
-    if (has_) return;
-    has_ = true;
-    line_ = line;
-    column_ = column;
-    message_ = message;
-  }
-  void AddWarning(int, pb::io::ColumnNumber, const std::string&) override {}
-
-  std::string describe(const std::string& text) const {
-    if (!has_) return "malformed";
-    // The offending line, quoted (protobuf counts lines and columns from 0).
-    size_t pos = 0;
-    for (int l = 0; l < line_ && pos != std::string::npos; ++l) {
-      pos = text.find('\n', pos);
-      if (pos != std::string::npos) ++pos;
-    }
-    std::string near;
-    if (pos != std::string::npos && pos < text.size()) {
-      size_t e = text.find('\n', pos);
-      std::string s = text.substr(pos, e == std::string::npos ? std::string::npos : e - pos);
-      const size_t b = s.find_first_not_of(" \t\r"), t = s.find_last_not_of(" \t\r");
-      if (b != std::string::npos) near = " (near '" + s.substr(b, t - b + 1).substr(0, 80) + "')";
-    }
-    return fmt::format("line {}, column {}: {}{}", line_ + 1, column_ + 1, message_, near);
-  }
-
- private:
-  bool has_ = false;
-  int line_ = 0, column_ = 0;
-  std::string message_;
-};
 
 // Deep enough for any real net (NetParameter > LayerParameter > param > BlobShape ...).
 constexpr int kMaxProtoDepth = 32;
@@ -61,7 +25,7 @@ Result<caffe::NetParameter> parsePrototxt(const std::string& text, const std::st
   routeProtobufLogs();
   caffe::NetParameter net;
   pb::TextFormat::Parser parser;
-  FirstError errors;
+  TextProtoErrors errors;
   parser.RecordErrorsTo(&errors);
   if (!parser.ParseFromString(text, &net))
     return Status::error(ErrorCode::TextProtoParseFailed,

@@ -56,6 +56,17 @@ struct Window {
   std::vector<int64_t> pads;  // ONNX order: h_begin, w_begin, h_end, w_end
 };
 
+/// The window of a convolution filter [kh, kw, ...] with the node's strides and dilations (pads
+/// still to resolve).
+Result<Window> filterWindow(Converter& c, const ir::Value* f, bool nhwc) {
+  Window win;
+  win.kh = f->shape[0];
+  win.kw = f->shape[1];
+  ASC_TRY(std::tie(win.sh, win.sw), spatial(c, "strides", nhwc, 1));
+  ASC_TRY(std::tie(win.dh, win.dw), spatial(c, "dilations", nhwc, 1));
+  return win;
+}
+
 /// TensorFlow's padding for input dims (h, w): SAME puts the odd pixel at the end.
 Status resolvePads(Converter& c, bool nhwc, int64_t h, int64_t w, Window& win) {
   const std::string padding = c.strAttr("padding", "");
@@ -118,11 +129,7 @@ Status convConv2D(Converter& c) {
   if (fin <= 0 || channels % fin != 0 || f->shape[3] % (channels / fin) != 0)
     return c.fail("the input has {} channels and the filter [{}] takes {} per group", channels,
                   ir::shapeToString(f->shape), fin);
-  Window win;
-  win.kh = f->shape[0];
-  win.kw = f->shape[1];
-  ASC_TRY(std::tie(win.sh, win.sw), spatial(c, "strides", nhwc, 1));
-  ASC_TRY(std::tie(win.dh, win.dw), spatial(c, "dilations", nhwc, 1));
+  ASC_TRY(Window win, filterWindow(c, f, nhwc));
   ASC_RETURN_IF_ERROR(resolvePads(c, nhwc, xin->shape[2], xin->shape[3], win));
   ASC_TRY(ir::Value * w, c.transpose(f, {3, 2, 0, 1}, "weight"));  // HWIO -> OIHW
   ir::Attrs a = windowAttrs(win, true);
@@ -140,11 +147,7 @@ Status convDepthwise(Converter& c) {
   if (f->shape[2] != channels)
     return c.fail("the input has {} channels, the depthwise filter [{}] {}", channels,
                   ir::shapeToString(f->shape), f->shape[2]);
-  Window win;
-  win.kh = f->shape[0];
-  win.kw = f->shape[1];
-  ASC_TRY(std::tie(win.sh, win.sw), spatial(c, "strides", nhwc, 1));
-  ASC_TRY(std::tie(win.dh, win.dw), spatial(c, "dilations", nhwc, 1));
+  ASC_TRY(Window win, filterWindow(c, f, nhwc));
   ASC_RETURN_IF_ERROR(resolvePads(c, nhwc, xin->shape[2], xin->shape[3], win));
   // Output channel c*multiplier+m of group c: weight [in * multiplier, 1, kh, kw].
   ASC_TRY(ir::Value * t, c.transpose(f, {2, 3, 0, 1}, "weight_t"));
@@ -174,11 +177,7 @@ Status convBackpropInput(Converter& c) {
   if (oc != f->shape[2])
     return c.fail("input_sizes [{}] has {} channels, the filter {}", ir::shapeToString(sizes), oc,
                   f->shape[2]);
-  Window win;
-  win.kh = f->shape[0];
-  win.kw = f->shape[1];
-  ASC_TRY(std::tie(win.sh, win.sw), spatial(c, "strides", nhwc, 1));
-  ASC_TRY(std::tie(win.dh, win.dw), spatial(c, "dilations", nhwc, 1));
+  ASC_TRY(Window win, filterWindow(c, f, nhwc));
   // The padding is that of the forward convolution from the output (oh, ow) to the input.
   ASC_RETURN_IF_ERROR(resolvePads(c, nhwc, oh, ow, win));
   const int64_t ih = xin->shape[2], iw = xin->shape[3];
