@@ -39,3 +39,7 @@ expect_stdout_contains "cannot be set at the same time"
 run msame --model dyn.om --dymHW 224,224
 expect_exit 1
 expect_stdout_contains "--dynamic_image_size"
+# The options are in msame's help.
+run msame --help
+expect_stdout_contains "--dymBatch N"
+expect_stdout_contains "--outputSize"

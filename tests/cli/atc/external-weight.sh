@@ -39,3 +39,8 @@ run atc "${common[@]}" --output=bad --external_weight=3
 expect_exit_nonzero
 expect_stdout_contains "--external_weight"
 expect_no_file bad.om
+# The option and the dynamic-shape ones are in atc's help.
+run atc --help
+expect_stdout_contains "--external_weight"
+expect_stdout_contains "--dynamic_batch_size"
+expect_stdout_contains "--input_shape_range"
