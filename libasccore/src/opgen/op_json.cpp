@@ -3,6 +3,7 @@
 #include <google/protobuf/util/json_util.h>
 
 #include <cctype>
+#include <cmath>
 #include <set>
 
 #include "asc/opgen/opgen.h"
@@ -139,13 +140,20 @@ Status parseParam(Ctx& c, const std::string& op, const char* list, size_t index,
   return Status::ok();
 }
 
-std::string numberText(double d, bool as_float) {
+// The C++ literal for a JSON number: a float literal, or an int64 one. False when the number has
+// no such literal: not finite, or (as an int) fractional or outside int64.
+bool numberText(double d, bool as_float, std::string* out) {
+  if (!std::isfinite(d)) return false;
   if (as_float) {
     std::string s = fmt::format("{}", d);
-    if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
-    return s + "f";
+    if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+    *out = s + "f";
+    return true;
   }
-  return fmt::format("{}", static_cast<long long>(d));
+  // 2^63 is exact in a double; every double below it and at or above -2^63 converts exactly.
+  if (d != std::trunc(d) || d >= 9223372036854775808.0 || d < -9223372036854775808.0) return false;
+  *out = fmt::format("{}", static_cast<long long>(d));
+  return true;
 }
 
 Status parseAttr(Ctx& c, const std::string& op, size_t index, const Value& v, AttrDesc* a) {
@@ -195,7 +203,7 @@ Status parseAttr(Ctx& c, const std::string& op, size_t index, const Value& v, At
     } else {
       return bad();
     }
-    a->default_value = numberText(x, t == "float");
+    if (!numberText(x, t == "float", &a->default_value)) return bad();
   } else if (t == "bool") {
     if (d->kind_case() == Value::kBoolValue)
       a->default_value = d->bool_value() ? "true" : "false";
@@ -213,8 +221,11 @@ Status parseAttr(Ctx& c, const std::string& op, size_t index, const Value& v, At
     if (d->kind_case() != Value::kListValue) return bad();
     std::string s;
     for (const auto& e : d->list_value().values()) {
-      if (e.kind_case() != Value::kNumberValue) return bad();
-      s += (s.empty() ? "" : ", ") + numberText(e.number_value(), t == "list_float");
+      std::string text;
+      if (e.kind_case() != Value::kNumberValue ||
+          !numberText(e.number_value(), t == "list_float", &text))
+        return bad();
+      s += (s.empty() ? "" : ", ") + text;
     }
     a->default_value = "{" + s + "}";
   }

@@ -83,6 +83,14 @@ TEST_CASE("opgen: a bad op JSON names the op and the field, with msopgen's code"
        16, "needs a default_value"},
       {R"([{"op": "A", "input_desc": [{"name": "x", "type": ["float"]}], "output_desc": [{"name": "y", "type": ["float"]}]}, {"op": "A", "input_desc": [{"name": "x", "type": ["float"]}], "output_desc": [{"name": "y", "type": ["float"]}]}])",
        16, "defined twice"},
+      {R"([{"op": "A", "input_desc": [{"name": "x", "type": ["float"]}], "output_desc": [{"name": "y", "type": ["float"]}], "attr": [{"name": "k", "param_type": "optional", "type": "int", "default_value": 2e106}]}])",
+       16, "attr[0] ('k').default_value does not fit type int"},
+      {R"([{"op": "A", "input_desc": [{"name": "x", "type": ["float"]}], "output_desc": [{"name": "y", "type": ["float"]}], "attr": [{"name": "k", "param_type": "optional", "type": "int", "default_value": "1.5"}]}])",
+       16, "does not fit type int"},
+      {R"([{"op": "A", "input_desc": [{"name": "x", "type": ["float"]}], "output_desc": [{"name": "y", "type": ["float"]}], "attr": [{"name": "k", "param_type": "optional", "type": "float", "default_value": "nan"}]}])",
+       16, "does not fit type float"},
+      {R"([{"op": "A", "input_desc": [{"name": "x", "type": ["float"]}], "output_desc": [{"name": "y", "type": ["float"]}], "attr": [{"name": "k", "param_type": "optional", "type": "list_int", "default_value": [1, 1e19]}]}])",
+       16, "does not fit type list_int"},
   };
   for (const auto& c : cases) {
     int code = -1;
