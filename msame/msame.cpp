@@ -282,6 +282,13 @@ class Runner {
                     "threads, execution plan:",
                     session_->arenaBytes(), session_->modelPlacedBuffers(), session_->bufferCount(),
                     session_->threads()));
+    const auto pw = session_->packedWeights();
+    if (pw.in_place + pw.reordered)
+      line(fmt::format("  packed weights: {} read in place from the model{}", pw.in_place,
+                       pw.reordered ? fmt::format("; {} packed for another CPU's kernels, "
+                                                  "reordered at load",
+                                                  pw.reordered)
+                                    : ""));
     out_ << session_->describe();
   }
 

@@ -44,8 +44,11 @@ def patch(b, off, fmt, value):
     b = bytearray(b)
     struct.pack_into(fmt, b, off, value)
     return bytes(b)
-for n in (0, 3, 100, 255, 256, 259, 268, size // 2, size - 1):
+for n in (0, 3, 100, 255, 256, 259, 268):
     save(f"trunc-{n}", good[:n])
+# The file's size depends on the CPU (atc packs the weights for it): cut relative to it.
+save("trunc-half", good[:size // 2])
+save("trunc-last", good[:size - 1])
 for seed in (1, 2, 3, 4, 5):
     r = random.Random(seed)
     b = bytearray(good)
@@ -62,6 +65,14 @@ table_end = HDR + 4 + 12 * num
 assert num >= 2, num
 def entry(i):
     return HDR + 4 + 12 * i
+def flip(b, p):
+    b = bytearray(b)
+    b[p] ^= 0x10
+    return bytes(b)
+# A flipped byte in MODEL_DEF (partition 0) fails any load; one in WEIGHTS_DATA (partition 1)
+# fails the whole-file checksum that atc --mode=6 verifies (a load does not read the weights).
+save("flip-modeldef", flip(good, table_end + struct.unpack_from("<I", good, entry(0) + 4)[0] + 5))
+save("flip-weights", flip(good, table_end + struct.unpack_from("<I", good, entry(1) + 4)[0] + 3))
 for mk, tag in ((no_crc, "nock"), (with_crc, "crc")):
     save(f"{tag}-part-count-huge", mk(patch(good, HDR, "<I", 0xFFFFFFFF)))
     save(f"{tag}-part-count-zero", mk(patch(good, HDR, "<I", 0)))

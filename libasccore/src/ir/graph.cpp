@@ -40,6 +40,8 @@ Graph Graph::clone() const {
     n->shape = v->shape;
     n->format = v->format;
     n->data = v->data;  // constant data is immutable and shared
+    n->packed = v->packed;
+    n->packing = v->packing;
     map[v.get()] = n;
   }
   auto mapped = [&](const std::vector<Value*>& vs) {

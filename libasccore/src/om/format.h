@@ -36,6 +36,15 @@ constexpr uint32_t kModelVersion = 0x20000000;
 constexpr uint32_t kWeightAlign = 64;
 constexpr uint32_t kActivationAlign = 512;
 constexpr char kChecksumTag[4] = {'A', 'S', 'C', 'K'};
+/// checksum[8..16): "ASCM" and the CRC32 of every byte after the header except WEIGHTS_DATA's:
+/// what a load verifies, so that a load never reads the weights (docs/om-format.md).
+constexpr char kMetaChecksumTag[4] = {'A', 'S', 'C', 'M'};
+
+/// Packed weights: attributes on a Const op's value TensorDescriptor naming a second copy of the
+/// data in WEIGHTS_DATA, in the layout a CPU kernel reads (ir::Value::packed).
+constexpr const char* kPackingAttr = "_asc_packing";
+constexpr const char* kPackedOffsetAttr = "_asc_packed_offset";
+constexpr const char* kPackedSizeAttr = "_asc_packed_size";
 
 enum PartitionType : uint32_t {
   kModelDef = 0,

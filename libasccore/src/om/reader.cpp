@@ -31,7 +31,7 @@ struct Container {
   std::shared_ptr<MappedFile> file;
   FileHeader header;
   std::vector<PartitionInfo> parts;
-  bool checksum_verified = false;
+  bool checksum_verified = false, weights_verified = false;
   const PartitionInfo* find(uint32_t type) const {
     for (const auto& p : parts)
       if (p.type == type) return &p;
@@ -39,7 +39,54 @@ struct Container {
   }
 };
 
-Result<Container> openContainer(const std::string& path) {
+// Our files carry two CRC32s (docs/om-format.md): of every byte after the header, and of every
+// byte after it but WEIGHTS_DATA. A load checks the second, so that it never reads the weights
+// (they are mapped, and read only where a kernel uses them); `verify_weights` checks the first.
+// A file with only the first (an older asc-tools) is checked whole.
+Status verifyChecksum(const std::string& path, bool verify_weights, Container* c) {
+  const FileHeader& h = c->header;
+  if (std::memcmp(h.checksum, kChecksumTag, 4) != 0) return Status::ok();
+  const uint8_t* data = c->file->data();
+  const uint64_t end = c->file->size();
+  auto crcOf = [&](uint64_t from, uint64_t to, uLong crc) {
+    while (from < to) {  // crc32_z takes a size_t, but stay in sane pieces
+      const uint64_t n = std::min<uint64_t>(to - from, uint64_t(1) << 30);
+      crc = crc32_z(crc, data + from, n);
+      from += n;
+    }
+    return crc;
+  };
+  const uLong zero = crc32(0L, Z_NULL, 0);
+  const PartitionInfo* w = c->find(kWeightsData);
+  const bool meta = std::memcmp(h.checksum + 8, kMetaChecksumTag, 4) == 0;
+  uint32_t want, got;
+  const char* what;
+  if (meta && !verify_weights) {
+    std::memcpy(&want, h.checksum + 12, 4);
+    uLong crc = zero;
+    if (w) {
+      crc = crcOf(kHeaderSize, w->offset, crc);
+      crc = crcOf(w->offset + w->size, end, crc);
+    } else {
+      crc = crcOf(kHeaderSize, end, crc);
+    }
+    got = static_cast<uint32_t>(crc);
+    what = "of everything but the weights";
+  } else {
+    std::memcpy(&want, h.checksum + 4, 4);
+    got = static_cast<uint32_t>(crcOf(kHeaderSize, end, zero));
+    what = "of the whole file";
+    c->weights_verified = true;
+  }
+  if (got != want)
+    return bad(path, fmt::format("checksum mismatch {} (stored 0x{:08X}, computed 0x{:08X}); the "
+                                 "file is corrupted",
+                                 what, want, got));
+  c->checksum_verified = true;
+  return Status::ok();
+}
+
+Result<Container> openContainer(const std::string& path, bool verify_weights) {
   routeProtobufLogs();
   Container c;
   ASC_TRY(c.file, MappedFile::open(path));
@@ -62,17 +109,6 @@ Result<Container> openContainer(const std::string& path) {
     return bad(path, fmt::format("the header says {} bytes follow it, the file holds {}; the file "
                                  "is truncated or altered",
                                  h.length, data_len));
-  if (std::memcmp(h.checksum, kChecksumTag, 4) == 0) {
-    uint32_t want;
-    std::memcpy(&want, h.checksum + 4, 4);
-    uint32_t got = static_cast<uint32_t>(
-        crc32_z(crc32(0L, Z_NULL, 0), c.file->data() + kHeaderSize, data_len));
-    if (got != want)
-      return bad(path, fmt::format("checksum mismatch (stored 0x{:08X}, computed 0x{:08X}); the "
-                                   "file is corrupted",
-                                   want, got));
-    c.checksum_verified = true;
-  }
   const uint8_t* base = c.file->data() + kHeaderSize;
   if (data_len < 4) return bad(path, "no partition table");
   uint32_t num;
@@ -94,6 +130,7 @@ Result<Container> openContainer(const std::string& path) {
     return bad(path, fmt::format("partition sizes add up to {} bytes, the file holds {}",
                                  table + sum, data_len));
   if (!c.find(kModelDef)) return bad(path, "there is no MODEL_DEF partition");
+  ASC_RETURN_IF_ERROR(verifyChecksum(path, verify_weights, &c));
   return c;
 }
 
@@ -123,6 +160,7 @@ OmSummary summarize(const std::string& path, const Container& c, const ge::proto
   s.name = std::string(c.header.name, strnlen(c.header.name, sizeof(c.header.name)));
   s.version = c.header.version;
   s.checksum_verified = c.checksum_verified;
+  s.weights_verified = c.weights_verified;
   s.partitions = c.parts;
   for (const auto& [k, a] : m.attr()) {
     switch (a.value_case()) {
@@ -226,16 +264,40 @@ Status readDynamic(const std::string& path, const ge::proto::ModelDef& m, OmMode
   return Status::ok();
 }
 
+// A Const's packed copy (docs/om-format.md, "Packed weights"): kept mapped, unread, beside the
+// plain data. Kernels read it only when its layout name is exactly the one they want, so a
+// name here is never trusted as a layout; its bytes must lie inside WEIGHTS_DATA.
+Status readPacked(const std::string& path, const Container& c, const PartitionInfo* wp,
+                  const std::string& op, const ge::proto::TensorDescriptor& td, ir::Value* v) {
+  const auto& a = td.attr();
+  auto packing = a.find(kPackingAttr);
+  if (packing == a.end()) return Status::ok();
+  auto off = a.find(kPackedOffsetAttr);
+  auto size = a.find(kPackedSizeAttr);
+  if (off == a.end() || size == a.end() || !wp || packing->second.s().empty())
+    return bad(path, fmt::format("Const op '{}' names packed weights without their place", op));
+  const int64_t o = off->second.i(), n = size->second.i();
+  if (o < 0 || n <= 0 || uint64_t(o) > wp->size || uint64_t(n) > wp->size - uint64_t(o))
+    return bad(path, fmt::format("Const op '{}' packed weights [{}, +{}) lie outside WEIGHTS_DATA "
+                                 "({} bytes)",
+                                 op, o, n, wp->size));
+  const uint8_t* at = c.file->data() + wp->offset + o;
+  if (reinterpret_cast<uintptr_t>(at) % kWeightAlign != 0) return Status::ok();  // not usable
+  v->packed = std::make_shared<ir::Blob>(at, static_cast<size_t>(n), c.file);
+  v->packing = packing->second.s();
+  return Status::ok();
+}
+
 }  // namespace
 
 Result<OmSummary> readOmSummary(const std::string& path) {
-  ASC_TRY(Container c, openContainer(path));
+  ASC_TRY(Container c, openContainer(path, true));
   ASC_TRY(ge::proto::ModelDef m, parseModelDef(path, c));
   return summarize(path, c, m);
 }
 
 Result<OmModel> loadOm(const std::string& path) {
-  ASC_TRY(Container c, openContainer(path));
+  ASC_TRY(Container c, openContainer(path, false));
   ASC_TRY(ge::proto::ModelDef m, parseModelDef(path, c));
   if (m.graph_size() == 0) return bad(path, "the ModelDef has no graph");
   OmModel out;
@@ -337,6 +399,7 @@ Result<OmModel> loadOm(const std::string& path) {
         else
           v->data = ir::Blob::copyOf(at, need);
       }
+      ASC_RETURN_IF_ERROR(readPacked(path, c, wp, op.name(), td, v));
       sources[src0] = v;
     } else if (op.type() == "FileConstant") {  // --external_weight: data in a file beside the OM
       if (op.output_desc_size() != 1)

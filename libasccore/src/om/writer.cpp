@@ -111,6 +111,18 @@ struct WeightSlot {
   const ir::Value* value;
   ge::proto::TensorDescriptor* desc;  // desc inside the Const op's "value" attr
   uint64_t offset = 0;                // within WEIGHTS_DATA
+  bool packed = false;                // the value's packed copy, not its plain data
+
+  const ir::Blob& blob() const { return packed ? *value->packed : *value->data; }
+  uint64_t size() const { return packed ? value->packed->size() : value->byteSize(); }
+  // Where the offset goes: data_offset for the plain data, an attribute for the packed copy.
+  void setOffset(uint64_t off) {
+    offset = off;
+    if (packed)
+      (*desc->mutable_attr())[kPackedOffsetAttr] = makeIntAttr(static_cast<int64_t>(off));
+    else
+      desc->set_data_offset(static_cast<int64_t>(off));
+  }
 };
 
 class OmBuilder {
@@ -166,6 +178,12 @@ class OmBuilder {
       t->mutable_desc()->set_weight_size(static_cast<int64_t>(v->byteSize()));
       fillTensorDesc(*v, op->add_output_desc(), info_.c0);
       weights_.push_back({v, t->mutable_desc()});
+      if (v->packed) {  // packed weights (docs/om-format.md): a second copy, its layout named
+        auto& a = *t->mutable_desc()->mutable_attr();
+        a[kPackingAttr] = makeStringAttr(v->packing);
+        a[kPackedSizeAttr] = makeIntAttr(static_cast<int64_t>(v->packed->size()));
+        weights_.push_back({v, t->mutable_desc(), 0, true});
+      }
       source_[v] = op->name() + ":0";
     };
     for (const auto& n : g_.nodes())
@@ -211,7 +229,7 @@ class OmBuilder {
       out_names.push_back(source_.at(v));
     }
 
-    for (const auto& w : weights_) weight_bytes_ += w.value->byteSize();
+    for (const auto& w : weights_) weight_bytes_ += w.size();
     auto& attrs = *model_.mutable_attr();
     attrs["soc_version"] = makeStringAttr(info_.soc_version);
     attrs["framework_type"] = makeStringAttr(info_.framework_type);
@@ -275,9 +293,8 @@ class OmBuilder {
     for (int iter = 0; iter < 8; ++iter) {
       uint64_t off = pad0;
       for (auto& w : weights_) {
-        w.offset = off;
-        w.desc->set_data_offset(static_cast<int64_t>(off));
-        off = pad0 + alignUp(off + w.value->byteSize() - pad0, kWeightAlign);
+        w.setOffset(off);
+        off = pad0 + alignUp(off + w.size() - pad0, kWeightAlign);
       }
       weights_size_ = weights_.empty() ? 0 : off;
       std::vector<int64_t> om_info = {static_cast<int64_t>(weights_size_), 0, 0,
@@ -334,10 +351,12 @@ class OmBuilder {
     ASC_RETURN_IF_ERROR(writeExternal(path));
     if (!external_.empty()) model_bytes_ = deterministicBytes(model_);  // with the files' offsets
     ASC_TRY(auto f, OutputFile::create(path));
-    uLong crc = crc32(0L, Z_NULL, 0);
+    uLong crc = crc32(0L, Z_NULL, 0), meta_crc = crc;
+    bool in_weights = false;
     auto put = [&](const void* p, size_t n) -> Status {
       if (n == 0) return Status::ok();  // an empty tensor: zlib restarts the CRC on a null buffer
       crc = crc32_z(crc, static_cast<const Bytef*>(p), n);
+      if (!in_weights) meta_crc = crc32_z(meta_crc, static_cast<const Bytef*>(p), n);
       return f->write(p, n);
     };
     static const uint8_t zeros[kWeightAlign] = {};
@@ -360,6 +379,7 @@ class OmBuilder {
     ASC_RETURN_IF_ERROR(put(&num, 4));
     ASC_RETURN_IF_ERROR(put(e, sizeof(e)));
     ASC_RETURN_IF_ERROR(put(model_bytes_.data(), model_bytes_.size()));
+    in_weights = true;
     uint64_t pos = 0;
     for (const auto& w : weights_) {
       while (pos < w.offset) {
@@ -367,14 +387,15 @@ class OmBuilder {
         ASC_RETURN_IF_ERROR(put(zeros, n));
         pos += n;
       }
-      ASC_RETURN_IF_ERROR(put(w.value->data->data(), w.value->byteSize()));
-      pos += w.value->byteSize();
+      ASC_RETURN_IF_ERROR(put(w.blob().data(), w.size()));
+      pos += w.size();
     }
     while (pos < weights_size_) {
       size_t n = std::min<uint64_t>(weights_size_ - pos, sizeof(zeros));
       ASC_RETURN_IF_ERROR(put(zeros, n));
       pos += n;
     }
+    in_weights = false;
     ASC_RETURN_IF_ERROR(put(task_bytes_.data(), task_bytes_.size()));
 
     h.magic = kMagic;
@@ -383,6 +404,9 @@ class OmBuilder {
     std::memcpy(h.checksum, kChecksumTag, 4);
     uint32_t crc32v = static_cast<uint32_t>(crc);
     std::memcpy(h.checksum + 4, &crc32v, 4);
+    std::memcpy(h.checksum + 8, kMetaChecksumTag, 4);
+    const uint32_t meta32 = static_cast<uint32_t>(meta_crc);
+    std::memcpy(h.checksum + 12, &meta32, 4);
     h.length = static_cast<uint32_t>(total);
     h.is_checksum = 0;
     std::strncpy(h.name, g_.name.c_str(), sizeof(h.name) - 1);

@@ -1,6 +1,10 @@
 // dnnl_util.cpp: oneDNN descriptors for asc tensors.
 #include "dnnl_util.h"
 
+#include <fmt/format.h>
+
+#include "asc/support/log.h"
+
 #include <cstring>
 #include <limits>
 #include <unordered_map>
@@ -132,6 +136,69 @@ Result<memory> reorderConstant(const ir::Node& n, const memory::desc& have, cons
   } catch (const dnnl::error& e) {
     return dnnlError(n, e);
   }
+}
+
+std::string packingOf(const memory::desc& md) {
+  const dnnl_memory_desc_t& d = md.data;
+  auto list = [&](const auto* a, int n) { return fmt::format("{}", fmt::join(a, a + n, ",")); };
+  const std::string head =
+      fmt::format("{} dims={} padded={} offsets={} offset0={}", static_cast<int>(d.data_type),
+                  list(d.dims, d.ndims), list(d.padded_dims, d.ndims),
+                  list(d.padded_offsets, d.ndims), d.offset0);
+  const std::string extra =
+      fmt::format(" extra={},{},{},{}", d.extra.flags, d.extra.compensation_mask,
+                  d.extra.scale_adjust, d.extra.asymm_compensation_mask);
+  if (d.format_kind == dnnl_blocked) {
+    const auto& b = d.format_desc.blocking;
+    const std::string s =
+        fmt::format("blocked {} strides={} inner={}:{}", head, list(b.strides, d.ndims),
+                    list(b.inner_blks, b.inner_nblks), list(b.inner_idxs, b.inner_nblks)) +
+        extra;
+    // The plain row-major layout is what the constant already is: no packing.
+    if (md == memory::desc(md.dims(), md.data_type(), plainTag(md.dims().size()))) return "";
+    return s;
+  }
+  if (d.format_kind == dnnl_format_kind_wino) {
+    const auto& w = d.format_desc.wino_desc;
+    return fmt::format(
+               "wino {} format={} r={} alpha={} ic={} oc={} blocks={},{},{},{} "
+               "adj_scale={} size={}",
+               head, static_cast<int>(w.wino_format), w.r, w.alpha, w.ic, w.oc, w.ic_block,
+               w.oc_block, w.ic2_block, w.oc2_block, w.adj_scale, w.size) +
+           extra;
+  }
+  return "";
+}
+
+Result<memory> constantWeights(const ir::Node& n, const ops::TensorRef& t, const memory::desc& have,
+                               const memory::desc& want, ops::KernelEnv& env) {
+  const ir::Value* v = t.value;
+  if (v && v->packed) {
+    const std::string wanted = packingOf(want);
+    // Only a packed copy of exactly the wanted layout and size is read: the descriptor used is
+    // always the one this CPU's primitive chose, never one taken from the file.
+    if (!wanted.empty() && wanted == v->packing && v->packed->size() == want.get_size()) {
+      try {
+        return memory(want, env.engine, const_cast<uint8_t*>(v->packed->data()));
+      } catch (const dnnl::error& e) {
+        return dnnlError(n, e);
+      }
+    }
+    ASC_LOG_DEBUG(
+        "node '{}': its weights '{}' were packed for another CPU ({}); this one wants "
+        "{}, so they are reordered at load",
+        n.name, v->name, v->packing, wanted.empty() ? "the plain layout" : wanted);
+  }
+  return reorderConstant(n, have, t.data, want, env);
+}
+
+void notePacked(size_t input, const memory::desc& have, const memory& weights,
+                std::vector<ops::PackedInput>* out) {
+  const memory::desc md = weights.get_desc();
+  if (md == have) return;
+  std::string p = packingOf(md);
+  if (p.empty()) return;
+  out->push_back({input, std::move(p), weights.get_data_handle(), md.get_size()});
 }
 
 Status appendActivation(const ir::Node& n, dnnl::post_ops& po) {

@@ -67,6 +67,23 @@ class AdaptedInput {
 Result<memory> reorderConstant(const ir::Node& n, const memory::desc& have, const void* data,
                                const memory::desc& want, ops::KernelEnv& env);
 
+/// The exact name of a memory layout, for packed weights: every field of a blocked or Winograd
+/// descriptor ("blocked f32 dims=... strides=... inner=..."), or "" for a layout that cannot be
+/// packed (plain row-major needs no packing; other kinds are not stored). Two descriptors have
+/// the same name exactly when a buffer in one can be read as the other.
+std::string packingOf(const memory::desc& md);
+
+/// A constant input's weights in the layout `want`: its packed copy in place when atc packed it
+/// for that very layout (ir::Value::packed), else `data` (in layout `have`) reordered as above.
+/// A packed copy for another layout (made on a CPU whose kernels differ) is logged at debug.
+Result<memory> constantWeights(const ir::Node& n, const ops::TensorRef& t, const memory::desc& have,
+                               const memory::desc& want, ops::KernelEnv& env);
+
+/// What a kernel reports from packedInputs() for weights it reordered: nothing when the layout is
+/// the plain one or cannot be packed.
+void notePacked(size_t input, const memory::desc& have, const memory& weights,
+                std::vector<ops::PackedInput>* out);
+
 /// oneDNN post-ops for a fused activation recorded on a node ("activation" attribute and its
 /// parameters), or nothing. E16001-style error for an unknown activation.
 Status appendActivation(const ir::Node& n, dnnl::post_ops& po);

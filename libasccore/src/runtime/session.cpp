@@ -189,6 +189,7 @@ class Session::Impl {
     return dst;
   }
 
+  Session::PackedWeights packed;
   std::unordered_map<const ir::Value*, size_t> last_consumer;
   // The OM's activation plan (empty for a graph built in memory).
   std::unordered_map<const ir::Value*, uint64_t> om_offsets;
@@ -493,6 +494,7 @@ class Session::Impl {
         if (!k) return k.status();
         s.kernel = std::move(*k);
         s.label += " " + s.kernel->implName();
+        countPacked(s);
       } else if (s.kind == StepKind::Reorder) {
         try {
           auto src = cpu::memOf(ref(s.ins[0]), env.engine);
@@ -504,6 +506,19 @@ class Session::Impl {
       }
     }
     return Status::ok();
+  }
+
+  // Which of the step's packed constants its kernel reads in place (it reports them as its
+  // rearranged inputs, at the packed copy's address).
+  void countPacked(const Step& s) {
+    const auto mine = s.kernel->packedInputs();
+    for (int id : s.ins) {
+      const ir::Value* v = id < 0 ? nullptr : slots[id].value;
+      if (!v || !v->packed) continue;
+      bool used = false;
+      for (const auto& p : mine) used |= p.data == v->packed->data();
+      ++(used ? packed.in_place : packed.reordered);
+    }
   }
 
   ops::TensorRef ref(int id) {
@@ -588,6 +603,30 @@ Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionO
 }
 
 }  // namespace
+
+Result<size_t> packWeights(ir::Graph& graph, const SessionOptions& opts) {
+  if (graph.dynamic) return size_t{0};
+  ASC_TRY(auto impl, buildImpl(graph.clone(), opts, opts.reuse_memory));
+  const auto users = graph.users();
+  size_t packed = 0;
+  for (const auto& s : impl->steps) {
+    if (s.kind != StepKind::Kernel || !s.kernel) continue;
+    for (const ops::PackedInput& p : s.kernel->packedInputs()) {
+      if (p.input >= s.ins.size() || s.ins[p.input] < 0) continue;
+      const ir::Value* seen = impl->slots[s.ins[p.input]].value;
+      ir::Value* v = seen ? graph.findValue(seen->name) : nullptr;
+      // Only an fp32 constant read by this one node: its copy must mean the same bytes to
+      // whoever reads it, and a kernel reads fp32 weights.
+      if (!v || !v->isConstant() || v->dtype != ir::DType::F32 || graph.isGraphOutput(v)) continue;
+      auto u = users.find(v);
+      if (u == users.end() || u->second.size() != 1 || u->second[0]->name != s.node->name) continue;
+      v->packed = ir::Blob::copyOf(p.data, p.bytes);
+      v->packing = p.packing;
+      ++packed;
+    }
+  }
+  return packed;
+}
 
 Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const SessionOptions& opts) {
   if (graph.dynamic) {  // compiled per shape; clean-ups only, as this path runs no fusion
@@ -825,6 +864,10 @@ size_t Session::modelPlacedBuffers() const {
   if (dyn_) return dyn_->current() ? dyn_->current()->modelPlacedBuffers() : 0;
   return impl_->om_placed;
 }
+Session::PackedWeights Session::packedWeights() const {
+  return impl_ ? impl_->packed : PackedWeights{};
+}
+
 size_t Session::stepCount() const {
   if (dyn_) return dyn_->current() ? dyn_->current()->stepCount() : 0;
   return impl_->steps.size();

@@ -87,6 +87,9 @@ struct CompileOptions {
   bool check_equivalence = false;
   /// Keep a copy of the imported graph, before any pass (--save_original_model).
   bool keep_original = false;
+  /// Store each weight a CPU kernel rearranges also in the layout that kernel reads on this
+  /// machine (runtime::packWeights), so that msame loads without reordering.
+  bool pack_weights = true;
   /// Dynamic shapes: the profiles and ranges of the model's inputs, in model input order
   /// (resolveDynamicOptions() makes them from --input_shape ranges, --input_shape_range and
   /// --dynamic_batch_size / --dynamic_image_size / --dynamic_dims). A model whose shapes are not
@@ -109,7 +112,8 @@ struct CompileReport {
   /// What each pass did, in order.
   std::vector<passes::PassReport> passes;
   size_t rewrites = 0;
-  double import_ms = 0, optimise_ms = 0;
+  double import_ms = 0, optimise_ms = 0, pack_ms = 0;
+  size_t packed_weights = 0;  // constants stored packed as well
 };
 
 struct CompiledModel {

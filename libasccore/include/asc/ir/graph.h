@@ -26,6 +26,12 @@ class ASC_API Value {
   Shape shape;
   std::string format = "ND";         // layout as the OM records it: NCHW, ND, NC1HWC0, ...
   std::shared_ptr<const Blob> data;  // set for constants
+  // A constant may also carry a copy of its data already in the layout one CPU kernel reads
+  // (atc packs it; docs/om-format.md, "Packed weights"). `packing` names that layout exactly
+  // (cpu::packingOf); a kernel that wants the same layout reads `packed` in place, any other
+  // reads `data`. Both empty for a plain constant.
+  std::shared_ptr<const Blob> packed;
+  std::string packing;
   Node* producer = nullptr;
   int producer_output = 0;
 

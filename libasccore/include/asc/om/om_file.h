@@ -81,6 +81,7 @@ struct OmSummary {
   std::string name;
   uint32_t version = 0;
   bool checksum_verified = false;  // our files carry a CRC32; real ones may not
+  bool weights_verified = false;   // the CRC covered WEIGHTS_DATA too (a load skips it)
   std::vector<PartitionInfo> partitions;
   std::map<std::string, std::string> attrs;  // scalar ModelDef attrs, printed form
   std::vector<int64_t> om_info_list;
@@ -111,7 +112,8 @@ ASC_API Result<OmSummary> readOmSummary(const std::string& path);
 /// by name, maps as lists of {"key","value"}). Works for real OM files too.
 ASC_API Result<std::string> omToJson(const std::string& path);
 /// Loads an OM written by asc-tools back into a graph (E10041 when the file is not one, or an
-/// op type has no mapping back).
+/// op type has no mapping back). The weights stay in the file's mapping, unread, and so
+/// outside the checksum it verifies (readOmSummary verifies the whole file).
 ASC_API Result<OmModel> loadOm(const std::string& path);
 
 }  // namespace asc::om

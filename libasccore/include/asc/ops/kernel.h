@@ -65,6 +65,16 @@ class KernelRunError : public std::exception {
   Status status_;
 };
 
+/// A constant input a kernel rearranged at creation into the layout it reads (packed weights):
+/// atc stores these bytes in the OM beside the plain data, so that the runtime on a CPU that
+/// wants the same layout reads them in place (ir::Value::packed).
+struct PackedInput {
+  size_t input = 0;     // the kernel's input index
+  std::string packing;  // the layout, as cpu::packingOf names it
+  const void* data = nullptr;
+  size_t bytes = 0;
+};
+
 class Kernel {
  public:
   virtual ~Kernel() = default;
@@ -72,6 +82,8 @@ class Kernel {
   virtual void run() = 0;
   /// A short description of the implementation chosen (e.g. oneDNN's "jit:avx2"), for logs.
   virtual std::string implName() const { return "cpu"; }
+  /// The constant inputs this kernel rearranged at creation (none by default).
+  virtual std::vector<PackedInput> packedInputs() const { return {}; }
 };
 
 using KernelFactory = Result<std::unique_ptr<Kernel>> (*)(const KernelInit&);

@@ -143,6 +143,13 @@ class ASC_API Session {
   size_t bufferCount() const;
   size_t modelPlacedBuffers() const;
   size_t stepCount() const;
+  /// Constants the model stores packed (atc's runtime::packWeights): how many the kernels read
+  /// in place from the model, and how many were packed for another CPU's kernels and were
+  /// reordered from their plain data at load instead.
+  struct PackedWeights {
+    size_t in_place = 0, reordered = 0;
+  };
+  PackedWeights packedWeights() const;
   int threads() const;
   /// One line per step: op name, type and implementation, for --debug.
   std::string describe() const;
@@ -159,5 +166,12 @@ class ASC_API Session {
   std::unique_ptr<DynamicModel> dyn_;
   friend void setTraceModel(Session& s, const std::string& model, const std::string& soc);
 };
+
+/// Packs a static graph's weights for this CPU, as atc does before writing the OM: builds the
+/// kernels a session would (with `opts`), and gives every fp32 constant that one kernel reads,
+/// rearranged, a copy in that layout (ir::Value::packed and packing). A session on a CPU whose
+/// kernels want the same layout then reads the copy in place from the mapped OM: no reorder at
+/// load. Returns how many constants were packed; a dynamic graph is left as it is (0).
+ASC_API Result<size_t> packWeights(ir::Graph& graph, const SessionOptions& opts = {});
 
 }  // namespace asc::runtime

@@ -219,7 +219,8 @@ class ConvKernel : public Kernel {
         w_src_ = memory(w_plain, env_.engine, const_cast<void*>(w.data));
         w_reorder_ = dnnl::reorder(w_src_, wei_);
       } else {
-        ASC_TRY(wei_, cpu::reorderConstant(n, w_plain, w.data, wei_md, env_));
+        ASC_TRY(wei_, cpu::constantWeights(n, w, w_plain, wei_md, env_));
+        w_plain_ = w_plain;
       }
       args_[DNNL_ARG_SRC] = src_.mem();
       args_[DNNL_ARG_WEIGHTS] = wei_;
@@ -254,13 +255,19 @@ class ConvKernel : public Kernel {
     env_.stream.wait();
   }
   std::string implName() const override { return impl_; }
+  std::vector<ops::PackedInput> packedInputs() const override {
+    std::vector<ops::PackedInput> r;
+    if (!w_src_) cpu::notePacked(1, w_plain_, wei_, &r);
+    return r;
+  }
 
  private:
   KernelEnv& env_;
   dnnl::primitive prim_;
   cpu::AdaptedInput src_, sum_;
   memory wei_, bias_;
-  memory w_src_;  // run-time weights: the ONNX buffer, reordered into wei_ per run
+  memory::desc w_plain_;  // constant weights: their stored layout
+  memory w_src_;          // run-time weights: the ONNX buffer, reordered into wei_ per run
   dnnl::reorder w_reorder_;
   bool has_sum_ = false;
   memory wino_dst_, y_;  // Winograd: the primitive's nChw16c result, and the real output

@@ -18,6 +18,12 @@ class MatMulKernel : public cpu::PrimitiveKernel {
  public:
   using PrimitiveKernel::PrimitiveKernel;
   std::vector<float> owned_b_, owned_c_;
+  memory::desc b_plain_;  // constant weights: their stored layout (empty otherwise)
+  std::vector<ops::PackedInput> packedInputs() const override {
+    std::vector<ops::PackedInput> r;
+    if (b_plain_) cpu::notePacked(1, b_plain_, args_.at(DNNL_ARG_WEIGHTS), &r);
+    return r;
+  }
 };
 
 memory::desc strided(const memory::dims& dims, bool transpose_last2) {
@@ -92,7 +98,8 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
     dnnl::matmul::primitive_desc pd(d, attr, k.env.engine);
     memory wmem(bmd, k.env.engine, k.inputs[1].data);
     if (const_b) {
-      ASC_TRY(wmem, cpu::reorderConstant(n, bmd, k.inputs[1].data, pd.weights_desc(), k.env));
+      ASC_TRY(wmem, cpu::constantWeights(n, k.inputs[1], bmd, pd.weights_desc(), k.env));
+      kern->b_plain_ = bmd;
     }
     std::unordered_map<int, memory> args = {
         {DNNL_ARG_SRC, memory(amd, k.env.engine, k.inputs[0].data)},
