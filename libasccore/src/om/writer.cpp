@@ -309,6 +309,33 @@ class OmBuilder {
     }
   }
 
+  struct Piece {
+    const uint8_t* data;
+    size_t size;
+    uLong crc;
+  };
+  // The CRC32 of each weight, in pieces of at most 16 MB computed on every core; write() joins
+  // them in file order with crc32_combine. One thread reading ResNet-50's 220 MB of weights
+  // spent ~110 ms on it.
+  std::vector<std::vector<Piece>> weightCrcs() const {
+    constexpr size_t kPiece = size_t(16) << 20;
+    std::vector<std::vector<Piece>> pieces(weights_.size());
+    std::vector<Piece*> all;
+    for (size_t i = 0; i < weights_.size(); ++i) {
+      const uint8_t* d = weights_[i].blob().data();
+      const size_t n = weights_[i].size();
+      for (size_t at = 0; at < n; at += kPiece)
+        pieces[i].push_back({d + at, std::min(kPiece, n - at), 0});
+    }
+    for (auto& list : pieces)
+      for (auto& piece : list) all.push_back(&piece);
+    const int64_t count = static_cast<int64_t>(all.size());
+#pragma omp parallel for schedule(dynamic)
+    for (int64_t k = 0; k < count; ++k)
+      all[k]->crc = crc32_z(crc32(0L, Z_NULL, 0), all[k]->data, all[k]->size);
+    return pieces;
+  }
+
   // --external_weight: weight/<stem>.<k>.bin per constant (1) or weight/<stem>.bin for all (2),
   // each written atomically and streamed from the constant's own storage.
   Status writeExternal(const std::string& path) {
@@ -380,14 +407,17 @@ class OmBuilder {
     ASC_RETURN_IF_ERROR(put(e, sizeof(e)));
     ASC_RETURN_IF_ERROR(put(model_bytes_.data(), model_bytes_.size()));
     in_weights = true;
+    const std::vector<std::vector<Piece>> pieces = weightCrcs();
     uint64_t pos = 0;
-    for (const auto& w : weights_) {
+    for (size_t i = 0; i < weights_.size(); ++i) {
+      const WeightSlot& w = weights_[i];
       while (pos < w.offset) {
         size_t n = std::min<uint64_t>(w.offset - pos, sizeof(zeros));
         ASC_RETURN_IF_ERROR(put(zeros, n));
         pos += n;
       }
-      ASC_RETURN_IF_ERROR(put(w.blob().data(), w.size()));
+      for (const Piece& piece : pieces[i]) crc = crc32_combine(crc, piece.crc, piece.size);
+      if (w.size()) ASC_RETURN_IF_ERROR(f->write(w.blob().data(), w.size()));
       pos += w.size();
     }
     while (pos < weights_size_) {
