@@ -72,6 +72,11 @@ for t in atc msame msprof mscompare; do
   [ -x "$build/bin/$t" ] || { echo "build first (missing $build/bin/$t): scripts/test.sh" >&2; exit 1; }
 done
 ensure_ort
+# bins_stamp: the binaries' modification times, to notice a rebuild during the run.
+bins_stamp() { stat -c '%n %Y' "$build"/bin/{atc,msame,msprof,mscompare} | md5sum; }
+stamp_before=$(bins_stamp)
+built=$(date -u -d "@$(stat -c %Y "$build/bin/msame")" '+%Y-%m-%d %H:%M UTC')
+src_head=$(git -C "$build/.." log -1 --format=%h 2>/dev/null || echo unknown)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 t_start=$(date +%s)
@@ -200,6 +205,7 @@ if [ $with_opgen = 1 ]; then
   fi
 fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+stamp_after=$(bins_stamp)
 elapsed=$(($(date +%s) - t_start))
 
 # --- the report ---------------------------------------------------------------------------------
@@ -209,7 +215,11 @@ say "# Benchmarks"
 say ""
 say "Measured $started on: $machine."
 say ""
-say "Made by \`$invocation\` (BUILD_DIR=$build) in ${elapsed} s. Load average before: $load_before; after: $load_after."
+say "Made by \`$invocation\` (BUILD_DIR=$build) in ${elapsed} s. Binaries: $("$build/bin/msame" --version | head -n1),"
+say "built $built (the checkout beside the build is at $src_head). Load average before: $load_before; after: $load_after."
+if [ "$stamp_before" != "$stamp_after" ]; then
+  say "**The binaries were rebuilt during this run**: its figures mix two builds; run it again."
+fi
 if awk -v a="${load_before%% *}" -v b="${load_after%% *}" 'BEGIN { exit !(a >= 0.5 || b >= 0.5) }'; then
   say "**The machine was shared**: other work was running (see the load average against $(nproc) cores), so"
   say "absolute figures are noisier than on a quiet machine; ratios are paired within each round."
@@ -277,13 +287,15 @@ if [ $r50 = 1 ]; then
   mem_ratio=$(awk -v k="$rss" -v b="$need" 'BEGIN { printf "%.3f", k * 1024 / b }')
   say "Peak RSS from \`/usr/bin/time -f %M\` of \`msame --loop 3\` (msame) and of \`ort_tool.js run ... 3\` (ORT: the"
   say "whole node process as it is, its runtime's baseline included). Weights: \`weight_size\` of \`atc --mode=6\`;"
-  say "arena: $arena_src (the OM plans $om_arena B)."
+  say "arena: $arena_src (the OM plans $om_arena B). An OM's weight section can hold a weight twice (plain and"
+  say "in a kernel's packed layout), so the .onnx file's size is given beside it."
   say ""
   say "| figure | msame | ORT | target | |"
   say "|---|---|---|---|---|"
   say "| peak RSS MiB | $(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }') | $(awk -v k="$(med "$tmp/r50.rss_ort")" 'BEGIN { printf "%.1f", k / 1024 }') (node process) | | |"
-  say "| weights + arena MiB | $(awk -v w="$weights" -v a="$arena" 'BEGIN { printf "%.1f + %.1f", w / 1048576, a / 1048576 }') | | | |"
+  say "| weights + arena MiB | $(awk -v w="$weights" -v a="$arena" 'BEGIN { printf "%.1f + %.1f", w / 1048576, a / 1048576 }') (the .onnx file: $(awk -v b="$(stat -c %s "$onnx")" 'BEGIN { printf "%.1f", b / 1048576 }')) | | | |"
   say "| peak RSS / (weights + arena) | $mem_ratio | | <= 1.2 | $(verdict "$mem_ratio" "<=" 1.2) |"
+  say "| peak RSS / (.onnx file + arena), for reference | $(awk -v k="$rss" -v b="$(($(stat -c %s "$onnx") + arena))" 'BEGIN { printf "%.3f", k * 1024 / b }') | | | |"
   say ""
   say "## msame: ResNet-50 fraction of the FMA peak"
   say ""
