@@ -11,7 +11,7 @@
 #   msprof  msprof_overhead.sh; mscompare: mscompare_bench.sh (vs numpy);
 #   opgen   opgen_kernel.sh only with --opgen (it compiles a plugin with CMake)
 # --quick: 3 rounds of 5 runs, a smaller mscompare input (about 2 minutes on 2 quiet cores); the
-# full run (7 rounds of 20 runs) about 6 minutes on 2 quiet cores. A concurrent build slows both
+# full run (9 rounds of 30 runs) about 5 minutes on 2 quiet cores. A concurrent build slows both
 # several times (msame's thread pool suffers most: see the † marks). Env: BUILD_DIR (build), BENCH_MODELS (bench-models/),
 # THREADS (nproc), ROUNDS / RUNS (override the mode's), KEEP=1 keeps the temp folder.
 set -euo pipefail
@@ -37,7 +37,7 @@ threads=${THREADS:-$(nproc)}
 if [ $quick = 1 ]; then
   rounds=${ROUNDS:-3} runs=${RUNS:-5} size_gb=0.125 cmp_runs=1 prof_rounds=3 prof_runs=5
 else
-  rounds=${ROUNDS:-7} runs=${RUNS:-20} size_gb=1 cmp_runs=3 prof_rounds=7 prof_runs=20
+  rounds=${ROUNDS:-9} runs=${RUNS:-30} size_gb=1 cmp_runs=3 prof_rounds=9 prof_runs=20
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/asc_bench.XXXXXX")
 if [ "${KEEP:-0}" = 1 ]; then echo "temp folder: $tmp" >&2; else trap 'rm -rf "$tmp"' EXIT; fi
@@ -231,7 +231,7 @@ fi
 if [ $quick = 1 ]; then
   say ""
   say "**Quick run** (\`--quick\`): $rounds rounds of $runs runs, a ${size_gb} GB mscompare input, $prof_rounds msprof rounds;"
-  say "run \`scripts/bench/run.sh\` without \`--quick\` for the full figures (7 rounds of 20 runs)."
+  say "run \`scripts/bench/run.sh\` without \`--quick\` for the full figures (9 rounds of 30 runs)."
 fi
 say ""
 say "Every figure is measured in this run; none is copied from elsewhere. A \"round\" runs each side"
