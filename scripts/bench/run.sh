@@ -73,9 +73,9 @@ for t in atc msame msprof mscompare; do
 done
 ensure_ort
 # bins_stamp: the binaries' modification times, to notice a rebuild during the run.
-bins_stamp() { stat -c '%n %Y' "$build"/bin/{atc,msame,msprof,mscompare} | md5sum; }
+bins_stamp() { stat -L -c '%n %Y' "$build"/bin/{atc,msame,msprof,mscompare} "$build"/lib/libasccore.so* 2>/dev/null | md5sum; }
 stamp_before=$(bins_stamp)
-built=$(date -u -d "@$(stat -c %Y "$build/bin/msame")" '+%Y-%m-%d %H:%M UTC')
+built=$(date -u -d "@$(stat -L -c %Y "$build"/bin/msame "$build"/lib/libasccore.so* 2>/dev/null | sort -n | tail -n1)" '+%Y-%m-%d %H:%M UTC')
 src_head=$(git -C "$build/.." log -1 --format=%h 2>/dev/null || echo unknown)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
