@@ -1,5 +1,7 @@
+# shellcheck shell=bash
 # lib.sh: what the benchmark scripts share (sourced, not run).
 # The ten benchmark models of scripts/bench/export_models.py, in table order.
+# shellcheck disable=SC2034  # used by the scripts that source this file
 BENCH_MODEL_NAMES=(resnet18 resnet50 mobilenet_v2 squeezenet1_1 shufflenet_v2_x1_0 efficientnet_b0
   densenet121 googlenet transformer unet)
 # median: the median of the numbers on stdin, one per line.
@@ -14,3 +16,62 @@ ensure_ort() {
   (cd "$dir" && ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip \
     npm ci --no-audit --no-fund >/dev/null)
 }
+# bench_cmd CMD...: runs CMD, first appending it to the file $BENCH_CMDLOG when that is set (run.sh
+# lists the commands it timed).
+bench_cmd() {
+  [ -z "${BENCH_CMDLOG:-}" ] || printf '%s\n' "$*" >>"$BENCH_CMDLOG"
+  "$@"
+}
+# bench_onnx NAME ROOT: the path of benchmark model NAME: $BENCH_MODELS/NAME.onnx (default
+# ROOT/bench-models), exported by export_models.py (python3-torch) when missing.
+bench_onnx() {
+  local dir=${BENCH_MODELS:-$2/bench-models}
+  if [ ! -f "$dir/$1.onnx" ]; then
+    /usr/bin/python3 "$2/scripts/bench/export_models.py" "$1" >/dev/null 2>&1 || return 1
+    dir=$2/bench-models
+  fi
+  echo "$dir/$1.onnx"
+}
+# bench_prepare ONNX OUT NAME BUILD: converts ONNX with atc (--precision_mode=force_fp32) into
+# OUT/NAME.om (log OUT/NAME.atc.log) and writes OUT/NAME.in.npy, the fixed-seed random input
+# both msame and ORT are timed on. Fails when atc does.
+bench_prepare() {
+  local shape
+  bench_cmd "$4/bin/atc" --model="$1" --framework=5 --output="$2/$3" --soc_version=Ascend310P3 \
+    --precision_mode=force_fp32 >"$2/$3.atc.log" || return 1
+  shape=$("$4/bin/atc" --mode=6 --om="$2/$3.om" | sed -n 's/.*inputs\[[^:]*:float32:\[\([0-9,]*\)\]\].*/\1/p')
+  node "$(dirname "${BASH_SOURCE[0]}")/ort_tool.js" gen "$2/$3.in.npy" "$shape" 7767517
+}
+# msame_summary BUILD OM INPUT RUNS THREADS: msame's "[INFO] summary: load_ms=..." line for RUNS
+# runs of OM on INPUT (the run call alone is timed: Session::run).
+msame_summary() {
+  bench_cmd "$1/bin/msame" --model "$2" --input "$3" --loop "$4" --threads "$5" | grep 'summary:'
+}
+# ort_run ONNX INPUT PREFIX RUNS THREADS: ort_tool.js run's JSON line (create_ms, first_ms,
+# median_ms over RUNS - 1 runs after the first), ORT at THREADS intra-op threads.
+ort_run() {
+  bench_cmd node "$(dirname "${BASH_SOURCE[0]}")/ort_tool.js" run "$@"
+}
+# field NAME: the number NAME=x (msame's summary) or "NAME":x (ort_tool.js JSON) on stdin.
+field() { sed -n -E "s/.*(^|[ {,])\"?$1\"?[=:]([-0-9.eE+]+).*/\2/p" | head -n1; }
+# alternate ROUNDS CMD...: runs the commands (function names) ROUNDS times, in the given order in
+# odd rounds and reversed in even ones, so no side always runs on a cooler machine.
+alternate() {
+  local r i rounds=$1
+  shift
+  for r in $(seq "$rounds"); do
+    if [ $((r % 2)) -eq 1 ]; then
+      for ((i = 1; i <= $#; i++)); do "${!i}"; done
+    else
+      for ((i = $#; i >= 1; i--)); do "${!i}"; done
+    fi
+  done
+}
+# stats: "min median max" of the numbers on stdin.
+stats() {
+  local v
+  v=$(sort -g)
+  printf '%s %s %s\n' "$(head -n1 <<<"$v")" "$(median <<<"$v")" "$(tail -n1 <<<"$v")"
+}
+# geomean: the geometric mean of the positive numbers on stdin.
+geomean() { awk '{ s += log($1); n++ } END { if (n) printf "%.3f\n", exp(s / n) }'; }

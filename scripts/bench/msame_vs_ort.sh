@@ -5,6 +5,7 @@
 # order alternating between rounds. It
 # prints one row per model (accuracy, median latencies, ratio) and the geometric mean ratio.
 #   ROUNDS (5), RUNS (20), THREADS (nproc), BUILD_DIR (build), BENCH_OUT (a temp folder),
+#   BENCH_MODELS (folder of <model>.onnx; default bench-models/, exported when missing),
 #   ACCURACY_ONLY=1 (check outputs, skip the timing)
 # Exit status 1 when any model's outputs miss the bounds: cosine >= 0.99999 and
 # max |diff| <= 1e-4 * max |reference|.
@@ -22,7 +23,7 @@ models=("$@")
 out=${BENCH_OUT:-$(mktemp -d)}
 mkdir -p "$out"
 
-[ -x "$build/bin/atc" ] && [ -x "$build/bin/msame" ] || { echo "build first: scripts/test.sh" >&2; exit 1; }
+{ [ -x "$build/bin/atc" ] && [ -x "$build/bin/msame" ]; } || { echo "build first: scripts/test.sh" >&2; exit 1; }
 ensure_ort
 ort="node $here/ort_tool.js"
 
@@ -31,12 +32,8 @@ printf '%-20s %-10s %-12s %-10s %-10s %-8s\n' model cosine "maxdiff/ref" "msame 
 status=0
 ratios=()
 for m in "${models[@]}"; do
-  onnx="$root/bench-models/$m.onnx"
-  [ -f "$onnx" ] || /usr/bin/python3 "$here/export_models.py" "$m" >/dev/null 2>&1
-  "$build/bin/atc" --model="$onnx" --framework=5 --output="$out/$m" --soc_version=Ascend310P3 \
-    --precision_mode=force_fp32 >"$out/$m.atc.log" || { echo "$m: atc failed (see $out/$m.atc.log)"; status=1; continue; }
-  shape=$("$build/bin/atc" --mode=6 --om="$out/$m.om" | sed -n 's/.*inputs\[[^:]*:float32:\[\([0-9,]*\)\]\].*/\1/p')
-  $ort gen "$out/$m.in.npy" "$shape" 7767517
+  onnx=$(bench_onnx "$m" "$root") || { echo "$m: export failed"; status=1; continue; }
+  bench_prepare "$onnx" "$out" "$m" "$build" || { echo "$m: atc failed (see $out/$m.atc.log)"; status=1; continue; }
   rm -rf "$out/$m.msame"
   "$build/bin/msame" --model "$out/$m.om" --input "$out/$m.in.npy" --output "$out/$m.msame" \
     --threads "$threads" >"$out/$m.msame.log" || { echo "$m: msame failed (see $out/$m.msame.log)"; status=1; continue; }
@@ -51,18 +48,11 @@ for m in "${models[@]}"; do
     continue
   fi
   ms_list=() ; ort_list=()
-  run_msame() {
-    ms_list+=("$("$build/bin/msame" --model "$out/$m.om" --input "$out/$m.in.npy" --loop "$runs" \
-         --threads "$threads" | sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p')")
-  }
-  run_ort() {
-    ort_list+=("$($ort run "$onnx" "$out/$m.in.npy" "$out/$m.ortt" "$((runs + 1))" "$threads" | node -e \
-         "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).median_ms))")")
-  }
-  # The order alternates between rounds, so neither side always runs on a cooler machine.
-  for r in $(seq "$rounds"); do
-    if [ $((r % 2)) -eq 1 ]; then run_msame; run_ort; else run_ort; run_msame; fi
-  done
+  # shellcheck disable=SC2317  # called through alternate
+  run_msame() { ms_list+=("$(msame_summary "$build" "$out/$m.om" "$out/$m.in.npy" "$runs" "$threads" | field median_ms)"); }
+  # shellcheck disable=SC2317
+  run_ort() { ort_list+=("$(ort_run "$onnx" "$out/$m.in.npy" "$out/$m.ortt" "$((runs + 1))" "$threads" | field median_ms)"); }
+  alternate "$rounds" run_msame run_ort
   msm=$(printf '%s\n' "${ms_list[@]}" | median)
   om=$(printf '%s\n' "${ort_list[@]}" | median)
   ratio=$(awk -v a="$msm" -v b="$om" 'BEGIN { printf "%.3f", a / b }')
@@ -71,7 +61,6 @@ for m in "${models[@]}"; do
     "$([ "$ok" = 1 ] || echo '  ACCURACY FAIL')"
 done
 if [ ${#ratios[@]} -gt 0 ]; then
-  printf '%s\n' "${ratios[@]}" | awk -v t="$threads" '{ s += log($1); n++ }
-    END { printf "geometric mean ratio (msame / ORT): %.3f over %d models, %s threads\n", exp(s / n), n, t }'
+  echo "geometric mean ratio (msame / ORT): $(printf '%s\n' "${ratios[@]}" | geomean) over ${#ratios[@]} models, $threads threads"
 fi
 exit $status

@@ -3,7 +3,9 @@
 //   node ort_tool.js gen <out.npy> <d0,d1,...> [seed]     random float32 input in [-1, 1) as .npy
 //   node ort_tool.js run <model.onnx> <in.npy> <out_prefix> [runs] [threads]
 //        runs ORT (graph optimisation "all"), writes <out_prefix>_<i>.bin (raw outputs) and prints
-//        one JSON line: {"first_ms", "median_ms", "runs", "outputs": [...]}
+//        one JSON line: {"create_ms", "first_ms", "median_ms", "runs", "outputs": [...]}
+//   node ort_tool.js session <model.onnx> [threads]
+//        times InferenceSession.create alone (the peer's load) and prints {"create_ms"}
 //   node ort_tool.js compare <ours.bin> <reference.bin>
 //        prints cosine similarity, max |diff| and max |reference| as JSON
 'use strict';
@@ -39,6 +41,17 @@ function rng(seed) {  // xorshift32: the same inputs on every machine
   };
 }
 
+// createSession: the session of every command (graph optimisation "all", `threads` intra-op
+// threads when > 0) and how long InferenceSession.create took, the module already loaded.
+async function createSession(model, threads) {
+  const ort = require('onnxruntime-node');
+  const opts = { graphOptimizationLevel: 'all' };
+  if (threads > 0) { opts.intraOpNumThreads = threads; opts.interOpNumThreads = 1; }
+  const t0 = process.hrtime.bigint();
+  const session = await ort.InferenceSession.create(model, opts);
+  return { session, ms: Number(process.hrtime.bigint() - t0) / 1e6 };
+}
+
 async function main() {
   const [cmd, ...a] = process.argv.slice(2);
   if (cmd === 'gen') {
@@ -50,13 +63,17 @@ async function main() {
     writeNpy(a[0], data, shape);
     return;
   }
+  if (cmd === 'session') {
+    const c = await createSession(a[0], Number(a[1] || 0));
+    console.log(JSON.stringify({ create_ms: c.ms }));
+    return;
+  }
   if (cmd === 'run') {
     const ort = require('onnxruntime-node');
     const [model, input, prefix] = a;
     const runs = Number(a[3] || 1), threads = Number(a[4] || 0);
-    const opts = { graphOptimizationLevel: 'all' };
-    if (threads > 0) { opts.intraOpNumThreads = threads; opts.interOpNumThreads = 1; }
-    const s = await ort.InferenceSession.create(model, opts);
+    const c = await createSession(model, threads);
+    const s = c.session;
     const x = readNpy(input);
     const feeds = { [s.inputNames[0]]: new ort.Tensor('float32', x.data, x.shape) };
     const times = [];
@@ -74,7 +91,7 @@ async function main() {
     });
     const later = times.length > 1 ? times.slice(1) : times;
     later.sort((p, q) => p - q);
-    console.log(JSON.stringify({ first_ms: times[0], median_ms: later[Math.floor(later.length / 2)], runs, outputs }));
+    console.log(JSON.stringify({ create_ms: c.ms, first_ms: times[0], median_ms: later[Math.floor(later.length / 2)], runs, outputs }));
     return;
   }
   if (cmd === 'compare') {
@@ -91,7 +108,7 @@ async function main() {
     console.log(JSON.stringify({ cosine, max_abs_diff: maxdiff, max_abs_ref: maxref, elements: x.length }));
     return;
   }
-  console.error('usage: ort_tool.js gen|run|compare ...');
+  console.error('usage: ort_tool.js gen|run|session|compare ...');
   process.exit(2);
 }
 main().catch(e => { console.error(e.message || e); process.exit(1); });
