@@ -474,7 +474,11 @@ Status displayModel(const Options& o, std::ostream& out) {
              "om       info: modeldef_size[{} B], weight_data_size[{} B], tbe_kernels_size[{} B], "
              "cust_aicpu_kernel_store_size[{} B], task_info_size[{} B], so_store_size[{} B].\n",
              part(0), part(1), part(3), part(4), part(2), 0);
-  // asc-tools' own line (GE's names for these attributes are UNCONFIRMED; docs/dynamic-shapes.md)
+  // asc-tools' own lines (GE's names for these attributes are UNCONFIRMED; docs/om-format.md,
+  // docs/dynamic-shapes.md)
+  if (!attr("_asc_packed_weight_size").empty())
+    fmt::print(out, "packed   info: count[{}], size[{} B], isa[{}].\n", attr("_asc_packed_weights"),
+               attr("_asc_packed_weight_size"), attr("_asc_packed_isa"));
   if (attr("_asc_dynamic") == "1")
     fmt::print(out, "dynamic  info: type[{}], input_shape_range[{}], gears[{}].\n",
                attr("_asc_dynamic_type").empty() ? "values" : attr("_asc_dynamic_type"),

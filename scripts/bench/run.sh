@@ -168,7 +168,10 @@ if [ -f "$tmp/$m.om" ] && [ -s "$tmp/$m.msame.median_ms" ]; then
   per_round "$tmp/$m.msame.first_ms" "$tmp/$m.msame.median_ms" "$tmp/r50.fs_ms"
   per_round "$tmp/$m.ort.first_ms" "$tmp/$m.ort.median_ms" "$tmp/r50.fs_ort"
   info=$(bench_cmd "$build/bin/atc" --mode=6 --om="$tmp/$m.om")
-  weights=$(sed -n 's/.*weight_size\[\([0-9]*\) B\].*/\1/p' <<<"$info" | head -n1)
+  om_weights=$(sed -n 's/.*weight_size\[\([0-9]*\) B\].*/\1/p' <<<"$info" | head -n1)
+  # The model's weights, one copy: the OM's weight section less the packed copies beside them.
+  packed=$(sed -n 's/^packed   info:.* size\[\([0-9]*\) B\].*/\1/p' <<<"$info" | head -n1)
+  weights=$((om_weights - ${packed:-0}))
   om_arena=$(sed -n 's/.*arena\[\([0-9]*\) B\].*/\1/p' <<<"$info" | head -n1)
   arena=$(bench_cmd "$build/bin/msame" --model "$tmp/$m.om" --threads "$threads" --debug true |
     sed -n 's/^ *arena \([0-9]*\) bytes.*/\1/p' | head -n1)
@@ -286,16 +289,16 @@ if [ $r50 = 1 ]; then
   need=$((weights + arena))
   mem_ratio=$(awk -v k="$rss" -v b="$need" 'BEGIN { printf "%.3f", k * 1024 / b }')
   say "Peak RSS from \`/usr/bin/time -f %M\` of \`msame --loop 3\` (msame) and of \`ort_tool.js run ... 3\` (ORT: the"
-  say "whole node process as it is, its runtime's baseline included). Weights: \`weight_size\` of \`atc --mode=6\`;"
-  say "arena: $arena_src (the OM plans $om_arena B). An OM's weight section can hold a weight twice (plain and"
-  say "in a kernel's packed layout), so the .onnx file's size is given beside it."
+  say "whole node process as it is, its runtime's baseline included). Weights: the model's, one copy (\`weight_size\`"
+  say "less the packed copies' \`size\` of \`atc --mode=6\`: the OM holds $om_weights B, the plain weights and their packed"
+  say "copies for this CPU's kernels, of which a run reads one); arena: $arena_src (the OM plans $om_arena B)."
   say ""
   say "| figure | msame | ORT | target | |"
   say "|---|---|---|---|---|"
   say "| peak RSS MiB | $(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }') | $(awk -v k="$(med "$tmp/r50.rss_ort")" 'BEGIN { printf "%.1f", k / 1024 }') (node process) | | |"
   say "| weights + arena MiB | $(awk -v w="$weights" -v a="$arena" 'BEGIN { printf "%.1f + %.1f", w / 1048576, a / 1048576 }') (the .onnx file: $(awk -v b="$(stat -c %s "$onnx")" 'BEGIN { printf "%.1f", b / 1048576 }')) | | | |"
   say "| peak RSS / (weights + arena) | $mem_ratio | | <= 1.2 | $(verdict "$mem_ratio" "<=" 1.2) |"
-  say "| peak RSS / (.onnx file + arena), for reference | $(awk -v k="$rss" -v b="$(($(stat -c %s "$onnx") + arena))" 'BEGIN { printf "%.3f", k * 1024 / b }') | | | |"
+  say "| peak RSS / (OM weight section + arena), for reference | $(awk -v k="$rss" -v b="$((om_weights + arena))" 'BEGIN { printf "%.3f", k * 1024 / b }') | | | |"
   say ""
   say "## msame: ResNet-50 fraction of the FMA peak"
   say ""

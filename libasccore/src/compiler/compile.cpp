@@ -14,6 +14,7 @@
 #include "asc/compare/metrics.h"
 #include "asc/frontend/caffe.h"
 #include "asc/frontend/tf.h"
+#include "asc/ops/kernel.h"
 #include "asc/ops/registry.h"
 #include "asc/runtime/session.h"
 #include "asc/support/log.h"
@@ -411,6 +412,7 @@ Result<CompiledModel> compileGraph(ir::Graph g, const CompileOptions& o) {
     m.report.pack_ms = msSince(tp);
     if (packed.isOk()) {
       m.report.packed_weights = *packed;
+      m.info.packed_isa = ops::kernelIsa();
       ASC_LOG_INFO("packed {} weights for this CPU in {:.1f} ms", *packed, m.report.pack_ms);
     } else {
       ASC_LOG_WARN("weights not packed for this CPU: {}", packed.status().message());

@@ -229,13 +229,22 @@ class OmBuilder {
       out_names.push_back(source_.at(v));
     }
 
-    for (const auto& w : weights_) weight_bytes_ += w.size();
+    uint64_t packed_bytes = 0, packed_count = 0;
+    for (const auto& w : weights_) {
+      weight_bytes_ += w.size();
+      if (w.packed) packed_bytes += w.size(), ++packed_count;
+    }
     auto& attrs = *model_.mutable_attr();
     attrs["soc_version"] = makeStringAttr(info_.soc_version);
     attrs["framework_type"] = makeStringAttr(info_.framework_type);
     attrs["atc_cmdline"] = makeStringAttr(info_.atc_cmdline);
     attrs["atc_version"] = makeStringAttr(std::string("asc-tools ") + asc::version());
     attrs["core_type"] = makeStringAttr(info_.core_type);
+    if (packed_count) {  // packed weights (docs/om-format.md): how many, their bytes, the CPU
+      attrs["_asc_packed_weights"] = makeIntAttr(static_cast<int64_t>(packed_count));
+      attrs["_asc_packed_weight_size"] = makeIntAttr(static_cast<int64_t>(packed_bytes));
+      attrs["_asc_packed_isa"] = makeStringAttr(info_.packed_isa);
+    }
     attrs["target_type"] = makeStringAttr(info_.target_type);
     attrs["memory_size"] = makeIntAttr(static_cast<int64_t>(memory_size_));
     attrs["_asc_peak_live_bytes"] = makeIntAttr(static_cast<int64_t>(ap.plan.peak_live_bytes));

@@ -14,6 +14,7 @@ expect_stdout_not_contains "reordered at load"
 run atc --mode=6 --om=m.om
 expect_exit 0
 expect_stdout_contains "checksum[verified]"
+expect_stdout_contains "packed   info: count[$in_place], size["
 # Another CPU: the kernels AVX2 picks want other layouts than those packed for this one
 # (unless this CPU is an AVX2 one, where they are the same and are read in place).
 export ONEDNN_MAX_CPU_ISA=AVX2

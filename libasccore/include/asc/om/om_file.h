@@ -55,6 +55,8 @@ struct ModelInfo {
   /// file, 2 all of them to one file, under weight/ beside the OM. The OM then holds FileConstant
   /// ops (attributes location, offset, length) and the runtime maps the files.
   int external_weight = 0;
+  /// The kernel instruction set the packed weights were made for (ops::kernelIsa()).
+  std::string packed_isa;
 };
 
 /// The activation memory plan atc records in the OM: each node output's offset in one arena.

@@ -26,6 +26,8 @@ enum class Layout : uint8_t { Plain, Blocked };
 ASC_API bool channelsLast();
 /// The channel block of the Blocked layout (1 when it is channels-last).
 ASC_API int blockSize();
+/// The instruction set oneDNN's kernels use on this CPU ("avx512_core_vnni", "avx2", ...).
+ASC_API std::string kernelIsa();
 
 struct TensorRef {
   void* data = nullptr;              // nullptr for an omitted optional input
