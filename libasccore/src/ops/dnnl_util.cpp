@@ -5,6 +5,7 @@
 
 #include "asc/support/log.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <unordered_map>
@@ -136,6 +137,20 @@ Result<memory> reorderConstant(const ir::Node& n, const memory::desc& have, cons
   } catch (const dnnl::error& e) {
     return dnnlError(n, e);
   }
+}
+
+void useSharedScratchpad(dnnl::primitive_attr& attr) {
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+}
+
+memory sharedScratchpad(const dnnl::primitive_desc_base& pd, ops::KernelEnv& env) {
+  const memory::desc md = pd.scratchpad_desc();
+  const size_t bytes = md.get_size();
+  if (bytes == 0) return memory();
+  memory m(md, env.engine, DNNL_MEMORY_NONE);
+  env.scratchpads.push_back(m);
+  env.scratchpad_bytes = std::max(env.scratchpad_bytes, bytes);
+  return m;
 }
 
 std::string packingOf(const memory::desc& md) {

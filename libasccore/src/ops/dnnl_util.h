@@ -5,6 +5,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <unordered_map>
+#include <vector>
 
 #include "asc/ops/kernel.h"
 
@@ -13,6 +14,11 @@ namespace asc::ops {
 struct KernelEnv {
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
+  /// The scratchpads of the primitives built in user scratchpad mode (cpu::sharedScratchpad):
+  /// kernels run one at a time, so the session backs them all with one buffer of the largest
+  /// size, allocated and faulted in at load (bindScratchpads).
+  std::vector<dnnl::memory> scratchpads;
+  size_t scratchpad_bytes = 0;
 };
 
 }  // namespace asc::ops
@@ -33,6 +39,15 @@ memory::desc descOf(const ops::TensorRef& t);
 memory::desc descOf(const ir::Shape& shape, ir::DType dtype, ops::Layout layout);
 /// A memory object over a tensor's buffer.
 memory memOf(const ops::TensorRef& t, const dnnl::engine& eng);
+
+/// Puts a primitive's scratchpad in the user's hands: build the primitive with this attr, then
+/// pass sharedScratchpad(pd, env) as its DNNL_ARG_SCRATCHPAD. oneDNN would otherwise give each
+/// primitive its own scratchpad, untouched until the first run (ResNet-50's convolutions hold
+/// ~30 MB of them, which the first run faults in).
+void useSharedScratchpad(dnnl::primitive_attr& attr);
+/// The primitive's scratchpad as a memory bound later to the session's shared buffer, or an
+/// empty memory when it needs none (then pass no DNNL_ARG_SCRATCHPAD).
+memory sharedScratchpad(const dnnl::primitive_desc_base& pd, ops::KernelEnv& env);
 
 /// Runs a primitive with its arguments on the env's stream and waits.
 void execute(ops::KernelEnv& env, const dnnl::primitive& p,

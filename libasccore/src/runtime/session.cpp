@@ -95,6 +95,7 @@ class Session::Impl {
   std::vector<int> input_slots, output_slots;
   std::vector<TensorInfo> input_info, output_info;
   std::unique_ptr<uint8_t, decltype(&std::free)> arena{nullptr, &std::free};
+  std::unique_ptr<uint8_t, decltype(&std::free)> scratchpad{nullptr, &std::free};
   std::shared_ptr<SharedArena> shared_arena;  // set when the arena is a shared one
   size_t arena_bytes = 0;
   bool profile = false;
@@ -515,7 +516,24 @@ class Session::Impl {
         }
       }
     }
+    ASC_RETURN_IF_ERROR(bindScratchpads());
     warmUp(base, alloc_bytes);
+    return Status::ok();
+  }
+
+  // One buffer behind every primitive's user-mode scratchpad (cpu::sharedScratchpad): the
+  // kernels run one at a time.
+  Status bindScratchpads() {
+    if (env.scratchpads.empty()) return Status::ok();
+    const size_t bytes = (env.scratchpad_bytes + kAlign - 1) / kAlign * kAlign;
+    scratchpad.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlign, bytes)));
+    if (!scratchpad)
+      return Status::error(ErrorCode::MemoryExceeded,
+                           "cannot allocate the {}-byte kernel scratchpad", bytes);
+    std::memset(scratchpad.get(), 0, bytes);  // its pages now, not in the first run
+    for (auto& m : env.scratchpads) m.set_data_handle(scratchpad.get());
+    ASC_LOG_DEBUG("kernel scratchpad {} bytes, shared by {} primitives", bytes,
+                  env.scratchpads.size());
     return Status::ok();
   }
 

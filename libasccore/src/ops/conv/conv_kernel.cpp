@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdlib>
 #include <string>
 
@@ -140,6 +141,7 @@ class ConvKernel : public Kernel {
         po.append_binary(dnnl::algorithm::binary_add, dst_md);
       ASC_RETURN_IF_ERROR(cpu::appendActivation(n, po));
       attr.set_post_ops(po);
+      cpu::useSharedScratchpad(attr);
       memory::desc src_md, wei_md;
       // A forward convolution descriptor for `alg` on the given source and destination.
       auto convDesc = [&](dnnl::algorithm alg, const memory::desc& s, const memory::desc& d) {
@@ -166,7 +168,10 @@ class ConvKernel : public Kernel {
           src_md = pd.src_desc();
           wei_md = pd.weights_desc();
           impl_ = pd.impl_info_str();
+          scratch_pd_ = pd;
           wino_dst_ = memory(pd.dst_desc(), env_.engine);
+          // Its pages now, not in the first run.
+          std::memset(wino_dst_.get_data_handle(), 0, pd.dst_desc().get_size());
           wino_out_ = dnnl::reorder(wino_dst_, cpu::memOf(y, env_.engine));
         } catch (const dnnl::error&) {
           wino_dst_ = memory();  // not available here: the direct kernel below
@@ -189,6 +194,7 @@ class ConvKernel : public Kernel {
           prim_ = dnnl::convolution_forward(pd);
           src_md = pd.src_desc();
           wei_md = pd.weights_desc();
+          scratch_pd_ = pd;
         } else {
           // oneDNN derives the output size from the dims given; fold output_padding into pad_r.
           for (size_t i = 0; i < spatial; ++i) {
@@ -209,6 +215,7 @@ class ConvKernel : public Kernel {
           prim_ = dnnl::deconvolution_forward(pd);
           src_md = pd.src_desc();
           wei_md = pd.weights_desc();
+          scratch_pd_ = pd;
         }
         impl_ = impl;
         break;
@@ -239,6 +246,7 @@ class ConvKernel : public Kernel {
       }
       has_sum_ = has_sum && !in_place;
       args_[DNNL_ARG_DST] = wino_dst_ ? wino_dst_ : cpu::memOf(y, env_.engine);
+      if (memory sp = cpu::sharedScratchpad(scratch_pd_, env_)) args_[DNNL_ARG_SCRATCHPAD] = sp;
       if (wino_dst_) y_ = cpu::memOf(y, env_.engine);
     } catch (const dnnl::error& e) {
       return cpu::dnnlError(n, e);
@@ -266,8 +274,9 @@ class ConvKernel : public Kernel {
   dnnl::primitive prim_;
   cpu::AdaptedInput src_, sum_;
   memory wei_, bias_;
-  memory::desc w_plain_;  // constant weights: their stored layout
-  memory w_src_;          // run-time weights: the ONNX buffer, reordered into wei_ per run
+  memory::desc w_plain_;                  // constant weights: their stored layout
+  dnnl::primitive_desc_base scratch_pd_;  // the primitive chosen: its scratchpad's size
+  memory w_src_;  // run-time weights: the ONNX buffer, reordered into wei_ per run
   dnnl::reorder w_reorder_;
   bool has_sum_ = false;
   memory wino_dst_, y_;  // Winograd: the primitive's nChw16c result, and the real output

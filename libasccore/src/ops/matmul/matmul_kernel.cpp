@@ -88,6 +88,7 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
     dnnl::post_ops po;
     ASC_RETURN_IF_ERROR(cpu::appendActivation(n, po));
     attr.set_post_ops(po);
+    cpu::useSharedScratchpad(attr);
     if (alpha != 1.f) {
       if (has_bias)
         return Status::error(ErrorCode::NotImplemented,
@@ -106,6 +107,7 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
         {DNNL_ARG_WEIGHTS, wmem},
         {DNNL_ARG_DST, memory(cmd, k.env.engine, k.outputs[0].data)}};
     if (has_bias) args[DNNL_ARG_BIAS] = memory(biasmd, k.env.engine, k.inputs[2].data);
+    if (memory sp = cpu::sharedScratchpad(pd, k.env)) args[DNNL_ARG_SCRATCHPAD] = sp;
     kern->set(dnnl::matmul(pd), pd, std::move(args));
   } catch (const dnnl::error& e) {
     return cpu::dnnlError(n, e);
