@@ -310,6 +310,7 @@ Status buildModel(const Options& o) {
                          "Value {} for parameter --external_weight is invalid. Reason: use 0 "
                          "(weights in the OM), 1 (a file per weight) or 2 (one file)",
                          external);
+  c.pack_weights = external == "0";  // the weight files beside the OM hold plain data only
   ASC_TRY(CompiledModel m, compile(c));
 
   const auto t0 = std::chrono::steady_clock::now();
