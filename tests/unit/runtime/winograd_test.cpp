@@ -68,8 +68,8 @@ std::vector<float> naive(const Case& c, const std::vector<float>& x, const std::
 
 TEST_CASE("3x3 convolutions on the Winograd kernel match a naive convolution",
           "[runtime][winograd]") {
-  const Case c = GENERATE(Case{1, 64, 64, 14, 1}, Case{1, 64, 128, 9, 1}, Case{1, 64, 64, 14, 2},
-                          Case{1, 32, 32, 14, 1}, Case{2, 64, 64, 8, 1});
+  const Case c = GENERATE(Case{1, 64, 64, 14, 1}, Case{1, 64, 128, 12, 1}, Case{1, 64, 128, 9, 1},
+                          Case{1, 64, 64, 14, 2}, Case{1, 32, 32, 14, 1}, Case{2, 64, 64, 8, 1});
   INFO("n " << c.n << " cin " << c.cin << " cout " << c.cout << " hw " << c.hw << " stride "
             << c.stride);
   std::vector<float> w(size_t(c.cout) * c.cin * 9), b(size_t(c.cout)),
@@ -79,7 +79,9 @@ TEST_CASE("3x3 convolutions on the Winograd kernel match a naive convolution",
   for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.31f * float(i) + 1.f);
   auto s = runtime::Session::fromGraph(build(c, w, b));
   REQUIRE(s.isOk());
-  const bool wino_expected = ops::channelsLast() && c.stride == 1 && c.cin >= 64 && c.n == 1;
+  // (a 9x9 output is too small for Winograd to pay)
+  const bool wino_expected =
+      ops::channelsLast() && c.stride == 1 && c.cin >= 64 && c.n == 1 && c.hw * c.hw >= 100;
   const bool wino = (*s)->describe().find("wino") != std::string::npos;
   CHECK(wino == wino_expected);
   REQUIRE((*s)->setInput(0, x.data(), x.size() * 4).isOk());
