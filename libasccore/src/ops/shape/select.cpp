@@ -450,6 +450,7 @@ const OpDef& defSplit() {
 const OpDef& defSlice() {
   static const OpDef d = OpDef("Slice")
                              .kernel(createSliceKernel)
+                             .layout(sliceLayout)
                              .nativeDtypes()
                              .onnx(1)
                              .cann("StridedSliceV2")
@@ -495,6 +496,21 @@ const OpDef& defDepthToSpace() {
                              .inferShape(inferDepthToSpace)
                              .evalConst(evalDepthToSpace)
                              .summary("moves channel blocks into spatial blocks (DCR or CRD)");
+  return d;
+}
+
+// ShuffleChannel (CANN's op) only comes from the fuse-channel-shuffle pass; it is no ONNX op.
+const OpDef& defShuffleChannel() {
+  static const OpDef d = OpDef("ShuffleChannel")
+                             .kernel(createShuffleChannelKernel)
+                             .layout(shuffleChannelLayout)
+                             .nativeDtypes()
+                             .internal()
+                             .cann("ShuffleChannel")
+                             .inferShape(inferSameAsInput0)
+                             .summary(
+                                 "fused: channel i*g+j <- channel j*(C/g)+i, for group g "
+                                 "(from the fuse-channel-shuffle pass)");
   return d;
 }
 

@@ -155,7 +155,18 @@ Result<std::unique_ptr<Kernel>> createSliceKernel(const KernelInit& k) {
   const ir::Shape& in = k.inputs[0].shape();
   auto starts = k.node.attrs.getInts("starts"), axes = k.node.attrs.getInts("axes"),
        steps = k.node.attrs.getInts("steps");
-  auto st = stridesOf(in);
+  const bool channels_last = k.outputs[0].layout == Layout::Blocked;
+  // Where each logical dim steps in memory: row-major, or channels-last (N, spatial..., C).
+  std::vector<int64_t> st = stridesOf(in);
+  if (channels_last) {
+    int64_t s = in[1];
+    st[1] = 1;
+    for (size_t d = in.size() - 1; d >= 2; --d) {
+      st[d] = s;
+      s *= in[d];
+    }
+    st[0] = s;
+  }
   std::vector<int64_t> strides = st;
   int64_t base = 0;
   for (size_t i = 0; i < axes.size(); ++i) {
@@ -163,9 +174,29 @@ Result<std::unique_ptr<Kernel>> createSliceKernel(const KernelInit& k) {
     strides[axes[i]] = st[axes[i]] * steps[i];
   }
   if (k.outputs[0].numel() == 0) return fnKernel([] {}, "slice");
-  return std::unique_ptr<Kernel>(std::make_unique<StridedCopy>(k.inputs[0].data, k.outputs[0].data,
-                                                               k.outputs[0].shape(), strides, base,
-                                                               elemSize(k.inputs[0]), "slice"));
+  ir::Shape view = k.outputs[0].shape();
+  if (channels_last) {  // walk the output in its memory order: channels innermost
+    ir::Shape v = {view[0]};
+    std::vector<int64_t> s = {strides[0]};
+    for (size_t d = 2; d < view.size(); ++d) {
+      v.push_back(view[d]);
+      s.push_back(strides[d]);
+    }
+    v.push_back(view[1]);
+    s.push_back(strides[1]);
+    view = std::move(v);
+    strides = std::move(s);
+  }
+  return std::unique_ptr<Kernel>(std::make_unique<StridedCopy>(
+      k.inputs[0].data, k.outputs[0].data, view, strides, base, elemSize(k.inputs[0]), "slice"));
+}
+
+Layout sliceLayout(const ir::Node& n, const std::vector<Layout>& in) {
+  // Channels-last tensors are sliced where they are (any axes and steps); nChw8c ones go plain.
+  return !in.empty() && in[0] == Layout::Blocked && channelsLast() && !n.outputs.empty() &&
+                 canBlock(*n.outputs[0])
+             ? Layout::Blocked
+             : Layout::Plain;
 }
 
 Result<std::unique_ptr<Kernel>> createExpandKernel(const KernelInit& k) {
@@ -219,6 +250,59 @@ Result<std::unique_ptr<Kernel>> createDepthToSpaceKernel(const KernelInit& k) {
   return std::unique_ptr<Kernel>(
       std::make_unique<StridedCopy>(k.inputs[0].data, k.outputs[0].data, out_view, strides, 0,
                                     elemSize(k.inputs[0]), "depth_to_space"));
+}
+
+// ShuffleChannel: output channel i * g + j is input channel j * (C / g) + i. Plain tensors move
+// whole planes; channels-last ones permute the channels of each pixel.
+Result<std::unique_ptr<Kernel>> createShuffleChannelKernel(const KernelInit& k) {
+  const ir::Shape& x = k.inputs[0].shape();
+  const int64_t g = k.node.attrs.getInt("group", 1);
+  if (x.size() < 2 || g < 1 || x[1] % g != 0)
+    return Status::error(ErrorCode::InvalidModel,
+                         "node '{}' (ShuffleChannel): group {} does not divide the {} channels",
+                         k.node.name, g, x.size() < 2 ? 0 : x[1]);
+  const int64_t N = x[0], C = x[1], per = C / g;
+  int64_t hw = 1;
+  for (size_t d = 2; d < x.size(); ++d) hw *= x[d];
+  ir::Shape view;
+  std::vector<int64_t> strides;
+  if (k.outputs[0].layout == Layout::Blocked) {  // channels-last: each pixel's C channels
+    const size_t es = elemSize(k.inputs[0]);
+    const auto* src = static_cast<const uint8_t*>(k.inputs[0].data);
+    auto* dst = static_cast<uint8_t*>(k.outputs[0].data);
+    const int64_t pixels = N * hw;
+    return fnKernel(
+        [=] {
+          cpu::parallelFor(pixels, 64, [&](int64_t b, int64_t e) {
+            for (int64_t p = b; p < e; ++p) {
+              const uint8_t* in = src + p * C * es;
+              uint8_t* out = dst + p * C * es;
+              if (es == 4) {
+                const auto* fi = reinterpret_cast<const uint32_t*>(in);
+                auto* fo = reinterpret_cast<uint32_t*>(out);
+                for (int64_t i = 0; i < per; ++i)
+                  for (int64_t j = 0; j < g; ++j) fo[i * g + j] = fi[j * per + i];
+              } else {
+                for (int64_t i = 0; i < per; ++i)
+                  for (int64_t j = 0; j < g; ++j)
+                    std::memcpy(out + (i * g + j) * es, in + (j * per + i) * es, es);
+              }
+            }
+          });
+        },
+        "shuffle_channel");
+  } else {
+    view = {N, per, g, hw};
+    strides = {C * hw, hw, per * hw, 1};
+  }
+  return std::unique_ptr<Kernel>(
+      std::make_unique<StridedCopy>(k.inputs[0].data, k.outputs[0].data, view, strides, 0,
+                                    elemSize(k.inputs[0]), "shuffle_channel"));
+}
+
+Layout shuffleChannelLayout(const ir::Node&, const std::vector<Layout>& in) {
+  return !in.empty() && in[0] == Layout::Blocked && channelsLast() ? Layout::Blocked
+                                                                   : Layout::Plain;
 }
 
 Result<std::unique_ptr<Kernel>> createSpaceToDepthKernel(const KernelInit& k) {
