@@ -411,9 +411,22 @@ Result<CompiledModel> compileGraph(ir::Graph g, const CompileOptions& o) {
     auto packed = runtime::packWeights(g);
     m.report.pack_ms = msSince(tp);
     if (packed.isOk()) {
-      m.report.packed_weights = *packed;
-      m.info.packed_isa = ops::kernelIsa();
-      ASC_LOG_INFO("packed {} weights for this CPU in {:.1f} ms", *packed, m.report.pack_ms);
+      // The OM's 32-bit layout holds 4 GB: a model that fits with its plain weights keeps
+      // fitting, unpacked, rather than failing for the copies.
+      uint64_t bytes = 0;
+      for (const auto& v : g.values())
+        if (v->isConstant()) bytes += v->data->size() + (v->packed ? v->packed->size() : 0) + 128;
+      if (bytes + (uint64_t(64) << 20) > 0xFFFFFFFFull) {
+        for (const auto& v : g.values()) {
+          v->packed.reset();
+          v->packing.clear();
+        }
+        ASC_LOG_INFO("weights not packed: with the packed copies the OM would pass 4 GB");
+      } else {
+        m.report.packed_weights = *packed;
+        m.info.packed_isa = ops::kernelIsa();
+        ASC_LOG_INFO("packed {} weights for this CPU in {:.1f} ms", *packed, m.report.pack_ms);
+      }
     } else {
       ASC_LOG_WARN("weights not packed for this CPU: {}", packed.status().message());
     }
