@@ -39,6 +39,19 @@
 #endif
 
 namespace asc::runtime {
+namespace {
+
+// Page tables for [p, p + n) now rather than at first touch (madvise; an older kernel refuses
+// the advice, and the pages fault in as before).
+void prefault(const void* p, size_t n, int advice) {
+  if (!p || n == 0) return;
+  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p) & ~(page - 1);
+  const uintptr_t e = reinterpret_cast<uintptr_t>(p) + n;
+  madvise(reinterpret_cast<void*>(a), e - a, advice);
+}
+
+}  // namespace
 
 using ops::Layout;
 
@@ -505,7 +518,7 @@ class Session::Impl {
         if (!k) return k.status();
         s.kernel = std::move(*k);
         s.label += " " + s.kernel->implName();
-        countPacked(s);
+        usePacked(s);
       } else if (s.kind == StepKind::Reorder) {
         try {
           auto src = cpu::memOf(ref(s.ins[0]), env.engine);
@@ -546,28 +559,15 @@ class Session::Impl {
   void warmUp(uint8_t* base, size_t bytes) {
 #pragma omp parallel num_threads(threads)
     { omp_get_thread_num(); }
-    const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-    auto populate = [&](const void* p, size_t n, int advice) {
-      if (!p || n == 0) return;
-      const uintptr_t a = reinterpret_cast<uintptr_t>(p) & ~(page - 1);
-      const uintptr_t e = reinterpret_cast<uintptr_t>(p) + n;
-      madvise(reinterpret_cast<void*>(a), e - a, advice);
-    };
-    for (const auto& s : steps) {
-      if (s.kind != StepKind::Kernel) continue;
-      for (const auto& p : s.kernel->packedInputs()) {
-        const ir::Value* v =
-            p.input < s.ins.size() && s.ins[p.input] >= 0 ? slots[s.ins[p.input]].value : nullptr;
-        if (v && v->packed && p.data == v->packed->data())
-          populate(p.data, p.bytes, MADV_POPULATE_READ);
-      }
-    }
-    populate(base, bytes, MADV_POPULATE_WRITE);
+    prefault(base, bytes, MADV_POPULATE_WRITE);
   }
 
   // Which of the step's packed constants its kernel reads in place (it reports them as its
-  // rearranged inputs, at the packed copy's address).
-  void countPacked(const Step& s) {
+  // rearranged inputs, at the packed copy's address); those get their page tables now.
+  void usePacked(const Step& s) {
+    bool any = false;
+    for (int id : s.ins) any |= id >= 0 && slots[id].value && slots[id].value->packed;
+    if (!any) return;
     const auto mine = s.kernel->packedInputs();
     for (int id : s.ins) {
       const ir::Value* v = id < 0 ? nullptr : slots[id].value;
@@ -575,6 +575,7 @@ class Session::Impl {
       bool used = false;
       for (const auto& p : mine) used |= p.data == v->packed->data();
       ++(used ? packed.in_place : packed.reordered);
+      if (used) prefault(v->packed->data(), v->packed->size(), MADV_POPULATE_READ);
     }
   }
 
