@@ -24,7 +24,7 @@ set(ASC_LAYERS
   "compare:support,ir,cpu,tensorio"
   "ops:support,ir,cpu,soc"
   "frontend:support,ir,ops"
-  "passes:support,ir,ops,soc"
+  "passes:support,ir,cpu,ops,soc"
   "om:support,ir,ops"
   "runtime:support,ir,cpu,ops,passes,om,tensorio,trace"
   "compiler:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime"

@@ -9,8 +9,8 @@
 #include <unordered_map>
 
 #include "asc/ops/registry.h"
-#include "asc/support/fp16.h"
 #include "asc/support/log.h"
+#include "cpu/convert.h"
 #include "mixlist.pb.h"
 #include "support/json_config.h"
 
@@ -43,10 +43,9 @@ class Rewriter {
     if (auto it = cache_.find(key); it != cache_.end()) return it->second;
     ir::Value* out;
     if (v->isConstant() && have == ir::DType::F32 && t == ir::DType::F16) {
-      std::vector<uint8_t> bytes(static_cast<size_t>(v->numel()) * 2);
-      auto* dst = reinterpret_cast<uint16_t*>(bytes.data());
-      const float* src = v->data->as<float>();
-      for (int64_t i = 0; i < v->numel(); ++i) dst[i] = floatToHalf(src[i]);
+      const auto n = static_cast<size_t>(v->numel());
+      std::vector<uint8_t> bytes(n * 2);
+      cpu::floatToHalf(v->data->as<float>(), reinterpret_cast<uint16_t*>(bytes.data()), n);
       out = g_.addConstant(v->name + "_fp16",
                            ir::Tensor{t, v->shape, ir::Blob::fromVector(std::move(bytes))});
     } else {

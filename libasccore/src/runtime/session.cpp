@@ -664,8 +664,19 @@ Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionO
 
 Result<size_t> packWeights(ir::Graph& graph, const SessionOptions& opts) {
   if (graph.dynamic) return size_t{0};
-  ASC_TRY(std::shared_ptr<Session::Impl> impl, buildImpl(graph.clone(), opts, opts.reuse_memory));
   const auto users = graph.users();
+  // Only an fp32 constant read by one node can be packed (below): a graph without one (an fp16
+  // model, say) builds no kernels for nothing.
+  auto candidate = [&](const ir::Value* v) {
+    if (!v || !v->isConstant() || v->dtype != ir::DType::F32 || graph.isGraphOutput(v))
+      return false;
+    auto u = users.find(v);
+    return u != users.end() && u->second.size() == 1;
+  };
+  bool any = false;
+  for (const auto& v : graph.values()) any = any || candidate(v.get());
+  if (!any) return size_t{0};
+  ASC_TRY(std::shared_ptr<Session::Impl> impl, buildImpl(graph.clone(), opts, opts.reuse_memory));
   size_t packed = 0;
   for (const auto& s : impl->steps) {
     if (s.kind != StepKind::Kernel || !s.kernel) continue;
@@ -675,9 +686,7 @@ Result<size_t> packWeights(ir::Graph& graph, const SessionOptions& opts) {
       ir::Value* v = seen ? graph.findValue(seen->name) : nullptr;
       // Only an fp32 constant read by this one node: its copy must mean the same bytes to
       // whoever reads it, and a kernel reads fp32 weights.
-      if (!v || !v->isConstant() || v->dtype != ir::DType::F32 || graph.isGraphOutput(v)) continue;
-      auto u = users.find(v);
-      if (u == users.end() || u->second.size() != 1 || u->second[0]->name != s.node->name) continue;
+      if (!candidate(v) || users.at(v)[0]->name != s.node->name) continue;
       // The kernel's own buffer, kept alive by the graph until the OM is written: no copy.
       v->packed = std::make_shared<ir::Blob>(p.data, p.bytes, impl);
       v->packing = p.packing;
