@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -318,31 +321,17 @@ class OmBuilder {
     }
   }
 
+  // A run of the file's bytes and its CRC32: write() CRCs the weights on a second thread while
+  // it writes them (the page-cache copies, not the CRC, bound the write), then joins every
+  // run in file order with crc32_combine. ResNet-50's 207 MB: the CRC took ~45 ms of wall time
+  // on 2 cores before the write; now it hides under the write's ~200 ms.
   struct Piece {
     const uint8_t* data;
     size_t size;
     uLong crc;
   };
-  // The CRC32 of each weight, in pieces of at most 16 MB computed on every core; write() joins
-  // them in file order with crc32_combine. One thread reading ResNet-50's 220 MB of weights
-  // spent ~110 ms on it.
-  std::vector<std::vector<Piece>> weightCrcs() const {
-    constexpr size_t kPiece = size_t(16) << 20;
-    std::vector<std::vector<Piece>> pieces(weights_.size());
-    std::vector<Piece*> all;
-    for (size_t i = 0; i < weights_.size(); ++i) {
-      const uint8_t* d = weights_[i].blob().data();
-      const size_t n = weights_[i].size();
-      for (size_t at = 0; at < n; at += kPiece)
-        pieces[i].push_back({d + at, std::min(kPiece, n - at), 0});
-    }
-    for (auto& list : pieces)
-      for (auto& piece : list) all.push_back(&piece);
-    const int64_t count = static_cast<int64_t>(all.size());
-#pragma omp parallel for schedule(dynamic)
-    for (int64_t k = 0; k < count; ++k)
-      all[k]->crc = crc32_z(crc32(0L, Z_NULL, 0), all[k]->data, all[k]->size);
-    return pieces;
+  static void crcPieces(std::vector<Piece*>& todo) {
+    for (Piece* p : todo) p->crc = crc32_z(crc32(0L, Z_NULL, 0), p->data, p->size);
   }
 
   // --external_weight: weight/<stem>.<k>.bin per constant (1) or weight/<stem>.bin for all (2),
@@ -387,12 +376,18 @@ class OmBuilder {
     ASC_RETURN_IF_ERROR(writeExternal(path));
     if (!external_.empty()) model_bytes_ = deterministicBytes(model_);  // with the files' offsets
     ASC_TRY(auto f, OutputFile::create(path));
-    uLong crc = crc32(0L, Z_NULL, 0), meta_crc = crc;
+    // Every byte written after the header, as runs in file order (`order`); the weights' runs
+    // point at their blobs and are CRCed by `crc_thread`, the rest here.
+    std::deque<Piece> runs;  // stable addresses: the CRC thread fills the weights' in place
+    std::vector<const Piece*> order;
+    uLong meta_crc = crc32(0L, Z_NULL, 0);
     bool in_weights = false;
     auto put = [&](const void* p, size_t n) -> Status {
       if (n == 0) return Status::ok();  // an empty tensor: zlib restarts the CRC on a null buffer
-      crc = crc32_z(crc, static_cast<const Bytef*>(p), n);
-      if (!in_weights) meta_crc = crc32_z(meta_crc, static_cast<const Bytef*>(p), n);
+      const uLong c = crc32_z(crc32(0L, Z_NULL, 0), static_cast<const Bytef*>(p), n);
+      runs.push_back({nullptr, n, c});
+      order.push_back(&runs.back());
+      if (!in_weights) meta_crc = crc32_combine(meta_crc, c, static_cast<z_off_t>(n));
       return f->write(p, n);
     };
     static const uint8_t zeros[kWeightAlign] = {};
@@ -416,8 +411,29 @@ class OmBuilder {
     ASC_RETURN_IF_ERROR(put(e, sizeof(e)));
     ASC_RETURN_IF_ERROR(put(model_bytes_.data(), model_bytes_.size()));
     in_weights = true;
-    const std::vector<std::vector<Piece>> pieces = weightCrcs();
+    // The weights' runs (pieces of at most 16 MB, so a big weight's CRC keeps pace with its
+    // write) are listed first, so the CRC thread starts while the first is written.
+    constexpr size_t kPiece = size_t(16) << 20;
+    std::vector<Piece*> todo;
+    for (const WeightSlot& w : weights_)
+      for (size_t at = 0; at < w.size(); at += kPiece) {
+        runs.push_back({w.blob().data() + at, std::min<size_t>(kPiece, w.size() - at), 0});
+        todo.push_back(&runs.back());
+      }
+    std::thread crc_thread;
+    try {
+      crc_thread = std::thread(crcPieces, std::ref(todo));
+    } catch (const std::system_error&) {
+      crcPieces(todo);  // no thread to be had: CRC first, then write
+    }
+    struct Join {
+      std::thread& t;
+      ~Join() {
+        if (t.joinable()) t.join();
+      }
+    } join{crc_thread};
     uint64_t pos = 0;
+    size_t run = 0;
     for (size_t i = 0; i < weights_.size(); ++i) {
       const WeightSlot& w = weights_[i];
       while (pos < w.offset) {
@@ -425,7 +441,7 @@ class OmBuilder {
         ASC_RETURN_IF_ERROR(put(zeros, n));
         pos += n;
       }
-      for (const Piece& piece : pieces[i]) crc = crc32_combine(crc, piece.crc, piece.size);
+      for (size_t at = 0; at < w.size(); at += kPiece) order.push_back(todo[run++]);
       if (w.size()) ASC_RETURN_IF_ERROR(f->write(w.blob().data(), w.size()));
       pos += w.size();
     }
@@ -436,7 +452,10 @@ class OmBuilder {
     }
     in_weights = false;
     ASC_RETURN_IF_ERROR(put(task_bytes_.data(), task_bytes_.size()));
-
+    if (crc_thread.joinable()) crc_thread.join();
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (const Piece* piece : order)
+      crc = crc32_combine(crc, piece->crc, static_cast<z_off_t>(piece->size));
     h.magic = kMagic;
     h.headsize = kHeaderSize;
     h.version = kModelVersion;
