@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <unordered_map>
 
 namespace asc::cpu {
@@ -131,12 +132,49 @@ Result<memory> reorderConstant(const ir::Node& n, const memory::desc& have, cons
     // weights, so a read-only mapping serves, and the weights are never held twice.
     if (have == want) return src;
     memory dst(want, env.engine);
+    if (env.defer_weight_reorders) {
+      env.pending_reorders.push_back({&n, src, dst});
+      return dst;
+    }
     dnnl::reorder(src, dst).execute(env.stream, src, dst);
     env.stream.wait();
     return dst;
   } catch (const dnnl::error& e) {
     return dnnlError(n, e);
   }
+}
+
+Status runWeightReorders(ops::KernelEnv& env, int threads) {
+  auto& list = env.pending_reorders;
+  if (list.empty()) return Status::ok();
+  // Largest first, handed out one at a time: the cores finish together. Inside the parallel
+  // region each reorder runs on its one thread (oneDNN does not nest OpenMP teams).
+  std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
+    return a.dst.get_desc().get_size() > b.dst.get_desc().get_size();
+  });
+  const int64_t count = static_cast<int64_t>(list.size());
+  std::vector<std::string> failed(list.size());
+#pragma omp parallel for schedule(dynamic) num_threads(std::max(1, threads))
+  for (int64_t i = 0; i < count; ++i) {
+    auto& r = list[static_cast<size_t>(i)];
+    try {
+      dnnl::stream s(env.engine);
+      dnnl::reorder(r.src, r.dst).execute(s, r.src, r.dst);
+      s.wait();
+    } catch (const dnnl::error& e) {
+      failed[static_cast<size_t>(i)] = e.what();
+    } catch (const std::exception& e) {  // nothing may leave an OpenMP region
+      failed[static_cast<size_t>(i)] = e.what();
+    }
+  }
+  Status st = Status::ok();
+  for (size_t i = 0; i < list.size() && st.isOk(); ++i)
+    if (!failed[i].empty())
+      st = Status::error(ErrorCode::Internal,
+                         "node '{}' ({}): oneDNN could not reorder its weights: {}",
+                         list[i].node->name, list[i].node->op_type, failed[i]);
+  list.clear();
+  return st;
 }
 
 void useSharedScratchpad(dnnl::primitive_attr& attr) {

@@ -19,6 +19,16 @@ struct KernelEnv {
   /// size, allocated and faulted in at load (bindScratchpads).
   std::vector<dnnl::memory> scratchpads;
   size_t scratchpad_bytes = 0;
+  /// Weight reorders at kernel creation (cpu::reorderConstant) run at once, or, when
+  /// `defer_weight_reorders` is set (a session sets it), are queued here and run together by
+  /// cpu::runWeightReorders once every kernel exists: one reorder keeps about one core busy, so
+  /// they run side by side. Kernels must not read their reordered weights before that.
+  bool defer_weight_reorders = false;
+  struct PendingReorder {
+    const ir::Node* node;
+    dnnl::memory src, dst;
+  };
+  std::vector<PendingReorder> pending_reorders;
 };
 
 }  // namespace asc::ops
@@ -78,9 +88,14 @@ class AdaptedInput {
   bool needs_reorder_ = false;
 };
 
-/// Weights reordered once, at kernel creation, into the layout the primitive chose.
+/// Weights reordered once, at kernel creation, into the layout the primitive chose (or queued,
+/// see KernelEnv::defer_weight_reorders).
 Result<memory> reorderConstant(const ir::Node& n, const memory::desc& have, const void* data,
                                const memory::desc& want, ops::KernelEnv& env);
+
+/// Runs the weight reorders queued in `env` on up to `threads` threads, largest first, and
+/// empties the queue. E19999 naming the node if oneDNN fails one.
+Status runWeightReorders(ops::KernelEnv& env, int threads);
 
 /// The exact name of a memory layout, for packed weights: every field of a blocked or Winograd
 /// descriptor ("blocked f32 dims=... strides=... inner=..."), or "" for a layout that cannot be

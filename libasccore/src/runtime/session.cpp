@@ -508,7 +508,8 @@ class Session::Impl {
     ASC_LOG_DEBUG("arena {} bytes, {} of {} buffers at the model's planned offsets, {} steps",
                   arena_bytes, om_placed, buffers, steps.size());
 
-    // Kernels and primitives on the fixed buffers.
+    // Kernels and primitives on the fixed buffers; their weight reorders wait for the last one.
+    env.defer_weight_reorders = true;
     for (auto& s : steps) {
       if (s.kind == StepKind::Kernel) {
         ops::KernelInit init{*s.node, {}, {}, env, threads};
@@ -529,6 +530,9 @@ class Session::Impl {
         }
       }
     }
+    // The weights the kernels reordered, all at once (KernelEnv::defer_weight_reorders).
+    env.defer_weight_reorders = false;
+    ASC_RETURN_IF_ERROR(cpu::runWeightReorders(env, threads));
     ASC_RETURN_IF_ERROR(bindScratchpads());
     warmUp(base, alloc_bytes);
     return Status::ok();
