@@ -30,6 +30,30 @@ TEST_CASE("OutputFile is invisible until keep()", "[support]") {
   CHECK(std::string(reinterpret_cast<const char*>((*m)->data()), (*m)->size()) == "Xbcdef");
 }
 
+TEST_CASE("keep() replaces an existing file whole and leaves nothing beside it", "[support]") {
+  const std::string dir = ASC_TEST_TMP "/file-replace";
+  REQUIRE(makeDirs(dir).isOk());
+  const std::string path = dir + "/out.bin", sub = dir + "/sub";
+  std::remove(sub.c_str());  // from an earlier run
+  REQUIRE(writeFileAtomic(path, "old contents", 12).isOk());
+  // A reader holding the old file keeps reading the old bytes (the exchange unlinks, never
+  // rewrites, it), and the path then holds the new ones.
+  auto old_map = MappedFile::open(path);
+  REQUIRE(old_map.isOk());
+  REQUIRE(writeFileAtomic(path, "new", 3).isOk());
+  CHECK(std::string(reinterpret_cast<const char*>((*old_map)->data()), 12) == "old contents");
+  auto m = MappedFile::open(path);
+  REQUIRE(m.isOk());
+  CHECK(std::string(reinterpret_cast<const char*>((*m)->data()), (*m)->size()) == "new");
+  auto names = listDir(dir, true);
+  REQUIRE(names.isOk());
+  CHECK(names->size() == 1);  // no temporary file and no old copy left behind
+  // A directory in the way is never swapped out: the write fails and the directory stays.
+  REQUIRE(makeDirs(sub).isOk());
+  CHECK_FALSE(writeFileAtomic(sub, "x", 1).isOk());
+  CHECK(isDirectory(sub));
+}
+
 TEST_CASE("errors name the file", "[support]") {
   auto m = MappedFile::open("/no/such/file");
   REQUIRE_FALSE(m.isOk());
