@@ -478,8 +478,11 @@ Status displayModel(const Options& o, std::ostream& out) {
   // asc-tools' own lines (GE's names for these attributes are UNCONFIRMED; docs/om-format.md,
   // docs/dynamic-shapes.md)
   if (!attr("_asc_packed_weight_size").empty())
-    fmt::print(out, "packed   info: count[{}], size[{} B], isa[{}].\n", attr("_asc_packed_weights"),
-               attr("_asc_packed_weight_size"), attr("_asc_packed_isa"));
+    fmt::print(out, "packed   info: count[{}], size[{} B], alone[{}], plain_size[{} B], isa[{}].\n",
+               attr("_asc_packed_weights"), attr("_asc_packed_weight_size"),
+               attr("_asc_packed_alone").empty() ? "0" : attr("_asc_packed_alone"),
+               attr("_asc_plain_weight_size").empty() ? "?" : attr("_asc_plain_weight_size"),
+               attr("_asc_packed_isa"));
   if (attr("_asc_dynamic") == "1")
     fmt::print(out, "dynamic  info: type[{}], input_shape_range[{}], gears[{}].\n",
                attr("_asc_dynamic_type").empty() ? "values" : attr("_asc_dynamic_type"),

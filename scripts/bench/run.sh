@@ -169,9 +169,11 @@ if [ -f "$tmp/$m.om" ] && [ -s "$tmp/$m.msame.median_ms" ]; then
   per_round "$tmp/$m.ort.first_ms" "$tmp/$m.ort.median_ms" "$tmp/r50.fs_ort"
   info=$(bench_cmd "$build/bin/atc" --mode=6 --om="$tmp/$m.om")
   om_weights=$(sed -n 's/.*weight_size\[\([0-9]*\) B\].*/\1/p' <<<"$info" | head -n1)
-  # The model's weights, one copy: the OM's weight section less the packed copies beside them.
+  # The model's weights, one plain copy: atc --mode=6's plain_size (older OMs: the weight section
+  # less the packed copies, which were all stored beside the plain data).
   packed=$(sed -n 's/^packed   info:.* size\[\([0-9]*\) B\].*/\1/p' <<<"$info" | head -n1)
-  weights=$((om_weights - ${packed:-0}))
+  weights=$(sed -n 's/^packed   info:.* plain_size\[\([0-9]*\) B\].*/\1/p' <<<"$info" | head -n1)
+  [ -n "$weights" ] || weights=$((om_weights - ${packed:-0}))
   om_arena=$(sed -n 's/.*arena\[\([0-9]*\) B\].*/\1/p' <<<"$info" | head -n1)
   arena=$(bench_cmd "$build/bin/msame" --model "$tmp/$m.om" --threads "$threads" --debug true |
     sed -n 's/^ *arena \([0-9]*\) bytes.*/\1/p' | head -n1)
@@ -289,9 +291,9 @@ if [ $r50 = 1 ]; then
   need=$((weights + arena))
   mem_ratio=$(awk -v k="$rss" -v b="$need" 'BEGIN { printf "%.3f", k * 1024 / b }')
   say "Peak RSS from \`/usr/bin/time -f %M\` of \`msame --loop 3\` (msame) and of \`ort_tool.js run ... 3\` (ORT: the"
-  say "whole node process as it is, its runtime's baseline included). Weights: the model's, one copy (\`weight_size\`"
-  say "less the packed copies' \`size\` of \`atc --mode=6\`: the OM holds $om_weights B, the plain weights and their packed"
-  say "copies for this CPU's kernels, of which a run reads one); arena: $arena_src (the OM plans $om_arena B)."
+  say "whole node process as it is, its runtime's baseline included). Weights: the model's, as plain fp32 (\`plain_size\`"
+  say "of \`atc --mode=6\`; the OM's weight section holds $om_weights B: most weights only in this CPU's packed layouts, the"
+  say "Winograd ones beside their plain data); arena: $arena_src (the OM plans $om_arena B)."
   say ""
   say "| figure | msame | ORT | target | |"
   say "|---|---|---|---|---|"

@@ -1,7 +1,9 @@
 // tensor.cpp: Blob ownership helpers and element access for constant tensors.
 #include "asc/ir/tensor.h"
 
+#include <atomic>
 #include <cassert>
+#include <mutex>
 #include <cstdint>
 #include <cstring>
 
@@ -18,6 +20,33 @@ std::shared_ptr<const Blob> Blob::copyOf(const void* data, size_t size) {
   const auto* p = static_cast<const uint8_t*>(data);
   return fromVector(std::vector<uint8_t>(p, p + size));
 }
+
+struct Blob::Lazy {
+  std::once_flag once;
+  std::atomic<bool> ready{false};
+  std::function<void(uint8_t*)> fill;
+  std::vector<uint8_t> bytes;
+};
+
+std::shared_ptr<const Blob> Blob::lazy(size_t size, std::function<void(uint8_t*)> make) {
+  auto b = std::make_shared<Blob>(nullptr, size, nullptr);
+  b->lazy_ = std::make_shared<Lazy>();
+  b->lazy_->fill = std::move(make);
+  return b;
+}
+
+const uint8_t* Blob::make() const {
+  Lazy& l = *lazy_;
+  std::call_once(l.once, [&] {
+    l.bytes.assign(size_, 0);
+    l.fill(l.bytes.data());
+    l.fill = nullptr;
+    l.ready.store(true, std::memory_order_release);
+  });
+  return l.bytes.data();
+}
+
+bool Blob::ready() const { return !lazy_ || lazy_->ready.load(std::memory_order_acquire); }
 
 namespace {
 // Element i of type T. Tensor data may sit at any byte offset (a dump file's tensors follow a

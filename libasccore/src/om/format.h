@@ -45,6 +45,9 @@ constexpr char kMetaChecksumTag[4] = {'A', 'S', 'C', 'M'};
 constexpr const char* kPackingAttr = "_asc_packing";
 constexpr const char* kPackedOffsetAttr = "_asc_packed_offset";
 constexpr const char* kPackedSizeAttr = "_asc_packed_size";
+/// True when WEIGHTS_DATA holds only the packed copy (a blocked layout the reader can name and
+/// unpack): data_offset and weight_size then describe that copy.
+constexpr const char* kPackedOnlyAttr = "_asc_packed_only";
 
 enum PartitionType : uint32_t {
   kModelDef = 0,

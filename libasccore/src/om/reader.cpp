@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <limits>
 #include <map>
 #include <cstring>
 #include <unordered_map>
@@ -17,6 +18,7 @@
 #include "asc/support/strings.h"
 #include "format.h"
 #include "ge_convert.h"
+#include "ops/dnnl_util.h"
 #include "support/protobuf_log.h"
 
 namespace asc::om {
@@ -268,7 +270,8 @@ Status readDynamic(const std::string& path, const ge::proto::ModelDef& m, OmMode
 // plain data. Kernels read it only when its layout name is exactly the one they want, so a
 // name here is never trusted as a layout; its bytes must lie inside WEIGHTS_DATA.
 Status readPacked(const std::string& path, const Container& c, const PartitionInfo* wp,
-                  const std::string& op, const ge::proto::TensorDescriptor& td, ir::Value* v) {
+                  const std::string& op, const ge::proto::TensorDescriptor& td, ir::Value* v,
+                  bool alone = false) {
   const auto& a = td.attr();
   auto packing = a.find(kPackingAttr);
   if (packing == a.end()) return Status::ok();
@@ -282,9 +285,34 @@ Status readPacked(const std::string& path, const Container& c, const PartitionIn
                                  "({} bytes)",
                                  op, o, n, wp->size));
   const uint8_t* at = c.file->data() + wp->offset + o;
-  if (reinterpret_cast<uintptr_t>(at) % kWeightAlign != 0) return Status::ok();  // not usable
-  v->packed = std::make_shared<ir::Blob>(at, static_cast<size_t>(n), c.file);
+  if (reinterpret_cast<uintptr_t>(at) % kWeightAlign != 0) {
+    if (!alone) return Status::ok();  // not usable in place: the plain data serves
+    v->packed = ir::Blob::copyOf(at, static_cast<size_t>(n));  // the only copy: kept, aligned
+  } else {
+    v->packed = std::make_shared<ir::Blob>(at, static_cast<size_t>(n), c.file);
+  }
   v->packing = packing->second.s();
+  return Status::ok();
+}
+
+// A Const stored only packed (kPackedOnlyAttr): its layout name must describe exactly this
+// tensor inside its bytes (cpu::parsePacking), and the plain bytes are made from it only if a
+// kernel asks for them (ir::Blob::lazy).
+Status readPackedOnly(const std::string& path, const Container& c, const PartitionInfo* wp,
+                      const std::string& op, const ge::proto::TensorDescriptor& td, ir::Value* v) {
+  if (v->dtype != ir::DType::F32)
+    return bad(path, fmt::format("Const op '{}' is stored packed but is not float32", op));
+  if (td.attr().find(kPackingAttr) == td.attr().end())
+    return bad(path, fmt::format("Const op '{}' is stored packed but names no layout", op));
+  ASC_RETURN_IF_ERROR(readPacked(path, c, wp, op, td, v, true));
+  auto md = cpu::parsePacking(v->packing, v->shape, v->packed->size());
+  if (!md) return bad(path, fmt::format("Const op '{}': {}", op, md.status().message()));
+  v->data = ir::Blob::lazy(v->byteSize(), [md = *md, packed = v->packed](uint8_t* out) {
+    if (!cpu::unpackWeights(md, packed->data(), out)) {
+      float* f = reinterpret_cast<float*>(out);
+      std::fill(f, f + md.get_size() / sizeof(float), std::numeric_limits<float>::quiet_NaN());
+    }
+  });
   return Status::ok();
 }
 
@@ -377,6 +405,12 @@ Result<OmModel> loadOm(const std::string& path) {
       const auto& td = val->second.t().desc();
       ASC_TRY(ir::Value * v, valueFromDesc(td, op.name()));
       const uint64_t need = v->byteSize();
+      auto alone = td.attr().find(kPackedOnlyAttr);
+      if (alone != td.attr().end() && alone->second.i() != 0) {
+        ASC_RETURN_IF_ERROR(readPackedOnly(path, c, wp, op.name(), td, v));
+        sources[src0] = v;
+        continue;
+      }
       if (!val->second.t().data().empty()) {
         if (val->second.t().data().size() != need)
           return bad(path, fmt::format("Const op '{}' holds {} bytes, its shape needs {}",

@@ -115,16 +115,15 @@ struct WeightSlot {
   ge::proto::TensorDescriptor* desc;  // desc inside the Const op's "value" attr
   uint64_t offset = 0;                // within WEIGHTS_DATA
   bool packed = false;                // the value's packed copy, not its plain data
+  bool alone = false;                 // packed, and the only copy: data_offset points at it
 
   const ir::Blob& blob() const { return packed ? *value->packed : *value->data; }
   uint64_t size() const { return packed ? value->packed->size() : value->byteSize(); }
   // Where the offset goes: data_offset for the plain data, an attribute for the packed copy.
   void setOffset(uint64_t off) {
     offset = off;
-    if (packed)
-      (*desc->mutable_attr())[kPackedOffsetAttr] = makeIntAttr(static_cast<int64_t>(off));
-    else
-      desc->set_data_offset(static_cast<int64_t>(off));
+    if (packed) (*desc->mutable_attr())[kPackedOffsetAttr] = makeIntAttr(static_cast<int64_t>(off));
+    if (!packed || alone) desc->set_data_offset(static_cast<int64_t>(off));
   }
 };
 
@@ -180,12 +179,21 @@ class OmBuilder {
       fillTensorDesc(*v, t->mutable_desc(), info_.c0);
       t->mutable_desc()->set_weight_size(static_cast<int64_t>(v->byteSize()));
       fillTensorDesc(*v, op->add_output_desc(), info_.c0);
-      weights_.push_back({v, t->mutable_desc()});
-      if (v->packed) {  // packed weights (docs/om-format.md): a second copy, its layout named
+      // Packed weights (docs/om-format.md): the copy in a kernel's layout, named exactly. A
+      // blocked layout the reader can name back and unpack is stored alone (the plain bytes are
+      // made at load only if a kernel wants another layout); any other (Winograd) beside the
+      // plain data.
+      const bool alone = v->packed && v->packing.rfind("blocked ", 0) == 0;
+      if (!alone) weights_.push_back({v, t->mutable_desc()});
+      if (v->packed) {
         auto& a = *t->mutable_desc()->mutable_attr();
         a[kPackingAttr] = makeStringAttr(v->packing);
         a[kPackedSizeAttr] = makeIntAttr(static_cast<int64_t>(v->packed->size()));
-        weights_.push_back({v, t->mutable_desc(), 0, true});
+        if (alone) {
+          a[kPackedOnlyAttr] = makeIntAttr(1);
+          t->mutable_desc()->set_weight_size(static_cast<int64_t>(v->packed->size()));
+        }
+        weights_.push_back({v, t->mutable_desc(), 0, true, alone});
       }
       source_[v] = op->name() + ":0";
     };
@@ -232,10 +240,12 @@ class OmBuilder {
       out_names.push_back(source_.at(v));
     }
 
-    uint64_t packed_bytes = 0, packed_count = 0;
+    uint64_t packed_bytes = 0, packed_count = 0, alone_count = 0, plain_bytes = 0;
     for (const auto& w : weights_) {
       weight_bytes_ += w.size();
       if (w.packed) packed_bytes += w.size(), ++packed_count;
+      if (w.alone) ++alone_count;
+      if (!w.packed || w.alone) plain_bytes += w.value->byteSize();
     }
     auto& attrs = *model_.mutable_attr();
     attrs["soc_version"] = makeStringAttr(info_.soc_version);
@@ -247,6 +257,9 @@ class OmBuilder {
       attrs["_asc_packed_weights"] = makeIntAttr(static_cast<int64_t>(packed_count));
       attrs["_asc_packed_weight_size"] = makeIntAttr(static_cast<int64_t>(packed_bytes));
       attrs["_asc_packed_isa"] = makeStringAttr(info_.packed_isa);
+      // Of those, the copies stored alone, and the model's weights as plain bytes.
+      attrs["_asc_packed_alone"] = makeIntAttr(static_cast<int64_t>(alone_count));
+      attrs["_asc_plain_weight_size"] = makeIntAttr(static_cast<int64_t>(plain_bytes));
     }
     attrs["target_type"] = makeStringAttr(info_.target_type);
     attrs["memory_size"] = makeIntAttr(static_cast<int64_t>(memory_size_));

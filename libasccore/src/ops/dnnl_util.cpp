@@ -223,10 +223,145 @@ std::string packingOf(const memory::desc& md) {
   return "";
 }
 
+namespace {
+
+// "a,b,c" (or "") as integers; false on anything else.
+bool parseInts(const std::string& text, std::vector<int64_t>& out) {
+  out.clear();
+  if (text.empty()) return true;
+  size_t at = 0;
+  while (true) {
+    size_t end = text.find(',', at);
+    const std::string item =
+        text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    if (item.empty() || item.size() > 18) return false;
+    size_t k = item[0] == '-' ? 1 : 0;
+    if (k == item.size()) return false;
+    for (size_t i = k; i < item.size(); ++i)
+      if (item[i] < '0' || item[i] > '9') return false;
+    out.push_back(std::stoll(item));
+    if (end == std::string::npos) return true;
+    at = end + 1;
+  }
+}
+
+}  // namespace
+
+Result<memory::desc> parsePacking(const std::string& packing, const ir::Shape& shape,
+                                  size_t bytes) {
+  auto fail = [&](const std::string& why) -> Status {
+    return Status::error(ErrorCode::InvalidModel, "packed layout '{}': {}", packing.substr(0, 200),
+                         why);
+  };
+  // "blocked <dt> dims=.. padded=.. offsets=.. offset0=.. strides=.. inner=<blks>:<idxs>
+  //  extra=<flags>,<mask>,<scale>,<mask>", as packingOf writes it.
+  std::vector<std::string> tok;
+  for (size_t at = 0; at <= packing.size();) {
+    size_t end = packing.find(' ', at);
+    if (end == std::string::npos) end = packing.size();
+    tok.push_back(packing.substr(at, end - at));
+    at = end + 1;
+  }
+  if (tok.size() != 9 || tok[0] != "blocked") return fail("not a blocked layout");
+  std::vector<int64_t> dt, dims, padded, offsets, offset0, strides, blks, idxs;
+  auto field = [&](size_t i, const char* key, std::string& value) {
+    const std::string k = std::string(key) + "=";
+    if (tok[i].compare(0, k.size(), k) != 0) return false;
+    value = tok[i].substr(k.size());
+    return true;
+  };
+  std::string v[7];
+  const char* keys[7] = {"dims", "padded", "offsets", "offset0", "strides", "inner", "extra"};
+  for (size_t i = 0; i < 7; ++i)
+    if (!field(i + 2, keys[i], v[i])) return fail(fmt::format("no {}= field", keys[i]));
+  const size_t colon = v[5].find(':');
+  if (colon == std::string::npos) return fail("inner= has no ':'");
+  if (!parseInts(tok[1], dt) || dt.size() != 1 || !parseInts(v[0], dims) ||
+      !parseInts(v[1], padded) || !parseInts(v[2], offsets) || !parseInts(v[3], offset0) ||
+      offset0.size() != 1 || !parseInts(v[4], strides) || !parseInts(v[5].substr(0, colon), blks) ||
+      !parseInts(v[5].substr(colon + 1), idxs))
+    return fail("a field is not a list of integers");
+  // A kernel may view the tensor with other dims of the same elements (a grouped convolution's
+  // weights as [g, O/g, I, kH, kW]): their plain row-major bytes are the tensor's all the same.
+  const size_t n = dims.size();
+  if (n == 0 || n > DNNL_MAX_NDIMS || padded.size() != n || offsets.size() != n ||
+      strides.size() != n)
+    return fail("its dims, padding, offsets and strides do not have one rank");
+  unsigned __int128 elements = 1;
+  for (int64_t d : dims) {
+    if (d < 1 || d > (int64_t(1) << 40)) return fail("a dim is out of range");
+    elements *= static_cast<unsigned __int128>(d);
+    if (elements > (static_cast<unsigned __int128>(1) << 62)) return fail("too many elements");
+  }
+  if (elements != static_cast<unsigned __int128>(ir::numElements(shape)))
+    return fail(
+        fmt::format("its dims do not hold the tensor's {} elements", ir::numElements(shape)));
+  if (dt[0] != dnnl_f32) return fail("not fp32");
+  if (offset0[0] != 0) return fail("offset0 is not 0");
+  if (blks.size() != idxs.size() || blks.size() > DNNL_MAX_NDIMS) return fail("bad inner blocks");
+  std::vector<int64_t> per_dim(n, 1);
+  int64_t inner = 1;
+  for (size_t k = 0; k < blks.size(); ++k) {
+    if (blks[k] < 1 || blks[k] > 256 || idxs[k] < 0 || idxs[k] >= int64_t(n))
+      return fail("bad inner blocks");
+    per_dim[static_cast<size_t>(idxs[k])] *= blks[k];
+    inner *= blks[k];
+    if (inner > (int64_t(1) << 20)) return fail("inner blocks too large");
+  }
+  // The furthest element: every outer index at its last block, and the whole inner block.
+  unsigned __int128 last = static_cast<unsigned __int128>(inner - 1);
+  for (size_t d = 0; d < n; ++d) {
+    if (offsets[d] != 0) return fail("padded offsets are not 0");
+    if (padded[d] < dims[d] || padded[d] % per_dim[d] != 0 || padded[d] - dims[d] >= per_dim[d])
+      return fail(fmt::format("padded[{}] does not fit its blocks", d));
+    if (strides[d] < 0 || strides[d] > int64_t(bytes)) return fail("a stride is out of range");
+    last += static_cast<unsigned __int128>(padded[d] / per_dim[d] - 1) *
+            static_cast<unsigned __int128>(strides[d]);
+  }
+  if ((last + 1) * sizeof(float) > bytes)
+    return fail(fmt::format("its elements reach past its {} bytes", bytes));
+  dnnl_memory_desc_t d;
+  std::memset(&d, 0, sizeof(d));
+  d.ndims = static_cast<int>(n);
+  d.data_type = dnnl_f32;
+  d.format_kind = dnnl_blocked;
+  for (size_t i = 0; i < n; ++i) {
+    d.dims[i] = dims[i];
+    d.padded_dims[i] = padded[i];
+    d.format_desc.blocking.strides[i] = strides[i];
+  }
+  d.format_desc.blocking.inner_nblks = static_cast<int>(blks.size());
+  for (size_t k = 0; k < blks.size(); ++k) {
+    d.format_desc.blocking.inner_blks[k] = blks[k];
+    d.format_desc.blocking.inner_idxs[k] = idxs[k];
+  }
+  const memory::desc md(d);
+  if (md.get_size() != bytes)
+    return fail(fmt::format("oneDNN sizes it {} bytes, not {}", md.get_size(), bytes));
+  if (packingOf(md) != packing) return fail("its name is not the one this layout has");
+  return md;
+}
+
+bool unpackWeights(const memory::desc& md, const void* packed, void* plain) {
+  try {
+    dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+    dnnl::stream s(eng);
+    memory src(md, eng, const_cast<void*>(packed));
+    memory dst(memory::desc(md.dims(), md.data_type(), plainTag(md.dims().size())), eng, plain);
+    dnnl::reorder(src, dst).execute(s, src, dst);
+    s.wait();
+    return true;
+  } catch (const dnnl::error& e) {
+    ASC_LOG_ERROR("packed weights could not be unpacked: {}", e.what());
+    return false;
+  }
+}
+
 Result<memory> constantWeights(const ir::Node& n, const ops::TensorRef& t, const memory::desc& have,
                                const memory::desc& want, ops::KernelEnv& env) {
   const ir::Value* v = t.value;
   if (v && v->packed) {
+    env.weights_read.push_back(v);
     const std::string wanted = packingOf(want);
     // Only a packed copy of exactly the wanted layout and size is read: the descriptor used is
     // always the one this CPU's primitive chose, never one taken from the file.
@@ -241,6 +376,9 @@ Result<memory> constantWeights(const ir::Node& n, const ops::TensorRef& t, const
         "node '{}': its weights '{}' were packed for another CPU ({}); this one wants "
         "{}, so they are reordered at load",
         n.name, v->name, v->packing, wanted.empty() ? "the plain layout" : wanted);
+    // The plain bytes from the constant itself: for weights the OM stores only packed, the
+    // session's pointer is the packed copy, and these are made (unpacked) here, on demand.
+    if (v->data) return reorderConstant(n, have, v->data->data(), want, env);
   }
   return reorderConstant(n, have, t.data, want, env);
 }

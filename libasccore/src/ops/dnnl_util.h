@@ -29,6 +29,10 @@ struct KernelEnv {
     dnnl::memory src, dst;
   };
   std::vector<PendingReorder> pending_reorders;
+  /// The packed constants (ir::Value::packed) whose weights a kernel took through
+  /// cpu::constantWeights: in place, or reordered from their plain bytes. A session checks
+  /// that each kernel reading weights the OM stores only packed did so.
+  std::vector<const ir::Value*> weights_read;
 };
 
 }  // namespace asc::ops
@@ -102,6 +106,18 @@ Status runWeightReorders(ops::KernelEnv& env, int threads);
 /// packed (plain row-major needs no packing; other kinds are not stored). Two descriptors have
 /// the same name exactly when a buffer in one can be read as the other.
 std::string packingOf(const memory::desc& md);
+
+/// The layout a packed copy's name describes (packingOf's text, parsed back), for weights an OM
+/// stores only packed. A name read from a file is never trusted: only a blocked fp32 layout of
+/// dims holding exactly `shape`'s elements (a kernel's view, such as a grouped convolution's
+/// 5-D one), with no offsets, whose every element lies inside its `bytes` bytes (which must be
+/// oneDNN's own size for it), and whose name packingOf gives back unchanged, is accepted.
+/// Otherwise InvalidModel saying what is wrong.
+Result<memory::desc> parsePacking(const std::string& packing, const ir::Shape& shape, size_t bytes);
+
+/// Writes the plain row-major bytes of weights held in layout `md` (from parsePacking) into
+/// `plain`. False, after an error line, if oneDNN fails.
+bool unpackWeights(const memory::desc& md, const void* packed, void* plain);
 
 /// A constant input's weights in the layout `want`: its packed copy in place when atc packed it
 /// for that very layout (ir::Value::packed), else `data` (in layout `have`) reordered as above.

@@ -155,7 +155,8 @@ class Session::Impl {
       return it->second;
     }
     int src = mainSlot(v);
-    const Slot base = slots[src];
+    Slot base = slots[src];
+    if (packedOnly(v)) base.external = v->data->data();  // the plain bytes, made now
     // Constants are converted once, here, into memory the session owns: kernels read them when
     // they are created (weight reorders), before any run.
     if (v->isConstant() && layout == Layout::Plain) {
@@ -330,7 +331,10 @@ class Session::Impl {
       if (v->isConstant()) {
         int id = newSlot(v.get(), Layout::Plain, v->dtype, -1);
         main_slot[v.get()] = id;
-        slots[id].external = v->data->data();
+        // Weights the OM stores only packed: their plain bytes are made only if read (a kernel
+        // that wants another layout, see createKernel). Until then the slot points at the
+        // packed copy, which is at least as large.
+        slots[id].external = packedOnly(v.get()) ? v->packed->data() : v->data->data();
       }
     // Each value's last consumer in execution order (graph outputs: past the end).
     last_consumer.clear();
@@ -512,12 +516,7 @@ class Session::Impl {
     env.defer_weight_reorders = true;
     for (auto& s : steps) {
       if (s.kind == StepKind::Kernel) {
-        ops::KernelInit init{*s.node, {}, {}, env, threads};
-        for (int id : s.ins) init.inputs.push_back(ref(id));
-        for (int id : s.outs) init.outputs.push_back(ref(id));
-        auto k = ops::lookup(s.node->op_type)->kernelFactory()(init);
-        if (!k) return k.status();
-        s.kernel = std::move(*k);
+        ASC_RETURN_IF_ERROR(createKernel(s));
         s.label += " " + s.kernel->implName();
         usePacked(s);
       } else if (s.kind == StepKind::Reorder) {
@@ -535,6 +534,43 @@ class Session::Impl {
     ASC_RETURN_IF_ERROR(cpu::runWeightReorders(env, threads));
     ASC_RETURN_IF_ERROR(bindScratchpads());
     warmUp(base, alloc_bytes);
+    return Status::ok();
+  }
+
+  // A constant the OM stores only in a kernel's packed layout, its plain bytes not made yet.
+  static bool packedOnly(const ir::Value* v) {
+    return v->isConstant() && v->packed && v->data && !v->data->ready();
+  }
+
+  // The step's kernel. A kernel that read weights the OM stores only packed other than through
+  // cpu::constantWeights (which reads them in place or unpacks them) saw the packed bytes where
+  // plain ones belong: those weights are unpacked and the kernel is built again on them.
+  Status createKernel(Step& s) {
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      ops::KernelInit init{*s.node, {}, {}, env, threads};
+      for (int id : s.ins) init.inputs.push_back(ref(id));
+      for (int id : s.outs) init.outputs.push_back(ref(id));
+      env.weights_read.clear();
+      auto k = ops::lookup(s.node->op_type)->kernelFactory()(init);
+      if (!k) return k.status();
+      s.kernel = std::move(*k);
+      bool rebuild = false;
+      for (int id : s.ins) {
+        if (id < 0) continue;
+        Slot& slot = slots[id];
+        const ir::Value* v = slot.value;
+        if (!v || !v->packed || slot.external != v->packed->data() || v->data->ready() ||
+            std::find(env.weights_read.begin(), env.weights_read.end(), v) !=
+                env.weights_read.end())
+          continue;
+        slot.external = v->data->data();
+        slot.ptr = const_cast<void*>(slot.external);
+        rebuild = true;
+      }
+      if (!rebuild) break;
+      ASC_LOG_DEBUG("node '{}': its kernel reads weights stored packed as plain ones; unpacked",
+                    s.node->name);
+    }
     return Status::ok();
   }
 

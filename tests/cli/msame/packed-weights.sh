@@ -1,7 +1,7 @@
-# atc stores the weights the CPU kernels rearrange also packed for this CPU, and msame reads them
-# in place (--debug says how many); on a CPU whose kernels want other layouts (AVX2 forced
-# here) msame reorders the plain copy instead and says so. Every path gives the same bits as
-# the in-memory run of the same model on the same kernels.
+# atc stores the weights the CPU kernels rearrange packed for this CPU (a blocked layout alone,
+# a Winograd one beside the plain data), and msame reads them in place (--debug says how many);
+# on a CPU whose kernels want other layouts (AVX2 forced here) msame unpacks and reorders them
+# instead and says so. Every path gives the results of the in-memory run of the same model.
 run atc --model="$ROOT/models/resnet_mini.onnx" --framework=5 --output=m --soc_version=Ascend310P3 --precision_mode=force_fp32
 expect_exit 0
 run msame --model m.om --output out --debug true --random_input 3
@@ -15,6 +15,9 @@ run atc --mode=6 --om=m.om
 expect_exit 0
 expect_stdout_contains "checksum[verified]"
 expect_stdout_contains "packed   info: count[$in_place], size["
+alone=$(sed -n 's/^packed   info:.* alone\[\([0-9]*\)\].*/\1/p' "$STDOUT")
+[ "${alone:-0}" -gt 0 ] || fail "no packed weight stored alone"
+expect_stdout_contains "plain_size["
 # Another CPU: the kernels AVX2 picks want other layouts than those packed for this one
 # (unless this CPU is an AVX2 one, where they are the same and are read in place).
 export ONEDNN_MAX_CPU_ISA=AVX2

@@ -1,7 +1,8 @@
-// packed_weights_test.cpp: atc stores each weight a kernel rearranges also in the layout the
-// kernel reads on the compiling CPU (runtime::packWeights); the OM keeps both copies, and a
-// session reads the packed one in place when its kernel wants exactly that layout, else reorders
-// the plain one. Either way the results are the very bits an unpacked model gives.
+// packed_weights_test.cpp: atc stores each weight a kernel rearranges in the layout the kernel
+// reads on the compiling CPU (runtime::packWeights): a blocked layout alone, a Winograd one beside
+// the plain data. A session reads the packed copy in place when its kernel wants exactly that
+// layout, else reorders the plain bytes (unpacked from the packed copy when it is stored alone).
+// Either way the results are the very bits an unpacked model gives.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "asc/runtime/session.h"
 #include "asc/support/file.h"
 #include "om/format.h"
+#include "ops/dnnl_util.h"
 
 using namespace asc;
 
@@ -131,11 +133,125 @@ TEST_CASE("packed weights are read in place and give the unpacked model's bits",
     CHECK(reinterpret_cast<uintptr_t>(v->packed->data()) % om::kWeightAlign == 0);
   }
 
+  // Blocked copies are stored alone: the file holds no plain bytes for them, and a load makes
+  // none while its kernels read the packed copies in place.
+  size_t alone = 0, plain_bytes = 0;
+  for (const char* w : {"w1", "w2", "w3"}) {
+    const ir::Value* v = g.findValue(w);
+    if (v->packed && v->packing.rfind("blocked ", 0) == 0)
+      ++alone;
+    else
+      plain_bytes += v->byteSize();
+  }
+  CHECK(alone >= 1);
+  uint64_t packed_bytes = 0;
+  for (const char* w : {"w1", "w2", "w3"})
+    if (g.findValue(w)->packed) packed_bytes += g.findValue(w)->packed->size();
+  uint64_t section = 0;
+  for (const auto& part : m->summary.partitions)
+    if (part.type == 1) section = part.size;           // WEIGHTS_DATA
+  CHECK(section < packed_bytes + plain_bytes + 4096);  // bias and alignment aside
   auto s = runtime::Session::load(path);
   REQUIRE(s.isOk());
   CHECK((*s)->packedWeights().in_place == *n);
   CHECK((*s)->packedWeights().reordered == 0);
   CHECK(run(**s) == want);
+  for (const char* w : {"w1", "w2", "w3"}) {
+    INFO(w);
+    const ir::Value* v = m->graph.findValue(w);
+    if (v->packed && v->packing.rfind("blocked ", 0) == 0) CHECK_FALSE(v->data->ready());
+  }
+}
+
+TEST_CASE(
+    "weights stored only packed are unpacked, exactly, for a kernel that wants another "
+    "layout",
+    "[runtime][packed]") {
+  auto plain = runtime::Session::fromGraph(model());
+  REQUIRE(plain.isOk());
+  const auto want = run(**plain);
+  const ir::Graph original = model();
+  ir::Graph g = model();
+  REQUIRE(runtime::packWeights(g).isOk());
+  const std::string path = tmp("alone.om");
+  REQUIRE(om::writeOm(g, info(), path).isOk());
+  auto m = om::loadOm(path);
+  REQUIRE(m.isOk());
+  size_t alone = 0;
+  for (const char* w : {"w1", "w2", "w3"}) {
+    ir::Value* v = m->graph.findValue(w);
+    if (!v->packed || v->packing.rfind("blocked ", 0) != 0) continue;
+    ++alone;
+    REQUIRE_FALSE(v->data->ready());
+    // As a CPU whose kernels want another layout sees it.
+    v->packing += " (another CPU)";
+  }
+  REQUIRE(alone >= 1);
+  auto s = runtime::Session::fromGraph(m->graph.clone());
+  REQUIRE(s.isOk());
+  CHECK(run(**s) == want);
+  // The unpacked bytes are the model's own, bit for bit.
+  for (const char* w : {"w1", "w2", "w3"}) {
+    INFO(w);
+    const ir::Value* v = m->graph.findValue(w);
+    const ir::Value* o = original.findValue(w);
+    REQUIRE(v->data->size() == o->data->size());
+    CHECK(std::memcmp(v->data->data(), o->data->data(), o->data->size()) == 0);
+  }
+}
+
+TEST_CASE("a packed layout's name from a file is checked before it is used", "[runtime][packed]") {
+  ir::Graph g = model();
+  REQUIRE(runtime::packWeights(g).isOk());
+  const ir::Value* w2 = g.findValue("w2");
+  REQUIRE(w2->packed);
+  const std::string good = w2->packing;
+  if (good.rfind("blocked ", 0) != 0) return;  // nothing blocked to check on this CPU
+  const size_t bytes = w2->packed->size();
+  auto md = cpu::parsePacking(good, w2->shape, bytes);
+  REQUIRE(md.isOk());
+  CHECK(md->get_size() == bytes);
+  auto bad = [&](std::string text, const ir::Shape& shape, size_t size) {
+    INFO(text);
+    auto r = cpu::parsePacking(text, shape, size);
+    REQUIRE_FALSE(r.isOk());
+    CHECK(r.status().code() == ErrorCode::InvalidModel);
+  };
+  auto with = [&](const std::string& key, const std::string& value) {
+    const size_t at = good.find(key + "=");
+    REQUIRE(at != std::string::npos);
+    const size_t end = good.find(' ', at);
+    return good.substr(0, at) + key + "=" + value +
+           (end == std::string::npos ? std::string() : good.substr(end));
+  };
+  bad(good, {32, 64, 3, 3}, bytes);  // another tensor's shape
+  bad(good, {32, 65}, bytes);        // other elements in any dims
+  bad(good, w2->shape, bytes - 4);   // fewer bytes than the layout needs
+  bad(good, w2->shape, bytes + 64);  // more: oneDNN sizes it otherwise
+  bad(with("strides", "1,1,1,1000000000"), w2->shape, bytes);
+  bad(with("strides", "-1,1,1,1"), w2->shape, bytes);
+  bad(with("offset0", "16"), w2->shape, bytes);
+  bad(with("offsets", "0,1,0,0"), w2->shape, bytes);
+  bad(with("padded", "4096,64,1,1"), w2->shape, bytes);
+  bad(with("dims", "32,64,1"), w2->shape, bytes);
+  bad(with("inner", "16:9"), w2->shape, bytes);
+  bad(with("inner", "999999:0"), w2->shape, bytes);
+  bad(with("strides", "99999999999999999999,1,1,1"), w2->shape, bytes);
+  bad(with("extra", "1,0,0,0"), w2->shape, bytes);
+  bad("wino " + good.substr(8), w2->shape, bytes);
+  bad("blocked 3", w2->shape, bytes);
+  bad("", w2->shape, bytes);
+  bad(good + " ", w2->shape, bytes);
+
+  // In a file: a load refuses the model, naming the constant.
+  ir::Value* v = g.findValue("w2");
+  v->packing = with("strides", "1,1,1,1000000000");
+  const std::string path = tmp("badpacking.om");
+  REQUIRE(om::writeOm(g, info(), path).isOk());
+  auto m = om::loadOm(path);
+  REQUIRE_FALSE(m.isOk());
+  CHECK(m.status().code() == ErrorCode::ModelLoadFailed);
+  CHECK(m.status().message().find("w2") != std::string::npos);
 }
 
 TEST_CASE("weights packed for another CPU are reordered from the plain copy", "[runtime][packed]") {

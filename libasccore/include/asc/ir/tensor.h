@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -20,17 +21,26 @@ class ASC_API Blob {
   /// A Blob that owns a copy of `bytes`.
   static std::shared_ptr<const Blob> fromVector(std::vector<uint8_t> bytes);
   static std::shared_ptr<const Blob> copyOf(const void* data, size_t size);
-  const uint8_t* data() const { return data_; }
+  /// A Blob of `size` bytes that `make` writes the first time data() is asked for (once, even
+  /// from several threads; `make` must not fail). Weights an OM stores only in a kernel's packed
+  /// layout get their plain bytes this way: they exist only if something reads them.
+  static std::shared_ptr<const Blob> lazy(size_t size, std::function<void(uint8_t*)> make);
+  const uint8_t* data() const { return lazy_ ? make() : data_; }
   size_t size() const { return size_; }
+  /// False for a lazy Blob whose bytes have not been made yet.
+  bool ready() const;
   template <typename T>
   const T* as() const {
-    return reinterpret_cast<const T*>(data_);
+    return reinterpret_cast<const T*>(data());
   }
 
  private:
+  struct Lazy;
+  const uint8_t* make() const;
   const uint8_t* data_;
   size_t size_;
   std::shared_ptr<const void> owner_;
+  std::shared_ptr<Lazy> lazy_;
 };
 
 /// A dense, row-major tensor value (used for constants and constant evaluation).
