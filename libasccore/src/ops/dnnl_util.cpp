@@ -101,15 +101,23 @@ Status dnnlError(const ir::Node& n, const dnnl::error& e) {
 
 namespace asc::cpu {
 
+memory temporary(const memory::desc& md, int which, ops::KernelEnv& env) {
+  if (!env.share_temporaries) return memory(md, env.engine);  // oneDNN owns this buffer
+  memory m(md, env.engine, DNNL_MEMORY_NONE);
+  env.temporaries[which].push_back(m);
+  env.temporary_bytes[which] = std::max(env.temporary_bytes[which], md.get_size());
+  return m;
+}
+
 Status AdaptedInput::init(const ir::Node& n, const ops::TensorRef& t, const memory::desc& want,
-                          const dnnl::engine& eng) {
+                          ops::KernelEnv& env, int which) {
   try {
-    src_ = memOf(t, eng);
+    src_ = memOf(t, env.engine);
     if (src_.get_desc() == want) {
       mem_ = src_;
       return Status::ok();
     }
-    mem_ = memory(want, eng);  // oneDNN owns this scratch buffer
+    mem_ = temporary(want, which, env);
     reorder_ = dnnl::reorder(src_, mem_);
     needs_reorder_ = true;
   } catch (const dnnl::error& e) {

@@ -33,6 +33,14 @@ struct KernelEnv {
   /// cpu::constantWeights: in place, or reordered from their plain bytes. A session checks
   /// that each kernel reading weights the OM stores only packed did so.
   std::vector<const ir::Value*> weights_read;
+  /// Buffers a kernel needs only while it runs (cpu::temporary: an input converted to its
+  /// primitive's layout, a result before its reorder out). With `share_temporaries` set (a
+  /// session sets it) every kernel's temporary of one index is backed by one buffer of the
+  /// largest size, bound and faulted in at load, as the scratchpads are; else each owns its own.
+  bool share_temporaries = false;
+  static constexpr int kTemporaries = 3;
+  std::vector<dnnl::memory> temporaries[kTemporaries];
+  size_t temporary_bytes[kTemporaries] = {};
 };
 
 }  // namespace asc::ops
@@ -74,14 +82,20 @@ Status dnnlError(const ir::Node& n, const dnnl::error& e);
 
 namespace asc::cpu {
 
+/// A buffer of layout `md` that a kernel uses only inside one run(): temporary number `which`
+/// (0 to KernelEnv::kTemporaries - 1; a kernel gives each of its temporaries its own number).
+/// Shared across kernels when KernelEnv::share_temporaries is set: its handle is then bound at
+/// load, so nothing may be read or written through it before the first run.
+memory temporary(const memory::desc& md, int which, ops::KernelEnv& env);
+
 /// A kernel's view of one input in the layout its primitive wants: the tensor's own buffer when
-/// the layouts agree, else a scratch buffer (allocated once) that a reorder fills at run time.
+/// the layouts agree, else temporary `which` (cpu::temporary) that a reorder fills at run time.
 class AdaptedInput {
  public:
   AdaptedInput() = default;
   /// E19999 (naming the node) if oneDNN cannot reorder between the two layouts.
   Status init(const ir::Node& n, const ops::TensorRef& t, const memory::desc& want,
-              const dnnl::engine& eng);
+              ops::KernelEnv& env, int which);
   /// Reorders into the scratch buffer if needed; call at the start of run().
   void prepare(ops::KernelEnv& env);
   const memory& mem() const { return mem_; }

@@ -109,6 +109,8 @@ class Session::Impl {
   std::vector<TensorInfo> input_info, output_info;
   std::unique_ptr<uint8_t, decltype(&std::free)> arena{nullptr, &std::free};
   std::unique_ptr<uint8_t, decltype(&std::free)> scratchpad{nullptr, &std::free};
+  std::unique_ptr<uint8_t, decltype(&std::free)> temporaries[ops::KernelEnv::kTemporaries] = {
+      {nullptr, &std::free}, {nullptr, &std::free}, {nullptr, &std::free}};
   std::shared_ptr<SharedArena> shared_arena;  // set when the arena is a shared one
   size_t arena_bytes = 0;
   bool profile = false;
@@ -514,6 +516,7 @@ class Session::Impl {
 
     // Kernels and primitives on the fixed buffers; their weight reorders wait for the last one.
     env.defer_weight_reorders = true;
+    env.share_temporaries = true;
     for (auto& s : steps) {
       if (s.kind == StepKind::Kernel) {
         ASC_RETURN_IF_ERROR(createKernel(s));
@@ -577,6 +580,19 @@ class Session::Impl {
   // One buffer behind every primitive's user-mode scratchpad (cpu::sharedScratchpad): the
   // kernels run one at a time.
   Status bindScratchpads() {
+    // The kernels' temporaries (cpu::temporary), one buffer per number, likewise.
+    for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k) {
+      if (env.temporaries[k].empty()) continue;
+      const size_t bytes = (env.temporary_bytes[k] + kAlign - 1) / kAlign * kAlign;
+      temporaries[k].reset(static_cast<uint8_t*>(std::aligned_alloc(kAlign, bytes)));
+      if (!temporaries[k])
+        return Status::error(ErrorCode::MemoryExceeded, "cannot allocate a {}-byte kernel buffer",
+                             bytes);
+      std::memset(temporaries[k].get(), 0, bytes);
+      for (auto& m : env.temporaries[k]) m.set_data_handle(temporaries[k].get());
+      ASC_LOG_DEBUG("kernel temporary {}: {} bytes, shared by {} kernels", k, bytes,
+                    env.temporaries[k].size());
+    }
     if (env.scratchpads.empty()) return Status::ok();
     const size_t bytes = (env.scratchpad_bytes + kAlign - 1) / kAlign * kAlign;
     scratchpad.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlign, bytes)));

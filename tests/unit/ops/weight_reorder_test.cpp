@@ -64,3 +64,29 @@ TEST_CASE("deferred weight reorders give the bytes of immediate ones", "[ops][dn
   }
   CHECK(cpu::runWeightReorders(deferred, 2).isOk());  // an empty queue: nothing to do
 }
+
+TEST_CASE("kernel temporaries of one number share a buffer of the largest size in a session",
+          "[ops][dnnl]") {
+  ops::KernelEnv own, shared;
+  shared.share_temporaries = true;
+  const memory::desc small({1, 16, 4, 4}, memory::data_type::f32, memory::format_tag::nChw16c);
+  const memory::desc big({1, 32, 8, 8}, memory::data_type::f32, memory::format_tag::nChw16c);
+  // Alone, each temporary owns its memory at once.
+  memory a = cpu::temporary(small, 0, own);
+  CHECK(a.get_data_handle() != nullptr);
+  CHECK(own.temporaries[0].empty());
+  // Shared: no memory until the session binds one buffer per number.
+  memory b = cpu::temporary(small, 0, shared);
+  memory c = cpu::temporary(big, 0, shared);
+  memory d = cpu::temporary(small, 2, shared);
+  CHECK(b.get_data_handle() == nullptr);
+  CHECK(shared.temporaries[0].size() == 2);
+  CHECK(shared.temporaries[2].size() == 1);
+  CHECK(shared.temporary_bytes[0] == big.get_size());
+  CHECK(shared.temporary_bytes[2] == small.get_size());
+  CHECK(shared.temporary_bytes[1] == 0);
+  std::vector<float> buffer(big.get_size() / sizeof(float));
+  for (auto& m : shared.temporaries[0]) m.set_data_handle(buffer.data());
+  CHECK(b.get_data_handle() == buffer.data());  // the kernel's copy sees the binding
+  CHECK(c.get_data_handle() == buffer.data());
+}

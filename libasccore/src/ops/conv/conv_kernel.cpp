@@ -174,9 +174,11 @@ class ConvKernel : public Kernel {
           wei_md = pd.weights_desc();
           impl_ = pd.impl_info_str();
           scratch_pd_ = pd;
-          wino_dst_ = memory(pd.dst_desc(), env_.engine);
-          // Its pages now, not in the first run.
-          std::memset(wino_dst_.get_data_handle(), 0, pd.dst_desc().get_size());
+          // A temporary: in a session one buffer serves every Winograd convolution's result,
+          // and another their reordered sources (src_), faulted in at load.
+          wino_dst_ = cpu::temporary(pd.dst_desc(), kWinoDst, env_);
+          if (!env_.share_temporaries)  // its pages now, not in the first run
+            std::memset(wino_dst_.get_data_handle(), 0, pd.dst_desc().get_size());
           wino_out_ = dnnl::reorder(wino_dst_, cpu::memOf(y, env_.engine));
         } catch (const dnnl::error&) {
           wino_dst_ = memory();  // not available here: the direct kernel below
@@ -225,7 +227,7 @@ class ConvKernel : public Kernel {
         impl_ = impl;
         break;
       }
-      ASC_RETURN_IF_ERROR(src_.init(n, x, src_md, env_.engine));
+      ASC_RETURN_IF_ERROR(src_.init(n, x, src_md, env_, kSrc));
       if (w_runtime) {
         wei_ = memory(wei_md, env_.engine);
         w_src_ = memory(w_plain, env_.engine, const_cast<void*>(w.data));
@@ -246,7 +248,7 @@ class ConvKernel : public Kernel {
         args_[DNNL_ARG_BIAS] = bias_;
       }
       if (has_sum && !in_place) {
-        ASC_RETURN_IF_ERROR(sum_.init(n, k.inputs[3], dst_md, env_.engine));
+        ASC_RETURN_IF_ERROR(sum_.init(n, k.inputs[3], dst_md, env_, kSum));
         args_[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = sum_.mem();
       }
       has_sum_ = has_sum && !in_place;
@@ -277,6 +279,8 @@ class ConvKernel : public Kernel {
  private:
   KernelEnv& env_;
   dnnl::primitive prim_;
+  // The kernel's temporaries (cpu::temporary), one number each.
+  static constexpr int kSrc = 0, kSum = 1, kWinoDst = 2;
   cpu::AdaptedInput src_, sum_;
   memory wei_, bias_;
   memory::desc w_plain_;                  // constant weights: their stored layout
