@@ -196,6 +196,7 @@ memory sharedScratchpad(const dnnl::primitive_desc_base& pd, ops::KernelEnv& env
   memory m(md, env.engine, DNNL_MEMORY_NONE);
   env.scratchpads.push_back(m);
   env.scratchpad_bytes = std::max(env.scratchpad_bytes, bytes);
+  ASC_LOG_DEBUG("{}: scratchpad {} bytes", pd.impl_info_str(), bytes);
   return m;
 }
 

@@ -4,7 +4,8 @@
 // optional B [dirs, 2*G*hidden], sequence_lens [batch] (int32), initial_h [dirs, batch, hidden]
 // and, for LSTM, initial_c and peepholes P [dirs, 3*hidden]; G = 1, 3 or 4 gates. Outputs Y
 // [seq, dirs, batch, hidden] and Y_h (LSTM: Y_c) [dirs, batch, hidden] (layout 1: batch first).
-// Weights may be run-time inputs: the kernel reads them on every run.
+// Weights may be run-time inputs: the loop kernel (rnn_kernel.cpp) reads them on every run;
+// LSTM and GRU with constant weights and oneDNN's semantics run fused (rnn_fused.cpp).
 #include "../op_util.h"
 #include "rnn_kernel.h"
 

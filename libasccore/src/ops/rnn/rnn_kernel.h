@@ -5,6 +5,9 @@
 
 namespace asc::ops {
 Result<std::unique_ptr<Kernel>> createRnnKernel(const KernelInit& k);
+/// LSTM or GRU as one oneDNN primitive when the node's semantics allow it (rnn_fused.cpp), else
+/// nullptr.
+std::unique_ptr<Kernel> tryFusedRnnKernel(const KernelInit& k);
 /// Gates per op: RNN 1, GRU 3, LSTM 4.
 int rnnGates(const std::string& op);
 /// Activation functions per direction: RNN 1, GRU 2, LSTM 3.

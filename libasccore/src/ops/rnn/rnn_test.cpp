@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "support/kernel_runner.h"
+#include "support/op_tester.h"
 
 using namespace asc;
 using asc::test::bytesOf;
@@ -39,7 +40,7 @@ double dot(const std::vector<float>& m, int64_t row, const std::vector<double>& 
 
 // Reference: returns Y [seq, dirs, batch, hid] and Y_h, Y_c [dirs, batch, hid].
 void reference(const std::string& op, const Setup& s, std::vector<double>* Y,
-               std::vector<double>* Yh, std::vector<double>* Yc) {
+               std::vector<double>* Yh, std::vector<double>* Yc, bool lbr = false) {
   const int64_t G = op == "RNN" ? 1 : op == "GRU" ? 3 : 4, H = s.hid;
   Y->assign(s.seq * s.dirs * s.batch * H, 0);
   Yh->assign(s.dirs * s.batch * H, 0);
@@ -77,8 +78,12 @@ void reference(const std::string& op, const Setup& s, std::vector<double>* Y,
               const double rk = sig(dot(W, H + k, x) + dot(R, H + k, h) + wb(1, k) + rb(1, k));
               rh[k] = rk * h[k];
             }
+            // linear_before_reset: r * (h Rh^T + Rbh), else (r * h) Rh^T + Rbh.
             const double hh =
-                std::tanh(dot(W, 2 * H + j, x) + dot(R, 2 * H + j, rh) + wb(2, j) + rb(2, j));
+                lbr ? std::tanh(dot(W, 2 * H + j, x) + wb(2, j) +
+                                sig(dot(W, H + j, x) + dot(R, H + j, h) + wb(1, j) + rb(1, j)) *
+                                    (dot(R, 2 * H + j, h) + rb(2, j)))
+                    : std::tanh(dot(W, 2 * H + j, x) + dot(R, 2 * H + j, rh) + wb(2, j) + rb(2, j));
             nh[j] = (1 - z) * hh + z * h[j];
           } else {
             const double* none = nullptr;
@@ -179,4 +184,67 @@ TEST_CASE("RNN shape checks and layout 1", "[ops][rnn]") {
   act.input(DType::F32, {4, 5, 3}).input(DType::F32, {1, 2, 3}).input(DType::F32, {1, 2, 2});
   act.attr("activations", std::vector<std::string>{"Gelu"});
   CHECK(mentions(act.run(), "activation"));
+}
+
+TEST_CASE("LSTM and GRU with constant weights run as one oneDNN primitive, to ONNX's equations",
+          "[ops][rnn]") {
+  // The fused kernel (rnn_fused.cpp) serves default activations, no clip, no sequence_lens and
+  // no peepholes, with W, R and B constants: here with initial states, both GRU variants and
+  // both directions (the second direction runs in reverse).
+  struct Case {
+    const char* op;
+    const char* dir;
+    bool lbr;
+  };
+  for (const Case c : {Case{"LSTM", "forward", false}, Case{"LSTM", "bidirectional", false},
+                       Case{"GRU", "forward", false}, Case{"GRU", "bidirectional", true},
+                       Case{"GRU", "forward", true}}) {
+    INFO(c.op << " " << c.dir << " lbr " << c.lbr);
+    Setup s;
+    s.seq = 5;
+    s.batch = 2;
+    s.in = 7;
+    s.hid = 16;
+    s.lens = {5, 5};
+    const std::string o = c.op;
+    const int64_t G = o == "GRU" ? 3 : 4;
+    s.dirs = std::string(c.dir) == "bidirectional" ? 2 : 1;
+    s.X = ramp(s.seq * s.batch * s.in, 0.1f, -0.4f);
+    s.W = ramp(s.dirs * G * s.hid * s.in, 0.03f, -0.15f);
+    s.R = ramp(s.dirs * G * s.hid * s.hid, -0.02f, 0.1f);
+    s.B = ramp(s.dirs * 2 * G * s.hid, 0.03f, -0.1f);
+    s.h0 = ramp(s.dirs * s.batch * s.hid, 0.1f, -0.2f);
+    if (o == "LSTM") s.c0 = ramp(s.dirs * s.batch * s.hid, -0.1f, 0.3f);
+    std::vector<double> Y, Yh, Yc;
+    reference(o, s, &Y, &Yh, &Yc, c.lbr);
+
+    OpTester t(c.op, 14);
+    t.input(DType::F32, {s.seq, s.batch, s.in})
+        .constFloats(s.W, {s.dirs, G * s.hid, s.in})
+        .constFloats(s.R, {s.dirs, G * s.hid, s.hid})
+        .constFloats(s.B, {s.dirs, 2 * G * s.hid})
+        .none()
+        .input(DType::F32, {s.dirs, s.batch, s.hid});
+    if (o == "LSTM") t.input(DType::F32, {s.dirs, s.batch, s.hid});
+    t.attr("hidden_size", s.hid).attr("direction", std::string(c.dir));
+    if (c.lbr) t.attr("linear_before_reset", int64_t{1});
+    t.outputs(o == "LSTM" ? 3 : 2);
+    REQUIRE(t.run(/*fold=*/false).isOk());
+    auto session = runtime::Session::fromGraph(std::move(t.graph()));
+    REQUIRE(session.isOk());
+    CHECK((*session)->describe().find("rnn:") != std::string::npos);  // the fused kernel
+    std::vector<std::vector<float>> in = {s.X, s.h0};
+    if (o == "LSTM") in.push_back(s.c0);
+    for (size_t i = 0; i < in.size(); ++i)
+      REQUIRE((*session)->setInput(i, in[i].data(), in[i].size() * 4).isOk());
+    REQUIRE((*session)->run().isOk());
+    auto check = [&](size_t out, const std::vector<double>& want) {
+      const float* got = static_cast<const float*>((*session)->outputData(out));
+      for (size_t i = 0; i < want.size(); ++i)
+        CHECK(got[i] == Approx(want[i]).epsilon(1e-5).margin(1e-5));
+    };
+    check(0, Y);
+    check(1, Yh);
+    if (o == "LSTM") check(2, Yc);
+  }
 }
