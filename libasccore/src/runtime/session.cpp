@@ -573,6 +573,11 @@ class Session::Impl {
       if (!rebuild) break;
       ASC_LOG_DEBUG("node '{}': its kernel reads weights stored packed as plain ones; unpacked",
                     s.node->name);
+      // The discarded kernel's queued weight reorders may read buffers it owned: they go too.
+      auto& q = env.pending_reorders;
+      q.erase(std::remove_if(q.begin(), q.end(), [&](const auto& r) { return r.node == s.node; }),
+              q.end());
+      s.kernel.reset();
     }
     return Status::ok();
   }
