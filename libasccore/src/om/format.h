@@ -40,8 +40,9 @@ constexpr char kChecksumTag[4] = {'A', 'S', 'C', 'K'};
 /// what a load verifies, so that a load never reads the weights (docs/om-format.md).
 constexpr char kMetaChecksumTag[4] = {'A', 'S', 'C', 'M'};
 
-/// Packed weights: attributes on a Const op's value TensorDescriptor naming a second copy of the
-/// data in WEIGHTS_DATA, in the layout a CPU kernel reads (ir::Value::packed).
+/// Packed weights: attributes on a Const op's value TensorDescriptor naming a copy of the data
+/// in WEIGHTS_DATA in the layout a CPU kernel reads (ir::Value::packed), beside the plain data
+/// or, with kPackedOnlyAttr, instead of it.
 constexpr const char* kPackingAttr = "_asc_packing";
 constexpr const char* kPackedOffsetAttr = "_asc_packed_offset";
 constexpr const char* kPackedSizeAttr = "_asc_packed_size";

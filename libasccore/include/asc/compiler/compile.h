@@ -87,8 +87,8 @@ struct CompileOptions {
   bool check_equivalence = false;
   /// Keep a copy of the imported graph, before any pass (--save_original_model).
   bool keep_original = false;
-  /// Store each weight a CPU kernel rearranges also in the layout that kernel reads on this
-  /// machine (runtime::packWeights), so that msame loads without reordering.
+  /// Store each weight a CPU kernel rearranges in the layout that kernel reads on this machine
+  /// (runtime::packWeights), so that msame loads without reordering.
   bool pack_weights = true;
   /// Dynamic shapes: the profiles and ranges of the model's inputs, in model input order
   /// (resolveDynamicOptions() makes them from --input_shape ranges, --input_shape_range and

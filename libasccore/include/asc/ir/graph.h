@@ -29,7 +29,8 @@ class ASC_API Value {
   // A constant may also carry a copy of its data already in the layout one CPU kernel reads
   // (atc packs it; docs/om-format.md, "Packed weights"). `packing` names that layout exactly
   // (cpu::packingOf); a kernel that wants the same layout reads `packed` in place, any other
-  // reads `data`. Both empty for a plain constant.
+  // reads `data`. An OM that stores only the packed copy gives `data` as a lazy Blob, made from
+  // `packed` the first time it is read. Both empty for a plain constant.
   std::shared_ptr<const Blob> packed;
   std::string packing;
   Node* producer = nullptr;

@@ -169,7 +169,8 @@ class ASC_API Session {
 
 /// Packs a static graph's weights for this CPU, as atc does before writing the OM: builds the
 /// kernels a session would (with `opts`), and gives every fp32 constant that one kernel reads,
-/// rearranged, a copy in that layout (ir::Value::packed and packing). A session on a CPU whose
+/// rearranged, a copy in that layout (ir::Value::packed and packing; the OM writer stores a
+/// blocked copy instead of the plain data, a Winograd one beside it). A session on a CPU whose
 /// kernels want the same layout then reads the copy in place from the mapped OM: no reorder at
 /// load. Returns how many constants were packed; a dynamic graph is left as it is (0).
 ASC_API Result<size_t> packWeights(ir::Graph& graph, const SessionOptions& opts = {});
