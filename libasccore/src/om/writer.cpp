@@ -343,8 +343,8 @@ class OmBuilder {
     size_t size;
     uLong crc;
   };
-  static void crcPieces(std::vector<Piece*>& todo) {
-    for (Piece* p : todo) p->crc = crc32_z(crc32(0L, Z_NULL, 0), p->data, p->size);
+  static void crcPieces(std::vector<Piece*>& runs_to_crc) {
+    for (Piece* p : runs_to_crc) p->crc = crc32_z(crc32(0L, Z_NULL, 0), p->data, p->size);
   }
 
   // --external_weight: weight/<stem>.<k>.bin per constant (1) or weight/<stem>.bin for all (2),
@@ -427,17 +427,17 @@ class OmBuilder {
     // The weights' runs (pieces of at most 16 MB, so a big weight's CRC keeps pace with its
     // write) are listed first, so the CRC thread starts while the first is written.
     constexpr size_t kPiece = size_t(16) << 20;
-    std::vector<Piece*> todo;
+    std::vector<Piece*> weight_runs;
     for (const WeightSlot& w : weights_)
       for (size_t at = 0; at < w.size(); at += kPiece) {
         runs.push_back({w.blob().data() + at, std::min<size_t>(kPiece, w.size() - at), 0});
-        todo.push_back(&runs.back());
+        weight_runs.push_back(&runs.back());
       }
     std::thread crc_thread;
     try {
-      crc_thread = std::thread(crcPieces, std::ref(todo));
+      crc_thread = std::thread(crcPieces, std::ref(weight_runs));
     } catch (const std::system_error&) {
-      crcPieces(todo);  // no thread to be had: CRC first, then write
+      crcPieces(weight_runs);  // no thread to be had: CRC first, then write
     }
     struct Join {
       std::thread& t;
@@ -454,7 +454,7 @@ class OmBuilder {
         ASC_RETURN_IF_ERROR(put(zeros, n));
         pos += n;
       }
-      for (size_t at = 0; at < w.size(); at += kPiece) order.push_back(todo[run++]);
+      for (size_t at = 0; at < w.size(); at += kPiece) order.push_back(weight_runs[run++]);
       if (w.size()) ASC_RETURN_IF_ERROR(f->write(w.blob().data(), w.size()));
       pos += w.size();
     }

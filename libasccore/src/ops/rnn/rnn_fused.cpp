@@ -111,35 +111,28 @@ class FusedRnnKernel : public Kernel {
       dnnl::primitive_attr attr;
       cpu::useSharedScratchpad(attr);
       memory::desc wl_md, wi_md;
-      if (lstm) {
-        dnnl::lstm_forward::desc d(prop, direction, src_layer, h0 ? iter : memory::desc(),
-                                   c0 ? iter : memory::desc(), wl_any, wi_any, bias_md, dst_layer,
-                                   iter, iter);
-        dnnl::lstm_forward::primitive_desc pd(d, attr, env_.engine);
-        prim_ = dnnl::lstm_forward(pd);
+      // The primitive of one kind from its op descriptor: what every kind shares.
+      auto build = [&](auto kind, const auto& d) {
+        using Prim = decltype(kind);
+        typename Prim::primitive_desc pd(d, attr, env_.engine);
+        prim_ = Prim(pd);
         wl_md = pd.weights_layer_desc();
         wi_md = pd.weights_iter_desc();
         impl_ = pd.impl_info_str();
         if (memory sp = cpu::sharedScratchpad(pd, env_)) args_[DNNL_ARG_SCRATCHPAD] = sp;
-      } else if (lbr) {
-        dnnl::lbr_gru_forward::desc d(prop, direction, src_layer, h0 ? iter : memory::desc(),
-                                      wl_any, wi_any, bias_md, dst_layer, iter);
-        dnnl::lbr_gru_forward::primitive_desc pd(d, attr, env_.engine);
-        prim_ = dnnl::lbr_gru_forward(pd);
-        wl_md = pd.weights_layer_desc();
-        wi_md = pd.weights_iter_desc();
-        impl_ = pd.impl_info_str();
-        if (memory sp = cpu::sharedScratchpad(pd, env_)) args_[DNNL_ARG_SCRATCHPAD] = sp;
-      } else {
-        dnnl::gru_forward::desc d(prop, direction, src_layer, h0 ? iter : memory::desc(), wl_any,
-                                  wi_any, bias_md, dst_layer, iter);
-        dnnl::gru_forward::primitive_desc pd(d, attr, env_.engine);
-        prim_ = dnnl::gru_forward(pd);
-        wl_md = pd.weights_layer_desc();
-        wi_md = pd.weights_iter_desc();
-        impl_ = pd.impl_info_str();
-        if (memory sp = cpu::sharedScratchpad(pd, env_)) args_[DNNL_ARG_SCRATCHPAD] = sp;
-      }
+      };
+      const memory::desc h_in = h0 ? iter : memory::desc();
+      if (lstm)
+        build(dnnl::lstm_forward(),
+              dnnl::lstm_forward::desc(prop, direction, src_layer, h_in, c0 ? iter : memory::desc(),
+                                       wl_any, wi_any, bias_md, dst_layer, iter, iter));
+      else if (lbr)
+        build(dnnl::lbr_gru_forward(),
+              dnnl::lbr_gru_forward::desc(prop, direction, src_layer, h_in, wl_any, wi_any, bias_md,
+                                          dst_layer, iter));
+      else
+        build(dnnl::gru_forward(), dnnl::gru_forward::desc(prop, direction, src_layer, h_in, wl_any,
+                                                           wi_any, bias_md, dst_layer, iter));
       impl_ = "rnn:" + impl_;
       const memory::desc wl_plain({1, D, I, G, H}, dt::f32, tag::ldigo);
       const memory::desc wi_plain({1, D, H, G, H}, dt::f32, tag::ldigo);
