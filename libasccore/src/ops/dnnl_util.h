@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "asc/ops/kernel.h"
+#include "support/pages.h"
 
 namespace asc::ops {
 
@@ -29,6 +30,8 @@ struct KernelEnv {
     dnnl::memory src, dst;
   };
   std::vector<PendingReorder> pending_reorders;
+  /// The buffers behind the reordered weights runWeightReorders made (one per call).
+  std::vector<PageBuffer> weight_buffers;
   /// The packed constants (ir::Value::packed) whose weights a kernel took through
   /// cpu::constantWeights: in place, or reordered from their plain bytes. A session checks
   /// that each kernel reading weights the OM stores only packed did so.

@@ -5,8 +5,6 @@
 #include "asc/runtime/session.h"
 
 #include <omp.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -29,29 +27,9 @@
 #include "runtime/session_internal.h"
 #include "runtime/trace_observer.h"
 #include "support/memory_planner.h"
-
-// Linux 5.14's prefault advice, for C libraries whose headers predate it.
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
+#include "support/pages.h"
 
 namespace asc::runtime {
-namespace {
-
-// Page tables for [p, p + n) now rather than at first touch (madvise; an older kernel refuses
-// the advice, and the pages fault in as before).
-void prefault(const void* p, size_t n, int advice) {
-  if (!p || n == 0) return;
-  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  const uintptr_t a = reinterpret_cast<uintptr_t>(p) & ~(page - 1);
-  const uintptr_t e = reinterpret_cast<uintptr_t>(p) + n;
-  madvise(reinterpret_cast<void*>(a), e - a, advice);
-}
-
-}  // namespace
 
 using ops::Layout;
 
@@ -107,10 +85,8 @@ class Session::Impl {
   std::map<std::tuple<const ir::Value*, Layout, ir::DType>, int> versions;
   std::vector<int> input_slots, output_slots;
   std::vector<TensorInfo> input_info, output_info;
-  std::unique_ptr<uint8_t, decltype(&std::free)> arena{nullptr, &std::free};
-  std::unique_ptr<uint8_t, decltype(&std::free)> scratchpad{nullptr, &std::free};
-  std::unique_ptr<uint8_t, decltype(&std::free)> temporaries[ops::KernelEnv::kTemporaries] = {
-      {nullptr, &std::free}, {nullptr, &std::free}, {nullptr, &std::free}};
+  // Whole pages from the kernel (support/pages.h): huge ones where they span 2 MiB.
+  PageBuffer arena, scratchpad, temporaries[ops::KernelEnv::kTemporaries];
   std::shared_ptr<SharedArena> shared_arena;  // set when the arena is a shared one
   size_t arena_bytes = 0;
   bool profile = false;
@@ -482,8 +458,7 @@ class Session::Impl {
       ids.push_back(static_cast<int>(i));
     }
     const std::vector<uint64_t> offsets = placeBuffers(ids, reuse);
-    // aligned_alloc needs a size that is a multiple of the alignment; the arena size may come
-    // from a damaged OM's memory_size, so round up (and refuse a size that would wrap).
+    // The arena size may come from a damaged OM's memory_size: refuse a size that would wrap.
     if (arena_bytes > SIZE_MAX - kAlign)
       return Status::error(ErrorCode::MemoryExceeded,
                            "the {}-byte activation arena cannot be allocated", arena_bytes);
@@ -491,14 +466,14 @@ class Session::Impl {
         (std::max<size_t>(arena_bytes, kAlign) + kAlign - 1) / kAlign * kAlign;
     uint8_t* base = nullptr;
     if (shared_arena && shared_arena->bytes_ == 0) {  // the first (largest) sizes it
-      shared_arena->data_ = static_cast<uint8_t*>(std::aligned_alloc(kAlign, alloc_bytes));
+      shared_arena->data_ = static_cast<uint8_t*>(allocPages(alloc_bytes));
       if (shared_arena->data_) shared_arena->bytes_ = alloc_bytes;
     }
     if (shared_arena && alloc_bytes <= shared_arena->bytes_) {
       base = shared_arena->data_;
     } else {
       shared_arena.reset();
-      arena.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlign, alloc_bytes)));
+      arena = pageBuffer(alloc_bytes);
       base = arena.get();
     }
     if (!base)
@@ -589,22 +564,22 @@ class Session::Impl {
     for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k) {
       if (env.temporaries[k].empty()) continue;
       const size_t bytes = (env.temporary_bytes[k] + kAlign - 1) / kAlign * kAlign;
-      temporaries[k].reset(static_cast<uint8_t*>(std::aligned_alloc(kAlign, bytes)));
+      temporaries[k] = pageBuffer(bytes);
       if (!temporaries[k])
         return Status::error(ErrorCode::MemoryExceeded, "cannot allocate a {}-byte kernel buffer",
                              bytes);
-      std::memset(temporaries[k].get(), 0, bytes);
+      populatePages(temporaries[k].get(), bytes);  // its pages now, not in the first run
       for (auto& m : env.temporaries[k]) m.set_data_handle(temporaries[k].get());
       ASC_LOG_DEBUG("kernel temporary {}: {} bytes, shared by {} kernels", k, bytes,
                     env.temporaries[k].size());
     }
     if (env.scratchpads.empty()) return Status::ok();
     const size_t bytes = (env.scratchpad_bytes + kAlign - 1) / kAlign * kAlign;
-    scratchpad.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlign, bytes)));
+    scratchpad = pageBuffer(bytes);
     if (!scratchpad)
       return Status::error(ErrorCode::MemoryExceeded,
                            "cannot allocate the {}-byte kernel scratchpad", bytes);
-    std::memset(scratchpad.get(), 0, bytes);  // its pages now, not in the first run
+    populatePages(scratchpad.get(), bytes);  // its pages now, not in the first run
     for (auto& m : env.scratchpads) m.set_data_handle(scratchpad.get());
     ASC_LOG_DEBUG("kernel scratchpad {} bytes, shared by {} primitives", bytes,
                   env.scratchpads.size());
@@ -612,15 +587,12 @@ class Session::Impl {
   }
 
   // The first run as fast as the ones after it: what it would otherwise do first is done at
-  // load. The OpenMP team starts (with packed weights no parallel region runs at load), the
-  // packed weights the kernels read in place get their page tables (MADV_POPULATE_READ: the
-  // pages are the page cache's, the very ones the run reads; nothing is copied), and the
-  // arena's pages are faulted in. Kernels older than Linux 5.14 refuse the advice: then the
-  // first run faults them in as before.
+  // load. The OpenMP team starts (with packed weights no parallel region runs at load), and the
+  // arena's pages are faulted in (populatePages), as the weights read in place were (usePacked).
   void warmUp(uint8_t* base, size_t bytes) {
 #pragma omp parallel num_threads(threads)
     { omp_get_thread_num(); }
-    prefault(base, bytes, MADV_POPULATE_WRITE);
+    populatePages(base, bytes);
   }
 
   // Which of the step's packed constants its kernel reads in place (it reports them as its
@@ -636,7 +608,10 @@ class Session::Impl {
       bool used = false;
       for (const auto& p : mine) used |= p.data == v->packed->data();
       ++(used ? packed.in_place : packed.reordered);
-      if (used) prefault(v->packed->data(), v->packed->size(), MADV_POPULATE_READ);
+      // Page tables now (the pages are the page cache's, the very ones the run reads; nothing
+      // is copied). In a virtual machine that shadows page tables, the first read still costs
+      // a fault per page: reading them on a second thread here took longer than the load.
+      if (used) prefaultForReading(v->packed->data(), v->packed->size());
     }
   }
 
@@ -684,7 +659,7 @@ class Session::Impl {
   }
 };
 
-SharedArena::~SharedArena() { std::free(data_); }
+SharedArena::~SharedArena() { freePages(data_, bytes_); }
 
 Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Session::Session(std::unique_ptr<DynamicModel> dyn) : dyn_(std::move(dyn)) {}
