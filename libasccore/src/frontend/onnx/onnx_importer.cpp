@@ -1,7 +1,10 @@
 // onnx_importer.cpp: ONNX ModelProto -> ir::Graph. Protobuf types stay in this file.
-// Initializer bytes are not copied: raw_data is referenced inside the parsed message (kept alive
-// by a shared owner) and external data is memory-mapped.
+// Initializer bytes are not copied: a model read from a file is parsed without its initializers'
+// raw_data, which is referenced in the mapped file (RawDataStripper); from memory, raw_data is
+// referenced inside the parsed message (kept alive by a shared owner); external data is mapped.
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/wire_format_lite.h>
 
 #include <algorithm>
 #include <optional>
@@ -33,6 +36,102 @@ struct ImportState {
   std::shared_ptr<onnx::ModelProto> model;
   std::string base_dir;
   std::map<std::string, std::shared_ptr<MappedFile>> external_files;
+  // Zero-copy import (importOnnx): the main graph's initializers were parsed without their
+  // raw_data, which stays in the mapped file; here, where it lies.
+  struct RawRef {
+    const uint8_t* data;
+    size_t size;
+  };
+  std::unordered_map<const onnx::TensorProto*, RawRef> raw_refs;
+  std::shared_ptr<const void> raw_owner;  // keeps those bytes mapped
+};
+
+// The fields of ModelProto, GraphProto and TensorProto the zero-copy import walks to
+// (onnx.proto's field numbers).
+constexpr uint32_t kModelGraph = 7, kGraphInitializer = 5, kTensorRawData = 9;
+
+// A serialized ModelProto without the raw_data of its graph's initializers, each one's place in
+// the input recorded instead (in initializer order, as protobuf merges repeated occurrences).
+// Protobuf copies every bytes field it parses; ResNet-50's 100 MB of weights would be copied
+// (and faulted in) only to be read once. Only the tags and lengths on the way to raw_data are
+// read here (protobuf's own CodedInputStream and WireFormatLite); every other field is copied
+// through unread, for the parser. False when the bytes do not walk as protobuf: the caller
+// then parses them whole, and protobuf reports what is wrong.
+struct RawSpan {
+  size_t initializer;
+  const uint8_t* data;
+  size_t size;
+};
+class RawDataStripper {
+ public:
+  std::vector<RawSpan> spans;
+
+  bool model(const uint8_t* p, size_t n, std::string* out) {
+    return message(p, n, out, [&](uint32_t field, const uint8_t* q, size_t len, std::string* o) {
+      if (field != kModelGraph) return copy;
+      return message(q, len, o,
+                     [&](uint32_t f, const uint8_t* r, size_t l, std::string* oo) {
+                       if (f != kGraphInitializer) return copy;
+                       const size_t index = initializers_++;
+                       return message(r, l, oo,
+                                      [&](uint32_t tf, const uint8_t* d, size_t dl, std::string*) {
+                                        if (tf != kTensorRawData) return copy;
+                                        spans.push_back({index, d, dl});
+                                        return dropped;
+                                      })
+                                  ? rewritten
+                                  : failed;
+                     })
+                 ? rewritten
+                 : failed;
+    });
+  }
+
+ private:
+  enum Action { copy, rewritten, dropped, failed };
+  size_t initializers_ = 0;
+
+  // Walks the message [p, p + n): each length-delimited field goes to `inner`, which copies it
+  // through (copy), writes its own rewritten version to the output (rewritten), drops it, or
+  // fails; every other field is copied through.
+  template <typename Inner>
+  bool message(const uint8_t* p, size_t n, std::string* out, Inner inner) {
+    using google::protobuf::internal::WireFormatLite;
+    if (n > static_cast<size_t>(INT_MAX)) return false;
+    google::protobuf::io::CodedInputStream in(p, static_cast<int>(n));
+    for (;;) {
+      const int start = in.CurrentPosition();
+      const uint32_t tag = in.ReadTag();
+      if (tag == 0) return in.CurrentPosition() == static_cast<int>(n);  // the end (or a 0 tag)
+      if (WireFormatLite::GetTagWireType(tag) == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+        uint32_t len = 0;
+        if (!in.ReadVarint32(&len)) return false;
+        const int body = in.CurrentPosition();
+        if (len > n - static_cast<size_t>(body) || !in.Skip(static_cast<int>(len))) return false;
+        std::string sub;
+        switch (inner(WireFormatLite::GetTagFieldNumber(tag), p + body, len, &sub)) {
+          case copy:
+            out->append(reinterpret_cast<const char*>(p + start), body - start + len);
+            break;
+          case rewritten: {
+            google::protobuf::io::StringOutputStream s(out);
+            google::protobuf::io::CodedOutputStream o(&s);
+            o.WriteTag(tag);
+            o.WriteVarint32(static_cast<uint32_t>(sub.size()));
+            o.WriteRaw(sub.data(), static_cast<int>(sub.size()));
+            break;
+          }
+          case dropped:
+            break;
+          case failed:
+            return false;
+        }
+        continue;
+      }
+      if (!WireFormatLite::SkipField(&in, tag)) return false;
+      out->append(reinterpret_cast<const char*>(p + start), in.CurrentPosition() - start);
+    }
+  }
 };
 
 // An external_data "offset" or "length": decimal digits that fit an int64, nothing else.
@@ -132,6 +231,16 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
   const size_t want = out.byteSize();
   if (t.data_location() == onnx::TensorProto::EXTERNAL) {
     ASC_TRY(out.data, externalData(st, t, want));
+    return out;
+  }
+  if (auto ref = st.raw_refs.find(&t); ref != st.raw_refs.end()) {  // raw_data in the file
+    if (ref->second.size != want)
+      return invalid(
+          fmt::format("tensor '{}' holds {} bytes of raw data, its shape [{}] of {} "
+                      "needs {}",
+                      t.name(), ref->second.size, ir::shapeToString(out.shape),
+                      ir::dtypeName(out.dtype), want));
+    out.data = std::make_shared<ir::Blob>(ref->second.data, want, st.raw_owner);
     return out;
   }
   if (t.has_raw_data()) {
@@ -583,8 +692,12 @@ Result<std::map<std::string, ir::Shape>> parseInputShapes(const std::string& tex
   return out;
 }
 
-Result<ir::Graph> importOnnxBytes(const void* data, size_t size, const std::string& base_dir,
-                                  const OnnxImportOptions& opts) {
+namespace {
+
+// importOnnxBytes, and with `owner` (which keeps `data` alive) the zero-copy import: the main
+// graph's initializers reference their raw_data where it lies in `data`.
+Result<ir::Graph> importBytes(const void* data, size_t size, const std::string& base_dir,
+                              const OnnxImportOptions& opts, std::shared_ptr<const void> owner) {
   if (size > static_cast<size_t>(INT_MAX))
     return Status::error(ErrorCode::ModelTooLarge,
                          "the ONNX file is {} bytes; protobuf messages are limited to 2 GB, so "
@@ -595,8 +708,16 @@ Result<ir::Graph> importOnnxBytes(const void* data, size_t size, const std::stri
   ImportState st;
   st.model = std::make_shared<onnx::ModelProto>();
   st.base_dir = base_dir;
-  google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data),
-                                            static_cast<int>(size));
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  std::string stripped;
+  RawDataStripper strip;
+  if (owner && strip.model(bytes, size, &stripped) && !strip.spans.empty()) {
+    bytes = reinterpret_cast<const uint8_t*>(stripped.data());
+    size = stripped.size();
+  } else {
+    strip.spans.clear();
+  }
+  google::protobuf::io::CodedInputStream in(bytes, static_cast<int>(size));
   in.SetTotalBytesLimit(INT_MAX);
   in.SetRecursionLimit(kMaxProtoDepth);
   if (!st.model->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
@@ -607,7 +728,19 @@ Result<ir::Graph> importOnnxBytes(const void* data, size_t size, const std::stri
                          kMaxProtoDepth);
   if (!st.model->has_graph())
     return Status::error(ErrorCode::ModelParseFailed, "the ONNX model has no graph");
+  const auto& inits = st.model->graph().initializer();
+  for (const RawSpan& r : strip.spans)
+    if (r.initializer < static_cast<size_t>(inits.size()))
+      st.raw_refs[&inits.Get(static_cast<int>(r.initializer))] = {r.data, r.size};
+  st.raw_owner = std::move(owner);
   return importModel(st, opts);
+}
+
+}  // namespace
+
+Result<ir::Graph> importOnnxBytes(const void* data, size_t size, const std::string& base_dir,
+                                  const OnnxImportOptions& opts) {
+  return importBytes(data, size, base_dir, opts, nullptr);
 }
 
 size_t PrecheckReport::failed() const {
@@ -682,7 +815,7 @@ Result<PrecheckReport> precheckOnnx(const std::string& path, const OnnxImportOpt
 
 Result<ir::Graph> importOnnx(const std::string& path, const OnnxImportOptions& opts) {
   ASC_TRY(auto file, MappedFile::open(path));
-  auto g = importOnnxBytes(file->data(), file->size(), dirName(path), opts);
+  auto g = importBytes(file->data(), file->size(), dirName(path), opts, file);
   if (!g) return g.status().withContext(path);
   return g;
 }
