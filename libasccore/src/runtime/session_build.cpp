@@ -1,0 +1,501 @@
+// session_build.cpp: making a Session at load. The build walks the graph once: it picks each
+// op's output layout (plain or the CPU's blocked layout), inserts the reorders and fp16<->fp32
+// conversions the kernels need, plans one arena over every buffer's lifetime, allocates it, and
+// creates the kernels on their fixed buffers. Also packWeights (atc's packed weights).
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "asc/ops/registry.h"
+#include "asc/support/log.h"
+#include "asc/trace/trace.h"
+#include "runtime/session_impl.h"
+#include "support/memory_planner.h"
+
+namespace asc::runtime {
+
+int resolveThreads(int requested) {
+  if (requested > 0) return requested;
+  if (const char* env = std::getenv("ASC_NUM_THREADS")) {
+    int n = std::atoi(env);
+    if (n > 0) return n;
+  }
+  return omp_get_num_procs();
+}
+
+int Session::Impl::need(const ir::Value* v, Layout layout, ir::DType type, int use) {
+  auto it = versions.find({v, layout, type});
+  if (it != versions.end()) {
+    slots[it->second].last = std::max(slots[it->second].last, use);
+    return it->second;
+  }
+  int src = mainSlot(v);
+  Slot base = slots[src];
+  if (packedOnly(v)) base.external = v->data->data();  // the plain bytes, made now
+  // Constants are converted once, here, into memory the session owns: kernels read them when
+  // they are created (weight reorders), before any run.
+  if (v->isConstant() && layout == Layout::Plain) {
+    owned.emplace_back(static_cast<size_t>(v->numel()) * ir::dtypeSize(type));
+    std::vector<uint8_t>& buf = owned.back();
+    const size_t n = static_cast<size_t>(v->numel());
+    const auto* src16 = static_cast<const uint16_t*>(base.external);
+    if (base.type == ir::DType::F16 && type == ir::DType::F32)
+      cpu::halfToFloat(src16, reinterpret_cast<float*>(buf.data()), n);
+    else if (base.type == ir::DType::BF16 && type == ir::DType::F32)
+      cpu::bf16ToFloat(src16, reinterpret_cast<float*>(buf.data()), n);
+    else if (base.type == ir::DType::F32 && type == ir::DType::F16)
+      cpu::floatToHalf(static_cast<const float*>(base.external),
+                       reinterpret_cast<uint16_t*>(buf.data()), n);
+    else
+      std::memcpy(buf.data(), base.external, std::min(buf.size(), base.bytes));
+    int id = newSlot(v, Layout::Plain, type, -1);
+    slots[id].external = buf.data();
+    return id;
+  }
+  // A version already in the wanted layout (fp32 preferred) only needs a dtype conversion.
+  int from = -1;
+  for (const auto& [key, id] : versions)
+    if (std::get<0>(key) == v && std::get<1>(key) == layout &&
+        (from < 0 || std::get<2>(key) == ir::DType::F32))
+      from = id;
+  if (from < 0) {
+    // Reorders run in fp32: the fp32 version in the stored layout, reordered.
+    int f32 = need(v, base.layout, ir::DType::F32, use);
+    int step = static_cast<int>(steps.size());
+    int dst = newSlot(v, layout, ir::DType::F32, step);
+    slots[f32].last = std::max(slots[f32].last, step);
+    Step st;
+    st.kind = StepKind::Reorder;
+    st.ins = {f32};
+    st.outs = {dst};
+    st.label =
+        fmt::format("reorder {} to {}", v->name, layout == Layout::Plain ? "plain" : "blocked");
+    steps.push_back(std::move(st));
+    slots[dst].last = use;
+    if (type == ir::DType::F32) return dst;
+    from = dst;
+  }
+  int step = static_cast<int>(steps.size());
+  int dst = newSlot(v, layout, type, step);
+  slots[from].last = std::max(slots[from].last, step);
+  Step st;
+  st.kind = StepKind::Convert;
+  st.ins = {from};
+  st.outs = {dst};
+  st.label = fmt::format("convert {} {} to {}", v->name, ir::dtypeName(slots[from].type),
+                         ir::dtypeName(type));
+  steps.push_back(std::move(st));
+  slots[dst].last = use;
+  return dst;
+}
+
+std::vector<uint64_t> Session::Impl::placeBuffers(const std::vector<int>& ids, bool reuse) {
+  std::vector<uint64_t> offsets(ids.size(), 0);
+  std::vector<char> from_om(ids.size(), 0);
+  struct Placed {
+    int first, last;
+    uint64_t begin, end;
+  };
+  std::vector<Placed> placed;
+  for (size_t k = 0; k < ids.size() && !om_offsets.empty(); ++k) {
+    const Slot& s = slots[ids[k]];
+    auto off = om_offsets.find(s.value);
+    // A damaged plan may also put a buffer off its element size: kernels read typed arrays.
+    if (off == om_offsets.end() || mainSlot(s.value) != ids[k] || s.type != s.value->dtype ||
+        s.bytes > s.value->byteSize() ||
+        off->second % std::max<size_t>(1, ir::dtypeSize(s.type)) != 0)
+      continue;
+    const Placed p{s.first, std::max(s.first, s.last), off->second, off->second + s.bytes};
+    bool clash = false;  // a damaged plan must not make two live buffers share bytes
+    for (const Placed& q : placed)
+      clash =
+          clash || (!(q.last < p.first || p.last < q.first) && q.begin < p.end && p.begin < q.end);
+    if (clash) continue;
+    placed.push_back(p);
+    offsets[k] = off->second;
+    from_om[k] = 1;
+  }
+  // The rest fit around the OM-placed buffers (in gaps where those are not live), so the
+  // fp32 copies of an fp16 model reuse the plan's free space.
+  std::vector<BufferRequest> reqs;
+  for (size_t k = 0; k < ids.size(); ++k) {
+    const Slot& s = slots[ids[k]];
+    BufferRequest r{s.bytes, s.first, std::max(s.first, s.last)};
+    if (from_om[k]) r.fixed_offset = offsets[k];
+    reqs.push_back(r);
+  }
+  MemoryPlan plan = planMemory(reqs, kAlign, reuse);
+  for (size_t k = 0; k < ids.size(); ++k) offsets[k] = plan.offsets[k];
+  arena_bytes = plan.arena_bytes;
+  om_placed = placed.size();
+  buffers = ids.size();
+  return offsets;
+}
+
+Status Session::Impl::build(bool reuse) {
+  reuse_ = reuse;
+  for (auto* v : graph.inputs) {
+    int id = newSlot(v, Layout::Plain, v->dtype, -1);
+    main_slot[v] = id;
+    input_slots.push_back(id);
+    input_info.push_back({v->name, v->dtype, v->shape, v->byteSize()});
+  }
+  for (const auto& v : graph.values())
+    if (v->isConstant()) {
+      int id = newSlot(v.get(), Layout::Plain, v->dtype, -1);
+      main_slot[v.get()] = id;
+      // Weights the OM stores only packed: their plain bytes are made only if read (a kernel
+      // that wants another layout, see createKernel). Until then the slot points at the
+      // packed copy, which is at least as large.
+      slots[id].external = packedOnly(v.get()) ? v->packed->data() : v->data->data();
+    }
+  // Each value's last consumer in execution order (graph outputs: past the end).
+  last_consumer.clear();
+  for (size_t i = 0; i < graph.nodes().size(); ++i)
+    for (const ir::Value* v : graph.nodes()[i]->inputs)
+      if (v) last_consumer[v] = i;
+  for (const ir::Value* v : graph.outputs) last_consumer[v] = graph.nodes().size();
+  size_t node_index = 0;
+  for (const auto& up : graph.nodes()) {
+    const ir::Node& n = *up;
+    const size_t this_node = node_index++;
+    const ops::OpDef* d = ops::lookup(n.op_type);
+    if (!d || !d->kernelFactory())
+      return Status::error(ErrorCode::UnsupportedOp,
+                           "operator '{}' (node '{}') has no CPU kernel in this runtime", n.op_type,
+                           n.name);
+    std::vector<Layout> in_layouts;
+    for (auto* in : n.inputs)
+      in_layouts.push_back(in && mainSlot(in) >= 0 ? slots[mainSlot(in)].layout : Layout::Plain);
+    Layout out_layout = d->layoutFn() ? d->layoutFn()(n, in_layouts) : Layout::Plain;
+    for (auto* out : n.outputs)
+      if (!ops::canBlock(*out) || computeType(out->dtype) != ir::DType::F32)
+        out_layout = Layout::Plain;
+    const bool native = d->hasNativeDtypes();
+    // Reshape-like ops on plain tensors: the output is the input's bytes under another shape.
+    if (d->aliasesInputBytes() && n.outputs.size() == 1 && n.inputs[0] &&
+        mainSlot(n.inputs[0]) >= 0) {
+      const int in = mainSlot(n.inputs[0]);
+      // Plain bytes alias whatever the shape; a blocked buffer aliases only for an op whose
+      // layout function keeps it (TransData: same logical shape).
+      const Layout keep = slots[in].layout;
+      const bool layout_ok = keep == Layout::Plain || out_layout == keep;
+      if (layout_ok && slots[in].type == n.outputs[0]->dtype &&
+          (keep != Layout::Plain || slots[in].bytes == n.outputs[0]->byteSize()) &&
+          n.outputs[0]->shape ==
+              (keep == Layout::Plain ? n.outputs[0]->shape : n.inputs[0]->shape)) {
+        const int step = static_cast<int>(steps.size());
+        slots[in].last = std::max(slots[in].last, step);
+        int out = newSlot(n.outputs[0], keep, n.outputs[0]->dtype, step);
+        slots[out].alias_of = in;
+        main_slot[n.outputs[0]] = out;
+        if (steps.empty())
+          pending_complete.push_back(&n);  // shown with the first step
+        else
+          steps.back().completes.push_back(&n);
+        continue;
+      }
+    }
+    // Inputs: the kernel's step index is where it will be pushed, after any conversions;
+    // conversions for input i are pushed now, so compute the index after each.
+    std::vector<int> ins;
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+      const ir::Value* in = n.inputs[i];
+      if (!in) {
+        ins.push_back(-1);
+        continue;
+      }
+      Layout want = out_layout == Layout::Blocked ? in_layouts[i] : Layout::Plain;
+      if (in->isConstant()) want = Layout::Plain;
+      ir::DType type = native ? in->dtype : computeType(in->dtype);
+      ins.push_back(need(in, want, type, static_cast<int>(steps.size())));
+    }
+    const int step = static_cast<int>(steps.size());
+    for (int id : ins)
+      if (id >= 0) slots[id].last = std::max(slots[id].last, step);
+    std::vector<int> outs;
+    std::vector<std::pair<int, int>> post;  // (compute slot, storage slot) conversions after
+    const int in_place = inPlaceResidual(n, this_node, ins, out_layout, native);
+    for (auto* out : n.outputs) {
+      ir::DType ct = native ? out->dtype : computeType(out->dtype);
+      if (in_place >= 0 && out == n.outputs[0]) {
+        // The residual's buffer dies here: the Conv accumulates into it (a sum post-op).
+        int id = newSlot(out, out_layout, ct, step);
+        slots[id].alias_of = in_place;
+        outs.push_back(id);
+        if (ct == out->dtype)
+          main_slot[out] = id;
+        else
+          post.push_back({id, -1});
+      } else if (ct == out->dtype) {
+        outs.push_back(newSlot(out, out_layout, out->dtype, step));
+        main_slot[out] = outs.back();
+      } else {
+        int tmp = newSlot(out, out_layout, ct, step);
+        outs.push_back(tmp);
+        post.push_back({tmp, -1});
+      }
+    }
+    Step s;
+    s.kind = StepKind::Kernel;
+    s.node = &n;
+    s.ins = std::move(ins);
+    s.outs = outs;
+    s.label = fmt::format("{} ({})", n.name, d->cannType());
+    s.completes = std::move(pending_complete);
+    pending_complete.clear();
+    steps.push_back(std::move(s));
+    for (auto& [tmp, dst] : post) {
+      const ir::Value* v = slots[tmp].value;
+      int cstep = static_cast<int>(steps.size());
+      dst = newSlot(v, slots[tmp].layout, v->dtype, cstep);
+      slots[tmp].last = cstep;
+      Step c;
+      c.kind = StepKind::Convert;
+      c.ins = {tmp};
+      c.outs = {dst};
+      c.label = fmt::format("convert {} float32 to {}", v->name, ir::dtypeName(v->dtype));
+      steps.push_back(std::move(c));
+      // The storage slot is the value's main version from now on.
+      main_slot[v] = dst;
+    }
+    // The node is complete after its kernel and the conversions of its outputs.
+    for (size_t i = steps.size(); i-- > 0;)
+      if (steps[i].kind == StepKind::Kernel && steps[i].node == &n) {
+        steps.back().completes.push_back(&n);
+        break;
+      }
+  }
+  const int end = static_cast<int>(steps.size());
+  for (auto* v : graph.outputs) {
+    int id = need(v, Layout::Plain, v->dtype, end);
+    slots[id].last = end + 1;
+    output_slots.push_back(id);
+    output_info.push_back({v->name, v->dtype, v->shape, v->byteSize()});
+  }
+  // Inputs are written once by the caller and read by every run: they live throughout (their
+  // bytes are never reused), so --loop reruns see the same data.
+  for (int id : input_slots) slots[id].last = end + 1;
+
+  // An alias keeps its source alive as long as it is used itself (latest aliases first, so
+  // chains of them reach the original buffer).
+  for (size_t i = slots.size(); i-- > 0;)
+    if (slots[i].alias_of >= 0) {
+      Slot& base = slots[slots[i].alias_of];
+      base.last = std::max(base.last, slots[i].last);
+    }
+  // One arena for every non-constant buffer.
+  std::vector<BufferRequest> reqs;
+  std::vector<int> ids;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    if (slots[i].external || slots[i].alias_of >= 0) continue;
+    reqs.push_back({slots[i].bytes, slots[i].first, std::max(slots[i].first, slots[i].last)});
+    ids.push_back(static_cast<int>(i));
+  }
+  const std::vector<uint64_t> offsets = placeBuffers(ids, reuse);
+  // The arena size may come from a damaged OM's memory_size: refuse a size that would wrap.
+  if (arena_bytes > SIZE_MAX - kAlign)
+    return Status::error(ErrorCode::MemoryExceeded,
+                         "the {}-byte activation arena cannot be allocated", arena_bytes);
+  const size_t alloc_bytes = (std::max<size_t>(arena_bytes, kAlign) + kAlign - 1) / kAlign * kAlign;
+  uint8_t* base = nullptr;
+  if (shared_arena && shared_arena->bytes_ == 0) {  // the first (largest) sizes it
+    shared_arena->data_ = static_cast<uint8_t*>(allocPages(alloc_bytes));
+    if (shared_arena->data_) shared_arena->bytes_ = alloc_bytes;
+  }
+  if (shared_arena && alloc_bytes <= shared_arena->bytes_) {
+    base = shared_arena->data_;
+  } else {
+    shared_arena.reset();
+    arena = pageBuffer(alloc_bytes);
+    base = arena.get();
+  }
+  if (!base)
+    return Status::error(ErrorCode::MemoryExceeded,
+                         "cannot allocate the {}-byte activation arena; free memory or use a "
+                         "smaller input shape",
+                         arena_bytes);
+  for (size_t k = 0; k < ids.size(); ++k) slots[ids[k]].ptr = base + offsets[k];
+  for (auto& s : slots)
+    if (s.external) s.ptr = const_cast<void*>(s.external);
+  for (auto& s : slots)  // aliases were created after their sources: one pass resolves chains
+    if (s.alias_of >= 0) s.ptr = slots[s.alias_of].ptr;
+  ASC_LOG_DEBUG("arena {} bytes, {} of {} buffers at the model's planned offsets, {} steps",
+                arena_bytes, om_placed, buffers, steps.size());
+
+  // Kernels and primitives on the fixed buffers; their weight reorders wait for the last one.
+  env.defer_weight_reorders = true;
+  env.share_temporaries = true;
+  for (auto& s : steps) {
+    if (s.kind == StepKind::Kernel) {
+      ASC_RETURN_IF_ERROR(createKernel(s));
+      s.label += " " + s.kernel->implName();
+      usePacked(s);
+    } else if (s.kind == StepKind::Reorder) {
+      try {
+        auto src = cpu::memOf(ref(s.ins[0]), env.engine);
+        auto dst = cpu::memOf(ref(s.outs[0]), env.engine);
+        s.reorder = dnnl::reorder(src, dst);
+      } catch (const dnnl::error& e) {
+        return Status::error(ErrorCode::Internal, "{}: {}", s.label, e.what());
+      }
+    }
+  }
+  // The weights the kernels reordered, all at once (KernelEnv::defer_weight_reorders).
+  env.defer_weight_reorders = false;
+  ASC_RETURN_IF_ERROR(cpu::runWeightReorders(env, threads));
+  ASC_RETURN_IF_ERROR(bindScratchpads());
+  warmUp(base, alloc_bytes);
+  return Status::ok();
+}
+
+bool Session::Impl::packedOnly(const ir::Value* v) {
+  return v->isConstant() && v->packed && v->data && !v->data->ready();
+}
+
+Status Session::Impl::createKernel(Step& s) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    ops::KernelInit init{*s.node, {}, {}, env, threads};
+    for (int id : s.ins) init.inputs.push_back(ref(id));
+    for (int id : s.outs) init.outputs.push_back(ref(id));
+    env.weights_read.clear();
+    auto k = ops::lookup(s.node->op_type)->kernelFactory()(init);
+    if (!k) return k.status();
+    s.kernel = std::move(*k);
+    bool rebuild = false;
+    for (int id : s.ins) {
+      if (id < 0) continue;
+      Slot& slot = slots[id];
+      const ir::Value* v = slot.value;
+      if (!v || !v->packed || slot.external != v->packed->data() || v->data->ready() ||
+          std::find(env.weights_read.begin(), env.weights_read.end(), v) != env.weights_read.end())
+        continue;
+      slot.external = v->data->data();
+      slot.ptr = const_cast<void*>(slot.external);
+      rebuild = true;
+    }
+    if (!rebuild) break;
+    ASC_LOG_DEBUG("node '{}': its kernel reads weights stored packed as plain ones; unpacked",
+                  s.node->name);
+    // The discarded kernel's queued weight reorders may read buffers it owned: they go too.
+    auto& q = env.pending_reorders;
+    q.erase(std::remove_if(q.begin(), q.end(), [&](const auto& r) { return r.node == s.node; }),
+            q.end());
+    s.kernel.reset();
+  }
+  return Status::ok();
+}
+
+Status Session::Impl::bindScratchpads() {
+  // The kernels' temporaries (cpu::temporary), one buffer per number, likewise.
+  for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k) {
+    if (env.temporaries[k].empty()) continue;
+    const size_t bytes = (env.temporary_bytes[k] + kAlign - 1) / kAlign * kAlign;
+    temporaries[k] = pageBuffer(bytes);
+    if (!temporaries[k])
+      return Status::error(ErrorCode::MemoryExceeded, "cannot allocate a {}-byte kernel buffer",
+                           bytes);
+    populatePages(temporaries[k].get(), bytes);  // its pages now, not in the first run
+    for (auto& m : env.temporaries[k]) m.set_data_handle(temporaries[k].get());
+    ASC_LOG_DEBUG("kernel temporary {}: {} bytes, shared by {} kernels", k, bytes,
+                  env.temporaries[k].size());
+  }
+  if (env.scratchpads.empty()) return Status::ok();
+  const size_t bytes = (env.scratchpad_bytes + kAlign - 1) / kAlign * kAlign;
+  scratchpad = pageBuffer(bytes);
+  if (!scratchpad)
+    return Status::error(ErrorCode::MemoryExceeded, "cannot allocate the {}-byte kernel scratchpad",
+                         bytes);
+  populatePages(scratchpad.get(), bytes);  // its pages now, not in the first run
+  for (auto& m : env.scratchpads) m.set_data_handle(scratchpad.get());
+  ASC_LOG_DEBUG("kernel scratchpad {} bytes, shared by {} primitives", bytes,
+                env.scratchpads.size());
+  return Status::ok();
+}
+
+void Session::Impl::warmUp(uint8_t* base, size_t bytes) {
+#pragma omp parallel num_threads(threads)
+  { omp_get_thread_num(); }
+  populatePages(base, bytes);
+}
+
+void Session::Impl::usePacked(const Step& s) {
+  bool any = false;
+  for (int id : s.ins) any |= id >= 0 && slots[id].value && slots[id].value->packed;
+  if (!any) return;
+  const auto mine = s.kernel->packedInputs();
+  for (int id : s.ins) {
+    const ir::Value* v = id < 0 ? nullptr : slots[id].value;
+    if (!v || !v->packed) continue;
+    bool used = false;
+    for (const auto& p : mine) used |= p.data == v->packed->data();
+    ++(used ? packed.in_place : packed.reordered);
+    // Page tables now (the pages are the page cache's, the very ones the run reads; nothing
+    // is copied). In a virtual machine that shadows page tables, the first read still costs
+    // a fault per page: reading them on a second thread here took longer than the load.
+    if (used) prefaultForReading(v->packed->data(), v->packed->size());
+  }
+}
+
+Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionOptions& opts,
+                                                 bool reuse, om::OmModel* plan) {
+  auto impl = std::make_unique<Session::Impl>();
+  impl->graph = std::move(graph);
+  if (plan) {  // value pointers stay valid: the graph owns its values through unique_ptrs
+    impl->om_offsets = std::move(plan->activation_offsets);
+  }
+  impl->threads = resolveThreads(opts.threads);
+  impl->shared_arena = opts.shared_arena;
+  impl->profile = opts.profile;
+  impl->observer = opts.observer;
+  if (trace::enabled()) {
+    impl->tracer = std::make_unique<TraceObserver>(impl->graph.name, impl->threads);
+    impl->tracer->setNext(opts.observer);
+    impl->observer = impl->tracer.get();
+  }
+  omp_set_num_threads(impl->threads);
+  try {
+    ASC_RETURN_IF_ERROR(impl->build(reuse));
+  } catch (const dnnl::error& e) {
+    return Status::error(ErrorCode::Internal, "oneDNN: {}", e.what());
+  }
+  return impl;
+}
+
+Result<size_t> packWeights(ir::Graph& graph, const SessionOptions& opts) {
+  if (graph.dynamic) return size_t{0};
+  const auto users = graph.users();
+  // Only an fp32 constant read by one node can be packed (below): a graph without one (an fp16
+  // model, say) builds no kernels for nothing.
+  auto candidate = [&](const ir::Value* v) {
+    if (!v || !v->isConstant() || v->dtype != ir::DType::F32 || graph.isGraphOutput(v))
+      return false;
+    auto u = users.find(v);
+    return u != users.end() && u->second.size() == 1;
+  };
+  bool any = false;
+  for (const auto& v : graph.values()) any = any || candidate(v.get());
+  if (!any) return size_t{0};
+  ASC_TRY(std::shared_ptr<Session::Impl> impl, buildImpl(graph.clone(), opts, opts.reuse_memory));
+  size_t packed = 0;
+  for (const auto& s : impl->steps) {
+    if (s.kind != StepKind::Kernel || !s.kernel) continue;
+    for (const ops::PackedInput& p : s.kernel->packedInputs()) {
+      if (p.input >= s.ins.size() || s.ins[p.input] < 0) continue;
+      const ir::Value* seen = impl->slots[s.ins[p.input]].value;
+      ir::Value* v = seen ? graph.findValue(seen->name) : nullptr;
+      // Only an fp32 constant read by this one node: its copy must mean the same bytes to
+      // whoever reads it, and a kernel reads fp32 weights.
+      if (!candidate(v) || users.at(v)[0]->name != s.node->name) continue;
+      // The kernel's own buffer, kept alive by the graph until the OM is written: no copy.
+      v->packed = std::make_shared<ir::Blob>(p.data, p.bytes, impl);
+      v->packing = p.packing;
+      ++packed;
+    }
+  }
+  return packed;
+}
+
+}  // namespace asc::runtime

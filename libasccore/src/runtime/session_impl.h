@@ -1,0 +1,249 @@
+// session_impl.h: Session::Impl, the state of a static-shape session, shared by its two
+// files: session_build.cpp makes it at load (layouts, conversions, the arena, the kernels) and
+// session.cpp runs it and answers the public API. Only the runtime's own files include this.
+#pragma once
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "asc/om/om_file.h"
+#include "asc/runtime/session.h"
+#include "cpu/convert.h"
+#include "om/inplace.h"
+#include "ops/dnnl_util.h"
+#include "runtime/trace_observer.h"
+#include "support/pages.h"
+
+namespace asc::runtime {
+
+using ops::Layout;
+
+constexpr size_t kAlign = 64;
+
+struct Slot {
+  const ir::Value* value = nullptr;
+  Layout layout = Layout::Plain;
+  ir::DType type = ir::DType::Undefined;
+  size_t bytes = 0;
+  int first = -1, last = -1;
+  const void* external = nullptr;  // constants: their data (never in the arena)
+  int alias_of = -1;               // shares that slot's bytes (a Reshape-like op's output)
+  void* ptr = nullptr;
+};
+
+enum class StepKind { Kernel, Reorder, Convert };
+
+struct Step {
+  StepKind kind;
+  const ir::Node* node = nullptr;  // Kernel
+  std::vector<int> ins, outs;      // slot indices (-1: omitted input)
+  std::unique_ptr<ops::Kernel> kernel;
+  dnnl::reorder reorder;
+  std::string label;
+  std::vector<const ir::Node*> completes;  // nodes whose outputs are final after this step
+};
+
+inline ir::DType computeType(ir::DType t) {
+  return t == ir::DType::F16 || t == ir::DType::BF16 ? ir::DType::F32 : t;
+}
+
+/// Kernel threads: `requested` when positive, else ASC_NUM_THREADS, else every core.
+int resolveThreads(int requested);
+
+class Session::Impl {
+ public:
+  ir::Graph graph;
+  int threads = 1;
+  ops::KernelEnv env;
+  std::vector<Slot> slots;
+  std::vector<Step> steps;
+  std::map<std::tuple<const ir::Value*, Layout, ir::DType>, int> versions;
+  std::vector<int> input_slots, output_slots;
+  std::vector<TensorInfo> input_info, output_info;
+  // Whole pages from the kernel (support/pages.h): huge ones where they span 2 MiB.
+  PageBuffer arena, scratchpad, temporaries[ops::KernelEnv::kTemporaries];
+  std::shared_ptr<SharedArena> shared_arena;  // set when the arena is a shared one
+  size_t arena_bytes = 0;
+  bool profile = false;
+  StepObserver* observer = nullptr;
+  int observed_step = -1;  // the step whose onStep is running (writeValue), else -1
+  std::vector<double> step_ms;
+  int64_t profiled_runs = 0;
+  // Installed when tracing is on (msprof); `observer` then points at it and it chains the
+  // user's observer. Declared last: destroyed first, handing its records to the trace buffer.
+  std::unique_ptr<TraceObserver> tracer;
+
+  int newSlot(const ir::Value* v, Layout layout, ir::DType type, int first) {
+    Slot s;
+    s.value = v;
+    s.layout = layout;
+    s.type = type;
+    ir::Value tmp;
+    tmp.dtype = type;
+    tmp.shape = v->shape;
+    s.bytes = ops::physicalBytes(tmp, layout);
+    s.first = s.last = first;
+    slots.push_back(s);
+    int id = static_cast<int>(slots.size()) - 1;
+    versions[{v, layout, type}] = id;
+    return id;
+  }
+
+  std::unordered_map<const ir::Value*, int> main_slot;  // the stored version of each value
+  std::vector<const ir::Node*> pending_complete;        // aliasing nodes before the first step
+  bool reuse_ = true;
+  std::deque<std::vector<uint8_t>> owned;  // constants converted at load (stable addresses)
+
+  int mainSlot(const ir::Value* v) {
+    auto it = main_slot.find(v);
+    return it == main_slot.end() ? -1 : it->second;
+  }
+
+  // The version of `v` in `layout` and `type`, adding conversion steps (placed now, before the
+  // step that needs it) when it does not exist yet. `use` is the step index of the consumer.
+  int need(const ir::Value* v, Layout layout, ir::DType type, int use);
+
+  Session::PackedWeights packed;
+  std::unordered_map<const ir::Value*, size_t> last_consumer;
+  // The OM's activation plan (empty for a graph built in memory).
+  std::unordered_map<const ir::Value*, uint64_t> om_offsets;
+  size_t om_placed = 0, buffers = 0;
+
+  // Places the arena's buffers: where the OM has a plan, each value's stored version goes at
+  // the OM's offset when it fits (no larger than the OM tensor) and shares no bytes with
+  // another buffer placed there while both are live (checked against the runtime's own
+  // lifetimes, so a plan that differs from the runtime's, or a damaged one, cannot make two
+  // live tensors overlap); everything else (conversions, blocked copies, model inputs kept
+  // across runs) is placed around them by the same planner. Returns the offset of each entry
+  // of `ids`.
+  std::vector<uint64_t> placeBuffers(const std::vector<int>& ids, bool reuse);
+
+  int rootOf(int id) const {
+    while (slots[id].alias_of >= 0) id = slots[id].alias_of;
+    return id;
+  }
+
+  // The slot an op may write its output into (a Conv over its fused residual): the rule the
+  // OM's plan follows too (om/inplace.h), asked about this plan's slots, plus this runtime's
+  // physical condition: the slot is an arena slot of exactly the output's layout, compute type
+  // and size. -1 otherwise. With reuse off nothing is shared.
+  int inPlaceResidual(const ir::Node& n, size_t node_index, const std::vector<int>& ins,
+                      Layout out_layout, bool native) {
+    if (!reuse_) return -1;
+    std::unordered_map<const ir::Value*, int> slot_of;  // this node's inputs -> their slots
+    for (size_t i = 0; i < n.inputs.size() && i < ins.size(); ++i)
+      if (n.inputs[i] && ins[i] >= 0) slot_of[n.inputs[i]] = ins[i];
+    om::BufferQueries q;
+    q.buffer_of = [&](const ir::Value* v) -> int {
+      auto it = slot_of.find(v);
+      if (it == slot_of.end() || slots[it->second].external) return -1;
+      for (const ir::Value* in : graph.inputs)
+        if (in == v) return -1;
+      return rootOf(it->second);
+    };
+    q.used_after = [&](int root, size_t node) {
+      for (size_t i = 0; i < slots.size(); ++i) {
+        if (rootOf(static_cast<int>(i)) != root) continue;
+        const ir::Value* v = slots[i].value;
+        auto lc = last_consumer.find(v);
+        if (slots[i].external || lc == last_consumer.end() || lc->second > node) return true;
+        for (const ir::Value* in : graph.inputs)
+          if (in == v) return true;
+      }
+      return false;
+    };
+    const int k = om::inPlaceInput(n, node_index, q);
+    if (k < 0) return -1;
+    const int rs = ins[k];
+    const Slot& s = slots[rs];
+    const ir::Value* out = n.outputs[0];
+    const ir::DType ct = native ? out->dtype : computeType(out->dtype);
+    ir::Value shape_of;
+    shape_of.dtype = ct;
+    shape_of.shape = out->shape;
+    if (s.layout != out_layout || s.type != ct ||
+        s.bytes != ops::physicalBytes(shape_of, out_layout))
+      return -1;
+    return rs;
+  }
+
+  Status build(bool reuse);
+
+  // A constant the OM stores only in a kernel's packed layout, its plain bytes not made yet.
+  static bool packedOnly(const ir::Value* v);
+
+  // The step's kernel. A kernel that read weights the OM stores only packed other than through
+  // cpu::constantWeights (which reads them in place or unpacks them) saw the packed bytes where
+  // plain ones belong: those weights are unpacked and the kernel is built again on them.
+  Status createKernel(Step& s);
+
+  // One buffer behind every primitive's user-mode scratchpad (cpu::sharedScratchpad): the
+  // kernels run one at a time.
+  Status bindScratchpads();
+
+  // The first run as fast as the ones after it: what it would otherwise do first is done at
+  // load. The OpenMP team starts (with packed weights no parallel region runs at load), and the
+  // arena's pages are faulted in (populatePages), as the weights read in place were (usePacked).
+  void warmUp(uint8_t* base, size_t bytes);
+
+  // Which of the step's packed constants its kernel reads in place (it reports them as its
+  // rearranged inputs, at the packed copy's address); those get their page tables now.
+  void usePacked(const Step& s);
+
+  ops::TensorRef ref(int id) {
+    if (id < 0) return ops::TensorRef{};
+    const Slot& s = slots[id];
+    ops::TensorRef r;
+    r.data = s.ptr;
+    r.value = s.value;
+    r.layout = s.layout;
+    r.type = s.type;
+    r.bytes = s.bytes;
+    return r;
+  }
+
+  void runStep(Step& s) {
+    switch (s.kind) {
+      case StepKind::Kernel:
+        s.kernel->run();
+        break;
+      case StepKind::Reorder: {
+        auto src = cpu::memOf(ref(s.ins[0]), env.engine);
+        auto dst = cpu::memOf(ref(s.outs[0]), env.engine);
+        s.reorder.execute(env.stream, src, dst);
+        env.stream.wait();
+        break;
+      }
+      case StepKind::Convert: {
+        const Slot& a = slots[s.ins[0]];
+        const Slot& b = slots[s.outs[0]];
+        size_t n = b.bytes / ir::dtypeSize(b.type);
+        auto* src16 = static_cast<const uint16_t*>(a.ptr);
+        auto* dst16 = static_cast<uint16_t*>(b.ptr);
+        if (a.type == ir::DType::F16 && b.type == ir::DType::F32)
+          cpu::halfToFloat(src16, static_cast<float*>(b.ptr), n);
+        else if (a.type == ir::DType::F32 && b.type == ir::DType::F16)
+          cpu::floatToHalf(static_cast<const float*>(a.ptr), dst16, n);
+        else if (a.type == ir::DType::BF16 && b.type == ir::DType::F32)
+          cpu::bf16ToFloat(src16, static_cast<float*>(b.ptr), n);
+        else if (a.type == ir::DType::F32 && b.type == ir::DType::BF16)
+          cpu::floatToBf16(static_cast<const float*>(a.ptr), dst16, n);
+        break;
+      }
+    }
+  }
+};
+
+/// A session's Impl built on `graph`, with the OM's activation plan when loading one.
+Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionOptions& opts,
+                                                 bool reuse, om::OmModel* plan = nullptr);
+
+}  // namespace asc::runtime
