@@ -134,6 +134,36 @@ std::vector<uint64_t> Session::Impl::placeBuffers(const std::vector<int>& ids, b
   return offsets;
 }
 
+std::vector<std::pair<int, size_t>> Session::Impl::joinedInputs(const ir::Node& n,
+                                                                const std::vector<int>& ins,
+                                                                Layout out_layout,
+                                                                ir::DType out_type) {
+  std::vector<std::pair<int, size_t>> joined;
+  const ops::OpDef* d = ops::lookup(n.op_type);
+  if (!reuse_ || !d || !d->joinsInputsFn() || n.outputs.size() != 1 || !n.outputs[0] ||
+      !d->joinsInputsFn()(n, out_layout))
+    return joined;
+  ir::Value out;
+  out.dtype = out_type;
+  out.shape = n.outputs[0]->shape;
+  size_t at = 0;
+  for (size_t i = 0; i < ins.size(); ++i) {
+    const int id = ins[i];
+    if (id < 0) continue;
+    const Slot& s = slots[id];
+    const bool once = std::count(ins.begin(), ins.end(), id) == 1;
+    const bool model_input = std::find(input_slots.begin(), input_slots.end(), id) !=
+                             input_slots.end();
+    if (once && !model_input && !s.external && s.alias_of < 0 && s.first >= 0 &&
+        s.layout == out_layout && s.type == out_type && s.bytes > 0)
+      joined.push_back({id, at});
+    at += s.bytes;
+  }
+  // The inputs must fill the output exactly, or the offsets mean nothing.
+  if (at != ops::physicalBytes(out, out_layout)) joined.clear();
+  return joined;
+}
+
 Status Session::Impl::build(bool reuse) {
   reuse_ = reuse;
   for (auto* v : graph.inputs) {
@@ -218,6 +248,8 @@ Status Session::Impl::build(bool reuse) {
     std::vector<int> outs;
     std::vector<std::pair<int, int>> post;  // (compute slot, storage slot) conversions after
     const int in_place = inPlaceResidual(n, this_node, ins, out_layout, native);
+    const auto joined =
+        joinedInputs(n, ins, out_layout, native ? n.outputs[0]->dtype : computeType(n.outputs[0]->dtype));
     for (auto* out : n.outputs) {
       ir::DType ct = native ? out->dtype : computeType(out->dtype);
       if (in_place >= 0 && out == n.outputs[0]) {
@@ -237,6 +269,11 @@ Status Session::Impl::build(bool reuse) {
         outs.push_back(tmp);
         post.push_back({tmp, -1});
       }
+    }
+    // Inputs joined into the output: their buffers are parts of its buffer from now on.
+    for (const auto& [id, at] : joined) {
+      slots[id].alias_of = outs[0];
+      slots[id].alias_offset = at;
     }
     Step s;
     s.kind = StepKind::Kernel;
@@ -279,12 +316,13 @@ Status Session::Impl::build(bool reuse) {
   // bytes are never reused), so --loop reruns see the same data.
   for (int id : input_slots) slots[id].last = end + 1;
 
-  // An alias keeps its source alive as long as it is used itself (latest aliases first, so
-  // chains of them reach the original buffer).
-  for (size_t i = slots.size(); i-- > 0;)
+  // A buffer holding aliases lives from the first one written to the last one read (a joined
+  // input is written before the output it is part of).
+  for (size_t i = 0; i < slots.size(); ++i)
     if (slots[i].alias_of >= 0) {
-      Slot& base = slots[slots[i].alias_of];
-      base.last = std::max(base.last, slots[i].last);
+      Slot& root = slots[rootOf(static_cast<int>(i))];
+      if (slots[i].first >= 0) root.first = std::min(root.first, slots[i].first);
+      root.last = std::max(root.last, slots[i].last);
     }
   // One arena for every non-constant buffer.
   std::vector<BufferRequest> reqs;
@@ -320,8 +358,13 @@ Status Session::Impl::build(bool reuse) {
   for (size_t k = 0; k < ids.size(); ++k) slots[ids[k]].ptr = base + offsets[k];
   for (auto& s : slots)
     if (s.external) s.ptr = const_cast<void*>(s.external);
-  for (auto& s : slots)  // aliases were created after their sources: one pass resolves chains
-    if (s.alias_of >= 0) s.ptr = slots[s.alias_of].ptr;
+  for (auto& s : slots)
+    if (s.alias_of >= 0) {  // chains: a Reshape of an input joined into a Concat's output
+      size_t at = 0;
+      const Slot* r = &s;
+      for (; r->alias_of >= 0; r = &slots[r->alias_of]) at += r->alias_offset;
+      s.ptr = static_cast<uint8_t*>(r->ptr) + at;
+    }
   ASC_LOG_DEBUG("arena {} bytes, {} of {} buffers at the model's planned offsets, {} steps",
                 arena_bytes, om_placed, buffers, steps.size());
 

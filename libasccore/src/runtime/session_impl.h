@@ -35,7 +35,8 @@ struct Slot {
   size_t bytes = 0;
   int first = -1, last = -1;
   const void* external = nullptr;  // constants: their data (never in the arena)
-  int alias_of = -1;               // shares that slot's bytes (a Reshape-like op's output)
+  int alias_of = -1;  // shares that slot's bytes (a Reshape-like op's output, a joined input)
+  size_t alias_offset = 0;  // where in them (an input joined into a Concat's output)
   void* ptr = nullptr;
 };
 
@@ -174,6 +175,14 @@ class Session::Impl {
       return -1;
     return rs;
   }
+
+  // The inputs of node `n` (slots `ins`) that can live inside its output, whose bytes are its
+  // inputs one after another (OpDef::joinsInputs): each with its byte offset there. Such an
+  // input's producer then writes into the output, and the kernel copies nothing for it. An input
+  // qualifies when a step of this session writes its buffer (no model input, constant or alias
+  // of another buffer), in the output's layout and type, and it appears once.
+  std::vector<std::pair<int, size_t>> joinedInputs(const ir::Node& n, const std::vector<int>& ins,
+                                                   Layout out_layout, ir::DType out_type);
 
   Status build(bool reuse);
 

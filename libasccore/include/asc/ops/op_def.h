@@ -100,6 +100,9 @@ using EvalFn = Result<std::vector<ir::Tensor>> (*)(const ir::Node&,
                                                    const std::vector<ir::Tensor>& inputs);
 /// Floating-point operations of one execution (multiply-add = 2).
 using FlopsFn = int64_t (*)(const ir::Node&);
+/// Whether output 0, stored in layout `out`, is its inputs' bytes one after another in input
+/// order (Concat when every dim before the axis is 1).
+using JoinsFn = bool (*)(const ir::Node&, Layout out);
 
 class ASC_API OpDef {
  public:
@@ -217,6 +220,15 @@ class ASC_API OpDef {
     return *this;
   }
 
+  /// Output 0 is its inputs' bytes one after another when `f` says so: the runtime may then
+  /// place an input's buffer inside the output's, at its offset there, so that its producer
+  /// writes the result and the kernel copies nothing for it (an input whose bytes are
+  /// elsewhere, the kernel still copies).
+  OpDef& joinsInputs(JoinsFn f) {
+    joins_ = f;
+    return *this;
+  }
+
   const std::string& name() const { return name_; }
   const std::string& cannType() const { return cann_type_; }
   int onnxSince() const { return onnx_since_; }
@@ -249,6 +261,8 @@ class ASC_API OpDef {
   PrecisionClass precision() const { return precision_class_; }
   /// The input the kernel can accumulate into, or -1.
   int accumulateInput() const { return accumulate_input_; }
+  /// nullptr: the output never holds its inputs' bytes in order.
+  JoinsFn joinsInputsFn() const { return joins_; }
 
  private:
   std::string name_, cann_type_;
@@ -274,6 +288,7 @@ class ASC_API OpDef {
   PrecisionClass precision_class_ = PrecisionClass::Normal;
   int accumulate_input_ = -1;
   std::string summary_;
+  JoinsFn joins_ = nullptr;
 };
 
 }  // namespace asc::ops

@@ -22,7 +22,7 @@
 #include "asc/support/status.h"
 
 /// The plugin ABI: raised whenever OpDef, InferContext, Kernel or the registrar change layout.
-#define ASC_OP_PLUGIN_ABI 2
+#define ASC_OP_PLUGIN_ABI 3
 
 namespace asc::ops {
 

@@ -421,6 +421,7 @@ const OpDef& defConcat() {
           .works5hd(FiveHd::Windowed)
           .kernel(createConcatKernel)
           .layout(concatLayout)
+          .joinsInputs(concatJoins)
           .nativeDtypes()
           .onnx(4)  // axis may be absent (default 1) before opset 4: that form is not read
           .cann("ConcatD")

@@ -349,6 +349,45 @@ class DnnlConcat : public cpu::PrimitiveKernel {
 };
 
 Result<std::unique_ptr<Kernel>> createConcatKernel(const KernelInit& k) {
+  Bytes* dst = static_cast<Bytes*>(k.outputs[0].data);
+  if (concatJoins(k.node, k.outputs[0].layout)) {
+    // One run of each input, one after another. The runtime may have placed an input's buffer
+    // at its place in the output (its producer wrote it there): nothing to copy for that one.
+    struct Run {
+      const Bytes* src;
+      size_t at, bytes;
+    };
+    std::vector<Run> runs;
+    size_t at = 0, copied = 0;
+    for (const auto& in : k.inputs) {
+      if (!in.data) continue;
+      const auto* src = static_cast<const Bytes*>(in.data);
+      if (src != dst + at) {
+        runs.push_back({src, at, in.bytes});
+        copied += in.bytes;
+      }
+      at += in.bytes;
+    }
+    if (runs.empty()) return fnKernel([] {}, "in_place");
+    // Copied in 64 KiB pieces spread over the threads.
+    constexpr size_t kPiece = size_t(1) << 16;
+    std::vector<std::pair<size_t, size_t>> pieces;  // (run, offset in it)
+    for (size_t r = 0; r < runs.size(); ++r)
+      for (size_t o = 0; o < runs[r].bytes; o += kPiece) pieces.push_back({r, o});
+    const bool partly = runs.size() < k.inputs.size();
+    return fnKernel(
+        [=] {
+          cpu::parallelFor(static_cast<int64_t>(pieces.size()), copied > (1 << 18) ? 1 : 1 << 30,
+                           [&](int64_t b, int64_t e) {
+                             for (int64_t p = b; p < e; ++p) {
+                               const Run& r = runs[pieces[p].first];
+                               const size_t o = pieces[p].second;
+                               std::memcpy(dst + r.at + o, r.src + o, std::min(kPiece, r.bytes - o));
+                             }
+                           });
+        },
+        partly ? "concat:partly_in_place" : "concat");
+  }
   if (k.outputs[0].layout == Layout::Blocked && !channelsLast()) {
     auto c = std::make_unique<DnnlConcat>(k.env);
     ASC_RETURN_IF_ERROR(c->init(k));
@@ -366,7 +405,6 @@ Result<std::unique_ptr<Kernel>> createConcatKernel(const KernelInit& k) {
   for (const auto& in : k.inputs)
     if (in.data)
       chunks.push_back({static_cast<const Bytes*>(in.data), outer ? in.bytes / outer : 0});
-  Bytes* dst = static_cast<Bytes*>(k.outputs[0].data);
   size_t row = outer ? k.outputs[0].bytes / outer : 0;
   return fnKernel(
       [=] {
@@ -659,6 +697,17 @@ Result<std::unique_ptr<Kernel>> createConstKernel(const KernelInit& k) {
         for (const auto& [t, dst] : copies) std::memcpy(dst, t.data->data(), t.data->size());
       },
       "constant");
+}
+
+bool concatJoins(const ir::Node& n, Layout out) {
+  if (n.outputs.empty() || !n.outputs[0]) return false;
+  const ir::Shape& shape = n.outputs[0]->shape;
+  const int64_t axis = n.attrs.getInt("axis", 0);
+  if (axis < 0 || axis >= static_cast<int64_t>(shape.size())) return false;
+  if (out == Layout::Blocked && (channelsLast() || axis != 1)) return false;
+  for (int64_t d = 0; d < axis; ++d)
+    if (shape[d] != 1) return false;
+  return true;
 }
 
 Layout concatLayout(const ir::Node& n, const std::vector<Layout>& in) {

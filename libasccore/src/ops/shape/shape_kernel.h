@@ -28,4 +28,8 @@ Result<std::unique_ptr<Kernel>> createCastKernel(const KernelInit& k);
 Result<std::unique_ptr<Kernel>> createConstKernel(const KernelInit& k);
 /// Concat along channels of blocked tensors whose channel counts are multiples of the block.
 Layout concatLayout(const ir::Node& n, const std::vector<Layout>& in);
+/// Concat's output is its inputs one after another when every dim before the axis is 1: plain,
+/// or nChw8c along channels (whole blocks, concatLayout); never channels-last, where each
+/// pixel interleaves them.
+bool concatJoins(const ir::Node& n, Layout out);
 }  // namespace asc::ops

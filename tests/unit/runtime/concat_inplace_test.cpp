@@ -1,0 +1,216 @@
+// concat_inplace_test.cpp: a Concat whose output is its inputs one after another (every dim
+// before the axis is 1) gets its inputs' buffers inside its own, so their producers write the
+// result and the kernel copies nothing (OpDef::joinsInputs). The results must equal a naive
+// reference whether an input is joined (produced by a step, in the output's layout, read once
+// by the Concat) or copied (a model input, an input given twice, one another Concat joined
+// first), also when a joined input is read again after the Concat or through a Reshape-like
+// alias, and each test checks how many inputs were joined.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <functional>
+
+#include "asc/ops/kernel.h"
+#include "asc/runtime/session.h"
+
+using namespace asc;
+
+namespace {
+
+constexpr int C = 16, H = 5, W = 7;
+constexpr size_t N = size_t(C) * H * W;
+
+std::vector<float> pattern(size_t n, float k) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = std::sin(k * float(i) + 0.3f);
+  return v;
+}
+
+std::vector<float> conv1x1(const std::vector<float>& x, const std::vector<float>& w) {
+  std::vector<float> y(N, 0.f);
+  for (int o = 0; o < C; ++o)
+    for (int p = 0; p < H * W; ++p) {
+      double acc = 0;
+      for (int c = 0; c < C; ++c) acc += double(w[size_t(o) * C + c]) * x[size_t(c) * H * W + p];
+      y[size_t(o) * H * W + p] = float(acc);
+    }
+  return y;
+}
+
+std::vector<float> relu(std::vector<float> v) {
+  for (auto& f : v) f = std::max(0.f, f);
+  return v;
+}
+
+std::vector<float> join(const std::vector<std::vector<float>>& parts) {
+  std::vector<float> out;
+  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+struct Builder {
+  ir::Graph g;
+  std::vector<float> w1 = pattern(size_t(C) * C, 0.37f), w2 = pattern(size_t(C) * C, 0.53f);
+  ir::Value *wv1 = nullptr, *wv2 = nullptr;
+  Builder() {
+    g.opset = 13;
+    for (auto* w : {&w1, &w2})
+      for (auto& v : *w) v *= 0.2f;
+    wv1 = g.addConstant(
+        "w1", ir::Tensor{ir::DType::F32, {C, C, 1, 1}, ir::Blob::copyOf(w1.data(), w1.size() * 4)});
+    wv2 = g.addConstant(
+        "w2", ir::Tensor{ir::DType::F32, {C, C, 1, 1}, ir::Blob::copyOf(w2.data(), w2.size() * 4)});
+  }
+  ir::Value* value(const std::string& name, ir::Shape shape = {1, C, H, W}) {
+    ir::Value* v = g.addValue(name);
+    v->dtype = ir::DType::F32;
+    v->shape = std::move(shape);
+    return v;
+  }
+  ir::Value* input(const std::string& name) {
+    ir::Value* v = value(name);
+    g.inputs.push_back(v);
+    return v;
+  }
+  ir::Value* conv(const std::string& name, ir::Value* x, ir::Value* w) {
+    ir::Value* out = value(name + "_out");
+    g.addNode("Conv", name, {x, w}, {out})->attrs.set("kernel_shape", std::vector<int64_t>{1, 1});
+    return out;
+  }
+  ir::Value* unary(const std::string& type, const std::string& name, ir::Value* x) {
+    ir::Value* out = value(name + "_out", x->shape);
+    g.addNode(type, name, {x}, {out});
+    return out;
+  }
+  ir::Value* concat(const std::string& name, std::vector<ir::Value*> ins, int64_t axis = 1) {
+    ir::Shape s = ins[0]->shape;
+    s[axis] = 0;
+    for (auto* v : ins) s[axis] += v->shape[axis];
+    ir::Value* out = value(name + "_out", s);
+    g.addNode("Concat", name, std::move(ins), {out})->attrs.set("axis", axis);
+    return out;
+  }
+};
+
+// Inputs joined into a Concat's output: the arena buffers with memory reuse off (nothing
+// joined, nothing shared) minus those with it on (no other sharing happens in these graphs:
+// no Conv takes a residual).
+size_t joinedInputs(const std::function<void(Builder&)>& make) {
+  size_t buffers[2] = {0, 0};
+  for (int reuse = 0; reuse < 2; ++reuse) {
+    Builder b;
+    make(b);
+    runtime::SessionOptions o;
+    o.reuse_memory = reuse == 1;
+    auto s = runtime::Session::fromGraph(std::move(b.g), o);
+    REQUIRE(s.isOk());
+    buffers[reuse] = (*s)->bufferCount();
+  }
+  REQUIRE(buffers[0] >= buffers[1]);
+  return buffers[0] - buffers[1];
+}
+
+std::vector<std::vector<float>> run(const std::function<void(Builder&)>& make,
+                                    const std::vector<float>& x) {
+  Builder b;
+  make(b);
+  auto s = runtime::Session::fromGraph(std::move(b.g));
+  REQUIRE(s.isOk());
+  REQUIRE((*s)->setInput(0, x.data(), x.size() * 4).isOk());
+  std::vector<std::vector<float>> outs;
+  for (int rep = 0; rep < 2; ++rep) {  // a second run must give the same
+    REQUIRE((*s)->run().isOk());
+    outs.clear();
+    for (size_t i = 0; i < (*s)->outputs().size(); ++i) {
+      const float* p = static_cast<const float*>((*s)->outputData(i));
+      outs.emplace_back(p, p + (*s)->outputs()[i].bytes / 4);
+    }
+  }
+  return outs;
+}
+
+void expectNear(const std::vector<float>& got, const std::vector<float>& want) {
+  REQUIRE(got.size() == want.size());
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    bad += !(std::fabs(got[i] - want[i]) <= 1e-4f * (1 + std::fabs(want[i])));
+  CHECK(bad == 0);
+}
+
+// On a channels-last CPU (AVX-512) a blocked Concat interleaves its inputs per pixel: nothing
+// can be joined there, and the Concat copies.
+size_t blockedJoins(size_t n) { return ops::channelsLast() ? 0 : n; }
+
+}  // namespace
+
+TEST_CASE("concat in place: the Convs write into the Concat's output", "[runtime][concat]") {
+  Builder ref;
+  const auto xv = pattern(N, 0.11f);
+  const auto a = conv1x1(xv, ref.w1), b = conv1x1(xv, ref.w2);
+  // Two Convs (blocked outputs) joined along channels, then a third branch read after it.
+  auto make = [](Builder& g) {
+    ir::Value* x = g.input("x");
+    ir::Value* c1 = g.conv("c1", x, g.wv1);
+    ir::Value* c2 = g.conv("c2", x, g.wv2);
+    ir::Value* cat = g.concat("cat", {c1, c2});
+    g.g.outputs = {cat, g.unary("Relu", "r", c1)};  // c1 is read again after the Concat
+  };
+  CHECK(joinedInputs(make) == blockedJoins(2));
+  auto out = run(make, xv);
+  expectNear(out[0], join({a, b}));
+  expectNear(out[1], relu(a));
+}
+
+TEST_CASE("concat in place on plain tensors, and through a Reshape-like alias",
+          "[runtime][concat]") {
+  const auto xv = pattern(N, 0.17f);
+  auto make = [](Builder& g) {
+    ir::Value* x = g.input("x");
+    ir::Value* r1 = g.unary("Relu", "r1", x);
+    ir::Value* r2 = g.unary("Neg", "r2", x);
+    ir::Value* cat = g.concat("cat", {r1, r2, r1});  // r1 twice: copied
+    ir::Value* id = g.unary("Identity", "id", r2);   // an alias of the joined r2
+    g.g.outputs = {cat, id};
+  };
+  CHECK(joinedInputs(make) == 1);
+  std::vector<float> neg(xv);
+  for (auto& v : neg) v = -v;
+  auto out = run(make, xv);
+  expectNear(out[0], join({relu(xv), neg, relu(xv)}));
+  expectNear(out[1], neg);
+}
+
+TEST_CASE("concat copies what it cannot join", "[runtime][concat]") {
+  Builder ref;
+  const auto xv = pattern(N, 0.29f);
+  const auto a = conv1x1(xv, ref.w1), b = conv1x1(xv, ref.w2);
+  // A model input is never joined (the caller writes it once for every run); a second Concat
+  // of the same inputs copies them (the first one holds them).
+  auto make = [](Builder& g) {
+    ir::Value* x = g.input("x");
+    ir::Value* c1 = g.conv("c1", x, g.wv1);
+    ir::Value* c2 = g.conv("c2", x, g.wv2);
+    ir::Value* cat1 = g.concat("cat1", {c1, c2});
+    ir::Value* cat2 = g.concat("cat2", {c2, c1});
+    ir::Value* cat3 = g.concat("cat3", {x, g.unary("Relu", "r", x)});
+    g.g.outputs = {cat1, cat2, cat3};
+  };
+  CHECK(joinedInputs(make) == blockedJoins(2) + 1);  // c1, c2 into cat1; r into cat3
+  auto out = run(make, xv);
+  expectNear(out[0], join({a, b}));
+  expectNear(out[1], join({b, a}));
+  expectNear(out[2], join({xv, relu(xv)}));
+  // Along an axis with a dim before it that is not 1 the inputs interleave: nothing is joined.
+  auto make2 = [](Builder& g) {
+    ir::Value* x = g.input("x");
+    g.g.outputs = {g.concat("cat", {g.unary("Relu", "r", x), g.unary("Neg", "n", x)}, 2)};
+  };
+  CHECK(joinedInputs(make2) == 0);
+  auto out2 = run(make2, xv);
+  std::vector<float> want;
+  for (int c = 0; c < C; ++c) {
+    for (int p = 0; p < H * W; ++p) want.push_back(std::max(0.f, xv[size_t(c) * H * W + p]));
+    for (int p = 0; p < H * W; ++p) want.push_back(-xv[size_t(c) * H * W + p]);
+  }
+  expectNear(out2[0], want);
+}
