@@ -127,9 +127,21 @@ std::vector<uint64_t> Session::Impl::placeBuffers(const std::vector<int>& ids, b
     reqs.push_back(r);
   }
   MemoryPlan plan = planMemory(reqs, kAlign, reuse);
+  om_placed = placed.size();
+  // Where the runtime's lifetimes differ from the OM's (inputs joined into a Concat's output
+  // live inside it, so it lives longer), buffers placed around the OM's can take far more than
+  // a plan of their own: DenseNet-121's arena was 20.3 MB around the OM's 8.4 MB. The smaller
+  // plan is kept.
+  if (om_placed > 0) {
+    for (auto& r : reqs) r.fixed_offset = SIZE_MAX;
+    MemoryPlan own = planMemory(reqs, kAlign, reuse);
+    if (own.arena_bytes < plan.arena_bytes) {
+      plan = std::move(own);
+      om_placed = 0;
+    }
+  }
   for (size_t k = 0; k < ids.size(); ++k) offsets[k] = plan.offsets[k];
   arena_bytes = plan.arena_bytes;
-  om_placed = placed.size();
   buffers = ids.size();
   return offsets;
 }
@@ -146,6 +158,14 @@ std::vector<std::pair<int, size_t>> Session::Impl::joinedInputs(const ir::Node& 
   ir::Value out;
   out.dtype = out_type;
   out.shape = n.outputs[0]->shape;
+  // An input read after the output's last reader would keep the whole output alive with it
+  // (DenseNet: each feature map is read by every later Concat of its block, and joined into
+  // the first it would hold that Concat's output to the block's end, doubling the arena).
+  auto lastRead = [&](const ir::Value* v) {
+    auto it = last_consumer.find(v);
+    return it == last_consumer.end() ? size_t(0) : it->second;
+  };
+  const size_t out_last = lastRead(n.outputs[0]);
   size_t at = 0;
   for (size_t i = 0; i < ins.size(); ++i) {
     const int id = ins[i];
@@ -155,7 +175,8 @@ std::vector<std::pair<int, size_t>> Session::Impl::joinedInputs(const ir::Node& 
     const bool model_input = std::find(input_slots.begin(), input_slots.end(), id) !=
                              input_slots.end();
     if (once && !model_input && !s.external && s.alias_of < 0 && s.first >= 0 &&
-        s.layout == out_layout && s.type == out_type && s.bytes > 0)
+        s.layout == out_layout && s.type == out_type && s.bytes > 0 &&
+        lastRead(s.value) <= out_last)
       joined.push_back({id, at});
     at += s.bytes;
   }

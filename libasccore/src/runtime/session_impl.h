@@ -180,7 +180,8 @@ class Session::Impl {
   // inputs one after another (OpDef::joinsInputs): each with its byte offset there. Such an
   // input's producer then writes into the output, and the kernel copies nothing for it. An input
   // qualifies when a step of this session writes its buffer (no model input, constant or alias
-  // of another buffer), in the output's layout and type, and it appears once.
+  // of another buffer), in the output's layout and type, it appears once, and nothing reads it
+  // after the output's last reader.
   std::vector<std::pair<int, size_t>> joinedInputs(const ir::Node& n, const std::vector<int>& ins,
                                                    Layout out_layout, ir::DType out_type);
 

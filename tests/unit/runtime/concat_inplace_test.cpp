@@ -2,9 +2,10 @@
 // before the axis is 1) gets its inputs' buffers inside its own, so their producers write the
 // result and the kernel copies nothing (OpDef::joinsInputs). The results must equal a naive
 // reference whether an input is joined (produced by a step, in the output's layout, read once
-// by the Concat) or copied (a model input, an input given twice, one another Concat joined
-// first), also when a joined input is read again after the Concat or through a Reshape-like
-// alias, and each test checks how many inputs were joined.
+// by the Concat, and not after the Concat's output dies) or copied (a model input, an input
+// given twice, one another Concat joined first, one read after the output's last reader), also
+// when a joined input is read again after the Concat or through a Reshape-like alias, and each
+// test checks how many inputs were joined.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -213,4 +214,26 @@ TEST_CASE("concat copies what it cannot join", "[runtime][concat]") {
     for (int p = 0; p < H * W; ++p) want.push_back(-xv[size_t(c) * H * W + p]);
   }
   expectNear(out2[0], want);
+}
+
+TEST_CASE("concat does not join an input read after its output dies", "[runtime][concat]") {
+  Builder ref;
+  const auto xv = pattern(N, 0.41f);
+  const auto a = conv1x1(xv, ref.w1), b = conv1x1(xv, ref.w2);
+  // The Concat's output dies at d; c1 is read later (by e): joined, it would keep the whole
+  // output alive to e (DenseNet's pattern). c2 dies with the Concat: joined.
+  auto make = [](Builder& g) {
+    ir::Value* x = g.input("x");
+    ir::Value* c1 = g.conv("c1", x, g.wv1);
+    ir::Value* c2 = g.conv("c2", x, g.wv2);
+    ir::Value* d = g.unary("Relu", "d", g.concat("cat", {c1, c2}));
+    ir::Value* e = g.unary("Neg", "e", c1);
+    g.g.outputs = {d, e};
+  };
+  CHECK(joinedInputs(make) == blockedJoins(1));
+  auto out = run(make, xv);
+  expectNear(out[0], relu(join({a, b})));
+  std::vector<float> neg(a);
+  for (auto& v : neg) v = -v;
+  expectNear(out[1], neg);
 }
