@@ -172,8 +172,8 @@ std::vector<std::pair<int, size_t>> Session::Impl::joinedInputs(const ir::Node& 
     if (id < 0) continue;
     const Slot& s = slots[id];
     const bool once = std::count(ins.begin(), ins.end(), id) == 1;
-    const bool model_input = std::find(input_slots.begin(), input_slots.end(), id) !=
-                             input_slots.end();
+    const bool model_input =
+        std::find(input_slots.begin(), input_slots.end(), id) != input_slots.end();
     if (once && !model_input && !s.external && s.alias_of < 0 && s.first >= 0 &&
         s.layout == out_layout && s.type == out_type && s.bytes > 0 &&
         lastRead(s.value) <= out_last)
@@ -269,8 +269,8 @@ Status Session::Impl::build(bool reuse) {
     std::vector<int> outs;
     std::vector<std::pair<int, int>> post;  // (compute slot, storage slot) conversions after
     const int in_place = inPlaceResidual(n, this_node, ins, out_layout, native);
-    const auto joined =
-        joinedInputs(n, ins, out_layout, native ? n.outputs[0]->dtype : computeType(n.outputs[0]->dtype));
+    const auto joined = joinedInputs(
+        n, ins, out_layout, native ? n.outputs[0]->dtype : computeType(n.outputs[0]->dtype));
     for (auto* out : n.outputs) {
       ir::DType ct = native ? out->dtype : computeType(out->dtype);
       if (in_place >= 0 && out == n.outputs[0]) {

@@ -35,7 +35,7 @@ struct Slot {
   size_t bytes = 0;
   int first = -1, last = -1;
   const void* external = nullptr;  // constants: their data (never in the arena)
-  int alias_of = -1;  // shares that slot's bytes (a Reshape-like op's output, a joined input)
+  int alias_of = -1;        // shares that slot's bytes (a Reshape-like op's output, a joined input)
   size_t alias_offset = 0;  // where in them (an input joined into a Concat's output)
   void* ptr = nullptr;
 };

@@ -34,7 +34,8 @@ std::vector<float> reference(const std::vector<float>& x, const Case& c, int64_t
         float best = -std::numeric_limits<float>::infinity();
         for (int64_t a = 0; a < c.kernel[0]; ++a)
           for (int64_t b = 0; b < c.kernel[1]; ++b) {
-            const int64_t hh = i * c.strides[0] - c.pads[0] + a, ww = j * c.strides[1] - c.pads[1] + b;
+            const int64_t hh = i * c.strides[0] - c.pads[0] + a,
+                          ww = j * c.strides[1] - c.pads[1] + b;
             if (hh < 0 || hh >= c.h || ww < 0 || ww >= c.w) continue;
             best = std::max(best, x[(p * c.h + hh) * c.w + ww]);
           }
@@ -47,7 +48,7 @@ std::vector<float> reference(const std::vector<float>& x, const Case& c, int64_t
 
 TEST_CASE("MaxPool of blocked tensors matches a naive pooling", "[runtime][pool]") {
   const Case cases[] = {
-      {1, 16, 9, 9, {3, 3}, {1, 1}, {1, 1, 1, 1}, 0},   // GoogLeNet's branch pool
+      {1, 16, 9, 9, {3, 3}, {1, 1}, {1, 1, 1, 1}, 0},    // GoogLeNet's branch pool
       {1, 12, 11, 11, {3, 3}, {2, 2}, {0, 0, 0, 0}, 1},  // ceil_mode, 12 channels: a padded block
       {2, 8, 8, 6, {2, 2}, {2, 2}, {0, 0, 0, 0}, 0},
       {1, 24, 7, 10, {3, 2}, {2, 1}, {1, 0, 1, 1}, 0},  // unequal kernel, strides and pads
@@ -69,7 +70,8 @@ TEST_CASE("MaxPool of blocked tensors matches a naive pooling", "[runtime][pool]
     std::vector<float> eye(size_t(c.c * c.c), 0.f);
     for (int64_t i = 0; i < c.c; ++i) eye[size_t(i * c.c + i)] = 1.f;
     ir::Value* w = g.addConstant(
-        "w", ir::Tensor{ir::DType::F32, {c.c, c.c, 1, 1}, ir::Blob::copyOf(eye.data(), eye.size() * 4)});
+        "w",
+        ir::Tensor{ir::DType::F32, {c.c, c.c, 1, 1}, ir::Blob::copyOf(eye.data(), eye.size() * 4)});
     ir::Value* x = value("x", {c.n, c.c, c.h, c.w});
     g.inputs.push_back(x);
     ir::Value* y = value("y", {c.n, c.c, c.h, c.w});

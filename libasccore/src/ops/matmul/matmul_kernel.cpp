@@ -103,7 +103,8 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
     // such weights are packed so.
     if (const_b && !big_b && !tb && r == 2 && pd.weights_desc() == bmd) {
       auto t = strided(bd, true);
-      auto dt = has_bias ? dnnl::matmul::desc(amd, t, biasmd, cmd) : dnnl::matmul::desc(amd, t, cmd);
+      auto dt =
+          has_bias ? dnnl::matmul::desc(amd, t, biasmd, cmd) : dnnl::matmul::desc(amd, t, cmd);
       pd = dnnl::matmul::primitive_desc(dt, attr, k.env.engine);
     }
     memory wmem(bmd, k.env.engine, k.inputs[1].data);

@@ -99,11 +99,10 @@ __attribute__((target("avx"))) void maxPoolRowAvx(const float* plane, int64_t W,
       [](float* p, __m256 v) { _mm256_storeu_ps(p, v); });
 }
 
-void maxPoolRowSse(const float* plane, int64_t W, int64_t ih0, int64_t ih1, float* out,
-                   int64_t OW, int64_t kw, int64_t sw, int64_t pw) {
+void maxPoolRowSse(const float* plane, int64_t W, int64_t ih0, int64_t ih1, float* out, int64_t OW,
+                   int64_t kw, int64_t sw, int64_t pw) {
   maxPoolRow8(
-      plane, W, ih0, ih1, out, OW, kw, sw, pw,
-      _mm_set1_ps(-std::numeric_limits<float>::infinity()),
+      plane, W, ih0, ih1, out, OW, kw, sw, pw, _mm_set1_ps(-std::numeric_limits<float>::infinity()),
       [](const float* p) { return _mm_loadu_ps(p); },
       [](__m128 a, __m128 b) { return _mm_max_ps(a, b); },
       [](float* p, __m128 v) { _mm_storeu_ps(p, v); });
@@ -275,7 +274,8 @@ Result<std::unique_ptr<Kernel>> createPoolKernel(const KernelInit& k) {
                              k.node.name, ir::dtypeName(k.inputs[0].dtype()));
     }
   }
-  if (BlockedMaxPool::serves(k)) return std::unique_ptr<Kernel>(std::make_unique<BlockedMaxPool>(k));
+  if (BlockedMaxPool::serves(k))
+    return std::unique_ptr<Kernel>(std::make_unique<BlockedMaxPool>(k));
   if (k.inputs[0].dtype() != ir::DType::F32)
     return Status::error(ErrorCode::NotImplemented, "node '{}': pooling of {} is not supported",
                          k.node.name, ir::dtypeName(k.inputs[0].dtype()));

@@ -382,7 +382,8 @@ Result<std::unique_ptr<Kernel>> createConcatKernel(const KernelInit& k) {
                              for (int64_t p = b; p < e; ++p) {
                                const Run& r = runs[pieces[p].first];
                                const size_t o = pieces[p].second;
-                               std::memcpy(dst + r.at + o, r.src + o, std::min(kPiece, r.bytes - o));
+                               std::memcpy(dst + r.at + o, r.src + o,
+                                           std::min(kPiece, r.bytes - o));
                              }
                            });
         },
