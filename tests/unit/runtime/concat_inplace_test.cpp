@@ -13,6 +13,7 @@
 
 #include "asc/ops/kernel.h"
 #include "asc/runtime/session.h"
+#include "buffer_sharing.h"
 
 using namespace asc;
 
@@ -21,26 +22,12 @@ namespace {
 constexpr int C = 16, H = 5, W = 7;
 constexpr size_t N = size_t(C) * H * W;
 
-std::vector<float> pattern(size_t n, float k) {
-  std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = std::sin(k * float(i) + 0.3f);
-  return v;
-}
+using test::expectNear;
+using test::pattern;
+using test::relu;
 
 std::vector<float> conv1x1(const std::vector<float>& x, const std::vector<float>& w) {
-  std::vector<float> y(N, 0.f);
-  for (int o = 0; o < C; ++o)
-    for (int p = 0; p < H * W; ++p) {
-      double acc = 0;
-      for (int c = 0; c < C; ++c) acc += double(w[size_t(o) * C + c]) * x[size_t(c) * H * W + p];
-      y[size_t(o) * H * W + p] = float(acc);
-    }
-  return y;
-}
-
-std::vector<float> relu(std::vector<float> v) {
-  for (auto& f : v) f = std::max(0.f, f);
-  return v;
+  return test::conv1x1(x, w, C, H * W);
 }
 
 std::vector<float> join(const std::vector<std::vector<float>>& parts) {
@@ -93,22 +80,10 @@ struct Builder {
   }
 };
 
-// Inputs joined into a Concat's output: the arena buffers with memory reuse off (nothing
-// joined, nothing shared) minus those with it on (no other sharing happens in these graphs:
-// no Conv takes a residual).
+// Inputs joined into a Concat's output: the arena buffers reuse saves (no other sharing
+// happens in these graphs: no Conv takes a residual).
 size_t joinedInputs(const std::function<void(Builder&)>& make) {
-  size_t buffers[2] = {0, 0};
-  for (int reuse = 0; reuse < 2; ++reuse) {
-    Builder b;
-    make(b);
-    runtime::SessionOptions o;
-    o.reuse_memory = reuse == 1;
-    auto s = runtime::Session::fromGraph(std::move(b.g), o);
-    REQUIRE(s.isOk());
-    buffers[reuse] = (*s)->bufferCount();
-  }
-  REQUIRE(buffers[0] >= buffers[1]);
-  return buffers[0] - buffers[1];
+  return test::buffersSaved<Builder>(make);
 }
 
 std::vector<std::vector<float>> run(const std::function<void(Builder&)>& make,
@@ -128,14 +103,6 @@ std::vector<std::vector<float>> run(const std::function<void(Builder&)>& make,
     }
   }
   return outs;
-}
-
-void expectNear(const std::vector<float>& got, const std::vector<float>& want) {
-  REQUIRE(got.size() == want.size());
-  size_t bad = 0;
-  for (size_t i = 0; i < got.size(); ++i)
-    bad += !(std::fabs(got[i] - want[i]) <= 1e-4f * (1 + std::fabs(want[i])));
-  CHECK(bad == 0);
 }
 
 // On a channels-last CPU (AVX-512) a blocked Concat interleaves its inputs per pixel: nothing

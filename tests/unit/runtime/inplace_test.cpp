@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "asc/runtime/session.h"
+#include "buffer_sharing.h"
 
 using namespace asc;
 
@@ -17,22 +18,12 @@ namespace {
 constexpr int C = 16, H = 6, W = 6;
 constexpr size_t N = size_t(C) * H * W;
 
-std::vector<float> pattern(size_t n, float k) {
-  std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = std::sin(k * float(i) + 0.3f);
-  return v;
-}
+using test::expectNear;
+using test::pattern;
+using test::relu;
 
-// 1x1 convolution reference (weights [C, C]).
 std::vector<float> conv1x1(const std::vector<float>& x, const std::vector<float>& w) {
-  std::vector<float> y(N, 0.f);
-  for (int o = 0; o < C; ++o)
-    for (int p = 0; p < H * W; ++p) {
-      double acc = 0;
-      for (int c = 0; c < C; ++c) acc += double(w[size_t(o) * C + c]) * x[size_t(c) * H * W + p];
-      y[size_t(o) * H * W + p] = float(acc);
-    }
-  return y;
+  return test::conv1x1(x, w, C, H * W);
 }
 
 struct Builder {
@@ -84,36 +75,12 @@ std::vector<std::vector<float>> run(ir::Graph g, const std::vector<float>& x) {
   return outs;
 }
 
-// Convs that write into their residual's buffer: the arena buffers with memory reuse off (no
-// sharing at all) minus those with it on. Only the in-place residual depends on reuse (the
-// other aliases, Reshape-like ops, do not; the planner changes offsets, not the count).
+// Convs that write into their residual's buffer: the arena buffers reuse saves (only the in-place
+// residual depends on reuse; the other aliases, Reshape-like ops, do not).
 size_t sharedResiduals(const std::function<void(Builder&)>& make) {
-  size_t buffers[2] = {0, 0};
-  for (int reuse = 0; reuse < 2; ++reuse) {
-    Builder b;
-    make(b);
-    runtime::SessionOptions o;
-    o.reuse_memory = reuse == 1;
-    auto s = runtime::Session::fromGraph(std::move(b.g), o);
-    REQUIRE(s.isOk());
-    buffers[reuse] = (*s)->bufferCount();
-  }
-  REQUIRE(buffers[0] >= buffers[1]);
-  return buffers[0] - buffers[1];
+  return test::buffersSaved<Builder>(make);
 }
 
-void expectNear(const std::vector<float>& got, const std::vector<float>& want) {
-  REQUIRE(got.size() == want.size());
-  size_t bad = 0;
-  for (size_t i = 0; i < got.size(); ++i)
-    bad += !(std::fabs(got[i] - want[i]) <= 1e-4f * (1 + std::fabs(want[i])));
-  CHECK(bad == 0);
-}
-
-std::vector<float> relu(std::vector<float> v) {
-  for (auto& f : v) f = std::max(0.f, f);
-  return v;
-}
 std::vector<float> add(std::vector<float> a, const std::vector<float>& b) {
   for (size_t i = 0; i < a.size(); ++i) a[i] += b[i];
   return a;
