@@ -200,9 +200,12 @@ class Session::Impl {
   Status bindScratchpads();
 
   // The first run as fast as the ones after it: what it would otherwise do first is done at
-  // load. The OpenMP team starts (with packed weights no parallel region runs at load), and the
-  // arena's pages are faulted in (populatePages), as the weights read in place were (usePacked).
+  // load. The OpenMP team starts (with packed weights no parallel region runs at load), the
+  // arena's pages are faulted in (populatePages), as the weights read in place were (usePacked),
+  // and the kernels that generate their code at their first run (oneDNN's gemm-based ones) run
+  // once, on the zeroed arena.
   void warmUp(uint8_t* base, size_t bytes);
+  bool warm_up = true;
 
   // Which of the step's packed constants its kernel reads in place (it reports them as its
   // rearranged inputs, at the packed copy's address); those get their page tables now.
@@ -252,8 +255,10 @@ class Session::Impl {
   }
 };
 
-/// A session's Impl built on `graph`, with the OM's activation plan when loading one.
+/// A session's Impl built on `graph`, with the OM's activation plan when loading one. Without
+/// `warm_up` (a session built only to pack weights: atc) nothing is done for the first run.
 Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionOptions& opts,
-                                                 bool reuse, om::OmModel* plan = nullptr);
+                                                 bool reuse, om::OmModel* plan = nullptr,
+                                                 bool warm_up = true);
 
 }  // namespace asc::runtime
