@@ -550,7 +550,8 @@ Result<size_t> packWeights(ir::Graph& graph, const SessionOptions& opts) {
   bool any = false;
   for (const auto& v : graph.values()) any = any || candidate(v.get());
   if (!any) return size_t{0};
-  ASC_TRY(std::shared_ptr<Session::Impl> impl, buildImpl(graph.clone(), opts, opts.reuse_memory, nullptr, false));
+  ASC_TRY(std::shared_ptr<Session::Impl> impl,
+          buildImpl(graph.clone(), opts, opts.reuse_memory, nullptr, false));
   size_t packed = 0;
   for (const auto& s : impl->steps) {
     if (s.kind != StepKind::Kernel || !s.kernel) continue;
