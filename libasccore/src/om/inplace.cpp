@@ -19,4 +19,21 @@ int inPlaceInput(const ir::Node& n, size_t node_index, const BufferQueries& q) {
   return k;
 }
 
+std::vector<size_t> joinedInputs(const ir::Node& n, ops::Layout layout, const JoinQueries& q) {
+  std::vector<size_t> joined;
+  const ops::OpDef* d = ops::lookup(n.op_type);
+  if (!d || !d->joinsInputsFn() || n.outputs.size() != 1 || !n.outputs[0] ||
+      !d->joinsInputsFn()(n, layout))
+    return joined;
+  const size_t out_last = q.last_read(n.outputs[0]);
+  for (size_t i = 0; i < n.inputs.size(); ++i) {
+    const ir::Value* in = n.inputs[i];
+    if (!in || in->isConstant() || q.buffer_of(in) < 0 || q.last_read(in) > out_last) continue;
+    size_t uses = 0;
+    for (const ir::Value* other : n.inputs) uses += other == in;
+    if (uses == 1) joined.push_back(i);
+  }
+  return joined;
+}
+
 }  // namespace asc::om

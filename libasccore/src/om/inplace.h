@@ -1,13 +1,17 @@
-// inplace.h: the one rule for running an op in place over one of its inputs. The OM's memory plan
-// (om/writer.cpp) and the CPU runtime (runtime/session.cpp) both call it, so the plan the OM
-// records and the buffers the runtime uses agree. Each asks it through BufferQueries about its
-// own bookkeeping; the runtime adds only its physical condition (the same layout and size).
+// inplace.h: the rules for sharing buffers between an op's inputs and its output: running an op
+// in place over one of its inputs, and placing inputs inside an output that joins them. The OM's
+// memory plan (om/writer.cpp) and the CPU runtime (runtime/session.cpp) both call it, so the plan
+// the OM records and the buffers the runtime uses agree. Each asks it through BufferQueries about
+// its own bookkeeping; the runtime adds only its physical condition (the same layout and size).
 #pragma once
 
 #include <cstddef>
 #include <functional>
 
+#include <vector>
+
 #include "asc/ir/graph.h"
+#include "asc/ops/kernel.h"
 
 namespace asc::om {
 
@@ -25,5 +29,21 @@ struct BufferQueries {
 /// output's shape and dtype, its buffer is an activation buffer, no other input of `n` shares
 /// that buffer, and nothing uses the buffer after `n` (the node at `node_index`).
 int inPlaceInput(const ir::Node& n, size_t node_index, const BufferQueries& q);
+
+struct JoinQueries {
+  /// As BufferQueries::buffer_of.
+  std::function<int(const ir::Value*)> buffer_of;
+  /// The index of the last node that reads `v` (a model output: past the last node).
+  std::function<size_t(const ir::Value*)> last_read;
+};
+
+/// The inputs of `n` (their indices) whose buffers may live inside n's output 0, when the output
+/// stored in `layout` is its inputs' bytes one after another (OpDef::joinsInputs: Concat), so
+/// that their producers write straight into it. An input may when it has an activation buffer
+/// (no constant, no model input), appears once among n's inputs, and nothing reads it after
+/// the output's last reader (it would keep the whole output alive: DenseNet's feature maps,
+/// read by every later Concat of their block). The caller adds its own conditions (the
+/// runtime: the same layout and type; both: a buffer holding just that input).
+std::vector<size_t> joinedInputs(const ir::Node& n, ops::Layout layout, const JoinQueries& q);
 
 }  // namespace asc::om

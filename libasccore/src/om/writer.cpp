@@ -60,7 +60,9 @@ ActivationPlan planActivations(const ir::Graph& g, bool reuse) {
   for (auto* out : g.outputs) last_use[out] = end;
   std::unordered_set<const ir::Value*> graph_inputs(g.inputs.begin(), g.inputs.end());
   std::unordered_map<const ir::Value*, size_t> group_of;  // value -> its buffer request
+  std::unordered_map<const ir::Value*, uint64_t> within;  // value -> its offset in the buffer
   std::vector<BufferRequest> reqs;
+  std::vector<std::vector<const ir::Value*>> members;  // per buffer request
   std::vector<const ir::Value*> values;
   auto lastOf = [&](const ir::Value* v, int i) {
     auto it = last_use.find(v);
@@ -96,17 +98,54 @@ ActivationPlan planActivations(const ir::Graph& g, bool reuse) {
         const size_t gid = group_of[share];
         reqs[gid].last = std::max(reqs[gid].last, lastOf(v, i));
         group_of[v] = gid;
+        within[v] = within[share];
+        members[gid].push_back(v);
         values.push_back(v);
         continue;
       }
       group_of[v] = reqs.size();
       reqs.push_back({v->byteSize(), i, lastOf(v, i)});
+      members.push_back({v});
       values.push_back(v);
+    }
+    // Inputs joined into an output that is their bytes one after another (Concat), by the rule
+    // the runtime follows too (om/inplace.h): each input's buffer, holding just that input,
+    // becomes a part of the output's, living from the input's producer to the output's last use.
+    if (reuse && n.outputs.size() == 1 && n.outputs[0] && group_of.count(n.outputs[0])) {
+      JoinQueries jq;
+      jq.buffer_of = [&](const ir::Value* v) -> int {
+        auto it = group_of.find(v);
+        if (v->isConstant() || graph_inputs.count(v) || it == group_of.end()) return -1;
+        return static_cast<int>(it->second);
+      };
+      jq.last_read = [&](const ir::Value* v) { return static_cast<size_t>(lastOf(v, i)); };
+      const size_t out_group = group_of[n.outputs[0]];
+      std::vector<uint64_t> at(n.inputs.size(), 0);
+      uint64_t sum = 0;
+      for (size_t k = 0; k < n.inputs.size(); ++k) {
+        at[k] = sum;
+        sum += n.inputs[k] ? n.inputs[k]->byteSize() : 0;
+      }
+      if (sum == n.outputs[0]->byteSize())
+        for (size_t k : joinedInputs(n, ops::Layout::Plain, jq)) {
+          const ir::Value* in = n.inputs[k];
+          const size_t gid = group_of[in];
+          if (gid == out_group || reqs[gid].bytes != in->byteSize() || within[in] != 0) continue;
+          for (const ir::Value* m : members[gid]) {
+            group_of[m] = out_group;
+            within[m] += at[k];
+            members[out_group].push_back(m);
+          }
+          members[gid].clear();
+          reqs[out_group].first = std::min(reqs[out_group].first, reqs[gid].first);
+          reqs[out_group].last = std::max(reqs[out_group].last, reqs[gid].last);
+          reqs[gid].bytes = 0;  // an empty request from now on
+        }
     }
   }
   ActivationPlan ap;
   ap.plan = planMemory(reqs, kActivationAlign, reuse);
-  for (const ir::Value* v : values) ap.offsets[v] = ap.plan.offsets[group_of[v]];
+  for (const ir::Value* v : values) ap.offsets[v] = ap.plan.offsets[group_of[v]] + within[v];
   return ap;
 }
 

@@ -128,14 +128,14 @@ std::vector<uint64_t> Session::Impl::placeBuffers(const std::vector<int>& ids, b
   }
   MemoryPlan plan = planMemory(reqs, kAlign, reuse);
   om_placed = placed.size();
-  // Where the runtime's lifetimes differ from the OM's (inputs joined into a Concat's output
-  // live inside it, so it lives longer), buffers placed around the OM's can take far more than
-  // a plan of their own: DenseNet-121's arena was 20.3 MB around the OM's 8.4 MB. The smaller
-  // plan is kept.
+  // Where the runtime's lifetimes differ from the OM's (an OM written before Concat inputs
+  // were joined, or a CPU whose layout joins fewer), buffers placed around the OM's can take far
+  // more than a plan of their own: DenseNet-121's arena was 20.3 MB around such an OM's 8.4 MB.
+  // A plan of its own is kept when it saves more than a sixteenth.
   if (om_placed > 0) {
     for (auto& r : reqs) r.fixed_offset = SIZE_MAX;
     MemoryPlan own = planMemory(reqs, kAlign, reuse);
-    if (own.arena_bytes < plan.arena_bytes) {
+    if (own.arena_bytes + plan.arena_bytes / 16 < plan.arena_bytes) {
       plan = std::move(own);
       om_placed = 0;
     }
@@ -151,32 +151,37 @@ std::vector<std::pair<int, size_t>> Session::Impl::joinedInputs(const ir::Node& 
                                                                 Layout out_layout,
                                                                 ir::DType out_type) {
   std::vector<std::pair<int, size_t>> joined;
-  const ops::OpDef* d = ops::lookup(n.op_type);
-  if (!reuse_ || !d || !d->joinsInputsFn() || n.outputs.size() != 1 || !n.outputs[0] ||
-      !d->joinsInputsFn()(n, out_layout))
-    return joined;
-  ir::Value out;
-  out.dtype = out_type;
-  out.shape = n.outputs[0]->shape;
-  // An input read after the output's last reader would keep the whole output alive with it
-  // (DenseNet: each feature map is read by every later Concat of its block, and joined into
-  // the first it would hold that Concat's output to the block's end, doubling the arena).
-  auto lastRead = [&](const ir::Value* v) {
+  if (!reuse_ || n.outputs.size() != 1 || !n.outputs[0]) return joined;
+  // The rule the OM's plan follows too (om/inplace.h), asked about this session's slots, plus
+  // this runtime's physical condition: a buffer a step writes, holding just the input, in the
+  // output's layout and compute type.
+  om::JoinQueries q;
+  q.buffer_of = [&](const ir::Value* v) -> int {
+    for (size_t i = 0; i < n.inputs.size() && i < ins.size(); ++i) {
+      if (n.inputs[i] != v || ins[i] < 0) continue;
+      const Slot& s = slots[ins[i]];
+      const bool model_input =
+          std::find(input_slots.begin(), input_slots.end(), ins[i]) != input_slots.end();
+      return model_input || s.external || s.alias_of >= 0 || s.first < 0 ? -1 : ins[i];
+    }
+    return -1;
+  };
+  q.last_read = [&](const ir::Value* v) {
     auto it = last_consumer.find(v);
     return it == last_consumer.end() ? size_t(0) : it->second;
   };
-  const size_t out_last = lastRead(n.outputs[0]);
+  std::vector<char> may(ins.size(), 0);
+  for (size_t i : om::joinedInputs(n, out_layout, q))
+    if (i < ins.size()) may[i] = 1;
+  ir::Value out;
+  out.dtype = out_type;
+  out.shape = n.outputs[0]->shape;
   size_t at = 0;
   for (size_t i = 0; i < ins.size(); ++i) {
     const int id = ins[i];
     if (id < 0) continue;
     const Slot& s = slots[id];
-    const bool once = std::count(ins.begin(), ins.end(), id) == 1;
-    const bool model_input =
-        std::find(input_slots.begin(), input_slots.end(), id) != input_slots.end();
-    if (once && !model_input && !s.external && s.alias_of < 0 && s.first >= 0 &&
-        s.layout == out_layout && s.type == out_type && s.bytes > 0 &&
-        lastRead(s.value) <= out_last)
+    if (may[i] && s.layout == out_layout && s.type == out_type && s.bytes > 0)
       joined.push_back({id, at});
     at += s.bytes;
   }
