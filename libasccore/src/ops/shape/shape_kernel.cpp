@@ -350,7 +350,9 @@ class DnnlConcat : public cpu::PrimitiveKernel {
 
 Result<std::unique_ptr<Kernel>> createConcatKernel(const KernelInit& k) {
   Bytes* dst = static_cast<Bytes*>(k.outputs[0].data);
-  if (concatJoins(k.node, k.outputs[0].layout)) {
+  size_t total = 0;
+  for (const auto& in : k.inputs) total += in.data ? in.bytes : 0;
+  if (concatJoins(k.node, k.outputs[0].layout) && total == k.outputs[0].bytes) {
     // One run of each input, one after another. The runtime may have placed an input's buffer
     // at its place in the output (its producer wrote it there): nothing to copy for that one.
     struct Run {
