@@ -240,7 +240,13 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
                       "needs {}",
                       t.name(), ref->second.size, ir::shapeToString(out.shape),
                       ir::dtypeName(out.dtype), want));
-    out.data = std::make_shared<ir::Blob>(ref->second.data, want, st.raw_owner);
+    // A protobuf field may start at any byte: raw data off its element size's alignment is
+    // copied (kernels read constants as typed arrays); the rest stays in the mapped file.
+    if (reinterpret_cast<uintptr_t>(ref->second.data) %
+        std::max<size_t>(1, ir::dtypeSize(out.dtype)))
+      out.data = ir::Blob::copyOf(ref->second.data, want);
+    else
+      out.data = std::make_shared<ir::Blob>(ref->second.data, want, st.raw_owner);
     return out;
   }
   if (t.has_raw_data()) {
