@@ -97,7 +97,9 @@ Status inferReshape(InferContext& ctx) {
     }
     has_zero |= s == 0;
     out[i] = s;
-    known *= s;
+    if (__builtin_mul_overflow(known, s, &known))
+      return ctx.fail("shape [{}] holds more elements than int64 can count",
+                      ir::shapeToString(spec));
   }
   const int64_t numel = ir::numElements(x);
   if (infer_at >= 0) {
