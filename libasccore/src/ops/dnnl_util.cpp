@@ -207,15 +207,18 @@ void useSharedScratchpad(dnnl::primitive_attr& attr) {
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
 }
 
-memory sharedScratchpad(const dnnl::primitive_desc_base& pd, ops::KernelEnv& env) {
-  const memory::desc md = pd.scratchpad_desc();
+memory sharedScratchpad(const memory::desc& md, const std::string& who, ops::KernelEnv& env) {
   const size_t bytes = md.get_size();
   if (bytes == 0) return memory();
   memory m(md, env.engine, DNNL_MEMORY_NONE);
   env.scratchpads.push_back(m);
   env.scratchpad_bytes = std::max(env.scratchpad_bytes, bytes);
-  ASC_LOG_DEBUG("{}: scratchpad {} bytes", pd.impl_info_str(), bytes);
+  ASC_LOG_DEBUG("{}: scratchpad {} bytes", who, bytes);
   return m;
+}
+
+memory sharedScratchpad(const dnnl::primitive_desc_base& pd, ops::KernelEnv& env) {
+  return sharedScratchpad(pd.scratchpad_desc(), pd.impl_info_str(), env);
 }
 
 std::string packingOf(const memory::desc& md) {

@@ -73,6 +73,9 @@ void useSharedScratchpad(dnnl::primitive_attr& attr);
 /// The primitive's scratchpad as a memory bound later to the session's shared buffer, or an
 /// empty memory when it needs none (then pass no DNNL_ARG_SCRATCHPAD).
 memory sharedScratchpad(const dnnl::primitive_desc_base& pd, ops::KernelEnv& env);
+/// The same for a kernel of the runtime's own that needs `md.get_size()` bytes only while it
+/// runs (`who` names it in the debug log): bound at load to the buffer the primitives share.
+memory sharedScratchpad(const memory::desc& md, const std::string& who, ops::KernelEnv& env);
 
 /// Runs a primitive with its arguments on the env's stream and waits.
 void execute(ops::KernelEnv& env, const dnnl::primitive& p,

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "ops/conv/winograd_avx2.h"
 #include "ops/dnnl_util.h"
 
 namespace asc::ops {
@@ -148,6 +149,9 @@ class ConvKernel : public Kernel {
       attr.set_post_ops(po);
       cpu::useSharedScratchpad(attr);
       memory::desc src_md, wei_md;
+      // The primitive chosen, for its scratchpad's size; not kept (its copy inside the primitive
+      // serves): 53 of them held 0.6 MB of ResNet-50's heap.
+      dnnl::primitive_desc_base scratch_pd;
       // A forward convolution descriptor for `alg` on the given source and destination.
       auto convDesc = [&](dnnl::algorithm alg, const memory::desc& s, const memory::desc& d) {
         return has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg,
@@ -173,7 +177,7 @@ class ConvKernel : public Kernel {
           src_md = pd.src_desc();
           wei_md = pd.weights_desc();
           impl_ = pd.impl_info_str();
-          scratch_pd_ = pd;
+          scratch_pd = pd;
           // A temporary: in a session one buffer serves every Winograd convolution's result,
           // and another their reordered sources (src_), faulted in at load.
           wino_dst_ = cpu::temporary(pd.dst_desc(), kWinoDst, env_);
@@ -201,7 +205,7 @@ class ConvKernel : public Kernel {
           prim_ = dnnl::convolution_forward(pd);
           src_md = pd.src_desc();
           wei_md = pd.weights_desc();
-          scratch_pd_ = pd;
+          scratch_pd = pd;
         } else {
           // oneDNN derives the output size from the dims given; fold output_padding into pad_r.
           for (size_t i = 0; i < spatial; ++i) {
@@ -222,7 +226,7 @@ class ConvKernel : public Kernel {
           prim_ = dnnl::deconvolution_forward(pd);
           src_md = pd.src_desc();
           wei_md = pd.weights_desc();
-          scratch_pd_ = pd;
+          scratch_pd = pd;
         }
         impl_ = impl;
         break;
@@ -253,7 +257,7 @@ class ConvKernel : public Kernel {
       }
       has_sum_ = has_sum && !in_place;
       args_[DNNL_ARG_DST] = wino_dst_ ? wino_dst_ : cpu::memOf(y, env_.engine);
-      if (memory sp = cpu::sharedScratchpad(scratch_pd_, env_)) args_[DNNL_ARG_SCRATCHPAD] = sp;
+      if (memory sp = cpu::sharedScratchpad(scratch_pd, env_)) args_[DNNL_ARG_SCRATCHPAD] = sp;
       if (wino_dst_) y_ = cpu::memOf(y, env_.engine);
     } catch (const dnnl::error& e) {
       return cpu::dnnlError(n, e);
@@ -283,9 +287,8 @@ class ConvKernel : public Kernel {
   static constexpr int kSrc = 0, kSum = 1, kWinoDst = 2;
   cpu::AdaptedInput src_, sum_;
   memory wei_, bias_;
-  memory::desc w_plain_;                  // constant weights: their stored layout
-  dnnl::primitive_desc_base scratch_pd_;  // the primitive chosen: its scratchpad's size
-  memory w_src_;  // run-time weights: the ONNX buffer, reordered into wei_ per run
+  memory::desc w_plain_;  // constant weights: their stored layout
+  memory w_src_;          // run-time weights: the ONNX buffer, reordered into wei_ per run
   dnnl::reorder w_reorder_;
   bool has_sum_ = false;
   memory wino_dst_, y_;  // Winograd: the primitive's nChw16c result, and the real output
@@ -413,6 +416,7 @@ Result<std::unique_ptr<Kernel>> createConvIntegerKernel(const KernelInit& k) {
 }
 
 Result<std::unique_ptr<Kernel>> createConvKernel(const KernelInit& k) {
+  if (winogradAvx2Serves(k)) return createWinogradAvx2(k);
   auto kernel = std::make_unique<ConvKernel>(k.env);
   ASC_RETURN_IF_ERROR(kernel->init(k, false));
   return std::unique_ptr<Kernel>(std::move(kernel));

@@ -1,0 +1,370 @@
+// winograd_avx2.cpp: Winograd F(2x2, 3x3) convolution of fp32 nChw8c tensors on AVX2 + FMA.
+//
+// Each 2x2 block of outputs (a tile) comes from a 4x4 block of inputs d: Y = A^T [(G g G^T) .
+// (B^T d B)] A, with the 16 products of the bracket summed over the input channels. So the
+// convolution becomes 16 matrix products, one per position xi of the 4x4 bracket:
+// M_xi [tiles x K] = V_xi [tiles x C] . U_xi [C x K], which take 16 multiply-adds per tile and
+// channel pair where the direct kernel takes 36: 2.25 x fewer. The transforms are additions only
+// (G has halves), so the error stays that of a direct sum (winograd_test checks).
+//
+// The work is split into blocks of tiles, spread over the threads. For each block: its inputs
+// are transformed into V (each thread's scratch: 16 x C x tiles, sized to stay in L2), the 16
+// products run 64 output channels at a time into M (scratch beside V) on a 6-tile x 16-channel
+// register-blocked FMA kernel, and M's tiles are transformed back, with the bias, a fused
+// residual and Relu applied, straight into the output. The weights are transformed on every run
+// (into a temporary shared by every kernel) from their plain bytes: that costs 2-10 % of the
+// convolution, and keeps the model's resident memory at its plain weights.
+//
+// Why it exists: oneDNN 2.6's direct jit:avx2 kernel reaches 140-150 GFLOP/s on 2 Zen 3 cores on
+// ResNet's and GoogLeNet's 3x3 convolutions (75 % of the FMA peak), the ceiling of a direct
+// method; ONNX Runtime's im2col + SGEMM is on a par (docs/runtime.md, "Kernels").
+#include "ops/conv/winograd_avx2.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "cpu/parallel.h"
+#include "asc/ops/op_def.h"
+#include "ops/dnnl_util.h"
+
+namespace asc::ops {
+namespace {
+
+constexpr int64_t kXi = 16;     // positions of the 4x4 transformed tile
+constexpr int64_t kChunk = 64;  // output channels per pass of the products
+constexpr int64_t kMaxTiles = 36;
+
+struct Shape {
+  int64_t n, c, k, h, w, oh, ow, pt, pl;
+  int64_t th, tw, tiles;  // tiles per image: th x tw
+  int64_t tb;             // tiles per block (at most; a multiple of 6)
+  int64_t scratch;        // floats of one thread's scratch
+};
+
+// U [16][K/16][C][16] from the plain weights g [K][C][3][3], output channels [k0, k1) (multiples
+// of 16): U_xi = G g G^T with G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1]. Eight output channels at
+// a time, one per lane (gathered), so each store writes 8 neighbours of U.
+__attribute__((target("avx2,fma"))) void transformWeights(const float* w, const Shape& s,
+                                                          int64_t k0, int64_t k1, float* u) {
+  const int64_t xi_stride = s.k / 16 * s.c * 16;
+  const __m256i lanes = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                                           _mm256_set1_epi32(static_cast<int>(s.c * 9)));
+  const __m256 half = _mm256_set1_ps(0.5f);
+  for (int64_t k16 = k0; k16 < k1; k16 += 16)
+    for (int64_t c = 0; c < s.c; ++c)
+      for (int64_t k = k16; k < k16 + 16; k += 8) {  // both halves of U's 64-byte rows
+        const float* g = w + (k * s.c + c) * 9;
+        __m256 gv[9];
+        for (int i = 0; i < 9; ++i) gv[i] = _mm256_i32gather_ps(g + i, lanes, 4);
+        __m256 t[4][3];
+        for (int j = 0; j < 3; ++j) {
+          const __m256 a = gv[j], b = gv[3 + j], cc = gv[6 + j];
+          t[0][j] = a;
+          t[1][j] = _mm256_mul_ps(half, _mm256_add_ps(_mm256_add_ps(a, b), cc));
+          t[2][j] = _mm256_mul_ps(half, _mm256_add_ps(_mm256_sub_ps(a, b), cc));
+          t[3][j] = cc;
+        }
+        float* dst = u + ((k / 16) * s.c + c) * 16 + k % 16;
+        for (int i = 0; i < 4; ++i) {
+          const __m256 a = t[i][0], b = t[i][1], cc = t[i][2];
+          _mm256_storeu_ps(dst + (i * 4 + 0) * xi_stride, a);
+          _mm256_storeu_ps(dst + (i * 4 + 1) * xi_stride,
+                           _mm256_mul_ps(half, _mm256_add_ps(_mm256_add_ps(a, b), cc)));
+          _mm256_storeu_ps(dst + (i * 4 + 2) * xi_stride,
+                           _mm256_mul_ps(half, _mm256_add_ps(_mm256_sub_ps(a, b), cc)));
+          _mm256_storeu_ps(dst + (i * 4 + 3) * xi_stride, cc);
+        }
+      }
+}
+
+// V [16][C/8][tb][8] for tiles [t0, t0 + nt) of one image x [C/8][H][W][8]: B^T d B with
+// B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1]; inputs outside the image (the padding) are 0.
+__attribute__((target("avx2,fma"))) void transformInput(const float* x, const Shape& s, int64_t t0,
+                                                        int64_t nt, float* v) {
+  const int64_t cb_n = s.c / 8;
+  const int64_t xi_stride = cb_n * s.tb * 8;
+  for (int64_t cb = 0; cb < cb_n; ++cb) {
+    const float* plane = x + cb * s.h * s.w * 8;
+    for (int64_t j = 0; j < nt; ++j) {
+      const int64_t t = t0 + j, ty = t / s.tw, tx = t % s.tw;
+      const int64_t iy0 = 2 * ty - s.pt, ix0 = 2 * tx - s.pl;
+      __m256 d[4][4];
+      if (iy0 >= 0 && iy0 + 4 <= s.h && ix0 >= 0 && ix0 + 4 <= s.w) {
+        for (int r = 0; r < 4; ++r)
+          for (int q = 0; q < 4; ++q)
+            d[r][q] = _mm256_loadu_ps(plane + ((iy0 + r) * s.w + ix0 + q) * 8);
+      } else {
+        for (int r = 0; r < 4; ++r)
+          for (int q = 0; q < 4; ++q) {
+            const int64_t iy = iy0 + r, ix = ix0 + q;
+            d[r][q] = iy >= 0 && iy < s.h && ix >= 0 && ix < s.w
+                          ? _mm256_loadu_ps(plane + (iy * s.w + ix) * 8)
+                          : _mm256_setzero_ps();
+          }
+      }
+      __m256 e[4][4];
+      for (int q = 0; q < 4; ++q) {  // rows: B^T d
+        e[0][q] = _mm256_sub_ps(d[0][q], d[2][q]);
+        e[1][q] = _mm256_add_ps(d[1][q], d[2][q]);
+        e[2][q] = _mm256_sub_ps(d[2][q], d[1][q]);
+        e[3][q] = _mm256_sub_ps(d[1][q], d[3][q]);
+      }
+      float* out = v + (cb * s.tb + j) * 8;
+      for (int r = 0; r < 4; ++r) {  // columns: (B^T d) B
+        _mm256_storeu_ps(out + (r * 4 + 0) * xi_stride, _mm256_sub_ps(e[r][0], e[r][2]));
+        _mm256_storeu_ps(out + (r * 4 + 1) * xi_stride, _mm256_add_ps(e[r][1], e[r][2]));
+        _mm256_storeu_ps(out + (r * 4 + 2) * xi_stride, _mm256_sub_ps(e[r][2], e[r][1]));
+        _mm256_storeu_ps(out + (r * 4 + 3) * xi_stride, _mm256_sub_ps(e[r][1], e[r][3]));
+      }
+    }
+  }
+}
+
+// m [NR tiles][16 channels] = v [NR][C] . u [C][16]: v is [C/8][.. vs ..][8] (tile i at i * 8),
+// u is [C][16], and m's two halves of 8 channels are ms floats apart.
+template <int NR>
+__attribute__((target("avx2,fma"))) void product(const float* v, int64_t vs, int64_t cb_n,
+                                                 const float* u, float* m, int64_t ms) {
+  __m256 a0[NR], a1[NR];
+#pragma GCC unroll 6
+  for (int i = 0; i < NR; ++i) a0[i] = a1[i] = _mm256_setzero_ps();
+  for (int64_t cb = 0; cb < cb_n; ++cb) {
+    const float* vp = v + cb * vs;
+    const float* up = u + cb * 128;
+#pragma GCC unroll 8
+    for (int ci = 0; ci < 8; ++ci) {
+      const __m256 u0 = _mm256_loadu_ps(up + ci * 16), u1 = _mm256_loadu_ps(up + ci * 16 + 8);
+#pragma GCC unroll 6
+      for (int i = 0; i < NR; ++i) {
+        const __m256 b = _mm256_broadcast_ss(vp + i * 8 + ci);
+        a0[i] = _mm256_fmadd_ps(b, u0, a0[i]);
+        a1[i] = _mm256_fmadd_ps(b, u1, a1[i]);
+      }
+    }
+  }
+#pragma GCC unroll 6
+  for (int i = 0; i < NR; ++i) {
+    _mm256_storeu_ps(m + i * 8, a0[i]);
+    _mm256_storeu_ps(m + ms + i * 8, a1[i]);
+  }
+}
+
+using ProductFn = void (*)(const float*, int64_t, int64_t, const float*, float*, int64_t);
+constexpr ProductFn kProducts[7] = {nullptr,    product<1>, product<2>, product<3>,
+                                    product<4>, product<5>, product<6>};
+
+// The outputs of tiles [t0, t0 + nt), channels [k0, k0 + kc), from M [16][kc/8][tb][8]:
+// A^T m A with A^T = [1 1 1 0; 0 1 -1 -1], plus the bias, the residual (res: the output's layout,
+// may be y itself), then Relu.
+__attribute__((target("avx2,fma"))) void transformOutput(const float* m, const Shape& s, int64_t t0,
+                                                         int64_t nt, int64_t k0, int64_t kc,
+                                                         const float* bias, const float* res,
+                                                         bool relu, float* y) {
+  const int64_t kb_n = kc / 8;
+  const int64_t xi_stride = kb_n * s.tb * 8;
+  const __m256 zero = _mm256_setzero_ps();
+  for (int64_t kb = 0; kb < kb_n; ++kb) {
+    const int64_t gkb = k0 / 8 + kb;
+    const __m256 b = bias ? _mm256_loadu_ps(bias + gkb * 8) : zero;
+    const int64_t plane = gkb * s.oh * s.ow * 8;
+    for (int64_t j = 0; j < nt; ++j) {
+      const float* in = m + (kb * s.tb + j) * 8;
+      __m256 q[2][4];
+      for (int c = 0; c < 4; ++c) {  // rows: A^T m
+        const __m256 m0 = _mm256_loadu_ps(in + (0 * 4 + c) * xi_stride);
+        const __m256 m1 = _mm256_loadu_ps(in + (1 * 4 + c) * xi_stride);
+        const __m256 m2 = _mm256_loadu_ps(in + (2 * 4 + c) * xi_stride);
+        const __m256 m3 = _mm256_loadu_ps(in + (3 * 4 + c) * xi_stride);
+        q[0][c] = _mm256_add_ps(_mm256_add_ps(m0, m1), m2);
+        q[1][c] = _mm256_sub_ps(_mm256_sub_ps(m1, m2), m3);
+      }
+      const int64_t t = t0 + j, oy0 = 2 * (t / s.tw), ox0 = 2 * (t % s.tw);
+      for (int r = 0; r < 2; ++r) {
+        const int64_t oy = oy0 + r;
+        if (oy >= s.oh) break;
+        __m256 o[2] = {_mm256_add_ps(_mm256_add_ps(q[r][0], q[r][1]), q[r][2]),
+                       _mm256_sub_ps(_mm256_sub_ps(q[r][1], q[r][2]), q[r][3])};
+        for (int c = 0; c < 2; ++c) {
+          const int64_t ox = ox0 + c;
+          if (ox >= s.ow) break;
+          const int64_t at = plane + (oy * s.ow + ox) * 8;
+          __m256 val = _mm256_add_ps(o[c], b);
+          if (res) val = _mm256_add_ps(val, _mm256_loadu_ps(res + at));
+          if (relu) val = _mm256_max_ps(val, zero);
+          _mm256_storeu_ps(y + at, val);
+        }
+      }
+    }
+  }
+}
+
+// One block of tiles of one image: V, then the products and the output, 64 channels at a time.
+__attribute__((target("avx2,fma"))) void runBlock(const float* x, const float* u, const Shape& s,
+                                                  int64_t t0, int64_t nt, const float* bias,
+                                                  const float* res, bool relu, float* y,
+                                                  float* scratch) {
+  float* v = scratch;
+  float* m = scratch + kXi * s.c * s.tb;
+  transformInput(x, s, t0, nt, v);
+  const int64_t cb_n = s.c / 8, k16_n = s.k / 16;
+  for (int64_t k0 = 0; k0 < s.k; k0 += kChunk) {
+    const int64_t kc = std::min(kChunk, s.k - k0);
+    const int64_t kb_n = kc / 8;
+    for (int64_t xi = 0; xi < kXi; ++xi) {
+      const float* vx = v + xi * cb_n * s.tb * 8;
+      float* mx = m + xi * kb_n * s.tb * 8;
+      for (int64_t k16 = k0 / 16; k16 < (k0 + kc) / 16; ++k16) {
+        const float* ux = u + (xi * k16_n + k16) * s.c * 16;
+        float* mk = mx + (k16 - k0 / 16) * 2 * s.tb * 8;
+        for (int64_t i = 0; i < nt; i += 6) {
+          const int64_t nr = std::min<int64_t>(6, nt - i);
+          kProducts[nr](vx + i * 8, s.tb * 8, cb_n, ux, mk + i * 8, s.tb * 8);
+        }
+      }
+    }
+    transformOutput(m, s, t0, nt, k0, kc, bias, res, relu, y);
+  }
+}
+
+// Below this many output positions the direct kernel is as fast: too few tiles to pay for the
+// transforms, the weights' above all (made on every run, their cost is the tiles' per 1/tiles).
+// ResNet-18's 14x14 convolutions of 256 channels took 2.5-3.2 ms here against 1.9 ms direct;
+// its 28x28 ones of 128 channels 1.1-1.6 ms against 1.7-1.9 (2 Zen 3 cores, in the model).
+constexpr int64_t kMinOutput = 28 * 28;
+
+class WinogradAvx2 : public Kernel {
+ public:
+  explicit WinogradAvx2(const KernelInit& k) {
+    const TensorRef &x = k.inputs[0], &y = k.outputs[0];
+    x_ = x.f32();
+    w_ = k.inputs[1].f32();
+    y_ = static_cast<float*>(y.data);
+    if (k.inputs.size() > 2 && k.inputs[2].data) bias_ = k.inputs[2].f32();
+    if (k.inputs.size() > 3 && k.inputs[3].data) res_ = k.inputs[3].f32();
+    relu_ = k.node.attrs.getString("activation", "") == "Relu";
+    const auto pads = k.node.attrs.getInts("pads", {0, 0, 0, 0});
+    Shape& s = s_;
+    s.n = x.shape()[0];
+    s.c = x.shape()[1];
+    s.h = x.shape()[2];
+    s.w = x.shape()[3];
+    s.k = y.shape()[1];
+    s.oh = y.shape()[2];
+    s.ow = y.shape()[3];
+    s.pt = pads[0];
+    s.pl = pads[1];
+    s.th = (s.oh + 1) / 2;
+    s.tw = (s.ow + 1) / 2;
+    s.tiles = s.th * s.tw;
+    // Tiles per block: V (16 x C x tiles floats) within about 192 KiB, a multiple of the
+    // product's 6 rows. The threads take equal runs of 6-tile groups (run()).
+    threads_ = std::max(1, k.threads);
+    s.tb = std::clamp<int64_t>((3072 / s.c) / 6 * 6, 6, kMaxTiles);
+    s.scratch = (kXi * s.c * s.tb + kXi * kChunk * s.tb + 15) / 16 * 16;
+    // One buffer for the transformed weights and each thread's V and M: the scratchpad the
+    // session's primitives share (kernels run one at a time), so it adds no memory where a
+    // larger oneDNN scratchpad exists (ResNet-50's strided 1x1 convolutions take 1.6 MB).
+    u_floats_ = (kXi * s.c * s.k + 15) / 16 * 16;
+    const int64_t floats = u_floats_ + s.scratch * threads_;
+    buffer_ = cpu::sharedScratchpad(
+        dnnl::memory::desc({floats}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a),
+        implName(), k.env);
+  }
+
+  void run() override {
+    const Shape& s = s_;
+    float* u = static_cast<float*>(buffer_.get_data_handle());
+    float* scratch = u + u_floats_;
+    cpu::parallelFor(s.k / 16, 1,
+                     [&](int64_t b, int64_t e) { transformWeights(w_, s, b * 16, e * 16, u); });
+    const int64_t groups = (s.tiles + 5) / 6, all = s.n * groups;  // 6-tile groups
+    const int64_t in_image = s.c / 8 * s.h * s.w * 8, out_image = s.k / 8 * s.oh * s.ow * 8;
+    // Each thread its own scratch: the region has exactly threads_ threads (or fewer), and
+    // each takes an equal run of groups, in blocks that do not cross an image.
+#pragma omp parallel num_threads(threads_)
+    {
+#ifdef _OPENMP
+      const int64_t tid = omp_get_thread_num(), nt = omp_get_num_threads();
+#else
+      const int64_t tid = 0, nt = 1;
+#endif
+      float* mine = scratch + tid * s.scratch;
+      const int64_t g1 = all * (tid + 1) / nt;
+      for (int64_t g = all * tid / nt; g < g1;) {
+        const int64_t img = g / groups, first = g % groups;
+        const int64_t last = std::min({g1 - img * groups, groups, first + s.tb / 6});
+        const int64_t t0 = first * 6, t1 = std::min(s.tiles, last * 6);
+        runBlock(x_ + img * in_image, u, s, t0, t1 - t0, bias_,
+                 res_ ? res_ + img * out_image : nullptr, relu_, y_ + img * out_image, mine);
+        g = img * groups + last;
+      }
+    }
+  }
+  std::string implName() const override { return "winograd_2x2_3x3:avx2:nChw8c"; }
+
+ private:
+  Shape s_{};
+  int threads_ = 1;
+  const float *x_ = nullptr, *w_ = nullptr, *bias_ = nullptr, *res_ = nullptr;
+  float* y_ = nullptr;
+  bool relu_ = false;
+  int64_t u_floats_ = 0;  // U's part of the buffer, then the threads' scratch
+  dnnl::memory buffer_;
+};
+
+}  // namespace
+
+bool winogradAvx2Serves(const KernelInit& k) {
+  static const bool enabled = [] {
+    const char* e = std::getenv("ASC_CONV_WINOGRAD");
+    return !(e && std::string(e) == "0") && __builtin_cpu_supports("avx2") &&
+           __builtin_cpu_supports("fma");
+  }();
+  const ir::Node& n = k.node;
+  if (!enabled || n.op_type != "Conv" || channelsLast() || blockSize() != 8 ||
+      k.inputs.size() < 2 || k.outputs.size() != 1)
+    return false;
+  const TensorRef &x = k.inputs[0], &w = k.inputs[1], &y = k.outputs[0];
+  auto blockedF32 = [](const TensorRef& t) {
+    return t.data && t.layout == Layout::Blocked && t.type == ir::DType::F32 &&
+           t.shape().size() == 4;
+  };
+  if (!blockedF32(x) || !blockedF32(y) || !w.data || !w.value->isConstant() ||
+      w.type != ir::DType::F32 || w.layout != Layout::Plain)
+    return false;
+  if (n.attrs.getString(kImplModeAttr, "") == "high_precision") return false;
+  const std::string act = n.attrs.getString("activation", "");
+  if (!act.empty() && act != "Relu") return false;
+  if (k.inputs.size() > 2 && k.inputs[2].data &&
+      (k.inputs[2].type != ir::DType::F32 || k.inputs[2].layout != Layout::Plain))
+    return false;
+  if (k.inputs.size() > 3 && k.inputs[3].data &&
+      (k.inputs[3].layout != Layout::Blocked || k.inputs[3].type != ir::DType::F32))
+    return false;
+  const ir::Shape& ws = w.shape();
+  if (ws.size() != 4 || ws[2] != 3 || ws[3] != 3 || n.attrs.getInt("group", 1) != 1) return false;
+  for (int64_t v : n.attrs.getInts("strides", {1, 1}))
+    if (v != 1) return false;
+  for (int64_t v : n.attrs.getInts("dilations", {1, 1}))
+    if (v != 1) return false;
+  const auto pads = n.attrs.getInts("pads", {0, 0, 0, 0});
+  if (pads.size() != 4) return false;
+  for (int64_t p : pads)
+    if (p < 0 || p > 2) return false;
+  const int64_t c = x.shape()[1], kk = y.shape()[1];
+  if (c % 8 != 0 || kk % 16 != 0 || ws[0] != kk || ws[1] != c) return false;
+  const int64_t oh = x.shape()[2] + pads[0] + pads[2] - 2,
+                ow = x.shape()[3] + pads[1] + pads[3] - 2;
+  if (oh != y.shape()[2] || ow != y.shape()[3] || oh <= 0 || ow <= 0) return false;
+  return oh * ow >= kMinOutput;
+}
+
+std::unique_ptr<Kernel> createWinogradAvx2(const KernelInit& k) {
+  return std::make_unique<WinogradAvx2>(k);
+}
+
+}  // namespace asc::ops

@@ -1,0 +1,147 @@
+// winograd_avx2_test.cpp: on an AVX2 CPU (nChw8c activations), 3x3 stride-1 convolutions with
+// an output of at least 28x28 run on the runtime's own Winograd F(2x2, 3x3) kernel
+// (ops/conv/winograd_avx2.cpp). Its results must match a naive convolution in double precision as
+// closely as a direct sum does: with and without bias, a fused residual (in the output's buffer
+// or its own) and Relu, pads of 0 to 2 on either side, odd output sizes (half tiles), a channel
+// count of 3 blocks, a batch of 2, and 1 or 2 threads. A 1x1 identity Conv in front makes the
+// blocked input without changing a value. Elsewhere the test checks the direct kernel serves.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "asc/ops/kernel.h"
+#include "asc/runtime/session.h"
+
+using namespace asc;
+
+namespace {
+
+struct Case {
+  int64_t n, c, k, h, w;
+  std::vector<int64_t> pads;  // top, left, bottom, right
+  bool bias, relu;
+  int residual;  // 0 none; 1 a value that dies here (the output may take its buffer); 2 one
+                 // that is also a graph output (the kernel reads it from its own buffer)
+  int threads;
+};
+
+int64_t outH(const Case& c) { return c.h + c.pads[0] + c.pads[2] - 2; }
+int64_t outW(const Case& c) { return c.w + c.pads[1] + c.pads[3] - 2; }
+
+std::vector<float> naive(const Case& c, const std::vector<float>& x, const std::vector<float>& w,
+                         const std::vector<float>& b, const std::vector<float>& r) {
+  const int64_t oh = outH(c), ow = outW(c);
+  std::vector<float> y(size_t(c.n * c.k * oh * ow));
+  for (int64_t n = 0; n < c.n; ++n)
+    for (int64_t o = 0; o < c.k; ++o)
+      for (int64_t i = 0; i < oh; ++i)
+        for (int64_t j = 0; j < ow; ++j) {
+          double acc = c.bias ? b[size_t(o)] : 0.0;
+          for (int64_t ci = 0; ci < c.c; ++ci)
+            for (int64_t ki = 0; ki < 3; ++ki)
+              for (int64_t kj = 0; kj < 3; ++kj) {
+                const int64_t ii = i + ki - c.pads[0], jj = j + kj - c.pads[1];
+                if (ii < 0 || jj < 0 || ii >= c.h || jj >= c.w) continue;
+                acc += double(x[size_t(((n * c.c + ci) * c.h + ii) * c.w + jj)]) *
+                       w[size_t(((o * c.c + ci) * 3 + ki) * 3 + kj)];
+              }
+          const size_t at = size_t(((n * c.k + o) * oh + i) * ow + j);
+          if (c.residual) acc += r[at];
+          y[at] = float(c.relu ? std::max(0.0, acc) : acc);
+        }
+  return y;
+}
+
+ir::Value* value(ir::Graph& g, const std::string& name, ir::Shape s) {
+  ir::Value* v = g.addValue(name);
+  v->dtype = ir::DType::F32;
+  v->shape = std::move(s);
+  return v;
+}
+
+// x -> 1x1 identity Conv (blocked out) -> the 3x3 Conv [+ residual] -> y. The residual is the
+// graph's input "r" through its own identity Conv (blocked too), and in mode 2 also an output.
+ir::Graph build(const Case& c, const std::vector<float>& w, const std::vector<float>& b) {
+  ir::Graph g;
+  g.opset = 13;
+  auto identity = [&](const std::string& name, ir::Value* in, int64_t ch) {
+    std::vector<float> eye(size_t(ch * ch), 0.f);
+    for (int64_t i = 0; i < ch; ++i) eye[size_t(i * ch + i)] = 1.f;
+    ir::Value* e = g.addConstant(
+        name + "_w",
+        ir::Tensor{ir::DType::F32, {ch, ch, 1, 1}, ir::Blob::copyOf(eye.data(), eye.size() * 4)});
+    ir::Value* out = value(g, name + "_y", in->shape);
+    g.addNode("Conv", name, {in, e}, {out})->attrs.set("kernel_shape", std::vector<int64_t>{1, 1});
+    return out;
+  };
+  ir::Value* x = value(g, "x", {c.n, c.c, c.h, c.w});
+  g.inputs.push_back(x);
+  ir::Value* xb = identity("in", x, c.c);
+  ir::Value* wv = g.addConstant(
+      "w", ir::Tensor{ir::DType::F32, {c.k, c.c, 3, 3}, ir::Blob::copyOf(w.data(), w.size() * 4)});
+  std::vector<ir::Value*> ins = {xb, wv};
+  if (c.bias || c.residual)
+    ins.push_back(g.addConstant(
+        "b", ir::Tensor{ir::DType::F32, {c.k}, ir::Blob::copyOf(b.data(), b.size() * 4)}));
+  if (c.residual) {
+    ir::Value* r = value(g, "r", {c.n, c.k, outH(c), outW(c)});
+    g.inputs.push_back(r);
+    ins.push_back(identity("res", r, c.k));
+  }
+  ir::Value* res = c.residual ? ins.back() : nullptr;
+  ir::Value* y = value(g, "y", {c.n, c.k, outH(c), outW(c)});
+  ir::Node* conv = g.addNode("Conv", "conv", ins, {y});
+  conv->attrs.set("kernel_shape", std::vector<int64_t>{3, 3});
+  conv->attrs.set("pads", c.pads);
+  if (c.relu) conv->attrs.set("activation", std::string("Relu"));
+  g.outputs.push_back(y);
+  if (c.residual == 2) g.outputs.push_back(res);
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("3x3 convolutions on the AVX2 Winograd kernel match a naive convolution",
+          "[runtime][winograd]") {
+  const Case c = GENERATE(Case{1, 64, 64, 28, 28, {1, 1, 1, 1}, true, true, 0, 2},
+                          Case{1, 64, 64, 28, 28, {1, 1, 1, 1}, true, true, 1, 2},
+                          Case{1, 24, 48, 29, 31, {1, 1, 1, 1}, true, false, 0, 2},
+                          Case{1, 16, 32, 30, 30, {0, 2, 1, 0}, false, false, 0, 1},
+                          Case{2, 32, 16, 28, 28, {2, 2, 2, 2}, true, true, 2, 2},
+                          Case{1, 128, 64, 28, 28, {1, 1, 1, 1}, true, true, 0, 1},
+                          Case{1, 32, 32, 14, 14, {1, 1, 1, 1}, true, true, 0, 2});
+  INFO("x [" << c.n << "," << c.c << "," << c.h << "," << c.w << "] -> " << c.k << " pads "
+             << c.pads[0] << c.pads[1] << c.pads[2] << c.pads[3] << " residual " << c.residual
+             << " threads " << c.threads);
+  const int64_t oh = outH(c), ow = outW(c);
+  std::vector<float> w(size_t(c.k * c.c * 9)), b(size_t(c.k)), x(size_t(c.n * c.c * c.h * c.w)),
+      r(size_t(c.n * c.k * oh * ow));
+  for (size_t i = 0; i < w.size(); ++i) w[i] = 0.05f * std::sin(0.7f * float(i));
+  for (size_t i = 0; i < b.size(); ++i) b[i] = 0.1f * std::cos(float(i));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.31f * float(i) + 1.f);
+  for (size_t i = 0; i < r.size(); ++i) r[i] = 0.5f * std::cos(0.17f * float(i));
+  runtime::SessionOptions opts;
+  opts.threads = c.threads;
+  auto s = runtime::Session::fromGraph(build(c, w, b), opts);
+  REQUIRE(s.isOk());
+  const bool avx2_blocked = !ops::channelsLast() && ops::blockSize() == 8 &&
+                            __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  const bool wino = (*s)->describe().find("winograd_2x2_3x3:avx2") != std::string::npos;
+  CHECK(wino == (avx2_blocked && oh * ow >= 28 * 28));
+  REQUIRE((*s)->setInput(0, x.data(), x.size() * 4).isOk());
+  if (c.residual) REQUIRE((*s)->setInput(1, r.data(), r.size() * 4).isOk());
+  const auto want = naive(c, x, w, b, r);
+  for (int run = 0; run < 2; ++run) {  // the second run must not depend on the first's state
+    REQUIRE((*s)->run().isOk());
+    const float* got = static_cast<const float*>((*s)->outputData(0));
+    REQUIRE((*s)->outputs()[0].bytes == want.size() * 4);
+    double worst = 0, largest = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+      worst = std::max(worst, double(std::fabs(got[i] - want[i])));
+      largest = std::max(largest, double(std::fabs(want[i])));
+    }
+    INFO("run " << run << ", max |diff| " << worst << ", max |ref| " << largest);
+    CHECK(largest > 0.1);
+    CHECK(worst <= 2e-5 * largest);
+  }
+}
