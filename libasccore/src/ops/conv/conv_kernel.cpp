@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "ops/conv/gemm_conv_avx2.h"
 #include "ops/conv/winograd_avx2.h"
 #include "ops/dnnl_util.h"
 
@@ -417,6 +418,7 @@ Result<std::unique_ptr<Kernel>> createConvIntegerKernel(const KernelInit& k) {
 
 Result<std::unique_ptr<Kernel>> createConvKernel(const KernelInit& k) {
   if (winogradAvx2Serves(k)) return createWinogradAvx2(k);
+  if (gemmConvAvx2Serves(k)) return createGemmConvAvx2(k);
   auto kernel = std::make_unique<ConvKernel>(k.env);
   ASC_RETURN_IF_ERROR(kernel->init(k, false));
   return std::unique_ptr<Kernel>(std::move(kernel));

@@ -29,6 +29,7 @@
 
 #include "cpu/parallel.h"
 #include "asc/ops/op_def.h"
+#include "ops/conv/avx2_product.h"
 #include "ops/dnnl_util.h"
 
 namespace asc::ops {
@@ -124,39 +125,6 @@ __attribute__((target("avx2,fma"))) void transformInput(const float* x, const Sh
   }
 }
 
-// m [NR tiles][16 channels] = v [NR][C] . u [C][16]: v is [C/8][.. vs ..][8] (tile i at i * 8),
-// u is [C][16], and m's two halves of 8 channels are ms floats apart.
-template <int NR>
-__attribute__((target("avx2,fma"))) void product(const float* v, int64_t vs, int64_t cb_n,
-                                                 const float* u, float* m, int64_t ms) {
-  __m256 a0[NR], a1[NR];
-#pragma GCC unroll 6
-  for (int i = 0; i < NR; ++i) a0[i] = a1[i] = _mm256_setzero_ps();
-  for (int64_t cb = 0; cb < cb_n; ++cb) {
-    const float* vp = v + cb * vs;
-    const float* up = u + cb * 128;
-#pragma GCC unroll 8
-    for (int ci = 0; ci < 8; ++ci) {
-      const __m256 u0 = _mm256_loadu_ps(up + ci * 16), u1 = _mm256_loadu_ps(up + ci * 16 + 8);
-#pragma GCC unroll 6
-      for (int i = 0; i < NR; ++i) {
-        const __m256 b = _mm256_broadcast_ss(vp + i * 8 + ci);
-        a0[i] = _mm256_fmadd_ps(b, u0, a0[i]);
-        a1[i] = _mm256_fmadd_ps(b, u1, a1[i]);
-      }
-    }
-  }
-#pragma GCC unroll 6
-  for (int i = 0; i < NR; ++i) {
-    _mm256_storeu_ps(m + i * 8, a0[i]);
-    _mm256_storeu_ps(m + ms + i * 8, a1[i]);
-  }
-}
-
-using ProductFn = void (*)(const float*, int64_t, int64_t, const float*, float*, int64_t);
-constexpr ProductFn kProducts[7] = {nullptr,    product<1>, product<2>, product<3>,
-                                    product<4>, product<5>, product<6>};
-
 // The outputs of tiles [t0, t0 + nt), channels [k0, k0 + kc), from M [16][kc/8][tb][8]:
 // A^T m A with A^T = [1 1 1 0; 0 1 -1 -1], plus the bias, the residual (res: the output's layout,
 // may be y itself), then Relu.
@@ -222,7 +190,7 @@ __attribute__((target("avx2,fma"))) void runBlock(const float* x, const float* u
         float* mk = mx + (k16 - k0 / 16) * 2 * s.tb * 8;
         for (int64_t i = 0; i < nt; i += 6) {
           const int64_t nr = std::min<int64_t>(6, nt - i);
-          kProducts[nr](vx + i * 8, s.tb * 8, cb_n, ux, mk + i * 8, s.tb * 8);
+          avx2::productFor(nr, false)(vx + i * 8, s.tb * 8, cb_n, ux, mk + i * 8, s.tb * 8);
         }
       }
     }

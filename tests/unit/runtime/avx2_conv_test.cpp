@@ -1,10 +1,12 @@
-// winograd_avx2_test.cpp: on an AVX2 CPU (nChw8c activations), 3x3 stride-1 convolutions with
-// an output of at least 28x28 run on the runtime's own Winograd F(2x2, 3x3) kernel
-// (ops/conv/winograd_avx2.cpp). Its results must match a naive convolution in double precision as
-// closely as a direct sum does: with and without bias, a fused residual (in the output's buffer
-// or its own) and Relu, pads of 0 to 2 on either side, odd output sizes (half tiles), a channel
-// count of 3 blocks, a batch of 2, and 1 or 2 threads. A 1x1 identity Conv in front makes the
-// blocked input without changing a value. Elsewhere the test checks the direct kernel serves.
+// avx2_conv_test.cpp: on an AVX2 CPU (nChw8c activations) the runtime's own convolutions serve:
+// 3x3 stride-1 ones with an output of at least 28x28 on the Winograd F(2x2, 3x3) kernel
+// (ops/conv/winograd_avx2.cpp), others larger than 1x1 with an output of at most 7x7 on the
+// matrix-product kernel (ops/conv/gemm_conv_avx2.cpp). Their results must match a naive
+// convolution in double precision as closely as a direct sum does: with and without bias, a
+// fused residual (in the output's buffer or its own) and Relu, pads of 0 to 2 on either side,
+// strides, dilations, odd output sizes (half tiles), a channel count of 3 blocks, a batch of 2,
+// and 1 or 2 threads. A 1x1 identity Conv in front makes the blocked input without changing a
+// value. Elsewhere (or on other CPUs) the test checks that oneDNN's kernel serves.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -23,10 +25,12 @@ struct Case {
   int residual;  // 0 none; 1 a value that dies here (the output may take its buffer); 2 one
                  // that is also a graph output (the kernel reads it from its own buffer)
   int threads;
+  int64_t kernel = 3, stride = 1, dilation = 1;
 };
 
-int64_t outH(const Case& c) { return c.h + c.pads[0] + c.pads[2] - 2; }
-int64_t outW(const Case& c) { return c.w + c.pads[1] + c.pads[3] - 2; }
+int64_t span(const Case& c) { return (c.kernel - 1) * c.dilation + 1; }
+int64_t outH(const Case& c) { return (c.h + c.pads[0] + c.pads[2] - span(c)) / c.stride + 1; }
+int64_t outW(const Case& c) { return (c.w + c.pads[1] + c.pads[3] - span(c)) / c.stride + 1; }
 
 std::vector<float> naive(const Case& c, const std::vector<float>& x, const std::vector<float>& w,
                          const std::vector<float>& b, const std::vector<float>& r) {
@@ -36,14 +40,16 @@ std::vector<float> naive(const Case& c, const std::vector<float>& x, const std::
     for (int64_t o = 0; o < c.k; ++o)
       for (int64_t i = 0; i < oh; ++i)
         for (int64_t j = 0; j < ow; ++j) {
-          double acc = c.bias ? b[size_t(o)] : 0.0;
+          double acc =
+              c.bias || c.residual ? b[size_t(o)] : 0.0;  // (build gives a residual a bias)
           for (int64_t ci = 0; ci < c.c; ++ci)
-            for (int64_t ki = 0; ki < 3; ++ki)
-              for (int64_t kj = 0; kj < 3; ++kj) {
-                const int64_t ii = i + ki - c.pads[0], jj = j + kj - c.pads[1];
+            for (int64_t ki = 0; ki < c.kernel; ++ki)
+              for (int64_t kj = 0; kj < c.kernel; ++kj) {
+                const int64_t ii = i * c.stride + ki * c.dilation - c.pads[0],
+                              jj = j * c.stride + kj * c.dilation - c.pads[1];
                 if (ii < 0 || jj < 0 || ii >= c.h || jj >= c.w) continue;
                 acc += double(x[size_t(((n * c.c + ci) * c.h + ii) * c.w + jj)]) *
-                       w[size_t(((o * c.c + ci) * 3 + ki) * 3 + kj)];
+                       w[size_t(((o * c.c + ci) * c.kernel + ki) * c.kernel + kj)];
               }
           const size_t at = size_t(((n * c.k + o) * oh + i) * ow + j);
           if (c.residual) acc += r[at];
@@ -77,8 +83,9 @@ ir::Graph build(const Case& c, const std::vector<float>& w, const std::vector<fl
   ir::Value* x = value(g, "x", {c.n, c.c, c.h, c.w});
   g.inputs.push_back(x);
   ir::Value* xb = identity("in", x, c.c);
-  ir::Value* wv = g.addConstant(
-      "w", ir::Tensor{ir::DType::F32, {c.k, c.c, 3, 3}, ir::Blob::copyOf(w.data(), w.size() * 4)});
+  ir::Value* wv = g.addConstant("w", ir::Tensor{ir::DType::F32,
+                                                {c.k, c.c, c.kernel, c.kernel},
+                                                ir::Blob::copyOf(w.data(), w.size() * 4)});
   std::vector<ir::Value*> ins = {xb, wv};
   if (c.bias || c.residual)
     ins.push_back(g.addConstant(
@@ -91,8 +98,10 @@ ir::Graph build(const Case& c, const std::vector<float>& w, const std::vector<fl
   ir::Value* res = c.residual ? ins.back() : nullptr;
   ir::Value* y = value(g, "y", {c.n, c.k, outH(c), outW(c)});
   ir::Node* conv = g.addNode("Conv", "conv", ins, {y});
-  conv->attrs.set("kernel_shape", std::vector<int64_t>{3, 3});
+  conv->attrs.set("kernel_shape", std::vector<int64_t>{c.kernel, c.kernel});
   conv->attrs.set("pads", c.pads);
+  conv->attrs.set("strides", std::vector<int64_t>{c.stride, c.stride});
+  conv->attrs.set("dilations", std::vector<int64_t>{c.dilation, c.dilation});
   if (c.relu) conv->attrs.set("activation", std::string("Relu"));
   g.outputs.push_back(y);
   if (c.residual == 2) g.outputs.push_back(res);
@@ -101,21 +110,30 @@ ir::Graph build(const Case& c, const std::vector<float>& w, const std::vector<fl
 
 }  // namespace
 
-TEST_CASE("3x3 convolutions on the AVX2 Winograd kernel match a naive convolution",
-          "[runtime][winograd]") {
+TEST_CASE("convolutions on the runtime's AVX2 kernels match a naive convolution",
+          "[runtime][winograd][conv]") {
   const Case c = GENERATE(Case{1, 64, 64, 28, 28, {1, 1, 1, 1}, true, true, 0, 2},
                           Case{1, 64, 64, 28, 28, {1, 1, 1, 1}, true, true, 1, 2},
                           Case{1, 24, 48, 29, 31, {1, 1, 1, 1}, true, false, 0, 2},
                           Case{1, 16, 32, 30, 30, {0, 2, 1, 0}, false, false, 0, 1},
                           Case{2, 32, 16, 28, 28, {2, 2, 2, 2}, true, true, 2, 2},
                           Case{1, 128, 64, 28, 28, {1, 1, 1, 1}, true, true, 0, 1},
-                          Case{1, 32, 32, 14, 14, {1, 1, 1, 1}, true, true, 0, 2});
+                          Case{1, 32, 32, 14, 14, {1, 1, 1, 1}, true, true, 0, 2},
+                          // the matrix-product kernel (an output of at most 7x7)
+                          Case{1, 64, 32, 7, 7, {1, 1, 1, 1}, true, true, 0, 2},
+                          Case{1, 256, 16, 7, 7, {1, 1, 1, 1}, true, true, 0, 2},  // 2 chunks
+                          Case{1, 32, 48, 14, 14, {1, 1, 1, 1}, true, true, 1, 2, 3, 2},
+                          Case{2, 24, 16, 9, 9, {2, 2, 2, 2}, false, false, 2, 1, 3, 2, 2},
+                          Case{1, 16, 64, 6, 5, {0, 1, 2, 0}, true, false, 1, 2, 5},
+                          Case{1, 8, 16, 3, 3, {1, 1, 1, 1}, true, true, 0, 2, 3},
+                          Case{1, 16, 16, 7, 7, {0, 0, 0, 0}, true, true, 0, 2, 1});
   INFO("x [" << c.n << "," << c.c << "," << c.h << "," << c.w << "] -> " << c.k << " pads "
              << c.pads[0] << c.pads[1] << c.pads[2] << c.pads[3] << " residual " << c.residual
-             << " threads " << c.threads);
+             << " threads " << c.threads << " kernel " << c.kernel << " stride " << c.stride
+             << " dilation " << c.dilation);
   const int64_t oh = outH(c), ow = outW(c);
-  std::vector<float> w(size_t(c.k * c.c * 9)), b(size_t(c.k)), x(size_t(c.n * c.c * c.h * c.w)),
-      r(size_t(c.n * c.k * oh * ow));
+  std::vector<float> w(size_t(c.k * c.c * c.kernel * c.kernel)), b(size_t(c.k)),
+      x(size_t(c.n * c.c * c.h * c.w)), r(size_t(c.n * c.k * oh * ow));
   for (size_t i = 0; i < w.size(); ++i) w[i] = 0.05f * std::sin(0.7f * float(i));
   for (size_t i = 0; i < b.size(); ++i) b[i] = 0.1f * std::cos(float(i));
   for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.31f * float(i) + 1.f);
@@ -126,8 +144,12 @@ TEST_CASE("3x3 convolutions on the AVX2 Winograd kernel match a naive convolutio
   REQUIRE(s.isOk());
   const bool avx2_blocked = !ops::channelsLast() && ops::blockSize() == 8 &&
                             __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  const bool wino = (*s)->describe().find("winograd_2x2_3x3:avx2") != std::string::npos;
-  CHECK(wino == (avx2_blocked && oh * ow >= 28 * 28));
+  const std::string plan = (*s)->describe();
+  const bool wino = plan.find("winograd_2x2_3x3:avx2") != std::string::npos;
+  const bool gemm = plan.find("gemm_conv:avx2") != std::string::npos;
+  CHECK(wino ==
+        (avx2_blocked && c.kernel == 3 && c.stride == 1 && c.dilation == 1 && oh * ow >= 28 * 28));
+  CHECK(gemm == (avx2_blocked && c.kernel > 1 && oh * ow <= 7 * 7));
   REQUIRE((*s)->setInput(0, x.data(), x.size() * 4).isOk());
   if (c.residual) REQUIRE((*s)->setInput(1, r.data(), r.size() * 4).isOk());
   const auto want = naive(c, x, w, b, r);
