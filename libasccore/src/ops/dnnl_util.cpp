@@ -112,7 +112,16 @@ memory temporary(const memory::desc& md, int which, ops::KernelEnv& env) {
 Status AdaptedInput::init(const ir::Node& n, const ops::TensorRef& t, const memory::desc& want,
                           ops::KernelEnv& env, int which) {
   try {
-    src_ = memOf(t, env.engine);
+    return init(n, memOf(t, env.engine).get_desc(), t.data, want, env, which);
+  } catch (const dnnl::error& e) {
+    return dnnlError(n, e);
+  }
+}
+
+Status AdaptedInput::init(const ir::Node& n, const memory::desc& have, void* data,
+                          const memory::desc& want, ops::KernelEnv& env, int which) {
+  try {
+    src_ = memory(have, env.engine, data);
     if (src_.get_desc() == want) {
       mem_ = src_;
       return Status::ok();

@@ -102,6 +102,9 @@ class AdaptedInput {
   /// E19999 (naming the node) if oneDNN cannot reorder between the two layouts.
   Status init(const ir::Node& n, const ops::TensorRef& t, const memory::desc& want,
               ops::KernelEnv& env, int which);
+  /// The same for bytes at `data` described by `have` (e.g. a strided view of a tensor).
+  Status init(const ir::Node& n, const memory::desc& have, void* data, const memory::desc& want,
+              ops::KernelEnv& env, int which);
   /// Reorders into the scratch buffer if needed; call at the start of run().
   void prepare(ops::KernelEnv& env);
   const memory& mem() const { return mem_; }

@@ -415,7 +415,7 @@ Status Session::Impl::build(bool reuse) {
   // The weights the kernels reordered, all at once (KernelEnv::defer_weight_reorders).
   env.defer_weight_reorders = false;
   ASC_RETURN_IF_ERROR(cpu::runWeightReorders(env, threads));
-  ASC_RETURN_IF_ERROR(bindScratchpads());
+  ASC_RETURN_IF_ERROR(bindScratchpads(base, alloc_bytes));
   if (warm_up) warmUp(base, alloc_bytes);
   return Status::ok();
 }
@@ -426,6 +426,10 @@ bool Session::Impl::packedOnly(const ir::Value* v) {
 
 Status Session::Impl::createKernel(Step& s) {
   for (int attempt = 0; attempt < 2; ++attempt) {
+    // A discarded attempt's workspace goes with it: this step's is what the last one adds.
+    s.scratch_from = env.scratchpads.size();
+    for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k)
+      s.temp_from[k] = env.temporaries[k].size();
     ops::KernelInit init{*s.node, {}, {}, env, threads};
     for (int id : s.ins) init.inputs.push_back(ref(id));
     for (int id : s.outs) init.outputs.push_back(ref(id));
@@ -433,6 +437,8 @@ Status Session::Impl::createKernel(Step& s) {
     auto k = ops::lookup(s.node->op_type)->kernelFactory()(init);
     if (!k) return k.status();
     s.kernel = std::move(*k);
+    s.scratch_to = env.scratchpads.size();
+    for (int t = 0; t < ops::KernelEnv::kTemporaries; ++t) s.temp_to[t] = env.temporaries[t].size();
     bool rebuild = false;
     for (int id : s.ins) {
       if (id < 0) continue;
@@ -453,34 +459,87 @@ Status Session::Impl::createKernel(Step& s) {
     q.erase(std::remove_if(q.begin(), q.end(), [&](const auto& r) { return r.node == s.node; }),
             q.end());
     s.kernel.reset();
+    env.scratchpads.resize(s.scratch_from);
+    for (int t = 0; t < ops::KernelEnv::kTemporaries; ++t)
+      env.temporaries[t].resize(s.temp_from[t]);
   }
   return Status::ok();
 }
 
-Status Session::Impl::bindScratchpads() {
-  // The kernels' temporaries (cpu::temporary), one buffer per number, likewise.
-  for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k) {
-    if (env.temporaries[k].empty()) continue;
-    const size_t bytes = (env.temporary_bytes[k] + kAlign - 1) / kAlign * kAlign;
-    temporaries[k] = pageBuffer(bytes);
-    if (!temporaries[k])
-      return Status::error(ErrorCode::MemoryExceeded, "cannot allocate a {}-byte kernel buffer",
-                           bytes);
-    populatePages(temporaries[k].get(), bytes);  // its pages now, not in the first run
-    for (auto& m : env.temporaries[k]) m.set_data_handle(temporaries[k].get());
-    ASC_LOG_DEBUG("kernel temporary {}: {} bytes, shared by {} kernels", k, bytes,
-                  env.temporaries[k].size());
+int64_t Session::Impl::freeArenaBytes(int s, size_t bytes, const uint8_t* arena_base,
+                                      size_t arena_size) const {
+  // The arena bytes of the buffers live at step s (the planner's own lifetimes), in order.
+  std::vector<std::pair<size_t, size_t>> busy;
+  for (const Slot& slot : slots) {
+    if (slot.external || slot.alias_of >= 0 || !slot.ptr) continue;
+    const uint8_t* p = static_cast<const uint8_t*>(slot.ptr);
+    if (p < arena_base || p >= arena_base + arena_size) continue;
+    if (s < slot.first || s > std::max(slot.first, slot.last)) continue;
+    const size_t at = static_cast<size_t>(p - arena_base);
+    busy.emplace_back(at, at + slot.bytes);
   }
-  if (env.scratchpads.empty()) return Status::ok();
-  const size_t bytes = (env.scratchpad_bytes + kAlign - 1) / kAlign * kAlign;
-  scratchpad = pageBuffer(bytes);
-  if (!scratchpad)
-    return Status::error(ErrorCode::MemoryExceeded, "cannot allocate the {}-byte kernel scratchpad",
-                         bytes);
-  populatePages(scratchpad.get(), bytes);  // its pages now, not in the first run
-  for (auto& m : env.scratchpads) m.set_data_handle(scratchpad.get());
-  ASC_LOG_DEBUG("kernel scratchpad {} bytes, shared by {} primitives", bytes,
-                env.scratchpads.size());
+  std::sort(busy.begin(), busy.end());
+  size_t at = 0;
+  for (const auto& [begin, end] : busy) {
+    if (begin >= at + bytes) break;
+    at = std::max(at, (end + kAlign - 1) / kAlign * kAlign);
+  }
+  return at + bytes <= arena_size ? static_cast<int64_t>(at) : -1;
+}
+
+Status Session::Impl::bindScratchpads(uint8_t* arena_base, size_t arena_size) {
+  auto aligned = [](size_t n) { return (n + kAlign - 1) / kAlign * kAlign; };
+  // Each kernel's memories one after another from `p`.
+  auto bind = [&](const Step& s, uint8_t* p) {
+    for (size_t m = s.scratch_from; m < s.scratch_to; ++m) {
+      env.scratchpads[m].set_data_handle(p);
+      p += aligned(env.scratchpads[m].get_desc().get_size());
+    }
+    for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k)
+      for (size_t m = s.temp_from[k]; m < s.temp_to[k]; ++m) {
+        env.temporaries[k][m].set_data_handle(p);
+        p += aligned(env.temporaries[k][m].get_desc().get_size());
+      }
+  };
+  std::vector<size_t> need(steps.size(), 0);
+  std::vector<bool> placed(steps.size(), false);
+  size_t shared = 0, in_arena = 0, with_workspace = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const Step& s = steps[i];
+    if (s.kind != StepKind::Kernel) continue;
+    for (size_t m = s.scratch_from; m < s.scratch_to; ++m)
+      need[i] += aligned(env.scratchpads[m].get_desc().get_size());
+    for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k)
+      for (size_t m = s.temp_from[k]; m < s.temp_to[k]; ++m)
+        need[i] += aligned(env.temporaries[k][m].get_desc().get_size());
+    if (need[i] == 0) continue;
+    ++with_workspace;
+    // With reuse off every value stays readable after the run: no bytes of the arena are free.
+    const int64_t at =
+        reuse_ ? freeArenaBytes(static_cast<int>(i), need[i], arena_base, arena_size) : -1;
+    if (at >= 0) {
+      bind(s, arena_base + at);
+      placed[i] = true;
+      ++in_arena;
+    } else {
+      shared = std::max(shared, need[i]);
+    }
+  }
+  if (with_workspace)
+    ASC_LOG_DEBUG("kernel workspaces: {} of {} in free bytes of the arena", in_arena,
+                  with_workspace);
+  if (shared == 0) return Status::ok();
+  // The others share one buffer of the largest size (kernels run one at a time), faulted in
+  // now rather than in the first run.
+  workspace = pageBuffer(shared);
+  if (!workspace)
+    return Status::error(ErrorCode::MemoryExceeded, "cannot allocate the {}-byte kernel workspace",
+                         shared);
+  populatePages(workspace.get(), shared);
+  for (size_t i = 0; i < steps.size(); ++i)
+    if (need[i] && !placed[i]) bind(steps[i], workspace.get());
+  ASC_LOG_DEBUG("kernel workspace {} bytes, shared by {} kernels", shared,
+                with_workspace - in_arena);
   return Status::ok();
 }
 

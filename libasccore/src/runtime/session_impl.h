@@ -50,6 +50,10 @@ struct Step {
   dnnl::reorder reorder;
   std::string label;
   std::vector<const ir::Node*> completes;  // nodes whose outputs are final after this step
+  // Its kernel's workspace: the memories it added to KernelEnv::scratchpads and ::temporaries,
+  // [from, to) of each (bindScratchpads places them).
+  size_t scratch_from = 0, scratch_to = 0;
+  size_t temp_from[ops::KernelEnv::kTemporaries] = {}, temp_to[ops::KernelEnv::kTemporaries] = {};
 };
 
 inline ir::DType computeType(ir::DType t) {
@@ -70,7 +74,8 @@ class Session::Impl {
   std::vector<int> input_slots, output_slots;
   std::vector<TensorInfo> input_info, output_info;
   // Whole pages from the kernel (support/pages.h): huge ones where they span 2 MiB.
-  PageBuffer arena, scratchpad, temporaries[ops::KernelEnv::kTemporaries];
+  // `workspace`: the kernels' scratchpads and temporaries not placed in the arena.
+  PageBuffer arena, workspace;
   std::shared_ptr<SharedArena> shared_arena;  // set when the arena is a shared one
   size_t arena_bytes = 0;
   bool profile = false;
@@ -197,7 +202,12 @@ class Session::Impl {
 
   // One buffer behind every primitive's user-mode scratchpad (cpu::sharedScratchpad): the
   // kernels run one at a time.
-  Status bindScratchpads();
+  // Binds the kernels' workspaces (scratchpads and temporaries, which a kernel needs only while
+  // it runs): each kernel's, when reuse is on, into bytes of the arena that no buffer live at
+  // its step holds; the rest into one shared buffer of the largest size left.
+  Status bindScratchpads(uint8_t* arena_base, size_t arena_size);
+  // An offset in the arena where `bytes` bytes (64-aligned) are free throughout step `s`, or -1.
+  int64_t freeArenaBytes(int s, size_t bytes, const uint8_t* arena_base, size_t arena_size) const;
 
   // The first run as fast as the ones after it: what it would otherwise do first is done at
   // load. The OpenMP team starts (with packed weights no parallel region runs at load), the
