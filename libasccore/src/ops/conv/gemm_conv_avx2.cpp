@@ -23,7 +23,7 @@
 
 #include "asc/ops/op_def.h"
 #include "cpu/parallel.h"
-#include "ops/conv/avx2_product.h"
+#include "ops/avx2_product.h"
 #include "ops/dnnl_util.h"
 
 namespace asc::ops {

@@ -29,7 +29,7 @@
 
 #include "cpu/parallel.h"
 #include "asc/ops/op_def.h"
-#include "ops/conv/avx2_product.h"
+#include "ops/avx2_product.h"
 #include "ops/dnnl_util.h"
 
 namespace asc::ops {

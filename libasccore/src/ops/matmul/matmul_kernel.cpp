@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "ops/dnnl_util.h"
+#include "ops/matmul/gemm_avx2.h"
 
 namespace asc::ops {
 namespace {
@@ -44,6 +45,25 @@ memory::desc strided(const memory::dims& dims, bool transpose_last2) {
 // Constant weights over this size stay in the model's own layout and memory.
 constexpr size_t kInPlaceWeightBytes = size_t(64) << 20;
 
+// The runtime's own GEMM (gemm_avx2.cpp) for `gs` when this CPU wants it and the rest of the
+// node fits it: fp32 plain A and C, a bias of n floats (or none), Relu or no activation.
+// Null otherwise (oneDNN's matmul serves).
+std::unique_ptr<Kernel> ownGemm(const KernelInit& k, GemmAvx2Shape gs, const TensorRef* bias) {
+  const std::string act = k.node.attrs.getString("activation", "");
+  if ((!act.empty() && act != "Relu") || k.inputs[0].layout != Layout::Plain ||
+      k.outputs[0].layout != Layout::Plain || k.inputs[1].type != ir::DType::F32 ||
+      k.outputs[0].type != ir::DType::F32 || !gemmAvx2Serves(gs))
+    return nullptr;
+  if (bias) {
+    if (bias->type != ir::DType::F32 || bias->layout != Layout::Plain || bias->numel() != gs.n)
+      return nullptr;
+    gs.bias = bias->f32();
+  }
+  gs.relu = act == "Relu";
+  auto kernel = createGemmAvx2(k, gs);
+  return kernel ? std::move(*kernel) : nullptr;
+}
+
 Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
   const ir::Node& n = k.node;
   // transpose_x2 / alpha come from fuse-matmul-transpose-scale: B stored as [..., N, K] is
@@ -67,19 +87,27 @@ Result<std::unique_ptr<Kernel>> matmul(const KernelInit& k) {
   for (size_t i = 0; i + 2 < r; ++i) c[i] = std::max(a[i], b[i]);
   c[r - 2] = a[r - 2];
   c[r - 1] = b[r - 1];
+  const bool has_bias = k.inputs.size() > 2 && k.inputs[2].data;
+  const bool const_b = k.inputs[1].value->isConstant();
+  const bool big_b = k.inputs[1].bytes > kInPlaceWeightBytes;
+  if (r == 2 && const_b && !big_b && alpha == 1.f) {
+    GemmAvx2Shape gs;
+    gs.m = a[0];
+    gs.k = a[1];
+    gs.n = b[1];
+    gs.b_transposed = tb;
+    if (auto own = ownGemm(k, gs, has_bias ? &k.inputs[2] : nullptr)) return own;
+  }
   auto kern = std::make_unique<MatMulKernel>(k.env);
   try {
     memory::dims ad(a.begin(), a.end()), bd(b.begin(), b.end());
     auto amd = strided(ad, false), bmd = strided(bd, tb), cmd = strided(c, false);
-    const bool has_bias = k.inputs.size() > 2 && k.inputs[2].data;
     memory::dims biasd(r, 1);
     biasd[r - 1] = c[r - 1];
     auto biasmd = strided(biasd, false);
     // Constant weights: let the primitive choose their layout and reorder them once, unless
     // they are large: a big weight is read in place from the model's mapping (its blocked copy
     // would double the memory a large model needs; a matrix that size is memory-bound anyway).
-    const bool const_b = k.inputs[1].value->isConstant();
-    const bool big_b = k.inputs[1].bytes > kInPlaceWeightBytes;
     memory::desc bwant =
         const_b && !big_b ? memory::desc(bd, memory::data_type::f32, memory::format_tag::any) : bmd;
     auto d = has_bias ? dnnl::matmul::desc(amd, bwant, biasmd, cmd)

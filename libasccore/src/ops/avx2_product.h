@@ -1,6 +1,7 @@
-// avx2_product.h: the register-blocked fp32 product the runtime's own AVX2 convolutions share
-// (winograd_avx2.cpp, gemm_conv_avx2.cpp): up to 6 rows x 16 columns of C = A . B, 12 ymm
-// accumulators, one broadcast of A and two loads of B per step of the sum.
+// avx2_product.h: the register-blocked fp32 product the runtime's own AVX2 kernels share
+// (conv/winograd_avx2.cpp, conv/gemm_conv_avx2.cpp, matmul/gemm_avx2.cpp): up to 6 rows x 16
+// columns of C = A . B, 12 ymm accumulators, one broadcast of A and two loads of B per step of
+// the sum. A is either stored in blocks of 8 along the sum (product) or row-major (productRows).
 #pragma once
 
 #include <immintrin.h>
@@ -61,6 +62,52 @@ inline ProductFn productFor(int64_t nr, bool accumulate) {
       return accumulate ? product<5, true> : product<5, false>;
     default:
       return accumulate ? product<6, true> : product<6, false>;
+  }
+}
+
+/// c [NR rows][16] (+)= a [NR][kn] . b [kn][16]: a row-major with rows lda floats apart, b
+/// [kn][16] row-major, c's rows ldc floats apart (16 contiguous columns each).
+template <int NR, bool Accumulate>
+__attribute__((target("avx2,fma"))) inline void productRows(const float* a, int64_t lda, int64_t kn,
+                                                            const float* b, float* c, int64_t ldc) {
+  __m256 a0[NR], a1[NR];
+#pragma GCC unroll 6
+  for (int i = 0; i < NR; ++i) {
+    a0[i] = Accumulate ? _mm256_loadu_ps(c + i * ldc) : _mm256_setzero_ps();
+    a1[i] = Accumulate ? _mm256_loadu_ps(c + i * ldc + 8) : _mm256_setzero_ps();
+  }
+#pragma GCC unroll 4
+  for (int64_t k = 0; k < kn; ++k) {
+    const __m256 u0 = _mm256_loadu_ps(b + k * 16), u1 = _mm256_loadu_ps(b + k * 16 + 8);
+#pragma GCC unroll 6
+    for (int i = 0; i < NR; ++i) {
+      const __m256 v = _mm256_broadcast_ss(a + i * lda + k);
+      a0[i] = _mm256_fmadd_ps(v, u0, a0[i]);
+      a1[i] = _mm256_fmadd_ps(v, u1, a1[i]);
+    }
+  }
+#pragma GCC unroll 6
+  for (int i = 0; i < NR; ++i) {
+    _mm256_storeu_ps(c + i * ldc, a0[i]);
+    _mm256_storeu_ps(c + i * ldc + 8, a1[i]);
+  }
+}
+
+/// productRows<nr, accumulate> for nr in 1..6.
+inline ProductFn productRowsFor(int64_t nr, bool accumulate) {
+  switch (nr) {
+    case 1:
+      return accumulate ? productRows<1, true> : productRows<1, false>;
+    case 2:
+      return accumulate ? productRows<2, true> : productRows<2, false>;
+    case 3:
+      return accumulate ? productRows<3, true> : productRows<3, false>;
+    case 4:
+      return accumulate ? productRows<4, true> : productRows<4, false>;
+    case 5:
+      return accumulate ? productRows<5, true> : productRows<5, false>;
+    default:
+      return accumulate ? productRows<6, true> : productRows<6, false>;
   }
 }
 
