@@ -25,7 +25,7 @@ set(ASC_LAYERS
   "ops:support,ir,cpu,soc"
   "frontend:support,ir,ops"
   "passes:support,ir,cpu,ops,soc"
-  "om:support,ir,ops"
+  "om:support,ir,cpu,ops"
   "runtime:support,ir,cpu,ops,passes,om,tensorio,trace"
   "compiler:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime"
   "ascendc:support,ir,soc"

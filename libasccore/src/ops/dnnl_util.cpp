@@ -129,6 +129,7 @@ Status AdaptedInput::init(const ir::Node& n, const memory::desc& have, void* dat
     mem_ = temporary(want, which, env);
     reorder_ = dnnl::reorder(src_, mem_);
     needs_reorder_ = true;
+    if (fastConversions()) conversion_ = blockedConversion(have, want);
   } catch (const dnnl::error& e) {
     return dnnlError(n, e);
   }
@@ -137,6 +138,16 @@ Status AdaptedInput::init(const ir::Node& n, const memory::desc& have, void* dat
 
 void AdaptedInput::prepare(ops::KernelEnv& env) {
   if (!needs_reorder_) return;
+  if (conversion_ != BlockedConversion::None) {
+    const memory::dims d = src_.get_desc().dims();
+    const auto* x = static_cast<const float*>(src_.get_data_handle());
+    auto* y = static_cast<float*>(mem_.get_data_handle());
+    if (conversion_ == BlockedConversion::ToPlain)
+      blockedToPlain(x, y, d[0], d[1], d[2] * d[3]);
+    else
+      plainToBlocked(x, y, d[0], d[1], d[2] * d[3]);
+    return;
+  }
   reorder_.execute(env.stream, src_, mem_);
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "asc/ops/kernel.h"
+#include "cpu/blocked.h"
 #include "support/pages.h"
 
 namespace asc::ops {
@@ -113,6 +114,7 @@ class AdaptedInput {
   memory src_, mem_;
   dnnl::reorder reorder_;
   bool needs_reorder_ = false;
+  BlockedConversion conversion_ = BlockedConversion::None;  // done by cpu/blocked.h instead
 };
 
 /// Weights reordered once, at kernel creation, into the layout the primitive chose (or queued,

@@ -407,6 +407,9 @@ Status Session::Impl::build(bool reuse) {
         auto src = cpu::memOf(ref(s.ins[0]), env.engine);
         auto dst = cpu::memOf(ref(s.outs[0]), env.engine);
         s.reorder = dnnl::reorder(src, dst);
+        // fp32 nChw8c <-> nchw: the runtime's own transposes (cpu/blocked.h) on AVX2 CPUs.
+        if (cpu::fastConversions())
+          s.conversion = cpu::blockedConversion(src.get_desc(), dst.get_desc());
       } catch (const dnnl::error& e) {
         return Status::error(ErrorCode::Internal, "{}: {}", s.label, e.what());
       }

@@ -16,6 +16,7 @@
 
 #include "asc/om/om_file.h"
 #include "asc/runtime/session.h"
+#include "cpu/blocked.h"
 #include "cpu/convert.h"
 #include "om/inplace.h"
 #include "ops/dnnl_util.h"
@@ -48,6 +49,7 @@ struct Step {
   std::vector<int> ins, outs;      // slot indices (-1: omitted input)
   std::unique_ptr<ops::Kernel> kernel;
   dnnl::reorder reorder;
+  cpu::BlockedConversion conversion = cpu::BlockedConversion::None;  // a Reorder the runtime does
   std::string label;
   std::vector<const ir::Node*> completes;  // nodes whose outputs are final after this step
   // Its kernel's workspace: the memories it added to KernelEnv::scratchpads and ::temporaries,
@@ -239,6 +241,17 @@ class Session::Impl {
         s.kernel->run();
         break;
       case StepKind::Reorder: {
+        if (s.conversion != cpu::BlockedConversion::None) {
+          const Slot& a = slots[s.ins[0]];
+          const ir::Shape& d = a.value->shape;
+          const auto* x = static_cast<const float*>(a.ptr);
+          auto* y = static_cast<float*>(slots[s.outs[0]].ptr);
+          if (s.conversion == cpu::BlockedConversion::ToPlain)
+            cpu::blockedToPlain(x, y, d[0], d[1], d[2] * d[3]);
+          else
+            cpu::plainToBlocked(x, y, d[0], d[1], d[2] * d[3]);
+          break;
+        }
         auto src = cpu::memOf(ref(s.ins[0]), env.engine);
         auto dst = cpu::memOf(ref(s.outs[0]), env.engine);
         s.reorder.execute(env.stream, src, dst);

@@ -108,7 +108,9 @@ class GemmConvAvx2 : public Kernel {
     g.p = g.oh * g.ow;
     g.kb_total = g.kh * g.kw * g.c / 8;
     const int64_t rows = (g.p + 5) / 6 * 6;
-    g.kb_chunk = std::clamp<int64_t>(kChunkFloats / (rows * 8), 1, g.kb_total);
+    // Whole slices per chunk (a short last slice per chunk costs the product its efficiency).
+    g.kb_chunk = std::clamp<int64_t>(kChunkFloats / (rows * 8) / kSlice * kSlice, kSlice, 1 << 30);
+    g.kb_chunk = std::min(g.kb_chunk, g.kb_total);
     x_ = x.f32();
     y_ = static_cast<float*>(y.data);
     if (k.inputs.size() > 2 && k.inputs[2].data) bias_ = k.inputs[2].f32();
