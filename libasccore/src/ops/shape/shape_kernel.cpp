@@ -64,6 +64,8 @@ void copyElems(Bytes* dst, const Bytes* src, int64_t n, int64_t src_stride, size
 // out[idx] = in[sum(idx[d] * stride[d]) + base] for an output shape; strides may be 0 or
 // negative (as element counts). The workhorse of transpose, slice, expand and tile.
 class StridedCopy : public Kernel {
+  static constexpr int64_t kPiece = 8192;
+
  public:
   StridedCopy(const void* in, void* out, ir::Shape out_shape, std::vector<int64_t> strides,
               int64_t base, size_t es, std::string name)
@@ -77,6 +79,26 @@ class StridedCopy : public Kernel {
     if (shape_.empty()) {
       shape_ = {1};
       strides_ = {0};
+    }
+    // Dims that walk the input contiguously with the next one merge into it (a channel slice
+    // of [1, C, H, W] is one run of C'HW elements, not C'H rows of W).
+    for (size_t d = shape_.size() - 1; d-- > 0;) {
+      if (shape_[d] != 1 && strides_[d] != strides_[d + 1] * shape_[d + 1]) continue;
+      shape_[d + 1] *= shape_[d];
+      shape_.erase(shape_.begin() + static_cast<std::ptrdiff_t>(d));
+      strides_.erase(strides_.begin() + static_cast<std::ptrdiff_t>(d));
+    }
+    // A long contiguous run is cut in equal pieces of at least 8K elements (a power of two of
+    // them that divides it), so the threads share it.
+    const int64_t run = shape_.back();
+    int64_t pieces = 1;
+    while (strides_.back() == 1 && run / (pieces * 2) >= kPiece && run % (pieces * 2) == 0)
+      pieces *= 2;
+    if (pieces > 1) {
+      shape_.back() = pieces;
+      shape_.push_back(run / pieces);
+      strides_.back() = run / pieces;
+      strides_.push_back(1);
     }
     inner_ = shape_.back();
     rows_ = inner_ ? ir::numElements(shape_) / inner_ : 0;
