@@ -561,14 +561,7 @@ void Session::Impl::warmUp(uint8_t* base, size_t bytes) {
 
 void Session::Impl::usePacked(const Step& s) {
   bool any = false;
-  for (int id : s.ins) {
-    if (id < 0 || !slots[id].value) continue;
-    any |= slots[id].value->packed != nullptr;
-    // A constant with no packed copy is read as it is (in place on every run, e.g. by the
-    // runtime's own Winograd kernel, or once now): its page tables now too, not in the first run.
-    if (warm_up && !slots[id].value->packed && slots[id].external)
-      prefaultForReading(slots[id].external, slots[id].value->byteSize());
-  }
+  for (int id : s.ins) any |= id >= 0 && slots[id].value && slots[id].value->packed;
   if (!any) return;
   const auto mine = s.kernel->packedInputs();
   for (int id : s.ins) {

@@ -220,8 +220,7 @@ class Session::Impl {
   bool warm_up = true;
 
   // Which of the step's packed constants its kernel reads in place (it reports them as its
-  // rearranged inputs, at the packed copy's address); those, and the constants that have no
-  // packed copy, get their page tables now.
+  // rearranged inputs, at the packed copy's address); those get their page tables now.
   void usePacked(const Step& s);
 
   ops::TensorRef ref(int id) {
