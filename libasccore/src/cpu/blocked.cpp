@@ -4,10 +4,9 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <string>
 
+#include "cpu/features.h"
 #include "cpu/parallel.h"
 
 namespace asc::cpu {
@@ -15,10 +14,7 @@ namespace asc::cpu {
 using dnnl::memory;
 
 bool fastConversions() {
-  static const bool on = [] {
-    const char* e = std::getenv("ASC_FAST_REORDER");
-    return !(e && std::string(e) == "0") && __builtin_cpu_supports("avx2");
-  }();
+  static const bool on = switchedOn("ASC_FAST_REORDER") && __builtin_cpu_supports("avx2");
   return on;
 }
 

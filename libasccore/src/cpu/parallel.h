@@ -2,12 +2,23 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 namespace asc::cpu {
+
+/// This thread's index in the enclosing parallel region and the region's thread count ({0, 1}
+/// outside one).
+inline std::pair<int64_t, int64_t> threadSlot() {
+#ifdef _OPENMP
+  return {omp_get_thread_num(), omp_get_num_threads()};
+#else
+  return {0, 1};
+#endif
+}
 
 /// Calls f(begin, end) on contiguous chunks of [0, n) in parallel; serial below `grain`.
 template <typename F>

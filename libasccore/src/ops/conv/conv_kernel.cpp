@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "cpu/features.h"
 #include "ops/conv/gemm_conv_avx2.h"
 #include "ops/conv/winograd_avx2.h"
 #include "ops/dnnl_util.h"
@@ -52,10 +53,7 @@ Geometry geometry(const ir::Node& n, size_t spatial) {
 // channels-last path, measured on ResNet shapes; ASC_CONV_WINOGRAD=0 turns it off.
 bool wantWinograd(const TensorRef& x, const TensorRef& w, const TensorRef& y, const Geometry& g,
                   size_t spatial) {
-  static const bool enabled = [] {
-    const char* e = std::getenv("ASC_CONV_WINOGRAD");
-    return !(e && std::string(e) == "0");
-  }();
+  static const bool enabled = cpu::switchedOn("ASC_CONV_WINOGRAD");
   if (!enabled || !g.fast_kernels || spatial != 2 || g.group != 1 || y.layout != Layout::Blocked ||
       !channelsLast())
     return false;

@@ -18,12 +18,13 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
 #include "asc/ops/op_def.h"
+#include "cpu/features.h"
 #include "cpu/parallel.h"
 #include "ops/avx2_product.h"
+#include "ops/conv/avx2_conv.h"
 #include "ops/dnnl_util.h"
 
 namespace asc::ops {
@@ -146,11 +147,7 @@ class GemmConvAvx2 : public Kernel {
       const float* res = res_ && !in_place_ ? res_ + img * out_image : nullptr;
 #pragma omp parallel num_threads(threads_)
       {
-#ifdef _OPENMP
-        const int64_t tid = omp_get_thread_num(), nt = omp_get_num_threads();
-#else
-        const int64_t tid = 0, nt = 1;
-#endif
+        const auto [tid, nt] = cpu::threadSlot();
         const int64_t j0 = k16_n * tid / nt, j1 = k16_n * (tid + 1) / nt;  // this thread's columns
         for (int64_t kb0 = 0; kb0 < g.kb_total; kb0 += g.kb_chunk) {
           const int64_t kb1 = std::min(g.kb_total, kb0 + g.kb_chunk), blocks = kb1 - kb0;
@@ -195,41 +192,11 @@ class GemmConvAvx2 : public Kernel {
 }  // namespace
 
 bool gemmConvAvx2Serves(const KernelInit& k) {
-  static const bool enabled = [] {
-    const char* e = std::getenv("ASC_CONV_GEMM");
-    return !(e && std::string(e) == "0") && __builtin_cpu_supports("avx2") &&
-           __builtin_cpu_supports("fma");
-  }();
-  const ir::Node& n = k.node;
-  if (!enabled || n.op_type != "Conv" || channelsLast() || blockSize() != 8 ||
-      k.inputs.size() < 2 || k.outputs.size() != 1)
-    return false;
-  const TensorRef &x = k.inputs[0], &w = k.inputs[1], &y = k.outputs[0];
-  auto blockedF32 = [](const TensorRef& t) {
-    return t.data && t.layout == Layout::Blocked && t.type == ir::DType::F32 &&
-           t.shape().size() == 4;
-  };
-  if (!blockedF32(x) || !blockedF32(y) || !w.data || !w.value->isConstant() ||
-      w.type != ir::DType::F32 || w.layout != Layout::Plain)
-    return false;
-  const std::string act = n.attrs.getString("activation", "");
-  if (!act.empty() && act != "Relu") return false;
-  if (k.inputs.size() > 2 && k.inputs[2].data &&
-      (k.inputs[2].type != ir::DType::F32 || k.inputs[2].layout != Layout::Plain))
-    return false;
-  if (k.inputs.size() > 3 && k.inputs[3].data &&
-      (k.inputs[3].layout != Layout::Blocked || k.inputs[3].type != ir::DType::F32))
-    return false;
-  const ir::Shape& ws = w.shape();
-  if (ws.size() != 4 || ws[2] * ws[3] <= 1 || n.attrs.getInt("group", 1) != 1) return false;
-  if (n.attrs.getInts("strides", {1, 1}).size() != 2 ||
-      n.attrs.getInts("dilations", {1, 1}).size() != 2 ||
-      n.attrs.getInts("pads", {0, 0, 0, 0}).size() != 4)
-    return false;
-  const int64_t c = x.shape()[1], kk = y.shape()[1];
-  if (c % 8 != 0 || kk % 16 != 0 || ws[0] != kk || ws[1] != c) return false;
-  const int64_t p = y.shape()[2] * y.shape()[3];
-  return p > 0 && p <= kMaxOutput;
+  static const bool enabled = cpu::switchedOn("ASC_CONV_GEMM");
+  if (!enabled || !avx2BlockedConv(k)) return false;
+  const ir::Shape &ws = k.inputs[1].shape(), &ys = k.outputs[0].shape();
+  const int64_t p = ys[2] * ys[3];
+  return ws[2] * ws[3] > 1 && p > 0 && p <= kMaxOutput;
 }
 
 Result<std::unique_ptr<Kernel>> createGemmConvAvx2(const KernelInit& k) {

@@ -23,13 +23,14 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
+#include "cpu/features.h"
 #include "cpu/parallel.h"
 #include "asc/ops/op_def.h"
 #include "ops/avx2_product.h"
+#include "ops/conv/avx2_conv.h"
 #include "ops/dnnl_util.h"
 
 namespace asc::ops {
@@ -255,11 +256,7 @@ class WinogradAvx2 : public Kernel {
     // each takes an equal run of groups, in blocks that do not cross an image.
 #pragma omp parallel num_threads(threads_)
     {
-#ifdef _OPENMP
-      const int64_t tid = omp_get_thread_num(), nt = omp_get_num_threads();
-#else
-      const int64_t tid = 0, nt = 1;
-#endif
+      const auto [tid, nt] = cpu::threadSlot();
       float* mine = scratch + tid * s.scratch;
       const int64_t g1 = all * (tid + 1) / nt;
       for (int64_t g = all * tid / nt; g < g1;) {
@@ -287,47 +284,21 @@ class WinogradAvx2 : public Kernel {
 }  // namespace
 
 bool winogradAvx2Serves(const KernelInit& k) {
-  static const bool enabled = [] {
-    const char* e = std::getenv("ASC_CONV_WINOGRAD");
-    return !(e && std::string(e) == "0") && __builtin_cpu_supports("avx2") &&
-           __builtin_cpu_supports("fma");
-  }();
+  static const bool enabled = cpu::switchedOn("ASC_CONV_WINOGRAD");
+  if (!enabled || !avx2BlockedConv(k)) return false;
   const ir::Node& n = k.node;
-  if (!enabled || n.op_type != "Conv" || channelsLast() || blockSize() != 8 ||
-      k.inputs.size() < 2 || k.outputs.size() != 1)
-    return false;
-  const TensorRef &x = k.inputs[0], &w = k.inputs[1], &y = k.outputs[0];
-  auto blockedF32 = [](const TensorRef& t) {
-    return t.data && t.layout == Layout::Blocked && t.type == ir::DType::F32 &&
-           t.shape().size() == 4;
-  };
-  if (!blockedF32(x) || !blockedF32(y) || !w.data || !w.value->isConstant() ||
-      w.type != ir::DType::F32 || w.layout != Layout::Plain)
-    return false;
   if (n.attrs.getString(kImplModeAttr, "") == "high_precision") return false;
-  const std::string act = n.attrs.getString("activation", "");
-  if (!act.empty() && act != "Relu") return false;
-  if (k.inputs.size() > 2 && k.inputs[2].data &&
-      (k.inputs[2].type != ir::DType::F32 || k.inputs[2].layout != Layout::Plain))
-    return false;
-  if (k.inputs.size() > 3 && k.inputs[3].data &&
-      (k.inputs[3].layout != Layout::Blocked || k.inputs[3].type != ir::DType::F32))
-    return false;
-  const ir::Shape& ws = w.shape();
-  if (ws.size() != 4 || ws[2] != 3 || ws[3] != 3 || n.attrs.getInt("group", 1) != 1) return false;
+  const ir::Shape &xs = k.inputs[0].shape(), &ws = k.inputs[1].shape(), &ys = k.outputs[0].shape();
+  if (ws[2] != 3 || ws[3] != 3) return false;
   for (int64_t v : n.attrs.getInts("strides", {1, 1}))
     if (v != 1) return false;
   for (int64_t v : n.attrs.getInts("dilations", {1, 1}))
     if (v != 1) return false;
   const auto pads = n.attrs.getInts("pads", {0, 0, 0, 0});
-  if (pads.size() != 4) return false;
   for (int64_t p : pads)
     if (p < 0 || p > 2) return false;
-  const int64_t c = x.shape()[1], kk = y.shape()[1];
-  if (c % 8 != 0 || kk % 16 != 0 || ws[0] != kk || ws[1] != c) return false;
-  const int64_t oh = x.shape()[2] + pads[0] + pads[2] - 2,
-                ow = x.shape()[3] + pads[1] + pads[3] - 2;
-  if (oh != y.shape()[2] || ow != y.shape()[3] || oh <= 0 || ow <= 0) return false;
+  const int64_t oh = xs[2] + pads[0] + pads[2] - 2, ow = xs[3] + pads[1] + pads[3] - 2;
+  if (oh != ys[2] || ow != ys[3] || oh <= 0 || ow <= 0) return false;
   return oh * ow >= kMinOutput;
 }
 

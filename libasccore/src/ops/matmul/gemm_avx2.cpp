@@ -14,9 +14,9 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
+#include "cpu/features.h"
 #include "cpu/parallel.h"
 #include "ops/avx2_product.h"
 #include "ops/dnnl_util.h"
@@ -83,11 +83,7 @@ class GemmAvx2 : public Kernel {
     const bool epilogue = s.bias || s.relu;
 #pragma omp parallel num_threads(threads_)
     {
-#ifdef _OPENMP
-      const int64_t tid = omp_get_thread_num(), nt = omp_get_num_threads();
-#else
-      const int64_t tid = 0, nt = 1;
-#endif
+      const auto [tid, nt] = cpu::threadSlot();
       const int64_t j0 = panels * tid / nt, j1 = panels * (tid + 1) / nt;
       for (int64_t ks = 0; ks < s.k; ks += kSlice) {
         const int64_t kn = std::min(kSlice, s.k - ks);
@@ -120,11 +116,8 @@ class GemmAvx2 : public Kernel {
 }  // namespace
 
 bool gemmAvx2Serves(const GemmAvx2Shape& s) {
-  static const bool enabled = [] {
-    const char* e = std::getenv("ASC_GEMM_AVX2");
-    return !(e && std::string(e) == "0") && __builtin_cpu_supports("avx2") &&
-           __builtin_cpu_supports("fma") && !__builtin_cpu_supports("avx512f");
-  }();
+  static const bool enabled =
+      cpu::switchedOn("ASC_GEMM_AVX2") && cpu::hasAvx2Fma() && !__builtin_cpu_supports("avx512f");
   return enabled && s.m > 0 && s.k > 0 && s.n > 0 && s.n % 16 == 0;
 }
 
