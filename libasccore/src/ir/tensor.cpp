@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "asc/support/fp16.h"
+#include "support/pages.h"
 
 namespace asc::ir {
 
@@ -22,10 +23,12 @@ std::shared_ptr<const Blob> Blob::copyOf(const void* data, size_t size) {
 }
 
 struct Blob::Lazy {
-  std::once_flag once;
+  std::mutex mu;
   std::atomic<bool> ready{false};
   std::function<void(uint8_t*)> fill;
-  std::vector<uint8_t> bytes;
+  const uint8_t* bytes = nullptr;
+  std::vector<uint8_t> small;
+  PageBuffer pages;  // a large one: whole pages, faulted in with one call (support/pages.h)
 };
 
 std::shared_ptr<const Blob> Blob::lazy(size_t size, std::function<void(uint8_t*)> make) {
@@ -35,15 +38,47 @@ std::shared_ptr<const Blob> Blob::lazy(size_t size, std::function<void(uint8_t*)
   return b;
 }
 
+std::shared_ptr<const Blob> Blob::unaligned(const void* data, size_t size,
+                                            std::shared_ptr<const void> owner) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  return lazy(size, [p, size, owner = std::move(owner)](uint8_t* out) {
+    if (size) std::memcpy(out, p, size);
+  });
+}
+
 const uint8_t* Blob::make() const {
   Lazy& l = *lazy_;
-  std::call_once(l.once, [&] {
-    l.bytes.assign(size_, 0);
-    l.fill(l.bytes.data());
-    l.fill = nullptr;
-    l.ready.store(true, std::memory_order_release);
-  });
-  return l.bytes.data();
+  if (l.ready.load(std::memory_order_acquire)) return l.bytes;
+  std::lock_guard<std::mutex> lock(l.mu);
+  if (l.ready.load(std::memory_order_relaxed)) return l.bytes;
+  // A page fault per 4 KiB of a heap copy cost ResNet-50's 97 MB of misaligned weights 92 ms
+  // against 3.5 for pages faulted in with one call before the copy.
+  constexpr size_t kLarge = size_t(64) << 10;
+  if (size_ >= kLarge) l.pages = pageBuffer(size_);
+  if (l.pages) {
+    populatePages(l.pages.get(), size_);
+    l.bytes = l.pages.get();
+  } else {
+    l.small.assign(size_, 0);
+    l.bytes = l.small.data();
+  }
+  l.fill(const_cast<uint8_t*>(l.bytes));
+  l.fill = nullptr;
+  l.ready.store(true, std::memory_order_release);
+  return l.bytes;
+}
+
+void Blob::copyTo(void* dst) const {
+  if (size_ == 0) return;
+  if (lazy_ && !ready()) {
+    Lazy& l = *lazy_;
+    std::lock_guard<std::mutex> lock(l.mu);
+    if (!l.ready.load(std::memory_order_relaxed)) {
+      l.fill(static_cast<uint8_t*>(dst));
+      return;
+    }
+  }
+  std::memcpy(dst, data(), size_);
 }
 
 bool Blob::ready() const { return !lazy_ || lazy_->ready.load(std::memory_order_acquire); }

@@ -6,8 +6,11 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <mutex>
 #include <system_error>
 #include <thread>
 #include <unordered_map>
@@ -19,6 +22,7 @@
 #include "format.h"
 #include "om/inplace.h"
 #include "support/memory_planner.h"
+#include "support/pages.h"
 #include "ge_convert.h"
 #include "task.pb.h"
 
@@ -373,18 +377,194 @@ class OmBuilder {
     }
   }
 
-  // A run of the file's bytes and its CRC32: write() CRCs the weights on a second thread while
-  // it writes them (the page-cache copies, not the CRC, bound the write), then joins every
-  // run in file order with crc32_combine. ResNet-50's 207 MB: the CRC took ~45 ms of wall time
-  // on 2 cores before the write; now it hides under the write's ~200 ms.
+  // A run of the file's bytes and its CRC32. write() joins every run in file order with
+  // crc32_combine; the weights' runs are CRCed on a second thread (WeightStream).
   struct Piece {
     const uint8_t* data;
     size_t size;
     uLong crc;
   };
-  static void crcPieces(std::vector<Piece*>& runs_to_crc) {
-    for (Piece* p : runs_to_crc) p->crc = crc32_z(crc32(0L, Z_NULL, 0), p->data, p->size);
+  static uLong crcOf(const uint8_t* p, size_t n) { return crc32_z(crc32(0L, Z_NULL, 0), p, n); }
+
+  static Status makeBytes(const ir::Value& v, const ir::Blob& b, uint8_t* out) {
+    try {
+      b.copyTo(out);
+    } catch (const std::exception& e) {
+      return Status::error(ErrorCode::Internal, "cannot make the bytes of weight '{}': {}", v.name,
+                           e.what());
+    }
+    return Status::ok();
   }
+  static size_t largestToMake(const std::vector<const ir::Blob*>& blobs) {
+    size_t most = 0;
+    for (const ir::Blob* b : blobs)
+      if (!b->ready()) most = std::max(most, b->size());
+    return most;
+  }
+
+  // The weights' bytes and CRCs, made on a second thread in file order while write() writes
+  // them out on the first (the page-cache copies alone took half of atc's time on ResNet-50).
+  // A weight whose Blob has its bytes only on request (ir::Blob::copyTo: a packed copy atc makes
+  // now, plain data misaligned in its ONNX file) is made into one of three buffers in turn,
+  // reused once written, rather than each into memory of its own: every new page costs a fault
+  // (on a 2-core VM, ResNet-50's 190 MB of such copies took ~150 ms of page clearing).
+  // Without a thread to be had, next() makes each weight itself.
+  class WeightStream {
+   public:
+    struct Item {
+      const ir::Value* value;
+      const ir::Blob* blob;
+      size_t size;
+      std::vector<Piece> pieces;  // of at most kPiece bytes
+      const uint8_t* bytes = nullptr;
+      // Which pieces a thread has taken to CRC: whichever gets to one first (the stream after
+      // making the weight, write() after writing it), so both cores share the CRCs.
+      std::unique_ptr<std::atomic<bool>[]> taken;
+    };
+
+    Status start(std::vector<Item> items) {
+      items_ = std::move(items);
+      for (Item& it : items_) {
+        it.taken.reset(new std::atomic<bool>[it.pieces.size()]);
+        for (size_t k = 0; k < it.pieces.size(); ++k) it.taken[k] = false;
+      }
+      std::vector<const ir::Blob*> blobs;
+      for (const Item& it : items_) blobs.push_back(it.blob);
+      if (const size_t most = largestToMake(blobs))
+        for (auto& b : buffers_) {
+          b.bytes = pageBuffer(most);
+          if (!b.bytes)
+            return Status::error(ErrorCode::MemoryExceeded,
+                                 "cannot allocate {} bytes to write the weights through", most);
+          populatePages(b.bytes.get(), most);
+        }
+      try {
+        thread_ = std::thread([this] { loop(); });
+      } catch (const std::system_error&) {
+      }
+      return Status::ok();
+    }
+    ~WeightStream() { stop(); }
+
+    // The CRCs of item i's pieces no thread has taken yet (after writing it out).
+    void crc(size_t i) {
+      Item& it = items_[i];
+      for (size_t k = 0; k < it.pieces.size(); ++k)
+        if (!it.taken[k].exchange(true))
+          it.pieces[k].crc = crcOf(it.pieces[k].data, it.pieces[k].size);
+    }
+    // Item i's bytes, once made (items are asked for in order, each once, each CRCed by crc()
+    // before the next is asked for).
+    Result<const Item*> next(size_t i) {
+      if (!thread_.joinable()) {  // made and CRCed here
+        ASC_RETURN_IF_ERROR(make(i));
+        crc(i);
+        written_ = i + 1;
+        return &items_[i];
+      }
+      std::unique_lock<std::mutex> lock(mu_);
+      written_ = i;  // the item before is out: its buffer may be made into again
+      cv_.notify_all();
+      cv_.wait(lock, [&] { return made_ > i || !status_.isOk(); });
+      if (!status_.isOk()) return status_;
+      return &items_[i];
+    }
+    // Every CRC done (after the last next()); the items stay until the stream goes.
+    Status finish() {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        written_ = items_.size();
+        cv_.notify_all();
+      }
+      if (thread_.joinable()) thread_.join();
+      return status_;
+    }
+    const std::vector<Item>& items() const { return items_; }
+
+   private:
+    struct Buffer {
+      PageBuffer bytes;
+      size_t user = SIZE_MAX;  // the item last made into it
+    };
+    Status make(size_t i) {
+      Item& it = items_[i];
+      if (it.blob->ready()) {
+        it.bytes = it.blob->data();
+      } else {
+        Buffer& b = buffers_[turn_++ % kBuffers];
+        ASC_RETURN_IF_ERROR(makeBytes(*it.value, *it.blob, b.bytes.get()));
+        b.user = i;
+        it.bytes = b.bytes.get();
+      }
+      for (size_t at = 0, k = 0; at < it.size; at += kPiece, ++k) it.pieces[k].data = it.bytes + at;
+      return Status::ok();
+    }
+    // Makes the items in order. Before making one into a buffer not yet written out, it CRCs
+    // pieces of the items made (write() does the rest): making comes first, as the writer
+    // waits for it.
+    void loop() {
+      size_t crc_from = 0;  // no piece before this item is left to take
+      auto crcOne = [&] {
+        for (; crc_from < made(); ++crc_from) {
+          Item& it = items_[crc_from];
+          for (size_t k = 0; k < it.pieces.size(); ++k)
+            if (!it.taken[k].exchange(true)) {
+              it.pieces[k].crc = crcOf(it.pieces[k].data, it.pieces[k].size);
+              return true;
+            }
+        }
+        return false;
+      };
+      for (size_t i = 0; i < items_.size(); ++i) {
+        const Buffer& b = buffers_[turn_ % kBuffers];
+        const bool needs = !items_[i].blob->ready() && b.user != SIZE_MAX;
+        for (;;) {
+          std::unique_lock<std::mutex> lock(mu_);
+          if (stopping_) return;
+          if (!needs || written_ > b.user) break;
+          lock.unlock();
+          if (crcOne()) continue;
+          lock.lock();
+          cv_.wait(lock, [&] { return stopping_ || written_ > b.user; });
+        }
+        Status st = make(i);
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!st.isOk()) {
+          status_ = st;
+          cv_.notify_all();
+          return;
+        }
+        made_ = i + 1;
+        cv_.notify_all();
+      }
+      while (crcOne()) {
+      }
+    }
+    size_t made() {
+      std::lock_guard<std::mutex> lock(mu_);
+      return made_;
+    }
+    void stop() {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        stopping_ = true;
+        cv_.notify_all();
+      }
+      if (thread_.joinable()) thread_.join();
+    }
+
+    std::vector<Item> items_;
+    static constexpr size_t kBuffers = 3;
+    Buffer buffers_[kBuffers];
+    size_t turn_ = 0;
+    std::thread thread_;
+    std::mutex mu_;
+    std::condition_variable cv_;
+    size_t made_ = 0, written_ = 0;
+    bool stopping_ = false;
+    Status status_ = Status::ok();
+  };
+  static constexpr size_t kPiece = size_t(1) << 20;
 
   // --external_weight: weight/<stem>.<k>.bin per constant (1) or weight/<stem>.bin for all (2),
   // each written atomically and streamed from the constant's own storage.
@@ -394,6 +574,7 @@ class OmBuilder {
     ASC_RETURN_IF_ERROR(makeDirs(dir));
     const std::string stem = fileStem(path);
     std::unique_ptr<OutputFile> one;
+    PageBuffer scratch;  // for weights made on request
     static const uint8_t zeros[kWeightAlign] = {};
     for (size_t k = 0; k < external_.size(); ++k) {
       const ir::Value* v = external_[k].value;
@@ -413,7 +594,20 @@ class OmBuilder {
         f = own.get();
       }
       const uint64_t offset = f->offset();
-      if (v->byteSize()) ASC_RETURN_IF_ERROR(f->write(v->data->data(), v->byteSize()));
+      if (v->byteSize() && v->data->ready()) {
+        ASC_RETURN_IF_ERROR(f->write(v->data->data(), v->byteSize()));
+      } else if (v->byteSize()) {
+        if (!scratch) {
+          std::vector<const ir::Blob*> blobs;
+          for (const External& e : external_) blobs.push_back(e.value->data.get());
+          const size_t most = largestToMake(blobs);
+          scratch = pageBuffer(most);
+          if (!scratch)
+            return Status::error(ErrorCode::MemoryExceeded, "cannot allocate {} bytes", most);
+        }
+        ASC_RETURN_IF_ERROR(makeBytes(*v, *v->data, scratch.get()));
+        ASC_RETURN_IF_ERROR(f->write(scratch.get(), v->byteSize()));
+      }
       auto& attrs = *external_[k].op->mutable_attr();
       attrs["location"] = makeStringAttr(rel);
       attrs["offset"] = makeIntAttr(static_cast<int64_t>(offset));
@@ -428,9 +622,9 @@ class OmBuilder {
     ASC_RETURN_IF_ERROR(writeExternal(path));
     if (!external_.empty()) model_bytes_ = deterministicBytes(model_);  // with the files' offsets
     ASC_TRY(auto f, OutputFile::create(path));
-    // Every byte written after the header, as runs in file order (`order`); the weights' runs
-    // point at their blobs and are CRCed by `crc_thread`, the rest here.
-    std::deque<Piece> runs;  // stable addresses: the CRC thread fills the weights' in place
+    // Every byte written after the header, as runs in file order (`order`): the weights' are
+    // the stream's, the rest CRCed here.
+    std::deque<Piece> runs;  // stable addresses
     std::vector<const Piece*> order;
     uLong meta_crc = crc32(0L, Z_NULL, 0);
     bool in_weights = false;
@@ -463,29 +657,15 @@ class OmBuilder {
     ASC_RETURN_IF_ERROR(put(e, sizeof(e)));
     ASC_RETURN_IF_ERROR(put(model_bytes_.data(), model_bytes_.size()));
     in_weights = true;
-    // The weights' runs (pieces of at most 16 MB, so a big weight's CRC keeps pace with its
-    // write) are listed first, so the CRC thread starts while the first is written.
-    constexpr size_t kPiece = size_t(16) << 20;
-    std::vector<Piece*> weight_runs;
-    for (const WeightSlot& w : weights_)
-      for (size_t at = 0; at < w.size(); at += kPiece) {
-        runs.push_back({w.blob().data() + at, std::min<size_t>(kPiece, w.size() - at), 0});
-        weight_runs.push_back(&runs.back());
-      }
-    std::thread crc_thread;
-    try {
-      crc_thread = std::thread(crcPieces, std::ref(weight_runs));
-    } catch (const std::system_error&) {
-      crcPieces(weight_runs);  // no thread to be had: CRC first, then write
+    std::vector<WeightStream::Item> items;
+    for (const WeightSlot& w : weights_) {
+      items.push_back({w.value, &w.blob(), w.size(), {}});
+      for (size_t at = 0; at < w.size(); at += kPiece)
+        items.back().pieces.push_back({nullptr, std::min<size_t>(kPiece, w.size() - at), 0});
     }
-    struct Join {
-      std::thread& t;
-      ~Join() {
-        if (t.joinable()) t.join();
-      }
-    } join{crc_thread};
+    WeightStream stream;
+    ASC_RETURN_IF_ERROR(stream.start(std::move(items)));
     uint64_t pos = 0;
-    size_t run = 0;
     for (size_t i = 0; i < weights_.size(); ++i) {
       const WeightSlot& w = weights_[i];
       while (pos < w.offset) {
@@ -493,8 +673,10 @@ class OmBuilder {
         ASC_RETURN_IF_ERROR(put(zeros, n));
         pos += n;
       }
-      for (size_t at = 0; at < w.size(); at += kPiece) order.push_back(weight_runs[run++]);
-      if (w.size()) ASC_RETURN_IF_ERROR(f->write(w.blob().data(), w.size()));
+      ASC_TRY(const WeightStream::Item* it, stream.next(i));
+      for (const Piece& p : it->pieces) order.push_back(&p);  // CRCs all in after finish()
+      if (w.size()) ASC_RETURN_IF_ERROR(f->write(it->bytes, w.size()));
+      stream.crc(i);
       pos += w.size();
     }
     while (pos < weights_size_) {
@@ -504,7 +686,7 @@ class OmBuilder {
     }
     in_weights = false;
     ASC_RETURN_IF_ERROR(put(task_bytes_.data(), task_bytes_.size()));
-    if (crc_thread.joinable()) crc_thread.join();
+    ASC_RETURN_IF_ERROR(stream.finish());
     uLong crc = crc32(0L, Z_NULL, 0);
     for (const Piece* piece : order)
       crc = crc32_combine(crc, piece->crc, static_cast<z_off_t>(piece->size));

@@ -223,6 +223,25 @@ Status runWeightReorders(ops::KernelEnv& env, int threads) {
   return st;
 }
 
+Status reserveWeightReorders(ops::KernelEnv& env) {
+  constexpr size_t kAlign = 64;
+  size_t total = 0;
+  for (const auto& r : env.pending_reorders)
+    total += (r.dst.get_desc().get_size() + kAlign - 1) / kAlign * kAlign;
+  if (total == 0) return Status::ok();
+  PageBuffer range = reservedPages(total);
+  if (!range)
+    return Status::error(ErrorCode::MemoryExceeded,
+                         "cannot reserve {} bytes of address space for the packed weights", total);
+  size_t at = 0;
+  for (auto& r : env.pending_reorders) {
+    r.dst.set_data_handle(range.get() + at);
+    at += (r.dst.get_desc().get_size() + kAlign - 1) / kAlign * kAlign;
+  }
+  env.weight_buffers.push_back(std::move(range));
+  return Status::ok();
+}
+
 void useSharedScratchpad(dnnl::primitive_attr& attr) {
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
 }

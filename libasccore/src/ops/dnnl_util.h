@@ -31,7 +31,8 @@ struct KernelEnv {
     dnnl::memory src, dst;
   };
   std::vector<PendingReorder> pending_reorders;
-  /// The buffers behind the reordered weights runWeightReorders made (one per call).
+  /// The buffers behind the reordered weights runWeightReorders made (one per call), or the
+  /// address space reserveWeightReorders handed out.
   std::vector<PageBuffer> weight_buffers;
   /// The packed constants (ir::Value::packed) whose weights a kernel took through
   /// cpu::constantWeights: in place, or reordered from their plain bytes. A session checks
@@ -125,6 +126,10 @@ Result<memory> reorderConstant(const ir::Node& n, const memory::desc& have, cons
 /// Runs the weight reorders queued in `env` on up to `threads` threads, largest first, and
 /// empties the queue. E19999 naming the node if oneDNN fails one.
 Status runWeightReorders(ops::KernelEnv& env, int threads);
+/// For a session that only packs weights (atc): gives each queued reorder's destination an
+/// address of its own in reserved address space (support/pages.h: no memory behind it) and
+/// leaves the queue for the caller, which runs each reorder into a buffer of its choosing.
+Status reserveWeightReorders(ops::KernelEnv& env);
 
 /// The exact name of a memory layout, for packed weights: every field of a blocked or Winograd
 /// descriptor ("blocked f32 dims=... strides=... inner=..."), or "" for a layout that cannot be

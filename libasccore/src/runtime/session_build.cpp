@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <new>
+#include <unordered_map>
 
 #include "asc/ops/registry.h"
 #include "asc/support/log.h"
@@ -33,7 +36,8 @@ int Session::Impl::need(const ir::Value* v, Layout layout, ir::DType type, int u
   }
   int src = mainSlot(v);
   Slot base = slots[src];
-  if (packedOnly(v)) base.external = v->data->data();  // the plain bytes, made now
+  // The plain bytes, made now: of weights stored only packed, or standing in as zeros.
+  if (packedOnly(v) || standsIn(base.external)) base.external = v->data->data();
   // Constants are converted once, here, into memory the session owns: kernels read them when
   // they are created (weight reorders), before any run.
   if (v->isConstant() && layout == Layout::Plain) {
@@ -198,6 +202,17 @@ Status Session::Impl::build(bool reuse) {
     input_slots.push_back(id);
     input_info.push_back({v->name, v->dtype, v->shape, v->byteSize()});
   }
+  // Only packing (atc): the constants not made yet are read from where they lie when their
+  // reorders run, not copied now for kernels that only keep their address.
+  auto deferred = [&](const ir::Value* v) {
+    return pack_only && v->data && !v->data->ready() && !v->packed;
+  };
+  if (pack_only) {
+    size_t most = 0;
+    for (const auto& v : graph.values())
+      if (v->isConstant() && deferred(v.get())) most = std::max(most, v->data->size());
+    if (most) placeholder = pageBuffer(most);
+  }
   for (const auto& v : graph.values())
     if (v->isConstant()) {
       int id = newSlot(v.get(), Layout::Plain, v->dtype, -1);
@@ -205,7 +220,12 @@ Status Session::Impl::build(bool reuse) {
       // Weights the OM stores only packed: their plain bytes are made only if read (a kernel
       // that wants another layout, see createKernel). Until then the slot points at the
       // packed copy, which is at least as large.
-      slots[id].external = packedOnly(v.get()) ? v->packed->data() : v->data->data();
+      if (packedOnly(v.get()))
+        slots[id].external = v->packed->data();
+      else if (placeholder && deferred(v.get()))
+        slots[id].external = placeholder.get();
+      else
+        slots[id].external = v->data->data();
     }
   // Each value's last consumer in execution order (graph outputs: past the end).
   last_consumer.clear();
@@ -417,9 +437,10 @@ Status Session::Impl::build(bool reuse) {
   }
   // The weights the kernels reordered, all at once (KernelEnv::defer_weight_reorders).
   env.defer_weight_reorders = false;
+  if (pack_only) return cpu::reserveWeightReorders(env);
   ASC_RETURN_IF_ERROR(cpu::runWeightReorders(env, threads));
   ASC_RETURN_IF_ERROR(bindScratchpads(base, alloc_bytes));
-  if (warm_up) warmUp(base, alloc_bytes);
+  warmUp(base, alloc_bytes);
   return Status::ok();
 }
 
@@ -578,9 +599,9 @@ void Session::Impl::usePacked(const Step& s) {
 }
 
 Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionOptions& opts,
-                                                 bool reuse, om::OmModel* plan, bool warm_up) {
+                                                 bool reuse, om::OmModel* plan, bool pack_only) {
   auto impl = std::make_unique<Session::Impl>();
-  impl->warm_up = warm_up;
+  impl->pack_only = pack_only;
   impl->graph = std::move(graph);
   if (plan) {  // value pointers stay valid: the graph owns its values through unique_ptrs
     impl->om_offsets = std::move(plan->activation_offsets);
@@ -618,19 +639,74 @@ Result<size_t> packWeights(ir::Graph& graph, const SessionOptions& opts) {
   for (const auto& v : graph.values()) any = any || candidate(v.get());
   if (!any) return size_t{0};
   ASC_TRY(std::shared_ptr<Session::Impl> impl,
-          buildImpl(graph.clone(), opts, opts.reuse_memory, nullptr, false));
+          buildImpl(graph.clone(), opts, opts.reuse_memory, nullptr, true));
+  // The kernels exist, their weight reorders queued (Impl::pack_only). Each packed copy is made
+  // when the OM writer asks for it (ir::Blob::copyTo), into the writer's buffer: its reorder
+  // runs then, from the constant where it lies (through one reused staging buffer when that is
+  // misaligned). No copy of all the weights is ever held, plain or packed.
+  std::unordered_map<const void*, const ops::KernelEnv::PendingReorder*> queued;
+  for (const auto& r : impl->env.pending_reorders) queued[r.dst.get_data_handle()] = &r;
+  struct Staging {
+    std::mutex mu;
+    PageBuffer bytes;
+  };
+  auto staging = std::make_shared<Staging>();
   size_t packed = 0;
   for (const auto& s : impl->steps) {
     if (s.kind != StepKind::Kernel || !s.kernel) continue;
     for (const ops::PackedInput& p : s.kernel->packedInputs()) {
       if (p.input >= s.ins.size() || s.ins[p.input] < 0) continue;
-      const ir::Value* seen = impl->slots[s.ins[p.input]].value;
+      const Slot& slot = impl->slots[s.ins[p.input]];
+      const ir::Value* seen = slot.value;
       ir::Value* v = seen ? graph.findValue(seen->name) : nullptr;
       // Only an fp32 constant read by this one node: its copy must mean the same bytes to
       // whoever reads it, and a kernel reads fp32 weights.
       if (!candidate(v) || users.at(v)[0]->name != s.node->name) continue;
-      // The kernel's own buffer, kept alive by the graph until the OM is written: no copy.
-      v->packed = std::make_shared<ir::Blob>(p.data, p.bytes, impl);
+      auto q = queued.find(p.data);
+      const bool zeros = impl->standsIn(slot.external);  // the kernel saw a stand-in
+      if (q == queued.end()) {
+        if (zeros) continue;
+        // Reordered already: the kernel's own buffer, kept alive by the graph until the OM is
+        // written.
+        v->packed = std::make_shared<ir::Blob>(p.data, p.bytes, impl);
+      } else {
+        const ops::KernelEnv::PendingReorder& r = *q->second;
+        const void* from = r.src.get_data_handle();
+        const bool from_value = impl->standsIn(from);
+        // A kernel that reordered a copy it made of the stand-in's zeros, or a view of part of
+        // it, packed nothing real.
+        if (zeros && (!from_value || r.src.get_desc().get_size() != v->data->size())) continue;
+        std::shared_ptr<const ir::Blob> source = from_value ? v->data : nullptr;
+        v->packed = ir::Blob::lazy(p.bytes, [impl, staging, source, from, have = r.src.get_desc(),
+                                             want = r.dst.get_desc()](uint8_t* out) {
+          std::lock_guard<std::mutex> lock(staging->mu);
+          const void* src = from;
+          if (source && source->ready()) {
+            src = source->data();
+          } else if (source) {
+            if (!staging->bytes) {
+              staging->bytes = pageBuffer(impl->placeholder.get_deleter().bytes);
+              if (!staging->bytes) throw std::bad_alloc();
+              populatePages(staging->bytes.get(), impl->placeholder.get_deleter().bytes);
+            }
+            source->copyTo(staging->bytes.get());
+            src = staging->bytes.get();
+          }
+          // On this thread alone: the writer CRCs on the other core meanwhile, and an
+          // OpenMP team would spin between reorders (30 % of atc's samples on 2 cores).
+          const int threads = omp_get_max_threads();
+          omp_set_num_threads(1);
+          struct Restore {
+            int n;
+            ~Restore() { omp_set_num_threads(n); }
+          } restore{threads};
+          const dnnl::engine& eng = impl->env.engine;
+          dnnl::memory in(have, eng, const_cast<void*>(src)), to(want, eng, out);
+          dnnl::stream st(eng);
+          dnnl::reorder(in, to).execute(st, in, to);
+          st.wait();
+        });
+      }
       v->packing = p.packing;
       ++packed;
     }

@@ -217,7 +217,14 @@ class Session::Impl {
   // and the kernels that generate their code at their first run (oneDNN's gemm-based ones) run
   // once, on the zeroed arena.
   void warmUp(uint8_t* base, size_t bytes);
-  bool warm_up = true;
+  // A session built only for its kernels' packed weights (atc's packWeights), never run: no
+  // warm-up, and large constants not read yet (ir::Blob::lazy: misaligned in their ONNX file)
+  // stand in as `placeholder`'s zeros (never written: the zero page) while the kernels are
+  // created. Their weight reorders stay queued (cpu::reserveWeightReorders); packWeights runs
+  // each, from the constant where it lies, as the OM is written.
+  bool pack_only = false;
+  PageBuffer placeholder;
+  bool standsIn(const void* p) const { return placeholder && p == placeholder.get(); }
 
   // Which of the step's packed constants its kernel reads in place (it reports them as its
   // rearranged inputs, at the packed copy's address); those get their page tables now.
@@ -278,10 +285,10 @@ class Session::Impl {
   }
 };
 
-/// A session's Impl built on `graph`, with the OM's activation plan when loading one. Without
-/// `warm_up` (a session built only to pack weights: atc) nothing is done for the first run.
+/// A session's Impl built on `graph`, with the OM's activation plan when loading one;
+/// `pack_only` for one built only to pack weights (atc; Impl::pack_only).
 Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionOptions& opts,
                                                  bool reuse, om::OmModel* plan = nullptr,
-                                                 bool warm_up = true);
+                                                 bool pack_only = false);
 
 }  // namespace asc::runtime

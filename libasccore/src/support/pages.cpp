@@ -63,6 +63,13 @@ void freePages(void* p, size_t bytes) {
   if (p) munmap(p, roundUp(bytes, pageSize()));
 }
 
+PageBuffer reservedPages(size_t bytes) {
+  if (bytes == 0 || bytes > SIZE_MAX - pageSize()) return PageBuffer(nullptr, PagesDeleter{0});
+  void* p = mmap(nullptr, roundUp(bytes, pageSize()), PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return PageBuffer(p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p), PagesDeleter{bytes});
+}
+
 void populatePages(void* p, size_t bytes) {
   if (!p || bytes == 0) return;
   const size_t len = roundUp(bytes, pageSize());

@@ -35,5 +35,8 @@ using PageBuffer = std::unique_ptr<uint8_t, PagesDeleter>;
 inline PageBuffer pageBuffer(size_t bytes) {
   return PageBuffer(static_cast<uint8_t*>(allocPages(bytes)), PagesDeleter{bytes});
 }
+/// `bytes` of address space and no memory: any access to it faults (PROT_NONE). Addresses that
+/// stand for buffers never made; empty when the range cannot be mapped.
+PageBuffer reservedPages(size_t bytes);
 
 }  // namespace asc

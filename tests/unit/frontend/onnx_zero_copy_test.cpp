@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -135,6 +136,53 @@ TEST_CASE("from a file, raw_data stays in the mapped file and the graph is proto
   const ir::Value* w1b = constant(*b, "W1");
   REQUIRE(w1b);
   CHECK_FALSE(mappedFrom(w1b->data->data(), path));
+}
+
+TEST_CASE("a large misaligned initializer is copied only when read as floats",
+          "[frontend][zero-copy]") {
+  // Y = X + W with W [64, 1024] (256 KiB) as raw_data; the graph's name pads the file until W's
+  // bytes start off a float boundary.
+  std::vector<float> w(64 * 1024);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = 0.25f * float(i % 1000) - 7.f;
+  const std::string raw = floats(w);
+  for (int pad = 0; pad < 4; ++pad) {
+    onnx::ModelProto m;
+    m.set_ir_version(8);
+    m.add_opset_import()->set_version(13);
+    auto* g = m.mutable_graph();
+    g->set_name("g" + std::string(static_cast<size_t>(pad), 'p'));
+    addIo(g->add_input(), "X", {64, 1024});
+    addIo(g->add_output(), "Y", {64, 1024});
+    auto* n = g->add_node();
+    n->set_op_type("Add");
+    n->set_name("add");
+    n->add_input("X");
+    n->add_input("W");
+    n->add_output("Y");
+    auto* t = g->add_initializer();
+    t->set_name("W");
+    t->set_data_type(onnx::TensorProto::FLOAT);
+    t->add_dims(64);
+    t->add_dims(1024);
+    t->set_raw_data(raw);
+    const std::string bytes = m.SerializeAsString();
+    if (bytes.find(raw) % 4 == 0) continue;  // this one lies aligned: the next pad
+    const std::string path = write(bytes, "misaligned.onnx");
+    auto a = frontend::importOnnx(path);
+    REQUIRE(a.isOk());
+    const ir::Value* v = constant(*a, "W");
+    REQUIRE(v);
+    CHECK_FALSE(v->data->ready());  // no copy yet
+    std::vector<float> streamed(w.size());
+    v->data->copyTo(streamed.data());  // from the mapped file
+    CHECK(streamed == w);
+    CHECK_FALSE(v->data->ready());
+    CHECK(aligned(v));  // read as floats: now copied, on a float boundary
+    CHECK(v->data->ready());
+    CHECK(std::memcmp(v->data->data(), w.data(), raw.size()) == 0);
+    return;
+  }
+  FAIL("no padding put W's bytes off a float boundary");
 }
 
 TEST_CASE("a graph split in two and raw_data given twice merge as protobuf merges them",

@@ -271,6 +271,67 @@ TEST_CASE("weights packed for another CPU are reordered from the plain copy", "[
   CHECK(run(**s) == want);
 }
 
+// model() with every weight misaligned where it lies, as raw_data in an ONNX file often is.
+ir::Graph misalignedModel() {
+  ir::Graph g = model();
+  for (const char* w : {"w1", "b1", "w2", "w3"}) {
+    ir::Value* v = g.findValue(w);
+    const size_t n = v->data->size();
+    auto storage = std::make_shared<std::vector<uint8_t>>(n + 8);
+    uint8_t* p = storage->data() + 1 + (4 - reinterpret_cast<uintptr_t>(storage->data()) % 4) % 4;
+    std::memcpy(p, v->data->data(), n);
+    v->data = ir::Blob::unaligned(p, n, storage);
+  }
+  return g;
+}
+
+TEST_CASE("atc packs misaligned weights from where they lie, as it writes the OM",
+          "[runtime][packed][om]") {
+  auto plain = runtime::Session::fromGraph(model());
+  REQUIRE(plain.isOk());
+  const auto want = run(**plain);
+
+  ir::Graph aligned = model(), g = misalignedModel();
+  auto n = runtime::packWeights(g);
+  REQUIRE(n.isOk());
+  REQUIRE(runtime::packWeights(aligned).isOk());
+  CHECK(*n >= 2);
+  for (const char* w : {"w1", "w2", "w3"}) {
+    INFO(w);
+    const ir::Value* v = g.findValue(w);
+    CHECK(bool(v->packed) == bool(aligned.findValue(w)->packed));
+    if (!v->packed) continue;
+    CHECK(v->packing == aligned.findValue(w)->packing);
+    // Neither copy exists yet: the packed one is made when the OM is written, from the plain
+    // bytes where they lie.
+    CHECK_FALSE(v->packed->ready());
+    CHECK_FALSE(v->data->ready());
+  }
+  const std::string path = tmp("misaligned.om"), path_aligned = tmp("aligned.om");
+  REQUIRE(om::writeOm(g, info(), path).isOk());
+  REQUIRE(om::writeOm(aligned, info(), path_aligned).isOk());
+  // Streamed into the file, never held: still no copy of a weight stored packed alone.
+  for (const char* w : {"w1", "w2", "w3"}) {
+    const ir::Value* v = g.findValue(w);
+    if (!v->packed) continue;
+    CHECK_FALSE(v->packed->ready());
+    if (v->packing.rfind("blocked ", 0) == 0) CHECK_FALSE(v->data->ready());
+  }
+  // The very file the aligned weights give, and its checksum holds.
+  CHECK(readAll(path) == readAll(path_aligned));
+  auto m = om::loadOm(path);
+  REQUIRE(m.isOk());
+  CHECK(m->summary.checksum_verified);
+  auto s = runtime::Session::load(path);
+  REQUIRE(s.isOk());
+  CHECK((*s)->packedWeights().in_place == *n);
+  CHECK(run(**s) == want);
+  // And a session built on the packed graph in memory makes what it reads on request.
+  auto mem = runtime::Session::fromGraph(g.clone());
+  REQUIRE(mem.isOk());
+  CHECK(run(**mem) == want);
+}
+
 TEST_CASE("a constant two nodes read, or a dynamic graph, is not packed", "[runtime][packed]") {
   ir::Graph g = model();
   // The 1x1 convolution's weights also become an output of the graph: not packed (an output is

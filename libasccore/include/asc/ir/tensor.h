@@ -25,7 +25,16 @@ class ASC_API Blob {
   /// from several threads; `make` must not fail). Weights an OM stores only in a kernel's packed
   /// layout get their plain bytes this way: they exist only if something reads them.
   static std::shared_ptr<const Blob> lazy(size_t size, std::function<void(uint8_t*)> make);
+  /// A Blob over `size` bytes at `data`, which may lie at any address (a protobuf field in a
+  /// mapped file): kernels read constants as typed arrays, so data() gives an aligned copy,
+  /// made the first time it is asked for, while copyTo() reads the bytes where they lie.
+  static std::shared_ptr<const Blob> unaligned(const void* data, size_t size,
+                                               std::shared_ptr<const void> owner);
   const uint8_t* data() const { return lazy_ ? make() : data_; }
+  /// Writes the size() bytes to `dst`. A lazy Blob not made yet has its `make` write them there
+  /// and keeps no copy: atc streams weights into the OM this way, through one reused buffer,
+  /// rather than holding a second copy of them all.
+  void copyTo(void* dst) const;
   size_t size() const { return size_; }
   /// False for a lazy Blob whose bytes have not been made yet.
   bool ready() const;

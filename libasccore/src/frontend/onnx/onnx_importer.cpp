@@ -20,24 +20,10 @@
 #include "asc/support/file.h"
 #include "asc/support/log.h"
 #include "onnx/onnx.pb.h"
-#include "support/pages.h"
 #include "support/protobuf_log.h"
 
 namespace asc::frontend {
 namespace {
-
-// A copy of n bytes at a page boundary. Large ones come from pages faulted in with one call
-// (support/pages.h) before the copy, where a heap copy took a page fault per 4 KiB: ResNet-50's
-// misaligned weights (97 MB) took atc's import 3.5 -> 92 ms that way.
-std::shared_ptr<const ir::Blob> alignedCopy(const void* data, size_t n) {
-  if (n < (size_t(64) << 10)) return ir::Blob::copyOf(data, n);
-  auto* p = static_cast<uint8_t*>(allocPages(n));
-  if (!p) return ir::Blob::copyOf(data, n);
-  populatePages(p, n);
-  std::memcpy(p, data, n);
-  std::shared_ptr<const void> owner(p, [n](const void* q) { freePages(const_cast<void*>(q), n); });
-  return std::make_shared<ir::Blob>(p, n, std::move(owner));
-}
 
 constexpr int kMinOpset = kMinOnnxOpset;
 constexpr int kMaxOpset = kMaxOnnxOpset;
@@ -255,11 +241,15 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
                       "needs {}",
                       t.name(), ref->second.size, ir::shapeToString(out.shape),
                       ir::dtypeName(out.dtype), want));
-    // A protobuf field may start at any byte: raw data off its element size's alignment is
-    // copied (kernels read constants as typed arrays); the rest stays in the mapped file.
+    // A protobuf field may start at any byte: kernels read constants as typed arrays, so raw
+    // data off its element size's alignment is copied, small ones now, large ones only if read
+    // as such (atc packs most weights, and writes the others, from where they lie); the rest
+    // stays in the mapped file.
     if (reinterpret_cast<uintptr_t>(ref->second.data) %
         std::max<size_t>(1, ir::dtypeSize(out.dtype)))
-      out.data = alignedCopy(ref->second.data, want);
+      out.data = want < (size_t(64) << 10)
+                     ? ir::Blob::copyOf(ref->second.data, want)
+                     : ir::Blob::unaligned(ref->second.data, want, st.raw_owner);
     else
       out.data = std::make_shared<ir::Blob>(ref->second.data, want, st.raw_owner);
     return out;
