@@ -1,6 +1,8 @@
 // inplace.cpp: see inplace.h.
 #include "om/inplace.h"
 
+#include <algorithm>
+
 #include "asc/ops/registry.h"
 
 namespace asc::om {
@@ -34,6 +36,30 @@ std::vector<size_t> joinedInputs(const ir::Node& n, ops::Layout layout, const Jo
     if (uses == 1) joined.push_back(i);
   }
   return joined;
+}
+
+int prefixHost(const ir::Node& n, size_t node_index, ops::Layout layout, const PrefixQueries& q) {
+  const ops::OpDef* d = ops::lookup(n.op_type);
+  if (!d || !d->joinsInputsFn() || n.outputs.size() != 1 || !n.outputs[0] || n.inputs.empty() ||
+      !n.inputs[0] || !d->joinsInputsFn()(n, layout))
+    return -1;
+  const size_t k = n.inputs.size();
+  const size_t out_last = q.join.last_read(n.outputs[0]);
+  int host = -1;
+  for (size_t j : q.readers_after(n.inputs[0], node_index)) {
+    const ir::Node& m = q.node(j);
+    const ops::OpDef* md = ops::lookup(m.op_type);
+    if (!md || !md->joinsInputsFn() || m.outputs.size() != 1 || !m.outputs[0] ||
+        m.inputs.size() < k || !md->joinsInputsFn()(m, layout) ||
+        q.join.last_read(m.outputs[0]) < out_last)
+      continue;
+    if (!std::equal(n.inputs.begin(), n.inputs.end(), m.inputs.begin())) continue;
+    const std::vector<size_t> joined = joinedInputs(m, layout, q.join);
+    size_t first = 0;  // how many of m's first inputs it joins
+    while (first < joined.size() && joined[first] == first) ++first;
+    if (first >= k) host = static_cast<int>(j);
+  }
+  return host;
 }
 
 }  // namespace asc::om

@@ -46,4 +46,23 @@ struct JoinQueries {
 /// runtime: the same layout and type; both: a buffer holding just that input).
 std::vector<size_t> joinedInputs(const ir::Node& n, ops::Layout layout, const JoinQueries& q);
 
+struct PrefixQueries {
+  /// About the buffers of n's inputs (see joinedInputs).
+  JoinQueries join;
+  /// The indices of the nodes after node `after` that read `v`, in graph order.
+  std::function<std::vector<size_t>(const ir::Value* v, size_t after)> readers_after;
+  std::function<const ir::Node&(size_t index)> node;
+};
+
+/// A later node whose output 0 begins with n's output 0 (n is the node at `node_index`), or -1:
+/// both join their inputs in `layout` (OpDef::joinsInputs), the later one's inputs begin with all
+/// of n's, in order, each of which it joins (joinedInputs), and nothing reads n's output after
+/// the later one's last reader. Then n's output may be the later output's first bytes, where
+/// n's inputs already lie, and n copies nothing. Of several, the latest. DenseNet: each layer's
+/// Concat of its block's feature maps so far lies inside the block's last Concat, which holds
+/// them all. The caller makes the two one buffer once it has joined the later node's inputs,
+/// if it joined those, n's output has a buffer of its own that nothing else shares, and (the
+/// runtime) the layouts and types agree.
+int prefixHost(const ir::Node& n, size_t node_index, ops::Layout layout, const PrefixQueries& q);
+
 }  // namespace asc::om

@@ -62,6 +62,13 @@ ActivationPlan planActivations(const ir::Graph& g, bool reuse) {
     for (auto* in : g.nodes()[i]->inputs)
       if (in) last_use[in] = i;
   for (auto* out : g.outputs) last_use[out] = end;
+  std::unordered_map<const ir::Value*, std::vector<size_t>> readers;  // node indices, in order
+  for (int i = 0; i < end; ++i)
+    for (auto* in : g.nodes()[i]->inputs)
+      if (in && (readers[in].empty() || readers[in].back() != size_t(i))) readers[in].push_back(i);
+  // Concats whose output is to be the first bytes of a later one's (om::prefixHost), by the
+  // later one's index.
+  std::unordered_map<size_t, std::vector<const ir::Node*>> prefixes;
   std::unordered_set<const ir::Value*> graph_inputs(g.inputs.begin(), g.inputs.end());
   std::unordered_map<const ir::Value*, size_t> group_of;  // value -> its buffer request
   std::unordered_map<const ir::Value*, uint64_t> within;  // value -> its offset in the buffer
@@ -71,6 +78,12 @@ ActivationPlan planActivations(const ir::Graph& g, bool reuse) {
   auto lastOf = [&](const ir::Value* v, int i) {
     auto it = last_use.find(v);
     return it == last_use.end() ? i : it->second;
+  };
+  // The buffer request holding v, or -1 (a constant, a model input: no arena buffer).
+  auto bufferOf = [&](const ir::Value* v) -> int {
+    auto it = group_of.find(v);
+    if (v->isConstant() || graph_inputs.count(v) || it == group_of.end()) return -1;
+    return static_cast<int>(it->second);
   };
   for (int i = 0; i < end; ++i) {
     const ir::Node& n = *g.nodes()[i];
@@ -86,11 +99,7 @@ ActivationPlan planActivations(const ir::Graph& g, bool reuse) {
       share = nullptr;
     if (reuse) {
       BufferQueries q;
-      q.buffer_of = [&](const ir::Value* v) -> int {
-        auto it = group_of.find(v);
-        if (v->isConstant() || graph_inputs.count(v) || it == group_of.end()) return -1;
-        return static_cast<int>(it->second);
-      };
+      q.buffer_of = bufferOf;
       q.used_after = [&](int buffer, size_t node) {
         return reqs[buffer].last > static_cast<int>(node);
       };
@@ -115,14 +124,10 @@ ActivationPlan planActivations(const ir::Graph& g, bool reuse) {
     // Inputs joined into an output that is their bytes one after another (Concat), by the rule
     // the runtime follows too (om/inplace.h): each input's buffer, holding just that input,
     // becomes a part of the output's, living from the input's producer to the output's last use.
+    JoinQueries jq;
+    jq.buffer_of = bufferOf;
+    jq.last_read = [&](const ir::Value* v) { return static_cast<size_t>(lastOf(v, i)); };
     if (reuse && n.outputs.size() == 1 && n.outputs[0] && group_of.count(n.outputs[0])) {
-      JoinQueries jq;
-      jq.buffer_of = [&](const ir::Value* v) -> int {
-        auto it = group_of.find(v);
-        if (v->isConstant() || graph_inputs.count(v) || it == group_of.end()) return -1;
-        return static_cast<int>(it->second);
-      };
-      jq.last_read = [&](const ir::Value* v) { return static_cast<size_t>(lastOf(v, i)); };
       const size_t out_group = group_of[n.outputs[0]];
       std::vector<uint64_t> at(n.inputs.size(), 0);
       uint64_t sum = 0;
@@ -145,6 +150,41 @@ ActivationPlan planActivations(const ir::Graph& g, bool reuse) {
           reqs[out_group].last = std::max(reqs[out_group].last, reqs[gid].last);
           reqs[gid].bytes = 0;  // an empty request from now on
         }
+      // Earlier Concats of this one's first inputs, now that those are joined: their outputs
+      // are this output's first bytes (the rule the runtime follows too, om/inplace.h).
+      auto pending = prefixes.find(static_cast<size_t>(i));
+      if (pending != prefixes.end())
+        for (const ir::Node* p : pending->second) {
+          const ir::Value* pv = p->outputs[0];
+          const size_t pg = group_of[pv];
+          bool in_place = pg != out_group && members[pg].size() == 1 && within[pv] == 0 &&
+                          reqs[pg].bytes == pv->byteSize();
+          for (size_t k = 0; in_place && k < p->inputs.size(); ++k)
+            in_place = group_of.count(p->inputs[k]) && group_of[p->inputs[k]] == out_group &&
+                       within[p->inputs[k]] == at[k];
+          if (!in_place) continue;
+          group_of[pv] = out_group;
+          members[out_group].push_back(pv);
+          members[pg].clear();
+          reqs[out_group].first = std::min(reqs[out_group].first, reqs[pg].first);
+          reqs[out_group].last = std::max(reqs[out_group].last, reqs[pg].last);
+          reqs[pg].bytes = 0;
+        }
+    }
+    if (reuse && n.outputs.size() == 1 && n.outputs[0] && group_of.count(n.outputs[0])) {
+      PrefixQueries pq;
+      pq.join = jq;
+      pq.readers_after = [&](const ir::Value* v, size_t after) {
+        std::vector<size_t> r;
+        auto it = readers.find(v);
+        if (it != readers.end())
+          for (size_t j : it->second)
+            if (j > after) r.push_back(j);
+        return r;
+      };
+      pq.node = [&](size_t j) -> const ir::Node& { return *g.nodes()[j]; };
+      const int host = prefixHost(n, static_cast<size_t>(i), ops::Layout::Plain, pq);
+      if (host >= 0) prefixes[static_cast<size_t>(host)].push_back(&n);
     }
   }
   ActivationPlan ap;

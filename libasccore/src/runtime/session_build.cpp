@@ -159,23 +159,8 @@ std::vector<std::pair<int, size_t>> Session::Impl::joinedInputs(const ir::Node& 
   // The rule the OM's plan follows too (om/inplace.h), asked about this session's slots, plus
   // this runtime's physical condition: a buffer a step writes, holding just the input, in the
   // output's layout and compute type.
-  om::JoinQueries q;
-  q.buffer_of = [&](const ir::Value* v) -> int {
-    for (size_t i = 0; i < n.inputs.size() && i < ins.size(); ++i) {
-      if (n.inputs[i] != v || ins[i] < 0) continue;
-      const Slot& s = slots[ins[i]];
-      const bool model_input =
-          std::find(input_slots.begin(), input_slots.end(), ins[i]) != input_slots.end();
-      return model_input || s.external || s.alias_of >= 0 || s.first < 0 ? -1 : ins[i];
-    }
-    return -1;
-  };
-  q.last_read = [&](const ir::Value* v) {
-    auto it = last_consumer.find(v);
-    return it == last_consumer.end() ? size_t(0) : it->second;
-  };
   std::vector<char> may(ins.size(), 0);
-  for (size_t i : om::joinedInputs(n, out_layout, q))
+  for (size_t i : om::joinedInputs(n, out_layout, joinQueries(n, ins)))
     if (i < ins.size()) may[i] = 1;
   ir::Value out;
   out.dtype = out_type;
@@ -192,6 +177,67 @@ std::vector<std::pair<int, size_t>> Session::Impl::joinedInputs(const ir::Node& 
   // The inputs must fill the output exactly, or the offsets mean nothing.
   if (at != ops::physicalBytes(out, out_layout)) joined.clear();
   return joined;
+}
+
+om::JoinQueries Session::Impl::joinQueries(const ir::Node& n, const std::vector<int>& ins) const {
+  om::JoinQueries q;
+  q.buffer_of = [this, &n, &ins](const ir::Value* v) -> int {
+    for (size_t i = 0; i < n.inputs.size() && i < ins.size(); ++i) {
+      if (n.inputs[i] != v || ins[i] < 0) continue;
+      const Slot& s = slots[ins[i]];
+      const bool model_input =
+          std::find(input_slots.begin(), input_slots.end(), ins[i]) != input_slots.end();
+      return model_input || s.external || s.alias_of >= 0 || s.first < 0 ? -1 : ins[i];
+    }
+    return -1;
+  };
+  q.last_read = [this](const ir::Value* v) {
+    auto it = last_consumer.find(v);
+    return it == last_consumer.end() ? size_t(0) : it->second;
+  };
+  return q;
+}
+
+void Session::Impl::placePrefixes(const ir::Node& n, size_t node_index, const std::vector<int>& ins,
+                                  const std::vector<int>& outs, Layout out_layout) {
+  if (!reuse_ || outs.size() != 1 || n.outputs.size() != 1) return;
+  // The Concats registered with this one: their outputs become its first bytes when it joined
+  // all their inputs, in their order, from the very slots they read, and nothing else shares
+  // their output's buffer (a Conv writing into it as its residual, an alias).
+  auto pending = prefixes.find(node_index);
+  if (pending != prefixes.end()) {
+    for (const Prefix& p : pending->second) {
+      const Slot& ps = slots[p.out];
+      bool ok = ps.alias_of < 0 && !ps.external && ps.layout == slots[outs[0]].layout &&
+                ps.type == slots[outs[0]].type && p.ins.size() <= ins.size();
+      size_t at = 0;
+      for (size_t t = 0; ok && t < p.ins.size(); ++t) {
+        ok = p.ins[t] == ins[t] && slots[ins[t]].alias_of == outs[0] &&
+             slots[ins[t]].alias_offset == at;
+        at += slots[ins[t]].bytes;
+      }
+      ok = ok && ps.bytes == at;
+      for (size_t i = 0; ok && i < slots.size(); ++i) ok = slots[i].alias_of != p.out;
+      if (!ok) continue;
+      slots[p.out].alias_of = outs[0];
+      slots[p.out].alias_offset = 0;
+    }
+    prefixes.erase(pending);
+  }
+  if (main_slot[n.outputs[0]] != outs[0]) return;
+  om::PrefixQueries q;
+  q.join = joinQueries(n, ins);
+  q.readers_after = [this](const ir::Value* v, size_t after) {
+    std::vector<size_t> r;
+    auto it = readers.find(v);
+    if (it != readers.end())
+      for (size_t j : it->second)
+        if (j > after) r.push_back(j);
+    return r;
+  };
+  q.node = [this](size_t j) -> const ir::Node& { return *graph.nodes()[j]; };
+  const int host = om::prefixHost(n, node_index, out_layout, q);
+  if (host >= 0) prefixes[static_cast<size_t>(host)].push_back({outs[0], ins});
 }
 
 Status Session::Impl::build(bool reuse) {
@@ -233,6 +279,11 @@ Status Session::Impl::build(bool reuse) {
     for (const ir::Value* v : graph.nodes()[i]->inputs)
       if (v) last_consumer[v] = i;
   for (const ir::Value* v : graph.outputs) last_consumer[v] = graph.nodes().size();
+  readers.clear();
+  prefixes.clear();
+  for (size_t i = 0; i < graph.nodes().size(); ++i)
+    for (const ir::Value* v : graph.nodes()[i]->inputs)
+      if (v && (readers[v].empty() || readers[v].back() != i)) readers[v].push_back(i);
   size_t node_index = 0;
   for (const auto& up : graph.nodes()) {
     const ir::Node& n = *up;
@@ -321,6 +372,7 @@ Status Session::Impl::build(bool reuse) {
       slots[id].alias_of = outs[0];
       slots[id].alias_offset = at;
     }
+    placePrefixes(n, this_node, ins, outs, out_layout);
     Step s;
     s.kind = StepKind::Kernel;
     s.node = &n;

@@ -191,6 +191,20 @@ class Session::Impl {
   // after the output's last reader.
   std::vector<std::pair<int, size_t>> joinedInputs(const ir::Node& n, const std::vector<int>& ins,
                                                    Layout out_layout, ir::DType out_type);
+  // What om::joinedInputs asks, about node n's input slots `ins`.
+  om::JoinQueries joinQueries(const ir::Node& n, const std::vector<int>& ins) const;
+  // A Concat whose output is to be the first bytes of a later one's (om::prefixHost): its output
+  // slot and input slots, made part of the later output once that one has joined them.
+  struct Prefix {
+    int out;
+    std::vector<int> ins;
+  };
+  std::unordered_map<size_t, std::vector<Prefix>> prefixes;           // by the later node's index
+  std::unordered_map<const ir::Value*, std::vector<size_t>> readers;  // node indices, in order
+  // Node n (at node_index, its slots ins and outs): registers it with its later host, if any,
+  // and makes the prefixes registered with it parts of its output.
+  void placePrefixes(const ir::Node& n, size_t node_index, const std::vector<int>& ins,
+                     const std::vector<int>& outs, Layout out_layout);
 
   Status build(bool reuse);
 

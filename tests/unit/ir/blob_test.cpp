@@ -54,8 +54,7 @@ TEST_CASE("an unaligned blob gives an aligned copy when read, and streams from w
   }
 }
 
-TEST_CASE("a lazy blob is made once, whoever asks first, and copyTo keeps nothing",
-          "[ir][blob]") {
+TEST_CASE("a lazy blob is made once, whoever asks first, and copyTo keeps nothing", "[ir][blob]") {
   std::atomic<int> fills{0};
   auto b = ir::Blob::lazy(16, [&](uint8_t* out) {
     ++fills;

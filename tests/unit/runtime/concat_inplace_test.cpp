@@ -11,6 +11,7 @@
 #include <cmath>
 #include <functional>
 
+#include "asc/om/om_file.h"
 #include "asc/ops/kernel.h"
 #include "asc/runtime/session.h"
 #include "buffer_sharing.h"
@@ -203,4 +204,69 @@ TEST_CASE("concat does not join an input read after its output dies", "[runtime]
   std::vector<float> neg(a);
   for (auto& v : neg) v = -v;
   expectNear(out[1], neg);
+}
+
+TEST_CASE("a Concat of a later Concat's first inputs lies inside it and copies nothing",
+          "[runtime][concat]") {
+  Builder ref;
+  const auto xv = pattern(N, 0.23f);
+  const auto a = conv1x1(xv, ref.w1), b = conv1x1(a, ref.w2), c = conv1x1(b, ref.w1);
+  // DenseNet's block: each layer reads the Concat of the maps so far, and the block's last
+  // Concat holds them all. x0, x1 and x2 are joined into it (they die there); the layers'
+  // Concats (c1 of x0, c2 of x0 and x1) are its first bytes.
+  auto make = [](Builder& g) {
+    ir::Value* x = g.input("x");
+    ir::Value* x0 = g.conv("x0", x, g.wv1);
+    ir::Value* x1 = g.conv("x1", g.concat("c1", {x0}), g.wv2);
+    ir::Value* r = g.unary("Relu", "r", g.concat("c2", {x0, x1}));
+    ir::Value* x2 = g.conv("x2", x1, g.wv1);
+    g.g.outputs = {g.concat("block", {x0, x1, x2}), r};
+  };
+  CHECK(joinedInputs(make) == blockedJoins(3 + 2));
+  auto out = run(make, xv);
+  expectNear(out[0], join({a, b, c}));
+  expectNear(out[1], relu(join({a, b})));
+
+  // The OM's plan follows the same rule: the layers' Concats at the block's offset, each map at
+  // its place in it; and a session on the loaded model gives the same results.
+  Builder b2;
+  make(b2);
+  const std::string path = ASC_TEST_TMP "/concat_prefix.om";
+  om::ModelInfo info;
+  info.soc_version = "Ascend310P3";
+  REQUIRE(om::writeOm(b2.g, info, path).isOk());
+  auto m = om::loadOm(path);
+  REQUIRE(m.isOk());
+  auto offset = [&](const char* v) {
+    REQUIRE(m->graph.findValue(v));
+    return m->activation_offsets.at(m->graph.findValue(v));
+  };
+  const uint64_t block = offset("block_out");
+  CHECK(offset("c1_out") == block);
+  CHECK(offset("c2_out") == block);
+  CHECK(offset("x0_out") == block);
+  CHECK(offset("x1_out") == block + N * 4);
+  CHECK(offset("x2_out") == block + 2 * N * 4);
+  auto s = runtime::Session::load(path);
+  REQUIRE(s.isOk());
+  REQUIRE((*s)->setInput(0, xv.data(), xv.size() * 4).isOk());
+  REQUIRE((*s)->run().isOk());
+  const float* f = static_cast<const float*>((*s)->outputData(0));
+  expectNear(std::vector<float>(f, f + 3 * N), join({a, b, c}));
+
+  // A layer's Concat read after the block's last reader stays a buffer of its own.
+  auto late = [](Builder& g) {
+    ir::Value* x = g.input("x");
+    ir::Value* x0 = g.conv("x0", x, g.wv1);
+    ir::Value* c1 = g.concat("c1", {x0});
+    ir::Value* x1 = g.conv("x1", c1, g.wv2);
+    ir::Value* d = g.unary("Relu", "d", g.concat("block", {x0, x1}));
+    g.g.outputs = {d, g.unary("Neg", "e", c1)};  // c1 read after the block's output dies
+  };
+  CHECK(joinedInputs(late) == blockedJoins(2));
+  auto out2 = run(late, xv);
+  expectNear(out2[0], relu(join({a, b})));
+  std::vector<float> neg(a);
+  for (auto& v : neg) v = -v;
+  expectNear(out2[1], neg);
 }
