@@ -38,6 +38,14 @@ std::vector<size_t> joinedInputs(const ir::Node& n, ops::Layout layout, const Jo
   return joined;
 }
 
+ReaderIndex readerIndex(const ir::Graph& g) {
+  ReaderIndex r;
+  for (size_t i = 0; i < g.nodes().size(); ++i)
+    for (const ir::Value* v : g.nodes()[i]->inputs)
+      if (v && (r[v].empty() || r[v].back() != i)) r[v].push_back(i);
+  return r;
+}
+
 int prefixHost(const ir::Node& n, size_t node_index, ops::Layout layout, const PrefixQueries& q) {
   const ops::OpDef* d = ops::lookup(n.op_type);
   if (!d || !d->joinsInputsFn() || n.outputs.size() != 1 || !n.outputs[0] || n.inputs.empty() ||
@@ -46,8 +54,11 @@ int prefixHost(const ir::Node& n, size_t node_index, ops::Layout layout, const P
   const size_t k = n.inputs.size();
   const size_t out_last = q.join.last_read(n.outputs[0]);
   int host = -1;
-  for (size_t j : q.readers_after(n.inputs[0], node_index)) {
-    const ir::Node& m = q.node(j);
+  auto readers = q.readers->find(n.inputs[0]);
+  if (readers == q.readers->end()) return -1;
+  for (size_t j : readers->second) {
+    if (j <= node_index) continue;
+    const ir::Node& m = *q.graph->nodes()[j];
     const ops::OpDef* md = ops::lookup(m.op_type);
     if (!md || !md->joinsInputsFn() || m.outputs.size() != 1 || !m.outputs[0] ||
         m.inputs.size() < k || !md->joinsInputsFn()(m, layout) ||

@@ -7,7 +7,7 @@
 
 #include <cstddef>
 #include <functional>
-
+#include <unordered_map>
 #include <vector>
 
 #include "asc/ir/graph.h"
@@ -46,12 +46,15 @@ struct JoinQueries {
 /// runtime: the same layout and type; both: a buffer holding just that input).
 std::vector<size_t> joinedInputs(const ir::Node& n, ops::Layout layout, const JoinQueries& q);
 
+/// The nodes reading each value, by index in graph order, each once.
+using ReaderIndex = std::unordered_map<const ir::Value*, std::vector<size_t>>;
+ReaderIndex readerIndex(const ir::Graph& g);
+
 struct PrefixQueries {
   /// About the buffers of n's inputs (see joinedInputs).
   JoinQueries join;
-  /// The indices of the nodes after node `after` that read `v`, in graph order.
-  std::function<std::vector<size_t>(const ir::Value* v, size_t after)> readers_after;
-  std::function<const ir::Node&(size_t index)> node;
+  const ir::Graph* graph = nullptr;
+  const ReaderIndex* readers = nullptr;  // readerIndex(*graph)
 };
 
 /// A later node whose output 0 begins with n's output 0 (n is the node at `node_index`), or -1:

@@ -62,10 +62,7 @@ ActivationPlan planActivations(const ir::Graph& g, bool reuse) {
     for (auto* in : g.nodes()[i]->inputs)
       if (in) last_use[in] = i;
   for (auto* out : g.outputs) last_use[out] = end;
-  std::unordered_map<const ir::Value*, std::vector<size_t>> readers;  // node indices, in order
-  for (int i = 0; i < end; ++i)
-    for (auto* in : g.nodes()[i]->inputs)
-      if (in && (readers[in].empty() || readers[in].back() != size_t(i))) readers[in].push_back(i);
+  const ReaderIndex readers = readerIndex(g);
   // Concats whose output is to be the first bytes of a later one's (om::prefixHost), by the
   // later one's index.
   std::unordered_map<size_t, std::vector<const ir::Node*>> prefixes;
@@ -174,15 +171,8 @@ ActivationPlan planActivations(const ir::Graph& g, bool reuse) {
     if (reuse && n.outputs.size() == 1 && n.outputs[0] && group_of.count(n.outputs[0])) {
       PrefixQueries pq;
       pq.join = jq;
-      pq.readers_after = [&](const ir::Value* v, size_t after) {
-        std::vector<size_t> r;
-        auto it = readers.find(v);
-        if (it != readers.end())
-          for (size_t j : it->second)
-            if (j > after) r.push_back(j);
-        return r;
-      };
-      pq.node = [&](size_t j) -> const ir::Node& { return *g.nodes()[j]; };
+      pq.graph = &g;
+      pq.readers = &readers;
       const int host = prefixHost(n, static_cast<size_t>(i), ops::Layout::Plain, pq);
       if (host >= 0) prefixes[static_cast<size_t>(host)].push_back(&n);
     }

@@ -227,15 +227,8 @@ void Session::Impl::placePrefixes(const ir::Node& n, size_t node_index, const st
   if (main_slot[n.outputs[0]] != outs[0]) return;
   om::PrefixQueries q;
   q.join = joinQueries(n, ins);
-  q.readers_after = [this](const ir::Value* v, size_t after) {
-    std::vector<size_t> r;
-    auto it = readers.find(v);
-    if (it != readers.end())
-      for (size_t j : it->second)
-        if (j > after) r.push_back(j);
-    return r;
-  };
-  q.node = [this](size_t j) -> const ir::Node& { return *graph.nodes()[j]; };
+  q.graph = &graph;
+  q.readers = &readers;
   const int host = om::prefixHost(n, node_index, out_layout, q);
   if (host >= 0) prefixes[static_cast<size_t>(host)].push_back({outs[0], ins});
 }
@@ -257,7 +250,10 @@ Status Session::Impl::build(bool reuse) {
     size_t most = 0;
     for (const auto& v : graph.values())
       if (v->isConstant() && deferred(v.get())) most = std::max(most, v->data->size());
-    if (most) placeholder = pageBuffer(most);
+    if (most) {
+      zeros = pageBuffer(most);
+      zeros_bytes = most;
+    }
   }
   for (const auto& v : graph.values())
     if (v->isConstant()) {
@@ -268,8 +264,8 @@ Status Session::Impl::build(bool reuse) {
       // packed copy, which is at least as large.
       if (packedOnly(v.get()))
         slots[id].external = v->packed->data();
-      else if (placeholder && deferred(v.get()))
-        slots[id].external = placeholder.get();
+      else if (zeros && deferred(v.get()))
+        slots[id].external = zeros.get();
       else
         slots[id].external = v->data->data();
     }
@@ -279,11 +275,8 @@ Status Session::Impl::build(bool reuse) {
     for (const ir::Value* v : graph.nodes()[i]->inputs)
       if (v) last_consumer[v] = i;
   for (const ir::Value* v : graph.outputs) last_consumer[v] = graph.nodes().size();
-  readers.clear();
+  readers = om::readerIndex(graph);
   prefixes.clear();
-  for (size_t i = 0; i < graph.nodes().size(); ++i)
-    for (const ir::Value* v : graph.nodes()[i]->inputs)
-      if (v && (readers[v].empty() || readers[v].back() != i)) readers[v].push_back(i);
   size_t node_index = 0;
   for (const auto& up : graph.nodes()) {
     const ir::Node& n = *up;
@@ -737,9 +730,9 @@ Result<size_t> packWeights(ir::Graph& graph, const SessionOptions& opts) {
             src = source->data();
           } else if (source) {
             if (!staging->bytes) {
-              staging->bytes = pageBuffer(impl->placeholder.get_deleter().bytes);
+              staging->bytes = pageBuffer(impl->zeros_bytes);
               if (!staging->bytes) throw std::bad_alloc();
-              populatePages(staging->bytes.get(), impl->placeholder.get_deleter().bytes);
+              populatePages(staging->bytes.get(), impl->zeros_bytes);
             }
             source->copyTo(staging->bytes.get());
             src = staging->bytes.get();

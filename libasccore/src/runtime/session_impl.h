@@ -199,8 +199,8 @@ class Session::Impl {
     int out;
     std::vector<int> ins;
   };
-  std::unordered_map<size_t, std::vector<Prefix>> prefixes;           // by the later node's index
-  std::unordered_map<const ir::Value*, std::vector<size_t>> readers;  // node indices, in order
+  std::unordered_map<size_t, std::vector<Prefix>> prefixes;  // by the later node's index
+  om::ReaderIndex readers;
   // Node n (at node_index, its slots ins and outs): registers it with its later host, if any,
   // and makes the prefixes registered with it parts of its output.
   void placePrefixes(const ir::Node& n, size_t node_index, const std::vector<int>& ins,
@@ -233,12 +233,13 @@ class Session::Impl {
   void warmUp(uint8_t* base, size_t bytes);
   // A session built only for its kernels' packed weights (atc's packWeights), never run: no
   // warm-up, and large constants not read yet (ir::Blob::lazy: misaligned in their ONNX file)
-  // stand in as `placeholder`'s zeros (never written: the zero page) while the kernels are
+  // stand in as `zeros`' bytes (never written: the zero page) while the kernels are
   // created. Their weight reorders stay queued (cpu::reserveWeightReorders); packWeights runs
   // each, from the constant where it lies, as the OM is written.
   bool pack_only = false;
-  PageBuffer placeholder;
-  bool standsIn(const void* p) const { return placeholder && p == placeholder.get(); }
+  PageBuffer zeros;
+  size_t zeros_bytes = 0;
+  bool standsIn(const void* p) const { return zeros && p == zeros.get(); }
 
   // Which of the step's packed constants its kernel reads in place (it reports them as its
   // rearranged inputs, at the packed copy's address); those get their page tables now.
