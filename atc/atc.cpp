@@ -496,7 +496,7 @@ Status displayModel(const Options& o, std::ostream& out) {
     fmt::print(out, "compile  info: oo_level[{}].\n", attr("_asc_oo_level"));
   fmt::print(out, "model    info: ops[{}], inputs[{}], outputs[{}], checksum[{}].\n", s.op_count,
              fmt::join(s.inputs, "; "), fmt::join(s.outputs, "; "),
-             s.checksum_verified ? "verified" : "none");
+             s.verified() ? "verified" : "none");
   return Status::ok();
 }
 

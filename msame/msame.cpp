@@ -230,6 +230,7 @@ class Runner {
     runtime::SessionOptions so;
     so.threads = o_.threads;
     so.profile = o_.debug == "true";
+    so.verify = o_.skip_verify == "true" ? om::Verify::Skip : om::Verify::Whole;
     if (o_.dump == "true") {
       runtime::DumpOptions d;
       d.mode = o_.dump_mode == "input" ? runtime::DumpMode::Input

@@ -46,6 +46,8 @@ std::string usage() {
          "(docs/dynamic-shapes.md)\n"
          "  --outputSize n1,n2,...: the bytes each output may take (an output larger is an error)\n"
          "  --profiler     accepted spelling, not supported (run the command under msprof)\n"
+         "  --skip_verify  true skips checking every byte of the .om against its checksum at\n"
+         "                 load (default false: a damaged file is refused with E10041)\n"
          "  --shard i/N    (asc-tools) folder mode: run only the files k (sorted by name) with\n"
          "                 k mod N == i, into <output>/shard_<i>_of_<N>/, recording each input's\n"
          "                 outputs, time and status in its manifest.jsonl; N processes on N\n"
@@ -78,7 +80,8 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
                                                         cxxopts::value<std::string>())(
       "random_input", "", cxxopts::value<std::string>())("log", "", cxxopts::value<std::string>())(
       "op_plugin_path", "", cxxopts::value<std::string>())(
-      "shard", "", cxxopts::value<std::string>())("resume", "")("version", "")("help", "");
+      "shard", "", cxxopts::value<std::string>())("skip_verify", "", cxxopts::value<std::string>())(
+      "resume", "")("version", "")("help", "");
   // Integer options: strict syntax here (asc::cli), the real tool's range messages where the
   // value is used (msame.cpp).
   auto toInt = [](const std::string& name, const std::string& v,
@@ -108,6 +111,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     get("dymDims", o.dym_dims);
     get("dymShape", o.dym_shape);
     get("input_shape", o.input_shape);
+    get("skip_verify", o.skip_verify);
     if (r.count("loop")) {
       ASC_TRY(o.loop, toInt("loop", r["loop"].as<std::string>(),
                             "from 1 to 100 (to --max_loop when given)"));
@@ -158,6 +162,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
                            o.outfmt.empty() ? "(empty)" : o.outfmt);
     ASC_RETURN_IF_ERROR(cli::parseBool("debug", o.debug).status());
     ASC_RETURN_IF_ERROR(cli::parseBool("profiler", o.profiler).status());
+    ASC_RETURN_IF_ERROR(cli::parseBool("skip_verify", o.skip_verify).status());
     o.help = r.count("help") > 0;
     o.version = r.count("version") > 0;
   } catch (const cxxopts::exceptions::exception& e) {

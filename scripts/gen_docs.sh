@@ -30,3 +30,4 @@ atc=${ATC:-$root/build/bin/atc}
 } > "$root/docs/operators.md"
 "$atc" --compatibility > "$root/docs/compatibility.md"
 echo "wrote docs/error-codes.md docs/operators.md docs/compatibility.md"
+/usr/bin/env python3 "$root/scripts/gen_counts.py" "$atc"

@@ -14,7 +14,7 @@
 set -euo pipefail
 
 pkgs=(cmake g++ make libcxxopts-dev libfmt-dev libprotobuf-dev protobuf-compiler catch2
-      zlib1g-dev libdnnl-dev ocl-icd-opencl-dev libonnx-dev pkg-config libonnx-testdata
+      zlib1g-dev libxxhash-dev libdnnl-dev ocl-icd-opencl-dev libonnx-dev pkg-config libonnx-testdata
       python3-numpy  # the CLI tests write and check tensors with numpy
       parallel)      # scripts/batch: sharded inference
 for arg in "$@"; do
@@ -42,7 +42,33 @@ SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-if ! $SUDO apt-get install -y --no-install-recommends "${missing[@]}"; then
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+# On a fresh machine another package manager often runs at boot (unattended upgrades, cloud-init)
+# and holds the dpkg or lists lock. apt waits for the dpkg lock itself (DPkg::Lock::Timeout);
+# `apt-get update` does not, so a failure that names a lock is retried until the same deadline.
+# ASC_APT_LOCK_WAIT (seconds, default 600) bounds the wait; ASC_APT_RETRY_S (default 5) spaces
+# the tries.
+wait_s=${ASC_APT_LOCK_WAIT:-600}
+apt() { $SUDO apt-get -o DPkg::Lock::Timeout="$wait_s" "$@"; }
+apt_update() {
+  local deadline=$((SECONDS + wait_s)) tries=0 out
+  while :; do
+    if out=$(apt update -qq 2>&1); then return 0; fi
+    tries=$((tries + 1))
+    if grep -qi 'lock' <<<"$out" && ((SECONDS < deadline)); then
+      echo "install-deps: another package manager holds the apt lock; waiting (up to ${wait_s} s in all)" >&2
+      sleep "${ASC_APT_RETRY_S:-5}"
+    elif ((tries < 2)); then
+      echo "install-deps: apt-get update failed; retrying once:" >&2
+      echo "$out" >&2
+      sleep "${ASC_APT_RETRY_S:-5}"
+    else
+      echo "$out" >&2
+      echo "install-deps: apt-get update failed twice; check the network and /etc/apt/sources.list" >&2
+      return 1
+    fi
+  done
+}
+if ! apt install -y --no-install-recommends "${missing[@]}"; then
+  apt_update
+  apt install -y --no-install-recommends "${missing[@]}"
 fi

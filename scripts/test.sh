@@ -9,13 +9,21 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 # --sanitize: the whole project built with ASan + UBSan in build-sanitize/ and every test run
 # there (runtime options and third-party-only suppressions: tests/sanitizers/).
-if [ "${1:-}" = --sanitize ] && [ $# -eq 1 ]; then
+# Arguments after --sanitize (or after none) go to ctest: `scripts/test.sh --sanitize -R '^unit: '`
+# runs only the unit tests there.
+ctest_args=()
+if [ "${1:-}" = --sanitize ]; then
+  shift
+  ctest_args=("$@")
   build=${BUILD_DIR:-$root/build-sanitize}
   san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -g1"
   export CXXFLAGS="$san" LDFLAGS="$san"  # CMake reads these when it first configures $build
   source "$root/tests/sanitizers/env.sh"
 elif [ $# -gt 0 ]; then
-  echo "test.sh: unknown arguments '$*' (use --sanitize or none)" >&2; exit 2
+  case "$1" in
+    -R|-E|-L|-LE) ctest_args=("$@") ;;
+    *) echo "test.sh: unknown arguments '$*' (use [--sanitize] [-R|-E REGEX])" >&2; exit 2 ;;
+  esac
 fi
 
 "$root/scripts/install-deps.sh" --test
@@ -26,4 +34,4 @@ cd "$build"
 # spin, or they starve each other (a 2-thread squeezenet run on a busy 2-core machine: 153 ms
 # spinning, 24 ms passive; docs/runtime.md). A caller's own choice is kept.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
-ctest --output-on-failure --no-tests=error -j "$(nproc)"
+ctest --output-on-failure --no-tests=error -j "$(nproc)" ${ctest_args[@]+"${ctest_args[@]}"}

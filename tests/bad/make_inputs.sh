@@ -69,10 +69,17 @@ def flip(b, p):
     b = bytearray(b)
     b[p] ^= 0x10
     return bytes(b)
-# A flipped byte in MODEL_DEF (partition 0) fails any load; one in WEIGHTS_DATA (partition 1)
-# fails the whole-file checksum that atc --mode=6 verifies (a load does not read the weights).
-save("flip-modeldef", flip(good, table_end + struct.unpack_from("<I", good, entry(0) + 4)[0] + 5))
-save("flip-weights", flip(good, table_end + struct.unpack_from("<I", good, entry(1) + 4)[0] + 3))
+# A flipped byte anywhere fails every reader (atc --mode=1/6, msame), which names the partition:
+# MODEL_DEF (0), WEIGHTS_DATA (1: its first and last bytes), TASK_INFO (2), or the header.
+def part_at(i):
+    return table_end + struct.unpack_from("<I", good, entry(i) + 4)[0]
+save("flip-modeldef", flip(good, part_at(0) + 5))
+save("flip-weights", flip(good, part_at(1) + 3))
+save("flip-weights-last", flip(good, part_at(1) + struct.unpack_from("<I", good, entry(1) + 8)[0] - 1))
+save("flip-task", flip(good, part_at(2) + 1))
+save("flip-name", flip(good, 84))
+# An older asc-tools file (CRC32 of every byte after the header): verified whole at load too.
+save("crc-flip-weights", flip(with_crc(good), part_at(1) + 3))
 for mk, tag in ((no_crc, "nock"), (with_crc, "crc")):
     save(f"{tag}-part-count-huge", mk(patch(good, HDR, "<I", 0xFFFFFFFF)))
     save(f"{tag}-part-count-zero", mk(patch(good, HDR, "<I", 0)))

@@ -481,11 +481,17 @@ int compare(const std::string& test_dir, const std::string& out_dir, const std::
       asc::ir::Tensor a{dt, shape, asc::ir::Blob::copyOf(got.data(), got.size())};
       asc::ir::Tensor b{dt, shape, asc::ir::Blob::copyOf(want.data(), want.size())};
       const int64_t k = r->first_violation;
+      // Integers print exactly (a double rounds int64 values past 2^53).
+      auto show = [&](const asc::ir::Tensor& t) {
+        return asc::ir::isFloat(dt)        ? fmt::format("{:g}", t.floatAt(k))
+               : dt == asc::ir::DType::U64 ? std::to_string(static_cast<uint64_t>(t.intAt(k)))
+                                           : std::to_string(t.intAt(k));
+      };
       std::cout << fmt::format(
           "output {} ('{}', {}): {} of {} elements outside atol {:g} + rtol {:g}, max |diff| {:g}; "
-          "first at {}: got {:g}, expected {:g}\n",
+          "first at {}: got {}, expected {}\n",
           i, d.name, asc::ir::dtypeName(dt), r->violations, count, co.tolerance.atol,
-          co.tolerance.rtol, r->max_violation_diff, k, a.floatAt(k), b.floatAt(k));
+          co.tolerance.rtol, r->max_violation_diff, k, show(a), show(b));
       return 1;
     }
   }

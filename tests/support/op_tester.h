@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <stdexcept>
 #include <vector>
 
 #include "asc/ir/graph.h"
@@ -87,11 +88,31 @@ inline bool mentions(const Status& s, const std::string& what) {
   return !s.isOk() && s.message().find(what) != std::string::npos;
 }
 
-/// The elements of a constant value as doubles.
+/// The elements of a constant value as doubles. For integer values it refuses (throws) any
+/// element a double cannot hold exactly (|v| > 2^53): compare those with int64sOf.
 inline std::vector<double> doublesOf(const ir::Value& v) {
   std::vector<double> out;
   ir::Tensor t = v.tensor();
-  for (int64_t i = 0; i < t.numel(); ++i) out.push_back(t.floatAt(i));
+  const bool integral = !ir::isFloat(t.dtype);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    if (integral) {
+      const int64_t k = t.intAt(i);
+      if (k > (int64_t(1) << 53) || k < -(int64_t(1) << 53))
+        throw std::runtime_error(
+            "doublesOf: an integer past 2^53 would compare inexactly; use "
+            "int64sOf");
+    }
+    out.push_back(t.floatAt(i));
+  }
+  return out;
+}
+
+/// The elements of an integer or bool value, exactly.
+inline std::vector<int64_t> int64sOf(const ir::Value& v) {
+  std::vector<int64_t> out;
+  ir::Tensor t = v.tensor();
+  if (ir::isFloat(t.dtype)) throw std::runtime_error("int64sOf: the value is floating point");
+  for (int64_t i = 0; i < t.numel(); ++i) out.push_back(t.intAt(i));
   return out;
 }
 

@@ -131,6 +131,91 @@ void loadChunk(const TensorView& v, uint64_t begin, size_t n, double* out) {
   }
 }
 
+// ---- exact integers --------------------------------------------------------------------------
+// Integers and bool are compared in integer arithmetic: a double holds only 53 bits, so int64
+// 2^60 and 2^60 + 1 would convert to the same value and compare equal.
+
+bool isExact(ir::DType t) { return t != ir::DType::Undefined && !ir::isFloat(t); }
+
+using Wide = __int128;
+
+template <typename T>
+void widen(const uint8_t* src, size_t n, bool swap, Wide* out) {
+  for (size_t i = 0; i < n; ++i) out[i] = static_cast<Wide>(loadElem<T>(src + i * sizeof(T), swap));
+}
+
+// Elements [begin, begin + n) of an integer or bool `v` (n <= kChunk), exactly.
+void loadWideChunk(const TensorView& v, uint64_t begin, size_t n, Wide* out) {
+  const size_t es = ir::dtypeSize(v.dtype);
+  const uint8_t* src = v.data + begin * es;
+  const bool swap = v.big_endian && es > 1;
+  using ir::DType;
+  switch (v.dtype) {
+    case DType::I8:
+      return widen<int8_t>(src, n, false, out);
+    case DType::U8:
+      return widen<uint8_t>(src, n, false, out);
+    case DType::I16:
+      return widen<int16_t>(src, n, swap, out);
+    case DType::U16:
+      return widen<uint16_t>(src, n, swap, out);
+    case DType::I32:
+      return widen<int32_t>(src, n, swap, out);
+    case DType::U32:
+      return widen<uint32_t>(src, n, swap, out);
+    case DType::I64:
+      return widen<int64_t>(src, n, swap, out);
+    case DType::U64:
+      return widen<uint64_t>(src, n, swap, out);
+    case DType::Bool:
+      for (size_t i = 0; i < n; ++i) out[i] = src[i] != 0;
+      return;
+    default:
+      assert(false && "isExact checked by the caller");
+  }
+}
+
+struct ExactSums {
+  unsigned __int128 max_abs = 0, sum_abs = 0;
+  long double sum_sq = 0, sum_rel = 0, max_rel = 0;
+  uint64_t viol = 0;
+  int64_t first_viol = -1;
+  unsigned __int128 max_viol = 0;
+};
+
+// One pass over both tensors in integer arithmetic (|x - y| of two 64-bit values fits 65 bits).
+ExactSums exactPass(const TensorView& my, const TensorView& golden, const Tolerance& tol) {
+  ExactSums e;
+  std::vector<Wide> x(kChunk), y(kChunk);
+  for (uint64_t b = 0; b < my.count; b += kChunk) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, my.count - b));
+    loadWideChunk(my, b, n, x.data());
+    loadWideChunk(golden, b, n, y.data());
+    for (size_t i = 0; i < n; ++i) {
+      const Wide dw = x[i] - y[i];
+      const unsigned __int128 d = static_cast<unsigned __int128>(dw < 0 ? -dw : dw);
+      const unsigned __int128 ay = static_cast<unsigned __int128>(y[i] < 0 ? -y[i] : y[i]);
+      e.max_abs = std::max(e.max_abs, d);
+      e.sum_abs += d;
+      const long double dl = static_cast<long double>(d);
+      e.sum_sq += dl * dl;
+      if (ay != 0) {
+        const long double rel = dl / static_cast<long double>(ay);
+        e.sum_rel += rel;
+        e.max_rel = std::max(e.max_rel, rel);
+      }
+      if (d != 0 &&
+          !(dl <= static_cast<long double>(tol.atol) +
+                      static_cast<long double>(tol.rtol) * static_cast<long double>(ay))) {
+        if (e.first_viol < 0) e.first_viol = static_cast<int64_t>(b + i);
+        ++e.viol;
+        e.max_viol = std::max(e.max_viol, d);
+      }
+    }
+  }
+  return e;
+}
+
 // Drops the pages of `v`'s elements [begin, end) from this process (both ends rounded down
 // to 2 MiB, the largest page-cache folio: a fault maps a whole folio, so dropping part of one
 // only gets it mapped again; `tail` rounds the end to a page instead). Callers release in
@@ -564,6 +649,15 @@ Result<CompareResult> compareTensors(const TensorView& my, const TensorView& gol
   r.violations = total.viol;
   r.first_violation = total.first_viol;
   r.max_violation_diff = total.nan_viol ? kNaN : total.max_viol;
+  // Both sides integers or bool: the verdict and the difference metrics from exact arithmetic.
+  const bool exact = isExact(my.dtype) && isExact(golden.dtype);
+  ExactSums ex;
+  if (exact && r.count) {
+    ex = exactPass(my, golden, options.tolerance);
+    r.violations = ex.viol;
+    r.first_violation = ex.first_viol;
+    r.max_violation_diff = static_cast<double>(ex.max_viol);
+  }
 
   const double n = static_cast<double>(total.n);
   const bool finite =
@@ -606,10 +700,10 @@ Result<CompareResult> compareTensors(const TensorView& my, const TensorView& gol
         break;
       }
       case Metric::MaxAbsoluteError:
-        set(m, total.nan_abs ? kNaN : total.max_abs);
+        set(m, exact ? static_cast<double>(ex.max_abs) : total.nan_abs ? kNaN : total.max_abs);
         break;
       case Metric::AccumulatedRelativeError:
-        set(m, total.srel);
+        set(m, exact ? static_cast<double>(ex.sum_rel) : total.srel);
         break;
       case Metric::RelativeEuclideanDistance: {
         const double ny = std::sqrt(total.syy);
@@ -653,16 +747,18 @@ Result<CompareResult> compareTensors(const TensorView& my, const TensorView& gol
         break;
       }
       case Metric::MeanAbsoluteError:
-        set(m, total.sabs / n);
+        set(m, exact ? static_cast<double>(static_cast<long double>(ex.sum_abs) / total.n)
+                     : total.sabs / n);
         break;
       case Metric::RootMeanSquareError:
-        set(m, std::sqrt(total.sdd / n));
+        set(m,
+            exact ? static_cast<double>(std::sqrt(ex.sum_sq / total.n)) : std::sqrt(total.sdd / n));
         break;
       case Metric::MaxRelativeError:
-        set(m, total.nan_rel ? kNaN : total.max_rel);
+        set(m, exact ? static_cast<double>(ex.max_rel) : total.nan_rel ? kNaN : total.max_rel);
         break;
       case Metric::MeanRelativeError:
-        set(m, total.srel / n);
+        set(m, exact ? static_cast<double>(ex.sum_rel / total.n) : total.srel / n);
         break;
     }
   }

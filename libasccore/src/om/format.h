@@ -4,8 +4,10 @@
 //   0       4    magic            0x444F4D49 ("IMOD" on disk)
 //   4       4    headsize         256
 //   8       4    version          0x20000000
-//  12      64    checksum[64]     asc-tools: bytes 0..3 "ASCK", 4..7 CRC32 (zlib) of every
-//                                 byte after the header; all zero in files from other writers
+//  12      64    checksum[64]     asc-tools: the integrity record (checksum.h: "ASCX", XXH3 of
+//                                 the header and of each partition; older files "ASCK" and a
+//                                 CRC32 of every byte after the header); all zero in files
+//                                 from other writers
 //  76       4    length           bytes after the header (table + partitions)
 //  80       1    is_encrypt       0
 //  81       1    is_checksum      0 (CHECK)
@@ -35,10 +37,9 @@ constexpr uint32_t kHeaderSize = 256;
 constexpr uint32_t kModelVersion = 0x20000000;
 constexpr uint32_t kWeightAlign = 64;
 constexpr uint32_t kActivationAlign = 512;
+/// The record of asc-tools before 2026-12: "ASCK" and zlib's CRC32 of every byte after the
+/// header (still verified when read; new files carry checksum.h's record).
 constexpr char kChecksumTag[4] = {'A', 'S', 'C', 'K'};
-/// checksum[8..16): "ASCM" and the CRC32 of every byte after the header except WEIGHTS_DATA's:
-/// what a load verifies, so that a load never reads the weights (docs/om-format.md).
-constexpr char kMetaChecksumTag[4] = {'A', 'S', 'C', 'M'};
 
 /// Packed weights: attributes on a Const op's value TensorDescriptor naming a copy of the data
 /// in WEIGHTS_DATA in the layout a CPU kernel reads (ir::Value::packed), beside the plain data

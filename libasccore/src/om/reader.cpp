@@ -16,6 +16,7 @@
 #include "asc/ops/registry.h"
 #include "asc/support/file.h"
 #include "asc/support/strings.h"
+#include "checksum.h"
 #include "format.h"
 #include "ge_convert.h"
 #include "ops/dnnl_util.h"
@@ -33,7 +34,8 @@ struct Container {
   std::shared_ptr<MappedFile> file;
   FileHeader header;
   std::vector<PartitionInfo> parts;
-  bool checksum_verified = false, weights_verified = false;
+  uint64_t table_size = 0;
+  std::string integrity = "none";  // OmSummary::integrity
   const PartitionInfo* find(uint32_t type) const {
     for (const auto& p : parts)
       if (p.type == type) return &p;
@@ -41,54 +43,50 @@ struct Container {
   }
 };
 
-// Our files carry two CRC32s (docs/om-format.md): of every byte after the header, and of every
-// byte after it but WEIGHTS_DATA. A load checks the second, so that it never reads the weights
-// (they are mapped, and read only where a kernel uses them); `verify_weights` checks the first.
-// A file with only the first (an older asc-tools) is checked whole.
-Status verifyChecksum(const std::string& path, bool verify_weights, Container* c) {
+// Our files carry an integrity record in the header's checksum field (docs/om-format.md): from
+// 2026-12 XXH3 hashes of the header and of each partition ("ASCX", checksum.h); before that a
+// CRC32 of every byte after the header ("ASCK"). Either covers every byte, weights included, and
+// is checked before anything else reads the file. Files from other writers carry neither.
+Status verifyChecksum(const std::string& path, Verify verify, Container* c) {
   const FileHeader& h = c->header;
-  if (std::memcmp(h.checksum, kChecksumTag, 4) != 0) return Status::ok();
+  const bool tree = std::memcmp(h.checksum, kTreeChecksumTag, 4) == 0;
+  const bool crc = std::memcmp(h.checksum, kChecksumTag, 4) == 0;
+  if (!tree && !crc) return Status::ok();
+  if (verify == Verify::Skip) {
+    c->integrity = "not verified (skipped)";
+    return Status::ok();
+  }
   const uint8_t* data = c->file->data();
   const uint64_t end = c->file->size();
-  auto crcOf = [&](uint64_t from, uint64_t to, uLong crc) {
-    while (from < to) {  // crc32_z takes a size_t, but stay in sane pieces
-      const uint64_t n = std::min<uint64_t>(to - from, uint64_t(1) << 30);
-      crc = crc32_z(crc, data + from, n);
-      from += n;
-    }
-    return crc;
-  };
-  const uLong zero = crc32(0L, Z_NULL, 0);
-  const PartitionInfo* w = c->find(kWeightsData);
-  const bool meta = std::memcmp(h.checksum + 8, kMetaChecksumTag, 4) == 0;
-  uint32_t want, got;
-  const char* what;
-  if (meta && !verify_weights) {
-    std::memcpy(&want, h.checksum + 12, 4);
-    uLong crc = zero;
-    if (w) {
-      crc = crcOf(kHeaderSize, w->offset, crc);
-      crc = crcOf(w->offset + w->size, end, crc);
-    } else {
-      crc = crcOf(kHeaderSize, end, crc);
-    }
-    got = static_cast<uint32_t>(crc);
-    what = "of everything but the weights";
-  } else {
-    std::memcpy(&want, h.checksum + 4, 4);
-    got = static_cast<uint32_t>(crcOf(kHeaderSize, end, zero));
-    what = "of the whole file";
-    c->weights_verified = true;
+  if (tree) {
+    ASC_RETURN_IF_ERROR(verifyTreeChecksum(path, data, end, c->parts, kHeaderSize, c->table_size));
+    c->integrity = "verified (XXH3, whole file)";
+    return Status::ok();
   }
-  if (got != want)
-    return bad(path, fmt::format("checksum mismatch {} (stored 0x{:08X}, computed 0x{:08X}); the "
-                                 "file is corrupted",
-                                 what, want, got));
-  c->checksum_verified = true;
+  // An older asc-tools file: zlib's CRC32 of 4 MiB pieces on every core, joined in order.
+  const uint64_t n = end - kHeaderSize, pieces = (n + kChunk - 1) / kChunk;
+  std::vector<uLong> crcs(pieces);
+#pragma omp parallel for schedule(dynamic) if (pieces > 1)
+  for (int64_t k = 0; k < static_cast<int64_t>(pieces); ++k) {
+    const uint64_t at = kHeaderSize + uint64_t(k) * kChunk;
+    crcs[k] = crc32_z(crc32(0L, Z_NULL, 0), data + at, std::min<uint64_t>(kChunk, end - at));
+  }
+  uLong all = crc32(0L, Z_NULL, 0);
+  for (uint64_t k = 0; k < pieces; ++k)
+    all = crc32_combine(all, crcs[k],
+                        static_cast<z_off_t>(std::min<uint64_t>(kChunk, n - k * kChunk)));
+  uint32_t want;
+  std::memcpy(&want, h.checksum + 4, 4);
+  if (static_cast<uint32_t>(all) != want)
+    return bad(path, fmt::format("checksum mismatch (CRC32 of the whole file: stored 0x{:08X}, "
+                                 "computed 0x{:08X}); the file is corrupted or was altered after "
+                                 "atc wrote it: copy it again or re-convert the model with atc",
+                                 want, static_cast<uint32_t>(all)));
+  c->integrity = "verified (CRC32, whole file)";
   return Status::ok();
 }
 
-Result<Container> openContainer(const std::string& path, bool verify_weights) {
+Result<Container> openContainer(const std::string& path, Verify verify) {
   routeProtobufLogs();
   Container c;
   ASC_TRY(c.file, MappedFile::open(path));
@@ -117,6 +115,7 @@ Result<Container> openContainer(const std::string& path, bool verify_weights) {
   std::memcpy(&num, base, 4);
   if (num == 0 || num > 32) return bad(path, fmt::format("partition count {} is invalid", num));
   const uint64_t table = 4 + uint64_t(num) * sizeof(PartitionEntry);
+  c.table_size = table;
   if (table > data_len) return bad(path, "the partition table runs past the end of the file");
   uint64_t sum = 0;
   for (uint32_t i = 0; i < num; ++i) {
@@ -132,7 +131,7 @@ Result<Container> openContainer(const std::string& path, bool verify_weights) {
     return bad(path, fmt::format("partition sizes add up to {} bytes, the file holds {}",
                                  table + sum, data_len));
   if (!c.find(kModelDef)) return bad(path, "there is no MODEL_DEF partition");
-  ASC_RETURN_IF_ERROR(verifyChecksum(path, verify_weights, &c));
+  ASC_RETURN_IF_ERROR(verifyChecksum(path, verify, &c));
   return c;
 }
 
@@ -161,8 +160,7 @@ OmSummary summarize(const std::string& path, const Container& c, const ge::proto
   OmSummary s;
   s.name = std::string(c.header.name, strnlen(c.header.name, sizeof(c.header.name)));
   s.version = c.header.version;
-  s.checksum_verified = c.checksum_verified;
-  s.weights_verified = c.weights_verified;
+  s.integrity = c.integrity;
   s.partitions = c.parts;
   for (const auto& [k, a] : m.attr()) {
     switch (a.value_case()) {
@@ -318,14 +316,14 @@ Status readPackedOnly(const std::string& path, const Container& c, const Partiti
 
 }  // namespace
 
-Result<OmSummary> readOmSummary(const std::string& path) {
-  ASC_TRY(Container c, openContainer(path, true));
+Result<OmSummary> readOmSummary(const std::string& path, Verify verify) {
+  ASC_TRY(Container c, openContainer(path, verify));
   ASC_TRY(ge::proto::ModelDef m, parseModelDef(path, c));
   return summarize(path, c, m);
 }
 
-Result<OmModel> loadOm(const std::string& path) {
-  ASC_TRY(Container c, openContainer(path, false));
+Result<OmModel> loadOm(const std::string& path, Verify verify) {
+  ASC_TRY(Container c, openContainer(path, verify));
   ASC_TRY(ge::proto::ModelDef m, parseModelDef(path, c));
   if (m.graph_size() == 0) return bad(path, "the ModelDef has no graph");
   OmModel out;

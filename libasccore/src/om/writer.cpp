@@ -3,13 +3,9 @@
 // attributes; weights are streamed from their source mapping straight into WEIGHTS_DATA.
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-#include <zlib.h>
-
 #include <algorithm>
-#include <atomic>
 #include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -19,6 +15,7 @@
 #include "asc/om/om_file.h"
 #include "asc/ops/registry.h"
 #include "asc/support/file.h"
+#include "checksum.h"
 #include "format.h"
 #include "om/inplace.h"
 #include "support/memory_planner.h"
@@ -407,15 +404,6 @@ class OmBuilder {
     }
   }
 
-  // A run of the file's bytes and its CRC32. write() joins every run in file order with
-  // crc32_combine; the weights' runs are CRCed on a second thread (WeightStream).
-  struct Piece {
-    const uint8_t* data;
-    size_t size;
-    uLong crc;
-  };
-  static uLong crcOf(const uint8_t* p, size_t n) { return crc32_z(crc32(0L, Z_NULL, 0), p, n); }
-
   static Status makeBytes(const ir::Value& v, const ir::Blob& b, uint8_t* out) {
     try {
       b.copyTo(out);
@@ -432,8 +420,8 @@ class OmBuilder {
     return most;
   }
 
-  // The weights' bytes and CRCs, made on a second thread in file order while write() writes
-  // them out on the first (the page-cache copies alone took half of atc's time on ResNet-50).
+  // The weights' bytes, made on a second thread in file order while write() writes (and hashes)
+  // them on the first (the page-cache copies alone took half of atc's time on ResNet-50).
   // A weight whose Blob has its bytes only on request (ir::Blob::copyTo: a packed copy atc makes
   // now, plain data misaligned in its ONNX file) is made into one of three buffers in turn,
   // reused once written, rather than each into memory of its own: every new page costs a fault
@@ -445,19 +433,11 @@ class OmBuilder {
       const ir::Value* value;
       const ir::Blob* blob;
       size_t size;
-      std::vector<Piece> pieces;  // of at most kPiece bytes
       const uint8_t* bytes = nullptr;
-      // Which pieces a thread has taken to CRC: whichever gets to one first (the stream after
-      // making the weight, write() after writing it), so both cores share the CRCs.
-      std::unique_ptr<std::atomic<bool>[]> taken;
     };
 
     Status start(std::vector<Item> items) {
       items_ = std::move(items);
-      for (Item& it : items_) {
-        it.taken.reset(new std::atomic<bool>[it.pieces.size()]);
-        for (size_t k = 0; k < it.pieces.size(); ++k) it.taken[k] = false;
-      }
       std::vector<const ir::Blob*> blobs;
       for (const Item& it : items_) blobs.push_back(it.blob);
       if (const size_t most = largestToMake(blobs))
@@ -476,19 +456,10 @@ class OmBuilder {
     }
     ~WeightStream() { stop(); }
 
-    // The CRCs of item i's pieces no thread has taken yet (after writing it out).
-    void crc(size_t i) {
-      Item& it = items_[i];
-      for (size_t k = 0; k < it.pieces.size(); ++k)
-        if (!it.taken[k].exchange(true))
-          it.pieces[k].crc = crcOf(it.pieces[k].data, it.pieces[k].size);
-    }
-    // Item i's bytes, once made (items are asked for in order, each once, each CRCed by crc()
-    // before the next is asked for).
+    // Item i's bytes, once made (items are asked for in order, each once).
     Result<const Item*> next(size_t i) {
-      if (!thread_.joinable()) {  // made and CRCed here
+      if (!thread_.joinable()) {  // made here
         ASC_RETURN_IF_ERROR(make(i));
-        crc(i);
         written_ = i + 1;
         return &items_[i];
       }
@@ -499,7 +470,7 @@ class OmBuilder {
       if (!status_.isOk()) return status_;
       return &items_[i];
     }
-    // Every CRC done (after the last next()); the items stay until the stream goes.
+    // After the last next(); the items stay until the stream goes.
     Status finish() {
       {
         std::lock_guard<std::mutex> lock(mu_);
@@ -526,36 +497,17 @@ class OmBuilder {
         b.user = i;
         it.bytes = b.bytes.get();
       }
-      for (size_t at = 0, k = 0; at < it.size; at += kPiece, ++k) it.pieces[k].data = it.bytes + at;
       return Status::ok();
     }
-    // Makes the items in order. Before making one into a buffer not yet written out, it CRCs
-    // pieces of the items made (write() does the rest): making comes first, as the writer
-    // waits for it.
+    // Makes the items in order, each into a buffer once write() is done with it.
     void loop() {
-      size_t crc_from = 0;  // no piece before this item is left to take
-      auto crcOne = [&] {
-        for (; crc_from < made(); ++crc_from) {
-          Item& it = items_[crc_from];
-          for (size_t k = 0; k < it.pieces.size(); ++k)
-            if (!it.taken[k].exchange(true)) {
-              it.pieces[k].crc = crcOf(it.pieces[k].data, it.pieces[k].size);
-              return true;
-            }
-        }
-        return false;
-      };
       for (size_t i = 0; i < items_.size(); ++i) {
         const Buffer& b = buffers_[turn_ % kBuffers];
         const bool needs = !items_[i].blob->ready() && b.user != SIZE_MAX;
-        for (;;) {
+        {
           std::unique_lock<std::mutex> lock(mu_);
+          cv_.wait(lock, [&] { return stopping_ || !needs || written_ > b.user; });
           if (stopping_) return;
-          if (!needs || written_ > b.user) break;
-          lock.unlock();
-          if (crcOne()) continue;
-          lock.lock();
-          cv_.wait(lock, [&] { return stopping_ || written_ > b.user; });
         }
         Status st = make(i);
         std::lock_guard<std::mutex> lock(mu_);
@@ -567,12 +519,6 @@ class OmBuilder {
         made_ = i + 1;
         cv_.notify_all();
       }
-      while (crcOne()) {
-      }
-    }
-    size_t made() {
-      std::lock_guard<std::mutex> lock(mu_);
-      return made_;
     }
     void stop() {
       {
@@ -594,7 +540,6 @@ class OmBuilder {
     bool stopping_ = false;
     Status status_ = Status::ok();
   };
-  static constexpr size_t kPiece = size_t(1) << 20;
 
   // --external_weight: weight/<stem>.<k>.bin per constant (1) or weight/<stem>.bin for all (2),
   // each written atomically and streamed from the constant's own storage.
@@ -652,18 +597,12 @@ class OmBuilder {
     ASC_RETURN_IF_ERROR(writeExternal(path));
     if (!external_.empty()) model_bytes_ = deterministicBytes(model_);  // with the files' offsets
     ASC_TRY(auto f, OutputFile::create(path));
-    // Every byte written after the header, as runs in file order (`order`): the weights' are
-    // the stream's, the rest CRCed here.
-    std::deque<Piece> runs;  // stable addresses
-    std::vector<const Piece*> order;
-    uLong meta_crc = crc32(0L, Z_NULL, 0);
-    bool in_weights = false;
+    // Every byte after the header goes through `put` (or, for the weights, f->write and the
+    // hasher), partition by partition: the integrity record (checksum.h) hashes each partition.
+    PartitionHasher hasher;
+    std::vector<uint64_t> part_hashes;
     auto put = [&](const void* p, size_t n) -> Status {
-      if (n == 0) return Status::ok();  // an empty tensor: zlib restarts the CRC on a null buffer
-      const uLong c = crc32_z(crc32(0L, Z_NULL, 0), static_cast<const Bytef*>(p), n);
-      runs.push_back({nullptr, n, c});
-      order.push_back(&runs.back());
-      if (!in_weights) meta_crc = crc32_combine(meta_crc, c, static_cast<z_off_t>(n));
+      hasher.update(p, n);
       return f->write(p, n);
     };
     static const uint8_t zeros[kWeightAlign] = {};
@@ -683,16 +622,14 @@ class OmBuilder {
                             static_cast<uint32_t>(weights_size_)},
                            {kTaskInfo, static_cast<uint32_t>(model_bytes_.size() + weights_size_),
                             static_cast<uint32_t>(task_bytes_.size())}};
-    ASC_RETURN_IF_ERROR(put(&num, 4));
-    ASC_RETURN_IF_ERROR(put(e, sizeof(e)));
+    uint8_t table[table_size];
+    std::memcpy(table, &num, 4);
+    std::memcpy(table + 4, e, sizeof(e));
+    ASC_RETURN_IF_ERROR(f->write(table, table_size));
     ASC_RETURN_IF_ERROR(put(model_bytes_.data(), model_bytes_.size()));
-    in_weights = true;
+    part_hashes.push_back(hasher.finish());
     std::vector<WeightStream::Item> items;
-    for (const WeightSlot& w : weights_) {
-      items.push_back({w.value, &w.blob(), w.size(), {}});
-      for (size_t at = 0; at < w.size(); at += kPiece)
-        items.back().pieces.push_back({nullptr, std::min<size_t>(kPiece, w.size() - at), 0});
-    }
+    for (const WeightSlot& w : weights_) items.push_back({w.value, &w.blob(), w.size()});
     WeightStream stream;
     ASC_RETURN_IF_ERROR(stream.start(std::move(items)));
     uint64_t pos = 0;
@@ -704,9 +641,7 @@ class OmBuilder {
         pos += n;
       }
       ASC_TRY(const WeightStream::Item* it, stream.next(i));
-      for (const Piece& p : it->pieces) order.push_back(&p);  // CRCs all in after finish()
-      if (w.size()) ASC_RETURN_IF_ERROR(f->write(it->bytes, w.size()));
-      stream.crc(i);
+      if (w.size()) ASC_RETURN_IF_ERROR(put(it->bytes, w.size()));
       pos += w.size();
     }
     while (pos < weights_size_) {
@@ -714,21 +649,13 @@ class OmBuilder {
       ASC_RETURN_IF_ERROR(put(zeros, n));
       pos += n;
     }
-    in_weights = false;
+    part_hashes.push_back(hasher.finish());
     ASC_RETURN_IF_ERROR(put(task_bytes_.data(), task_bytes_.size()));
+    part_hashes.push_back(hasher.finish());
     ASC_RETURN_IF_ERROR(stream.finish());
-    uLong crc = crc32(0L, Z_NULL, 0);
-    for (const Piece* piece : order)
-      crc = crc32_combine(crc, piece->crc, static_cast<z_off_t>(piece->size));
     h.magic = kMagic;
     h.headsize = kHeaderSize;
     h.version = kModelVersion;
-    std::memcpy(h.checksum, kChecksumTag, 4);
-    uint32_t crc32v = static_cast<uint32_t>(crc);
-    std::memcpy(h.checksum + 4, &crc32v, 4);
-    std::memcpy(h.checksum + 8, kMetaChecksumTag, 4);
-    const uint32_t meta32 = static_cast<uint32_t>(meta_crc);
-    std::memcpy(h.checksum + 12, &meta32, 4);
     h.length = static_cast<uint32_t>(total);
     h.is_checksum = 0;
     std::strncpy(h.name, g_.name.c_str(), sizeof(h.name) - 1);
@@ -736,6 +663,9 @@ class OmBuilder {
     h.model_num = 1;
     std::strncpy(h.platform_version, info_.soc_version.c_str(), sizeof(h.platform_version) - 1);
     h.reserved[kUnknownModelByte] = g_.dynamic ? 1 : 0;  // current GE's is_unknow_model
+    storeTreeChecksum(h.checksum,
+                      headerHash(reinterpret_cast<const uint8_t*>(&h), table, table_size),
+                      part_hashes);
     ASC_RETURN_IF_ERROR(f->writeAt(0, &h, sizeof(h)));
     return f->keep();
   }

@@ -37,7 +37,7 @@ Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const Sessi
 Result<std::unique_ptr<Session>> Session::load(const std::string& om_path,
                                                const SessionOptions& opts) {
   ASC_TRACE_SCOPE("AscendCL", "LoadModel");
-  ASC_TRY(om::OmModel m, om::loadOm(om_path));
+  ASC_TRY(om::OmModel m, om::loadOm(om_path, opts.verify));
   if (m.graph.dynamic) {
     auto soc = m.summary.attrs.find("soc_version");
     SessionOptions o = opts;  // a model built with reuse off gets none at any shape either

@@ -12,7 +12,10 @@ mkdir inputs
 for i in $(seq 10 49); do
   awk -v s=$i 'BEGIN { srand(s); for (k = 0; k < 192; k++) printf "%c%c%c%c", 0, 0, int(rand() * 64), 63 }' > inputs/in$i.bin
 done
-d=$PWD/slurm
+# Slurm's spool, state, pid and log files live in a short private folder under /tmp, not in the
+# build folder: slurmd makes a Unix socket under its spool, and a socket path may hold only 108
+# bytes, so a deep build folder kept the node from ever running a job.
+d=$(mktemp -d /tmp/asc-slurm.XXXXXX)
 mkdir -p "$d/state" "$d/spool"
 host=$(cat /proc/sys/kernel/hostname)
 port=$((20000 + RANDOM % 20000))
@@ -47,6 +50,8 @@ export SLURM_CONF=$d/slurm.conf
 slurm_down() {
   scontrol shutdown >/dev/null 2>&1 || true
   for p in "$d"/slurmctld.pid "$d"/slurmd.pid; do [ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null; done
+  mkdir -p slurm-logs && cp "$d"/*.log slurm-logs/ 2>/dev/null
+  rm -rf "$d"
   true
 }
 trap 'st=$?; slurm_down; (exit $st); on_exit' EXIT

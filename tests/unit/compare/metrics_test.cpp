@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -204,4 +206,90 @@ TEST_CASE("large tensors: many windows give the same sums as a double loop", "[c
   auto v = run(x, y, {0.5, 0}, 100000);
   CHECK(v.violations == 1);
   CHECK(v.first_violation == 3000000);
+}
+
+namespace {
+template <typename T>
+TensorView intView(const std::vector<T>& v, ir::DType t) {
+  TensorView tv;
+  tv.dtype = t;
+  tv.data = reinterpret_cast<const uint8_t*>(v.data());
+  tv.count = v.size();
+  return tv;
+}
+template <typename A, typename B>
+CompareResult runExact(const std::vector<A>& x, ir::DType tx, const std::vector<B>& y, ir::DType ty,
+                       Tolerance tol = {}) {
+  CompareOptions o;
+  o.tolerance = tol;
+  o.window_elements = 8192;  // several chunks for the longer cases
+  auto r = compareTensors(intView(x, tx), intView(y, ty), o);
+  REQUIRE(r.isOk());
+  return *r;
+}
+}  // namespace
+
+TEST_CASE("integers compare exactly at every dtype's extremes, never through double",
+          "[compare][exact]") {
+  using ir::DType;
+  const int64_t p60 = int64_t(1) << 60;
+  SECTION("int64 near 2^60 and 2^63") {
+    // 2^60 and 2^60 + 1 are the same double: they once compared equal.
+    auto r = runExact<int64_t, int64_t>({p60, 5, -7}, DType::I64, {p60 + 1, 5, -7}, DType::I64);
+    CHECK_FALSE(r.passed());
+    CHECK(r.violations == 1);
+    CHECK(r.first_violation == 0);
+    CHECK(cell(r, Metric::MaxAbsoluteError) == "1.000000");
+    CHECK(r.max_violation_diff == 1.0);
+    const int64_t mx = std::numeric_limits<int64_t>::max(),
+                  mn = std::numeric_limits<int64_t>::min();
+    auto top = runExact<int64_t, int64_t>({mx, mn}, DType::I64, {mx - 1, mn + 1}, DType::I64);
+    CHECK(top.violations == 2);
+    auto same = runExact<int64_t, int64_t>({mx, mn, 0}, DType::I64, {mx, mn, 0}, DType::I64);
+    CHECK(same.passed());
+    CHECK(cell(same, Metric::MaxAbsoluteError) == "0.000000");
+    // The widest difference (2^64 - 1) does not wrap to a small one.
+    auto wide = runExact<int64_t, int64_t>({mx}, DType::I64, {mn}, DType::I64);
+    CHECK(wide.value[static_cast<int>(Metric::MaxAbsoluteError)] == Approx(18446744073709551615.0));
+  }
+  SECTION("uint64 near 2^64, against int64") {
+    const uint64_t um = std::numeric_limits<uint64_t>::max();
+    auto r = runExact<uint64_t, uint64_t>({um, um - 1}, DType::U64, {um - 1, um - 1}, DType::U64);
+    CHECK(r.violations == 1);
+    CHECK(r.first_violation == 0);
+    CHECK(cell(r, Metric::MaxAbsoluteError) == "1.000000");
+    // uint64 2^63 is not int64 -2^63 (the same bits).
+    auto mixed = runExact<uint64_t, int64_t>({uint64_t(1) << 63}, DType::U64,
+                                             {std::numeric_limits<int64_t>::min()}, DType::I64);
+    CHECK(mixed.violations == 1);
+  }
+  SECTION("int8 at -128, int32, bool") {
+    auto r = runExact<int8_t, int8_t>({-128, 127, 0}, DType::I8, {-128, 127, 1}, DType::I8);
+    CHECK(r.violations == 1);
+    CHECK(r.first_violation == 2);
+    auto i32 = runExact<int32_t, int32_t>({INT32_MIN, INT32_MAX}, DType::I32,
+                                          {INT32_MIN, INT32_MAX}, DType::I32);
+    CHECK(i32.passed());
+    std::vector<uint8_t> a = {1, 0, 1}, b = {1, 0, 0};
+    auto bl = runExact<uint8_t, uint8_t>(a, DType::Bool, b, DType::Bool);
+    CHECK(bl.violations == 1);
+    CHECK(bl.first_violation == 2);
+  }
+  SECTION("a long run: the mismatch in the last chunk is found, sums exact") {
+    std::vector<int64_t> x(20000, p60), y(20000, p60);
+    y.back() = p60 + 3;
+    auto r = runExact<int64_t, int64_t>(x, DType::I64, y, DType::I64);
+    CHECK(r.violations == 1);
+    CHECK(r.first_violation == 19999);
+    CHECK(cell(r, Metric::MaxAbsoluteError) == "3.000000");
+    CHECK(r.value[static_cast<int>(Metric::MeanAbsoluteError)] == Approx(3.0 / 20000));
+  }
+  SECTION("a tolerance given for integers still applies, exactly") {
+    auto r = runExact<int64_t, int64_t>({p60 + 2, 10}, DType::I64, {p60, 10}, DType::I64,
+                                        Tolerance{2, 0});
+    CHECK(r.passed());
+    auto r3 = runExact<int64_t, int64_t>({p60 + 3, 10}, DType::I64, {p60, 10}, DType::I64,
+                                         Tolerance{2, 0});
+    CHECK(r3.violations == 1);
+  }
 }

@@ -321,7 +321,7 @@ TEST_CASE("atc packs misaligned weights from where they lie, as it writes the OM
   CHECK(readAll(path) == readAll(path_aligned));
   auto m = om::loadOm(path);
   REQUIRE(m.isOk());
-  CHECK(m->summary.checksum_verified);
+  CHECK(m->summary.verified());
   auto s = runtime::Session::load(path);
   REQUIRE(s.isOk());
   CHECK((*s)->packedWeights().in_place == *n);
@@ -349,7 +349,7 @@ TEST_CASE("a constant two nodes read, or a dynamic graph, is not packed", "[runt
   CHECK(*none == 0);
 }
 
-TEST_CASE("a load checks everything but the weights; the summary checks them too",
+TEST_CASE("a load checks every byte, packed weights included, unless told to skip",
           "[runtime][packed][om]") {
   ir::Graph g = model();
   REQUIRE(runtime::packWeights(g).isOk());
@@ -357,11 +357,10 @@ TEST_CASE("a load checks everything but the weights; the summary checks them too
   REQUIRE(om::writeOm(g, info(), path).isOk());
   auto good = om::loadOm(path);
   REQUIRE(good.isOk());
-  CHECK(good->summary.checksum_verified);
-  CHECK_FALSE(good->summary.weights_verified);
+  CHECK(good->summary.integrity == "verified (XXH3, whole file)");
   auto sum = om::readOmSummary(path);
   REQUIRE(sum.isOk());
-  CHECK(sum->weights_verified);
+  CHECK(sum->verified());
 
   const std::string bytes = readAll(path);
   const om::PartitionInfo* w = nullptr;
@@ -375,16 +374,23 @@ TEST_CASE("a load checks everything but the weights; the summary checks them too
     std::ofstream(p, std::ios::binary) << b;
     return p;
   };
-  // A damaged weight: the load (which never reads the weights) succeeds, the summary fails.
+  // A damaged weight: every reader fails, naming WEIGHTS_DATA; a session does not load.
   const std::string wp = damaged(w->offset + 8);
-  CHECK(om::loadOm(wp).isOk());
-  auto ws = om::readOmSummary(wp);
-  REQUIRE_FALSE(ws.isOk());
-  CHECK(ws.status().message().find("checksum mismatch of the whole file") != std::string::npos);
-  // A damaged ModelDef: the load fails.
+  for (auto st : {om::loadOm(wp).status(), om::readOmSummary(wp).status(),
+                  runtime::Session::load(wp).status()}) {
+    REQUIRE_FALSE(st.isOk());
+    CHECK(st.code() == ErrorCode::ModelLoadFailed);
+    CHECK(st.message().find("checksum mismatch in partition 1 (WEIGHTS_DATA") != std::string::npos);
+  }
+  // Told to skip, the session loads and runs (on the damaged weight).
+  runtime::SessionOptions skip;
+  skip.verify = om::Verify::Skip;
+  auto trusted = runtime::Session::load(wp, skip);
+  REQUIRE(trusted.isOk());
+  CHECK((*trusted)->run().isOk());
+  // A damaged ModelDef: the load fails, naming it.
   const std::string mp = damaged(om::kHeaderSize + 40);
   auto ms = om::loadOm(mp);
   REQUIRE_FALSE(ms.isOk());
-  CHECK(ms.status().message().find("checksum mismatch of everything but the weights") !=
-        std::string::npos);
+  CHECK(ms.status().message().find("partition 0 (MODEL_DEF") != std::string::npos);
 }

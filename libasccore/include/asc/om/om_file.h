@@ -82,8 +82,11 @@ struct PartitionInfo {
 struct OmSummary {
   std::string name;
   uint32_t version = 0;
-  bool checksum_verified = false;  // our files carry a CRC32; real ones may not
-  bool weights_verified = false;   // the CRC covered WEIGHTS_DATA too (a load skips it)
+  /// "verified (XXH3, whole file)", "verified (CRC32, whole file)" (an older asc-tools file),
+  /// "not verified (skipped)" (Verify::Skip), or "none" (a file with no asc-tools checksum,
+  /// such as one written by CANN's ATC).
+  std::string integrity = "none";
+  bool verified() const { return integrity.rfind("verified", 0) == 0; }
   std::vector<PartitionInfo> partitions;
   std::map<std::string, std::string> attrs;  // scalar ModelDef attrs, printed form
   std::vector<int64_t> om_info_list;
@@ -106,16 +109,22 @@ struct OmModel {
   std::map<std::string, std::vector<std::string>> runtime_compile;
 };
 
+/// Whether a reader checks the file's integrity record before it reads anything else: every
+/// byte, weights included, on all cores (docs/om-format.md, "Integrity"). Skip is for users who
+/// trust their storage (msame --skip_verify=true).
+enum class Verify { Whole, Skip };
+
 /// Validates the container (magic, sizes, partition bounds, checksum) and parses the ModelDef.
-/// E10041 naming the file and what is wrong for any malformed or truncated file; E13001 when
-/// it cannot be opened. Works for any file in the GE layout.
-ASC_API Result<OmSummary> readOmSummary(const std::string& path);
+/// E10041 naming the file and what is wrong for any malformed, truncated or altered file (for an
+/// altered one, the partition whose bytes differ); E13001 when it cannot be opened. Works for
+/// any file in the GE layout.
+ASC_API Result<OmSummary> readOmSummary(const std::string& path, Verify verify = Verify::Whole);
 /// Renders the ModelDef as JSON in the shape `atc --mode=1` writes (field names as keys, enums
 /// by name, maps as lists of {"key","value"}). Works for real OM files too.
 ASC_API Result<std::string> omToJson(const std::string& path);
-/// Loads an OM written by asc-tools back into a graph (E10041 when the file is not one, or an
-/// op type has no mapping back). The weights stay in the file's mapping, unread, and so
-/// outside the checksum it verifies (readOmSummary verifies the whole file).
-ASC_API Result<OmModel> loadOm(const std::string& path);
+/// Loads an OM written by asc-tools back into a graph (E10041 when the file is not one, is
+/// damaged, or an op type has no mapping back). The whole file is verified first (as
+/// readOmSummary does); the weights then stay in the file's mapping.
+ASC_API Result<OmModel> loadOm(const std::string& path, Verify verify = Verify::Whole);
 
 }  // namespace asc::om

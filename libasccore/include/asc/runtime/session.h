@@ -59,6 +59,9 @@ class ASC_API SharedArena {
 struct SessionOptions {
   /// Threads for kernels; 0 = ASC_NUM_THREADS if set, else all cores.
   int threads = 0;
+  /// Check the OM's integrity record (every byte, weights included) before using the file;
+  /// Skip trusts the storage (msame --skip_verify=true).
+  om::Verify verify = om::Verify::Whole;
   /// Time every step (one clock read per step); see Session::stepProfile().
   bool profile = false;
   /// Share activation memory between values whose lifetimes do not overlap (an OM built with
