@@ -7,7 +7,10 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <system_error>
+#include <thread>
 
 #include "format.h"
 
@@ -23,9 +26,7 @@ uint64_t hashOfChunks(const std::vector<uint64_t>& chunks) {
 
 }  // namespace
 
-PartitionHasher::PartitionHasher() : state_(XXH3_createState()) {
-  XXH3_64bits_reset(st(state_));
-}
+PartitionHasher::PartitionHasher() : state_(XXH3_createState()) { XXH3_64bits_reset(st(state_)); }
 PartitionHasher::~PartitionHasher() { XXH3_freeState(st(state_)); }
 
 void PartitionHasher::update(const void* data, size_t size) {
@@ -54,13 +55,9 @@ uint64_t PartitionHasher::finish() {
 }
 
 uint64_t partitionHash(const uint8_t* data, uint64_t size) {
-  std::vector<uint64_t> chunks((size + kChunk - 1) / kChunk);
-  const int64_t n = static_cast<int64_t>(chunks.size());
-#pragma omp parallel for schedule(dynamic) if (n > 1)
-  for (int64_t k = 0; k < n; ++k) {
-    const uint64_t at = uint64_t(k) * kChunk;
-    chunks[k] = XXH3_64bits_dispatch(data + at, std::min<uint64_t>(kChunk, size - at));
-  }
+  std::vector<uint64_t> chunks;
+  for (uint64_t at = 0; at < size; at += kChunk)
+    chunks.push_back(XXH3_64bits_dispatch(data + at, std::min<uint64_t>(kChunk, size - at)));
   return hashOfChunks(chunks);
 }
 
@@ -85,49 +82,137 @@ void storeTreeChecksum(uint8_t* c, uint64_t header_hash, const std::vector<uint6
 
 std::string partitionName(uint32_t type) {
   switch (type) {
-    case kModelDef: return "MODEL_DEF";
-    case kWeightsData: return "WEIGHTS_DATA";
-    case kTaskInfo: return "TASK_INFO";
-    case kTbeKernels: return "TBE_KERNELS";
-    case kCustAicpuKernels: return "CUST_AICPU_KERNELS";
-    default: return fmt::format("type {}", type);
+    case kModelDef:
+      return "MODEL_DEF";
+    case kWeightsData:
+      return "WEIGHTS_DATA";
+    case kTaskInfo:
+      return "TASK_INFO";
+    case kTbeKernels:
+      return "TBE_KERNELS";
+    case kCustAicpuKernels:
+      return "CUST_AICPU_KERNELS";
+    default:
+      return fmt::format("type {}", type);
   }
 }
 
-Status verifyTreeChecksum(const std::string& path, const uint8_t* file, uint64_t file_size,
-                          const std::vector<PartitionInfo>& parts, uint64_t table_offset,
-                          uint64_t table_size) {
-  auto bad = [&](const std::string& why) {
-    return Status::error(ErrorCode::ModelLoadFailed,
-                         "Failed to load the model from {}: {}; the file is corrupted or was "
-                         "altered after atc wrote it: copy it again or re-convert the model with "
-                         "atc",
-                         path, why);
+PendingCheck::~PendingCheck() = default;
+
+namespace {
+
+Status corrupted(const std::string& path, const std::string& why) {
+  return Status::error(ErrorCode::ModelLoadFailed,
+                       "Failed to load the model from {}: {}; the file is corrupted or was "
+                       "altered after atc wrote it: copy it again or re-convert the model with "
+                       "atc",
+                       path, why);
+}
+
+// The partitions' chunks, hashed by whichever thread takes each next: `helpers` threads of its
+// own from the start, and the caller of finish(). The file stays mapped while any thread runs.
+class ChunkCheck final : public PendingCheck {
+ public:
+  struct Part {
+    size_t index;  // in the partition table
+    PartitionInfo info;
+    uint64_t want;
+    size_t first_chunk = 0, chunks = 0;
   };
-  const uint8_t* c = file + offsetof(FileHeader, checksum);
+  ChunkCheck(std::string path, std::shared_ptr<const MappedFile> file, std::vector<Part> parts,
+             unsigned helpers)
+      : path_(std::move(path)), file_(std::move(file)), parts_(std::move(parts)) {
+    for (Part& p : parts_) {
+      p.first_chunk = spans_.size();
+      for (uint64_t at = 0; at < p.info.size; at += kChunk)
+        spans_.push_back({file_->data() + p.info.offset + at,
+                          static_cast<size_t>(std::min<uint64_t>(kChunk, p.info.size - at))});
+      p.chunks = spans_.size() - p.first_chunk;
+    }
+    hashes_.resize(spans_.size());
+    helpers = std::min<unsigned>(helpers, static_cast<unsigned>(spans_.size() / 2));
+    for (unsigned i = 0; i < helpers; ++i) {
+      try {
+        threads_.emplace_back([this] { work(); });
+      } catch (const std::system_error&) {
+        break;  // no thread to be had: finish() hashes it all
+      }
+    }
+  }
+  ~ChunkCheck() override {
+    stop_ = true;
+    for (auto& t : threads_) t.join();
+  }
+  Status finish() override {
+    work();
+    for (auto& t : threads_) t.join();
+    threads_.clear();
+    for (const Part& p : parts_) {
+      std::vector<uint64_t> mine(hashes_.begin() + p.first_chunk,
+                                 hashes_.begin() + p.first_chunk + p.chunks);
+      if (hashOfChunks(mine) != p.want)
+        return corrupted(path_, fmt::format("checksum mismatch in partition {} ({}, file bytes "
+                                            "[{}, {}))",
+                                            p.index, partitionName(p.info.type), p.info.offset,
+                                            p.info.offset + p.info.size));
+    }
+    return Status::ok();
+  }
+
+ private:
+  void work() {
+    for (;;) {
+      if (stop_) return;
+      const size_t k = next_.fetch_add(1);
+      if (k >= spans_.size()) return;
+      hashes_[k] = XXH3_64bits_dispatch(spans_[k].first, spans_[k].second);
+    }
+  }
+  std::string path_;
+  std::shared_ptr<const MappedFile> file_;
+  std::vector<Part> parts_;
+  std::vector<std::pair<const uint8_t*, size_t>> spans_;
+  std::vector<uint64_t> hashes_;
+  std::atomic<size_t> next_{0};
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<PendingCheck>> checkTreeChecksum(const std::string& path,
+                                                        std::shared_ptr<const MappedFile> file,
+                                                        const std::vector<PartitionInfo>& parts,
+                                                        uint64_t table_size, bool defer_weights) {
+  const uint8_t* data = file->data();
+  const uint8_t* c = data + offsetof(FileHeader, checksum);
   if (c[4] != kTreeAlgorithmXxh3 || c[5] != kChunkLog2)
-    return bad(fmt::format("its checksum record (algorithm {}, chunk 2^{}) is of a kind this "
-                           "asc-tools does not know",
-                           c[4], c[5]));
+    return corrupted(path, fmt::format("its checksum record (algorithm {}, chunk 2^{}) is of a "
+                                       "kind this asc-tools does not know",
+                                       c[4], c[5]));
   if (c[6] != parts.size() || parts.size() > kMaxHashedParts)
-    return bad(fmt::format("the checksum covers {} partitions, the partition table lists {}",
-                           c[6], parts.size()));
+    return corrupted(path, fmt::format("the checksum covers {} partitions, the partition table "
+                                       "lists {}",
+                                       c[6], parts.size()));
   // The record's unused bytes are zero as written, so that every byte of the file is checked.
   for (size_t i = 7; i < 64; i = i == 7 ? 16 + 8 * parts.size() : i + 1)
-    if (c[i] != 0) return bad(fmt::format("checksum record byte {} is not zero", i));
-  if (table_offset + table_size > file_size) return bad("the partition table is cut short");
+    if (c[i] != 0) return corrupted(path, fmt::format("checksum record byte {} is not zero", i));
+  if (kHeaderSize + table_size > file->size())
+    return corrupted(path, "the partition table is cut short");
   uint64_t want;
   std::memcpy(&want, c + 8, 8);
-  if (headerHash(file, file + table_offset, table_size) != want)
-    return bad("checksum mismatch in the header or the partition table");
+  if (headerHash(data, data + kHeaderSize, table_size) != want)
+    return corrupted(path, "checksum mismatch in the header or the partition table");
+  std::vector<ChunkCheck::Part> now, later;
   for (size_t i = 0; i < parts.size(); ++i) {
-    const PartitionInfo& p = parts[i];
     std::memcpy(&want, c + 16 + 8 * i, 8);
-    if (partitionHash(file + p.offset, p.size) != want)
-      return bad(fmt::format("checksum mismatch in partition {} ({}, file bytes [{}, {}))", i,
-                             partitionName(p.type), p.offset, p.offset + p.size));
+    (defer_weights && parts[i].type == kWeightsData ? later : now).push_back({i, parts[i], want});
   }
-  return Status::ok();
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  ChunkCheck first(path, file, std::move(now), std::min(cores, 8u) - 1);
+  ASC_RETURN_IF_ERROR(first.finish());
+  if (later.empty()) return std::unique_ptr<PendingCheck>();
+  return std::unique_ptr<PendingCheck>(new ChunkCheck(path, std::move(file), std::move(later), 1));
 }
 
 }  // namespace asc::om

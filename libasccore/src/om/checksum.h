@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "asc/om/om_file.h"
+#include "asc/support/file.h"
 #include "asc/support/status.h"
 
 namespace asc::om {
@@ -46,7 +47,7 @@ class PartitionHasher {
   std::vector<uint64_t> chunks_;
 };
 
-/// The hash of `size` bytes as one partition (the reader's side): chunks hashed on every core.
+/// The hash of `size` bytes as one partition (the reader's side), on the calling thread.
 uint64_t partitionHash(const uint8_t* data, uint64_t size);
 
 /// The hash of the header bytes (checksum[] treated as zeros) followed by the partition table.
@@ -56,11 +57,16 @@ uint64_t headerHash(const uint8_t* header256, const uint8_t* table, size_t table
 void storeTreeChecksum(uint8_t* checksum64, uint64_t header_hash,
                        const std::vector<uint64_t>& part_hashes);
 
-/// Checks a file whose header carries "ASCX": every byte, on all cores. On a mismatch, E10041
-/// naming the file, the partition and its byte range, and saying to re-convert the model.
-Status verifyTreeChecksum(const std::string& path, const uint8_t* file, uint64_t file_size,
-                          const std::vector<PartitionInfo>& parts, uint64_t table_offset,
-                          uint64_t table_size);
+/// Checks a file whose header carries "ASCX" (the table at byte 256, `table_size` bytes): the
+/// record, the header and every partition, their 4 MiB chunks hashed by the calling thread and
+/// helpers at once (all cores). With `defer_weights`, WEIGHTS_DATA's chunks are left to one
+/// helper thread and the check of them is returned (finish() before the weights are trusted);
+/// otherwise null. On a mismatch, E10041 naming the file, the partition and its byte range, and
+/// saying to re-convert the model.
+Result<std::unique_ptr<PendingCheck>> checkTreeChecksum(const std::string& path,
+                                                        std::shared_ptr<const MappedFile> file,
+                                                        const std::vector<PartitionInfo>& parts,
+                                                        uint64_t table_size, bool defer_weights);
 
 /// "MODEL_DEF", "WEIGHTS_DATA", ... or "type N".
 std::string partitionName(uint32_t type);

@@ -35,7 +35,8 @@ struct Container {
   FileHeader header;
   std::vector<PartitionInfo> parts;
   uint64_t table_size = 0;
-  std::string integrity = "none";  // OmSummary::integrity
+  std::string integrity = "none";         // OmSummary::integrity
+  std::shared_ptr<PendingCheck> pending;  // Verify::Background: the weights' check
   const PartitionInfo* find(uint32_t type) const {
     for (const auto& p : parts)
       if (p.type == type) return &p;
@@ -56,13 +57,15 @@ Status verifyChecksum(const std::string& path, Verify verify, Container* c) {
     c->integrity = "not verified (skipped)";
     return Status::ok();
   }
-  const uint8_t* data = c->file->data();
-  const uint64_t end = c->file->size();
   if (tree) {
-    ASC_RETURN_IF_ERROR(verifyTreeChecksum(path, data, end, c->parts, kHeaderSize, c->table_size));
-    c->integrity = "verified (XXH3, whole file)";
+    const bool defer = verify == Verify::Background;
+    ASC_TRY(c->pending, checkTreeChecksum(path, c->file, c->parts, c->table_size, defer));
+    c->integrity = c->pending ? "verifying (XXH3, the weights in the background)"
+                              : "verified (XXH3, whole file)";
     return Status::ok();
   }
+  const uint8_t* data = c->file->data();
+  const uint64_t end = c->file->size();
   // An older asc-tools file: zlib's CRC32 of 4 MiB pieces on every core, joined in order.
   const uint64_t n = end - kHeaderSize, pieces = (n + kChunk - 1) / kChunk;
   std::vector<uLong> crcs(pieces);
@@ -322,12 +325,13 @@ Result<OmSummary> readOmSummary(const std::string& path, Verify verify) {
   return summarize(path, c, m);
 }
 
-Result<OmModel> loadOm(const std::string& path, Verify verify) {
-  ASC_TRY(Container c, openContainer(path, verify));
+namespace {
+Result<OmModel> loadContainer(const std::string& path, const Container& c) {
   ASC_TRY(ge::proto::ModelDef m, parseModelDef(path, c));
   if (m.graph_size() == 0) return bad(path, "the ModelDef has no graph");
   OmModel out;
   out.summary = summarize(path, c, m);
+  out.pending = c.pending;
   ir::Graph& g = out.graph;
   g.name = m.name();
   auto opset_it = m.attr().find("_asc_opset");
@@ -588,6 +592,16 @@ Result<OmModel> loadOm(const std::string& path, Verify verify) {
         kept.emplace(v, it->second);
   out.activation_offsets = std::move(kept);
   return out;
+}
+}  // namespace
+
+Result<OmModel> loadOm(const std::string& path, Verify verify) {
+  ASC_TRY(Container c, openContainer(path, verify));
+  Result<OmModel> r = loadContainer(path, c);
+  // A load that failed on damaged weights (a shape constant, say) while they were still being
+  // checked reports the damage, not its symptom.
+  if (!r.isOk() && c.pending) ASC_RETURN_IF_ERROR(c.pending->finish());
+  return r;
 }
 
 }  // namespace asc::om

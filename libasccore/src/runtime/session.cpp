@@ -37,7 +37,19 @@ Result<std::unique_ptr<Session>> Session::fromGraph(ir::Graph graph, const Sessi
 Result<std::unique_ptr<Session>> Session::load(const std::string& om_path,
                                                const SessionOptions& opts) {
   ASC_TRACE_SCOPE("AscendCL", "LoadModel");
-  ASC_TRY(om::OmModel m, om::loadOm(om_path, opts.verify));
+  // The weights are hashed on a helper thread while the session is built (the build reads only
+  // what the verified ModelDef describes); nothing runs before the check has passed.
+  const om::Verify verify =
+      opts.verify == om::Verify::Skip ? om::Verify::Skip : om::Verify::Background;
+  ASC_TRY(om::OmModel m, om::loadOm(om_path, verify));
+  std::shared_ptr<om::PendingCheck> pending = std::move(m.pending);
+  Result<std::unique_ptr<Session>> s = build(om_path, std::move(m), opts);
+  if (pending) ASC_RETURN_IF_ERROR(pending->finish());
+  return s;
+}
+
+Result<std::unique_ptr<Session>> Session::build(const std::string& om_path, om::OmModel m,
+                                                const SessionOptions& opts) {
   if (m.graph.dynamic) {
     auto soc = m.summary.attrs.find("soc_version");
     SessionOptions o = opts;  // a model built with reuse off gets none at any shape either

@@ -17,13 +17,14 @@ TEST_CASE("the streamed partition hash equals the parallel one at any piece size
   std::mt19937_64 rng(7);
   std::vector<uint8_t> data(3 * om::kChunk + 12345);
   for (auto& b : data) b = static_cast<uint8_t>(rng());
-  for (size_t size : {size_t(0), size_t(1), size_t(63), om::kChunk - 1, om::kChunk,
-                      om::kChunk + 1, 2 * om::kChunk, data.size()}) {
+  for (size_t size : {size_t(0), size_t(1), size_t(63), om::kChunk - 1, om::kChunk, om::kChunk + 1,
+                      2 * om::kChunk, data.size()}) {
     INFO("size " << size);
     const uint64_t want = om::partitionHash(data.data(), size);
     for (size_t piece : {size_t(1) << 20, size_t(4099), om::kChunk, om::kChunk + 7}) {
       om::PartitionHasher h;
-      for (size_t at = 0; at < size; at += piece) h.update(data.data() + at, std::min(piece, size - at));
+      for (size_t at = 0; at < size; at += piece)
+        h.update(data.data() + at, std::min(piece, size - at));
       CHECK(h.finish() == want);
     }
   }

@@ -255,3 +255,54 @@ TEST_CASE("the OM's plan puts Concat inputs inside its output, as the runtime do
   // a lives in its own bytes: outside the Concat's, which are live while a is.
   CHECK((at["a"] + 4 * 9 * 4 <= at["cat"] || at["a"] >= at["cat"] + 8 * 9 * 4));
 }
+
+TEST_CASE("a background check of many chunks finds a flipped weight byte", "[om][checksum]") {
+  // 5 chunks of weights (20 MiB): the helper thread and finish() share them.
+  ir::Graph g;
+  g.name = "big_weights";
+  g.opset = 13;
+  const int64_t n = 5 * (int64_t(1) << 20);
+  ir::Value* x = g.addValue("x");
+  x->dtype = ir::DType::F32;
+  x->shape = {n};
+  g.inputs.push_back(x);
+  std::vector<float> w(static_cast<size_t>(n));
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i % 977);
+  ir::Value* c = g.addConstant(
+      "c", ir::Tensor{ir::DType::F32, {n}, ir::Blob::copyOf(w.data(), w.size() * sizeof(float))});
+  ir::Value* y = g.addValue("y");
+  y->dtype = ir::DType::F32;
+  y->shape = {n};
+  g.addNode("Add", "add", {x, c}, {y});
+  g.outputs = {y};
+  const std::string path = tmp("big.om");
+  REQUIRE(om::writeOm(g, info(), path).isOk());
+  auto m = om::loadOm(path, om::Verify::Background);
+  REQUIRE(m.isOk());
+  REQUIRE(m->pending);
+  CHECK(m->pending->finish().isOk());
+  auto s = om::readOmSummary(path);
+  REQUIRE(s.isOk());
+  uint64_t w0 = 0, wn = 0;
+  for (const auto& p : s->partitions)
+    if (p.type == om::kWeightsData) w0 = p.offset, wn = p.size;
+  REQUIRE(wn >= uint64_t(n) * 4);
+  std::string b = readAll(path);
+  for (uint64_t at : {w0, w0 + (uint64_t(1) << 22) + 5, w0 + wn - 1}) {
+    INFO("byte " << at);
+    std::string d = b;
+    d[at] = static_cast<char>(d[at] ^ 0x20);
+    const std::string bad = tmp("big_bad.om");
+    writeAll(bad, d);
+    auto lm = om::loadOm(bad, om::Verify::Background);
+    REQUIRE(lm.isOk());  // the weights' check is still pending
+    REQUIRE(lm->pending);
+    Status st = lm->pending->finish();
+    CHECK(st.code() == ErrorCode::ModelLoadFailed);
+    CHECK(st.message().find("partition 1 (WEIGHTS_DATA") != std::string::npos);
+    CHECK(om::loadOm(bad).status().code() == ErrorCode::ModelLoadFailed);
+    // Dropped unfinished, the check stops its helper (no thread left behind, no crash).
+    auto dropped = om::loadOm(bad, om::Verify::Background);
+    REQUIRE(dropped.isOk());
+  }
+}

@@ -95,6 +95,8 @@ struct OmSummary {
   size_t op_count = 0;
 };
 
+class PendingCheck;
+
 /// A loaded model: the graph (constants point into the mapped file) and its summary.
 struct OmModel {
   ir::Graph graph;
@@ -107,12 +109,25 @@ struct OmModel {
   /// For a dynamic graph (graph.dynamic): as ModelInfo records them.
   DynamicShapes dynamic;
   std::map<std::string, std::vector<std::string>> runtime_compile;
+  /// With Verify::Background: the weights' check still running (null when none is).
+  std::shared_ptr<PendingCheck> pending;
 };
 
 /// Whether a reader checks the file's integrity record before it reads anything else: every
-/// byte, weights included, on all cores (docs/om-format.md, "Integrity"). Skip is for users who
-/// trust their storage (msame --skip_verify=true).
-enum class Verify { Whole, Skip };
+/// byte, weights included, on all cores (docs/om-format.md, "Integrity"). Background checks all
+/// but WEIGHTS_DATA before returning and hashes the weights on a thread of its own while the
+/// caller goes on (OmModel::pending: call finish() before anything the weights decide is
+/// used). Skip is for users who trust their storage (msame --skip_verify=true).
+enum class Verify { Whole, Background, Skip };
+
+/// The rest of a check loadOm(path, Verify::Background) started. finish() hashes what is left
+/// on the calling thread too, waits for the helper, and returns E10041 naming the file and the
+/// partition if any byte differs. Destroying it unfinished stops the helper.
+class ASC_API PendingCheck {
+ public:
+  virtual ~PendingCheck();
+  virtual Status finish() = 0;
+};
 
 /// Validates the container (magic, sizes, partition bounds, checksum) and parses the ModelDef.
 /// E10041 naming the file and what is wrong for any malformed, truncated or altered file (for an

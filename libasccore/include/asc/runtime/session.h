@@ -59,8 +59,10 @@ class ASC_API SharedArena {
 struct SessionOptions {
   /// Threads for kernels; 0 = ASC_NUM_THREADS if set, else all cores.
   int threads = 0;
-  /// Check the OM's integrity record (every byte, weights included) before using the file;
-  /// Skip trusts the storage (msame --skip_verify=true).
+  /// Check the OM's integrity record (every byte, weights included) before the session runs:
+  /// load() checks all but the weights first and hashes the weights on a helper thread while
+  /// it builds the kernels, and fails (E10041) if any byte differs. Skip trusts the storage
+  /// (msame --skip_verify=true).
   om::Verify verify = om::Verify::Whole;
   /// Time every step (one clock read per step); see Session::stepProfile().
   bool profile = false;
@@ -163,6 +165,9 @@ class ASC_API Session {
   class Impl;
 
  private:
+  // load()'s session over a model read from an OM.
+  static Result<std::unique_ptr<Session>> build(const std::string& om_path, om::OmModel m,
+                                                const SessionOptions& opts);
   explicit Session(std::unique_ptr<Impl> impl);
   explicit Session(std::unique_ptr<DynamicModel> dyn);
   std::unique_ptr<Impl> impl_;
