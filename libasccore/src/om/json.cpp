@@ -162,10 +162,10 @@ class JsonWriter {
 
 }  // namespace
 
-Result<std::string> omToJson(const std::string& path) {
+Result<std::string> omToJson(const std::string& path, Verify verify) {
   // Reuse the validating reader for the container, then render the raw ModelDef.
   ASC_TRY(auto file, MappedFile::open(path));
-  ASC_TRY(OmSummary s, readOmSummary(path));
+  ASC_TRY(OmSummary s, readOmSummary(path, verify));
   const PartitionInfo* p = nullptr;
   for (const auto& part : s.partitions)
     if (part.type == kModelDef) p = &part;

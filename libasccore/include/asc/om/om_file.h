@@ -136,7 +136,7 @@ class ASC_API PendingCheck {
 ASC_API Result<OmSummary> readOmSummary(const std::string& path, Verify verify = Verify::Whole);
 /// Renders the ModelDef as JSON in the shape `atc --mode=1` writes (field names as keys, enums
 /// by name, maps as lists of {"key","value"}). Works for real OM files too.
-ASC_API Result<std::string> omToJson(const std::string& path);
+ASC_API Result<std::string> omToJson(const std::string& path, Verify verify = Verify::Whole);
 /// Loads an OM written by asc-tools back into a graph (E10041 when the file is not one, is
 /// damaged, or an op type has no mapping back). The whole file is verified first (as
 /// readOmSummary does); the weights then stay in the file's mapping.
