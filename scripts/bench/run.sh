@@ -21,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-$root/build}
 invocation="scripts/bench/run.sh${*:+ $*}"
-for v in THREADS ROUNDS RUNS; do [ -z "${!v:-}" ] || invocation="$v=${!v} $invocation"; done
+for v in THREADS ROUNDS RUNS ONEDNN_MAX_CPU_ISA; do [ -z "${!v:-}" ] || invocation="$v=${!v} $invocation"; done
 quick=0 with_opgen=0 dest=$root/docs/benchmarks.md
 while [ $# -gt 0 ]; do
   case $1 in
@@ -239,6 +239,13 @@ if [ $quick = 1 ]; then
   say "run \`scripts/bench/run.sh\` without \`--quick\` for the full figures (9 rounds of 30 runs)."
 fi
 say ""
+if [ -n "${ONEDNN_MAX_CPU_ISA:-}" ]; then
+  say ""
+  say "**ISA capped for msame and atc only**: they ran with \`ONEDNN_MAX_CPU_ISA=$ONEDNN_MAX_CPU_ISA\` (oneDNN's kernels and"
+  say "the runtime's own paths and packed layouts follow it). ONNX Runtime has no such cap and used the CPU's full"
+  say "ISA, so on a CPU with more than the cap the msame / ORT ratios are against a faster ORT than an AVX2 machine"
+  say "would run, and the FMA peak is the CPU's, not the cap's."
+fi
 say "Every figure is measured in this run; none is copied from elsewhere. A \"round\" runs each side"
 say "once (one process each); the order of the sides alternates between rounds. Figures are the median"
 say "over rounds, with (min–max) beside. Ratios are paired: each round's ratio, then their median."
