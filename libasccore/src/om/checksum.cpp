@@ -6,11 +6,8 @@
 #include <xxh_x86dispatch.h>
 #include <xxhash.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <cstring>
 #include <system_error>
 #include <thread>
@@ -114,9 +111,6 @@ Status corrupted(const std::string& path, const std::string& why) {
 
 // The partitions' chunks, hashed by whichever thread takes each next: `helpers` threads of its
 // own from the start, and the caller of finish(). The file stays mapped while any thread runs.
-// With `read`, chunks are read with pread() from the mapped file's descriptor into a small
-// buffer instead of through the mapping: the check then maps no page, so bytes the runtime
-// never uses (a plain copy kept beside a packed one) do not join the process's resident memory.
 class ChunkCheck final : public PendingCheck {
  public:
   struct Part {
@@ -126,15 +120,12 @@ class ChunkCheck final : public PendingCheck {
     size_t first_chunk = 0, chunks = 0;
   };
   ChunkCheck(std::string path, std::shared_ptr<const MappedFile> file, std::vector<Part> parts,
-             unsigned helpers, bool read)
-      : path_(std::move(path)),
-        file_(std::move(file)),
-        parts_(std::move(parts)),
-        read_(read && file_->fd() >= 0) {
+             unsigned helpers)
+      : path_(std::move(path)), file_(std::move(file)), parts_(std::move(parts)) {
     for (Part& p : parts_) {
       p.first_chunk = spans_.size();
       for (uint64_t at = 0; at < p.info.size; at += kChunk)
-        spans_.push_back({p.info.offset + at,
+        spans_.push_back({file_->data() + p.info.offset + at,
                           static_cast<size_t>(std::min<uint64_t>(kChunk, p.info.size - at))});
       p.chunks = spans_.size() - p.first_chunk;
     }
@@ -156,9 +147,6 @@ class ChunkCheck final : public PendingCheck {
     work();
     for (auto& t : threads_) t.join();
     threads_.clear();
-    if (read_failed_)
-      return corrupted(path_, fmt::format("reading it back failed at byte {}: {}",
-                                          read_failed_at_.load(), std::strerror(read_errno_)));
     for (const Part& p : parts_) {
       std::vector<uint64_t> mine(hashes_.begin() + p.first_chunk,
                                  hashes_.begin() + p.first_chunk + p.chunks);
@@ -173,49 +161,20 @@ class ChunkCheck final : public PendingCheck {
 
  private:
   void work() {
-    std::unique_ptr<uint8_t[]> buf(read_ ? new uint8_t[kReadPiece] : nullptr);
-    XXH3_state_t* state = read_ ? XXH3_createState() : nullptr;
     for (;;) {
-      if (stop_) break;
+      if (stop_) return;
       const size_t k = next_.fetch_add(1);
-      if (k >= spans_.size()) break;
-      const auto [offset, size] = spans_[k];
-      if (!read_) {
-        hashes_[k] = XXH3_64bits_dispatch(file_->data() + offset, size);
-        continue;
-      }
-      XXH3_64bits_reset(state);
-      for (size_t at = 0; at < size;) {
-        const ssize_t n = pread(file_->fd(), buf.get(), std::min(kReadPiece, size - at),
-                                static_cast<off_t>(offset + at));
-        if (n <= 0) {
-          if (n < 0 && errno == EINTR) continue;
-          if (!read_failed_.exchange(true)) {
-            read_errno_ = n < 0 ? errno : EIO;
-            read_failed_at_ = offset + at;
-          }
-          stop_ = true;
-          break;
-        }
-        XXH3_64bits_update_dispatch(state, buf.get(), static_cast<size_t>(n));
-        at += static_cast<size_t>(n);
-      }
-      hashes_[k] = XXH3_64bits_digest(state);
+      if (k >= spans_.size()) return;
+      hashes_[k] = XXH3_64bits_dispatch(spans_[k].first, spans_[k].second);
     }
-    if (state) XXH3_freeState(state);
   }
-  static constexpr size_t kReadPiece = size_t(256) << 10;  // stays in L2 while it is hashed
   std::string path_;
   std::shared_ptr<const MappedFile> file_;
   std::vector<Part> parts_;
-  bool read_;
-  std::vector<std::pair<uint64_t, size_t>> spans_;  // file offset, bytes
+  std::vector<std::pair<const uint8_t*, size_t>> spans_;
   std::vector<uint64_t> hashes_;
   std::atomic<size_t> next_{0};
   std::atomic<bool> stop_{false};
-  std::atomic<bool> read_failed_{false};
-  std::atomic<uint64_t> read_failed_at_{0};
-  int read_errno_ = 0;
   std::vector<std::thread> threads_;
 };
 
@@ -250,11 +209,10 @@ Result<std::unique_ptr<PendingCheck>> checkTreeChecksum(const std::string& path,
     (defer_weights && parts[i].type == kWeightsData ? later : now).push_back({i, parts[i], want});
   }
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  ChunkCheck first(path, file, std::move(now), std::min(cores, 8u) - 1, /*read=*/false);
+  ChunkCheck first(path, file, std::move(now), std::min(cores, 8u) - 1);
   ASC_RETURN_IF_ERROR(first.finish());
   if (later.empty()) return std::unique_ptr<PendingCheck>();
-  return std::unique_ptr<PendingCheck>(
-      new ChunkCheck(path, std::move(file), std::move(later), 1, /*read=*/true));
+  return std::unique_ptr<PendingCheck>(new ChunkCheck(path, std::move(file), std::move(later), 1));
 }
 
 }  // namespace asc::om

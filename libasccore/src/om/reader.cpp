@@ -92,7 +92,7 @@ Status verifyChecksum(const std::string& path, Verify verify, Container* c) {
 Result<Container> openContainer(const std::string& path, Verify verify) {
   routeProtobufLogs();
   Container c;
-  ASC_TRY(c.file, MappedFile::open(path, /*keep_fd=*/true));  // for the weights check
+  ASC_TRY(c.file, MappedFile::open(path));
   const size_t size = c.file->size();
   if (size < kHeaderSize)
     return bad(path, fmt::format("the file has {} bytes, less than the 256-byte OM header; it is "

@@ -16,7 +16,7 @@
 
 namespace asc {
 
-Result<std::shared_ptr<MappedFile>> MappedFile::open(const std::string& path, bool keep_fd) {
+Result<std::shared_ptr<MappedFile>> MappedFile::open(const std::string& path) {
   // O_NONBLOCK: a FIFO (say, in a dump folder) must not block the open; it is refused below.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
@@ -40,16 +40,12 @@ Result<std::shared_ptr<MappedFile>> MappedFile::open(const std::string& path, bo
     }
     f->data_ = static_cast<const uint8_t*>(p);
   }
-  if (keep_fd)
-    f->fd_ = fd;
-  else
-    ::close(fd);
+  ::close(fd);
   return f;
 }
 
 MappedFile::~MappedFile() {
   if (data_) munmap(const_cast<uint8_t*>(data_), size_);
-  if (fd_ >= 0) ::close(fd_);
 }
 
 Result<std::unique_ptr<OutputFile>> OutputFile::create(const std::string& path) {

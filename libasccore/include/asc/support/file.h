@@ -18,21 +18,16 @@ namespace asc {
 class ASC_API MappedFile {
  public:
   /// E13001 when the file cannot be opened or is a directory; E13003 when it cannot be mapped.
-  /// `keep_fd` keeps the file open beside the mapping (fd()), for reads that must not map pages
-  /// (pread), of the very file mapped even if its path is replaced meanwhile.
-  static Result<std::shared_ptr<MappedFile>> open(const std::string& path, bool keep_fd = false);
+  static Result<std::shared_ptr<MappedFile>> open(const std::string& path);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
   const std::string& path() const { return path_; }
-  /// The open file (open(path, true)), else -1.
-  int fd() const { return fd_; }
 
  private:
   MappedFile() = default;
-  int fd_ = -1;
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
   std::string path_;
