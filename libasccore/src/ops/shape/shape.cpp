@@ -359,13 +359,18 @@ Eval evalCast(const ir::Node& n, const std::vector<ir::Tensor>& in) {
 
 Eval evalIdentity(const ir::Node& n, const std::vector<ir::Tensor>& in) { return one(in[0]); }
 
+// Dropout is the identity at inference (training_mode false or absent), and with a ratio of 0
+// whatever training_mode is (nothing is dropped and the scale 1 / (1 - 0) is 1): exporters write
+// that for a module in train() mode whose dropout probability is 0.
 Status canonDropout(InferContext& ctx) {
-  if (ctx.hasInput(2)) {
+  const ir::Value* r = ctx.hasInput(1) ? ctx.constInput(1) : nullptr;
+  const bool keeps_all = r && r->numel() == 1 && r->tensor().floatAt(0) == 0.0;
+  if (ctx.hasInput(2) && !keeps_all) {
     const ir::Value* tm = ctx.constInput(2);
     if (tm && tm->numel() == 1 && tm->tensor().intAt(0) != 0)
       return ctx.unsupported(
-          "training_mode is true: training-mode Dropout is not supported, only "
-          "inference (identity)");
+          "training_mode is true with a ratio other than 0: training-mode Dropout is not "
+          "supported, only inference or a ratio of 0 (the identity)");
     if (!tm)
       return ctx.unsupported(
           "training_mode is computed at run time; only inference (a constant "

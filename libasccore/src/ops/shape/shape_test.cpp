@@ -411,6 +411,25 @@ TEST_CASE("Cast, Identity and Dropout", "[ops][shape]") {
   OpTester tr("Dropout", 13);
   tr.input(DType::F32, {2}).constant(DType::F32, {}, &ratio, 4).constant(DType::Bool, {}, &yes, 1);
   CHECK(mentions(tr.run(), "training"));
+  // Ratio 0 keeps every element whatever training_mode is: a constant true (scalar or [1]), or
+  // one computed at run time. The mask is all true.
+  float zero = 0.0f;
+  for (int form = 0; form < 3; ++form) {
+    INFO("training_mode form " << form);
+    OpTester z("Dropout", 13);
+    z.input(DType::F32, {2, 3}).constant(DType::F32, {}, &zero, 4);
+    if (form == 0) z.constant(DType::Bool, {}, &yes, 1);
+    if (form == 1) z.constant(DType::Bool, {1}, &yes, 1);
+    if (form == 2) z.input(DType::Bool, {});
+    z.outputs(2);
+    REQUIRE(z.run().isOk());
+    CHECK(z.node()->inputs.size() == 1);
+    CHECK(z.out(1).dtype == DType::Bool);
+  }
+  // A ratio computed at run time in training mode cannot be known to be 0: refused.
+  OpTester rt("Dropout", 13);
+  rt.input(DType::F32, {2}).input(DType::F32, {}).constant(DType::Bool, {}, &yes, 1);
+  CHECK(mentions(rt.run(), "training"));
 }
 
 TEST_CASE("Constant and ConstantOfShape", "[ops][shape]") {
