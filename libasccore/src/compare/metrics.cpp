@@ -71,15 +71,45 @@ T loadElem(const uint8_t* p, bool swap) {
   return v;
 }
 
-template <typename T>
-void convertTo(const uint8_t* src, size_t n, bool swap, double* out) {
+template <typename T, typename Out>
+void convertTo(const uint8_t* src, size_t n, bool swap, Out* out) {
   if (!swap) {
     T tmp[kChunk];  // copy first: the source may be unaligned (dump files, .npy bodies)
     std::memcpy(tmp, src, n * sizeof(T));
-    for (size_t i = 0; i < n; ++i) out[i] = static_cast<double>(tmp[i]);
+    for (size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(tmp[i]);
   } else {
     for (size_t i = 0; i < n; ++i)
-      out[i] = static_cast<double>(loadElem<T>(src + i * sizeof(T), true));
+      out[i] = static_cast<Out>(loadElem<T>(src + i * sizeof(T), true));
+  }
+}
+
+// Converts n integer or bool elements of dtype `t` to Out (double, or an exact __int128);
+// false for any other dtype.
+template <typename Out>
+bool convertIntegers(ir::DType t, const uint8_t* src, size_t n, bool swap, Out* out) {
+  using ir::DType;
+  switch (t) {
+    case DType::I8:
+      return convertTo<int8_t>(src, n, false, out), true;
+    case DType::U8:
+      return convertTo<uint8_t>(src, n, false, out), true;
+    case DType::I16:
+      return convertTo<int16_t>(src, n, swap, out), true;
+    case DType::U16:
+      return convertTo<uint16_t>(src, n, swap, out), true;
+    case DType::I32:
+      return convertTo<int32_t>(src, n, swap, out), true;
+    case DType::U32:
+      return convertTo<uint32_t>(src, n, swap, out), true;
+    case DType::I64:
+      return convertTo<int64_t>(src, n, swap, out), true;
+    case DType::U64:
+      return convertTo<uint64_t>(src, n, swap, out), true;
+    case DType::Bool:
+      for (size_t i = 0; i < n; ++i) out[i] = src[i] != 0 ? Out(1) : Out(0);
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -88,31 +118,13 @@ void loadChunk(const TensorView& v, uint64_t begin, size_t n, double* out) {
   const size_t es = ir::dtypeSize(v.dtype);
   const uint8_t* src = v.data + begin * es;
   const bool swap = v.big_endian && es > 1;
+  if (convertIntegers(v.dtype, src, n, swap, out)) return;
   using ir::DType;
   switch (v.dtype) {
     case DType::F32:
       return convertTo<float>(src, n, swap, out);
     case DType::F64:
       return convertTo<double>(src, n, swap, out);
-    case DType::I8:
-      return convertTo<int8_t>(src, n, false, out);
-    case DType::U8:
-      return convertTo<uint8_t>(src, n, false, out);
-    case DType::I16:
-      return convertTo<int16_t>(src, n, swap, out);
-    case DType::U16:
-      return convertTo<uint16_t>(src, n, swap, out);
-    case DType::I32:
-      return convertTo<int32_t>(src, n, swap, out);
-    case DType::U32:
-      return convertTo<uint32_t>(src, n, swap, out);
-    case DType::I64:
-      return convertTo<int64_t>(src, n, swap, out);
-    case DType::U64:
-      return convertTo<uint64_t>(src, n, swap, out);
-    case DType::Bool:
-      for (size_t i = 0; i < n; ++i) out[i] = src[i] != 0 ? 1.0 : 0.0;
-      return;
     case DType::F16:
     case DType::BF16: {
       uint16_t h[kChunk];
@@ -139,40 +151,12 @@ bool isExact(ir::DType t) { return t != ir::DType::Undefined && !ir::isFloat(t);
 
 using Wide = __int128;
 
-template <typename T>
-void widen(const uint8_t* src, size_t n, bool swap, Wide* out) {
-  for (size_t i = 0; i < n; ++i) out[i] = static_cast<Wide>(loadElem<T>(src + i * sizeof(T), swap));
-}
-
 // Elements [begin, begin + n) of an integer or bool `v` (n <= kChunk), exactly.
 void loadWideChunk(const TensorView& v, uint64_t begin, size_t n, Wide* out) {
   const size_t es = ir::dtypeSize(v.dtype);
-  const uint8_t* src = v.data + begin * es;
-  const bool swap = v.big_endian && es > 1;
-  using ir::DType;
-  switch (v.dtype) {
-    case DType::I8:
-      return widen<int8_t>(src, n, false, out);
-    case DType::U8:
-      return widen<uint8_t>(src, n, false, out);
-    case DType::I16:
-      return widen<int16_t>(src, n, swap, out);
-    case DType::U16:
-      return widen<uint16_t>(src, n, swap, out);
-    case DType::I32:
-      return widen<int32_t>(src, n, swap, out);
-    case DType::U32:
-      return widen<uint32_t>(src, n, swap, out);
-    case DType::I64:
-      return widen<int64_t>(src, n, swap, out);
-    case DType::U64:
-      return widen<uint64_t>(src, n, swap, out);
-    case DType::Bool:
-      for (size_t i = 0; i < n; ++i) out[i] = src[i] != 0;
-      return;
-    default:
-      assert(false && "isExact checked by the caller");
-  }
+  const bool ok = convertIntegers(v.dtype, v.data + begin * es, n, v.big_endian && es > 1, out);
+  assert(ok && "isExact checked by the caller");
+  (void)ok;
 }
 
 struct ExactSums {

@@ -54,13 +54,6 @@ uint64_t PartitionHasher::finish() {
   return h;
 }
 
-uint64_t partitionHash(const uint8_t* data, uint64_t size) {
-  std::vector<uint64_t> chunks;
-  for (uint64_t at = 0; at < size; at += kChunk)
-    chunks.push_back(XXH3_64bits_dispatch(data + at, std::min<uint64_t>(kChunk, size - at)));
-  return hashOfChunks(chunks);
-}
-
 uint64_t headerHash(const uint8_t* header256, const uint8_t* table, size_t table_size) {
   std::vector<uint8_t> bytes(kHeaderSize + table_size);
   std::memcpy(bytes.data(), header256, kHeaderSize);

@@ -47,9 +47,6 @@ class PartitionHasher {
   std::vector<uint64_t> chunks_;
 };
 
-/// The hash of `size` bytes as one partition (the reader's side), on the calling thread.
-uint64_t partitionHash(const uint8_t* data, uint64_t size);
-
 /// The hash of the header bytes (checksum[] treated as zeros) followed by the partition table.
 uint64_t headerHash(const uint8_t* header256, const uint8_t* table, size_t table_size);
 
