@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <mutex>
 #include <system_error>
 #include <thread>
 
@@ -118,11 +119,12 @@ class ChunkCheck final : public PendingCheck {
     for (Part& p : parts_) {
       p.first_chunk = spans_.size();
       for (uint64_t at = 0; at < p.info.size; at += kChunk)
-        spans_.push_back({file_->data() + p.info.offset + at,
-                          static_cast<size_t>(std::min<uint64_t>(kChunk, p.info.size - at))});
+        spans_.push_back({p.info.offset + at, std::min<uint64_t>(kChunk, p.info.size - at)});
       p.chunks = spans_.size() - p.first_chunk;
     }
     hashes_.resize(spans_.size());
+    hashed_.reset(new std::atomic<bool>[spans_.size()]);
+    for (size_t k = 0; k < spans_.size(); ++k) hashed_[k] = false;
     helpers = std::min<unsigned>(helpers, static_cast<unsigned>(spans_.size() / 2));
     for (unsigned i = 0; i < helpers; ++i) {
       try {
@@ -135,6 +137,12 @@ class ChunkCheck final : public PendingCheck {
   ~ChunkCheck() override {
     stop_ = true;
     for (auto& t : threads_) t.join();
+  }
+  void releaseOnceHashed(std::vector<std::pair<uint64_t, uint64_t>> ranges) {
+    std::lock_guard<std::mutex> lock(unread_mu_);
+    unread_ = std::move(ranges);
+    for (size_t k = 0; k < spans_.size(); ++k)
+      if (hashed_[k]) releaseUnread(k);
   }
   Status finish() override {
     work();
@@ -158,20 +166,38 @@ class ChunkCheck final : public PendingCheck {
       if (stop_) return;
       const size_t k = next_.fetch_add(1);
       if (k >= spans_.size()) return;
-      hashes_[k] = XXH3_64bits_dispatch(spans_[k].first, spans_[k].second);
+      hashes_[k] = XXH3_64bits_dispatch(file_->data() + spans_[k].first, spans_[k].second);
+      hashed_[k] = true;
+      std::lock_guard<std::mutex> lock(unread_mu_);
+      releaseUnread(k);
+    }
+  }
+  // The parts of chunk k that nothing reads once they are hashed: their pages are given back.
+  void releaseUnread(size_t k) {
+    const uint64_t from = spans_[k].first, to = from + spans_[k].second;
+    for (const auto& [at, size] : unread_) {
+      const uint64_t a = std::max(at, from), b = std::min(at + size, to);
+      if (a < b) file_->release(a, b - a);
     }
   }
   std::string path_;
   std::shared_ptr<const MappedFile> file_;
   std::vector<Part> parts_;
-  std::vector<std::pair<const uint8_t*, size_t>> spans_;
+  std::vector<std::pair<uint64_t, uint64_t>> spans_;  // file offset and size of each chunk
   std::vector<uint64_t> hashes_;
+  std::unique_ptr<std::atomic<bool>[]> hashed_;
+  std::mutex unread_mu_;
+  std::vector<std::pair<uint64_t, uint64_t>> unread_;  // releaseOnceHashed's bytes
   std::atomic<size_t> next_{0};
   std::atomic<bool> stop_{false};
   std::vector<std::thread> threads_;
 };
 
 }  // namespace
+
+void releaseOnceHashed(PendingCheck& check, std::vector<std::pair<uint64_t, uint64_t>> ranges) {
+  if (auto* c = dynamic_cast<ChunkCheck*>(&check)) c->releaseOnceHashed(std::move(ranges));
+}
 
 Result<std::unique_ptr<PendingCheck>> checkTreeChecksum(const std::string& path,
                                                         std::shared_ptr<const MappedFile> file,

@@ -65,6 +65,12 @@ Result<std::unique_ptr<PendingCheck>> checkTreeChecksum(const std::string& path,
                                                         const std::vector<PartitionInfo>& parts,
                                                         uint64_t table_size, bool defer_weights);
 
+/// Bytes of the file (offset, size) that nothing reads but the check (the plain copies of
+/// weights a kernel reads packed): as soon as the check has hashed them, their pages are given
+/// back (MappedFile::release), so hashing them costs no resident memory. A check of another kind
+/// ignores this.
+void releaseOnceHashed(PendingCheck& check, std::vector<std::pair<uint64_t, uint64_t>> ranges);
+
 /// "MODEL_DEF", "WEIGHTS_DATA", ... or "type N".
 std::string partitionName(uint32_t type);
 

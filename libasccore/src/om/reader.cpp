@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "asc/om/om_file.h"
+#include "asc/ops/kernel.h"
 #include "asc/ops/plugin.h"
 #include "asc/ops/registry.h"
 #include "asc/support/file.h"
@@ -391,6 +392,12 @@ Result<OmModel> loadContainer(const std::string& path, const Container& c) {
     if (!op_names.insert(op.name()).second)
       return bad(path, fmt::format("op name '{}' is used twice", op.name()));
 
+  // The plain copies of weights packed for this CPU beside them: kernels read the packed ones,
+  // so only the integrity check reads these, and it gives their pages back once it has.
+  std::vector<std::pair<uint64_t, uint64_t>> unread;
+  const auto isa = m.attr().find("_asc_packed_isa");
+  const bool packed_here =
+      c.pending && isa != m.attr().end() && isa->second.s() == ops::kernelIsa();
   for (const auto& op : m.graph(0).op()) {
     const std::string src0 = op.name() + ":0";
     if (op.type() == "Data") {
@@ -436,6 +443,8 @@ Result<OmModel> loadContainer(const std::string& path, const Container& c) {
           v->data = ir::Blob::copyOf(at, need);
       }
       ASC_RETURN_IF_ERROR(readPacked(path, c, wp, op.name(), td, v));
+      if (packed_here && v->packed && val->second.t().data().empty())
+        unread.emplace_back(wp->offset + uint64_t(td.data_offset()), need);
       sources[src0] = v;
     } else if (op.type() == "FileConstant") {  // --external_weight: data in a file beside the OM
       if (op.output_desc_size() != 1)
@@ -548,6 +557,7 @@ Result<OmModel> loadContainer(const std::string& path, const Container& c) {
       }
     }
   }
+  if (!unread.empty()) releaseOnceHashed(*c.pending, std::move(unread));
   std::stable_sort(inputs.begin(), inputs.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [idx, v] : inputs) g.inputs.push_back(v);

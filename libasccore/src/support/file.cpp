@@ -44,6 +44,15 @@ Result<std::shared_ptr<MappedFile>> MappedFile::open(const std::string& path) {
   return f;
 }
 
+void MappedFile::release(uint64_t offset, uint64_t size) const {
+  if (!data_ || offset >= size_) return;
+  const uint64_t end = std::min<uint64_t>(size_, offset + std::min<uint64_t>(size, size_));
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  const uint64_t from = (offset + page - 1) / page * page, to = end / page * page;
+  // The mapping is read-only and private, never written: its pages come back from the file.
+  if (to > from) madvise(const_cast<uint8_t*>(data_) + from, to - from, MADV_DONTNEED);
+}
+
 MappedFile::~MappedFile() {
   if (data_) munmap(const_cast<uint8_t*>(data_), size_);
 }

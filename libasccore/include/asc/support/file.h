@@ -25,6 +25,11 @@ class ASC_API MappedFile {
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
   const std::string& path() const { return path_; }
+  /// Gives back the resident pages wholly inside bytes [offset, offset + size) (MADV_DONTNEED):
+  /// they stop counting in the process's memory, and come back from the file, unchanged, if
+  /// read again. For bytes read once (a checksum) that nothing else reads. Where the kernel maps
+  /// the file in 2 MiB pieces, the pieces those pages lie in go too (and come back the same way).
+  void release(uint64_t offset, uint64_t size) const;
 
  private:
   MappedFile() = default;
