@@ -474,7 +474,7 @@ Status displayModel(const Options& o, std::ostream& out) {
   fmt::print(out,
              "om       info: modeldef_size[{} B], weight_data_size[{} B], tbe_kernels_size[{} B], "
              "cust_aicpu_kernel_store_size[{} B], task_info_size[{} B], so_store_size[{} B].\n",
-             part(0), part(1), part(3), part(4), part(2), 0);
+             part(0), part(1), part(3), part(4), part(2), part(5));
   // asc-tools' own lines (GE's names for these attributes are UNCONFIRMED; docs/om-format.md,
   // docs/dynamic-shapes.md)
   if (!attr("_asc_packed_weight_size").empty())
@@ -497,6 +497,12 @@ Status displayModel(const Options& o, std::ostream& out) {
   fmt::print(out, "model    info: ops[{}], inputs[{}], outputs[{}], checksum[{}].\n", s.op_count,
              fmt::join(s.inputs, "; "), fmt::join(s.outputs, "; "),
              s.verified() ? "verified" : "none");
+  std::vector<std::string> parts;
+  for (const auto& p : s.partitions)
+    parts.push_back(fmt::format("{}:{}", om::partitionName(p.type), p.size));
+  fmt::print(out,
+             "file     info: header_version[0x{:08X}], partition_table[{}-bit], partitions[{}].\n",
+             s.version, s.wide_table ? 64 : 32, fmt::join(parts, ", "));
   return Status::ok();
 }
 

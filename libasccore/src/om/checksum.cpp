@@ -75,20 +75,30 @@ void storeTreeChecksum(uint8_t* c, uint64_t header_hash, const std::vector<uint6
 }
 
 std::string partitionName(uint32_t type) {
-  switch (type) {
-    case kModelDef:
-      return "MODEL_DEF";
-    case kWeightsData:
-      return "WEIGHTS_DATA";
-    case kTaskInfo:
-      return "TASK_INFO";
-    case kTbeKernels:
-      return "TBE_KERNELS";
-    case kCustAicpuKernels:
-      return "CUST_AICPU_KERNELS";
-    default:
-      return fmt::format("type {}", type);
-  }
+  // GE's ModelPartitionType (docs/om-format.md, "Partitions").
+  static const std::pair<uint32_t, const char*> kNames[] = {{0, "MODEL_DEF"},
+                                                            {1, "WEIGHTS_DATA"},
+                                                            {2, "TASK_INFO"},
+                                                            {3, "TBE_KERNELS"},
+                                                            {4, "CUST_AICPU_KERNELS"},
+                                                            {5, "SO_BINS"},
+                                                            {6, "FLOW_MODEL"},
+                                                            {7, "FLOW_SUBMODEL"},
+                                                            {8, "MODEL_INOUT_INFO"},
+                                                            {9, "STATIC_TASK_DESC"},
+                                                            {10, "DYNAMIC_TASK_DESC"},
+                                                            {11, "TASK_PARAM"},
+                                                            {12, "TILING_DATA"},
+                                                            {20, "PRE_MODEL_DESC"},
+                                                            {21, "PRE_MODEL_SQE"},
+                                                            {22, "PRE_KERNEL_ARGS"},
+                                                            {23, "PRE_MODEL_DESC_EXTEND"},
+                                                            {24, "BUNDLE_MODEL_INFO"},
+                                                            {25, "BUNDLE_MODEL_VAR_INFO"},
+                                                            {26, "CUSTOM_OPS"}};
+  for (const auto& [t, name] : kNames)
+    if (t == type) return name;
+  return fmt::format("type {}", type);
 }
 
 PendingCheck::~PendingCheck() = default;

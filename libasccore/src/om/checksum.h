@@ -71,7 +71,4 @@ Result<std::unique_ptr<PendingCheck>> checkTreeChecksum(const std::string& path,
 /// ignores this.
 void releaseOnceHashed(PendingCheck& check, std::vector<std::pair<uint64_t, uint64_t>> ranges);
 
-/// "MODEL_DEF", "WEIGHTS_DATA", ... or "type N".
-std::string partitionName(uint32_t type);
-
 }  // namespace asc::om

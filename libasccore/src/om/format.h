@@ -20,9 +20,13 @@
 // 156       4    model_num        1
 // 160      20    platform_version[20]  soc_version
 // 180       1    platform_type
-// 181      75    reserved
+// 181      75    reserved         (current GE: padd[3], uint64 model_length @184,
+//                                 need_check_os_cpu_info @192, is_unknow_model @193)
 // 256            partition table: uint32 num, then num x {uint32 type, mem_offset, mem_size};
 //                mem_offset counts from the first byte after the table.
+//                The CANN 8 generation (length 0, model_length != 0): uint32 num, 4 bytes of
+//                padding, then num x {uint32 type, 4 bytes padding, uint64 mem_offset,
+//                uint64 mem_size} (docs/om-format.md, "Generations"). asc-tools writes the first.
 //                Partitions follow back to back: MODEL_DEF (0), WEIGHTS_DATA (1), TASK_INFO (2).
 // Inside WEIGHTS_DATA each tensor sits at a TensorDescriptor.data_offset chosen so that its
 // absolute file offset is a multiple of 64 (so it can be used in place from a mapping).
@@ -57,6 +61,8 @@ enum PartitionType : uint32_t {
   kTaskInfo = 2,
   kTbeKernels = 3,
   kCustAicpuKernels = 4,
+  kSoBins = 5,
+  kModelInoutInfo = 8,
 };
 
 #pragma pack(push, 1)
@@ -84,11 +90,21 @@ struct PartitionEntry {
   uint32_t mem_offset;
   uint32_t mem_size;
 };
+struct WidePartitionEntry {  // the CANN 8 generation's table
+  uint32_t type;
+  uint32_t padding;
+  uint64_t mem_offset;
+  uint64_t mem_size;
+};
 #pragma pack(pop)
 static_assert(sizeof(FileHeader) == 256, "ModelFileHeader must be 256 bytes");
 /// Current GE's `uint8 is_unknow_model` @193 (1: shapes resolved at run time) is byte 12 of
 /// the 2022 layout's reserved[75] (@181).
 constexpr size_t kUnknownModelByte = 193 - 181;
+/// Current GE's `uint64 model_length` @184: the bytes after the header when `length` is 0 (the
+/// CANN 8 generation, whose partition table is WidePartitionEntry's).
+constexpr size_t kModelLengthByte = 184 - 181;
+static_assert(sizeof(WidePartitionEntry) == 24, "64-bit partition entries are 24 bytes");
 static_assert(sizeof(PartitionEntry) == 12, "32-bit partition entries are 12 bytes");
 
 }  // namespace asc::om

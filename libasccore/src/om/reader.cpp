@@ -36,6 +36,7 @@ struct Container {
   FileHeader header;
   std::vector<PartitionInfo> parts;
   uint64_t table_size = 0;
+  bool wide_table = false;                // the CANN 8 generation's 64-bit partition table
   std::string integrity = "none";         // OmSummary::integrity
   std::shared_ptr<PendingCheck> pending;  // Verify::Background: the weights' check
   const PartitionInfo* find(uint32_t type) const {
@@ -108,32 +109,68 @@ Result<Container> openContainer(const std::string& path, Verify verify) {
   if (h.headsize != kHeaderSize)
     return bad(path, fmt::format("header size {} (expected 256)", h.headsize));
   if (h.is_encrypt != 0) return bad(path, "the model is encrypted, which is not supported");
+  if (h.model_num > 1)
+    return bad(path, fmt::format("the file holds {} models (a multi-model bundle); asc-tools "
+                                 "reads files of one model",
+                                 h.model_num));
   const uint64_t data_len = size - kHeaderSize;
-  if (h.length != data_len)
-    return bad(path, fmt::format("the header says {} bytes follow it, the file holds {}; the file "
-                                 "is truncated or altered",
-                                 h.length, data_len));
+  // Two generations (docs/om-format.md, "Generations"): the size after the header as the 32-bit
+  // `length`, with a table of 32-bit entries; or, from CANN 8, `length` 0 and the uint64
+  // `model_length`, with a table of 64-bit entries.
+  uint64_t model_length;
+  std::memcpy(&model_length, h.reserved + kModelLengthByte, 8);
+  const bool wide = h.length == 0 && model_length != 0;
+  c.wide_table = wide;
+  const uint64_t said = wide ? model_length : h.length;
+  if (said != data_len)
+    return bad(
+        path, fmt::format("the header says {} bytes follow it ({}), the file holds {}; "
+                          "the file is truncated or altered",
+                          said, wide ? "model_length at byte 184" : "length at byte 76", data_len));
   const uint8_t* base = c.file->data() + kHeaderSize;
-  if (data_len < 4) return bad(path, "no partition table");
+  const uint64_t head = wide ? 8 : 4,
+                 entry = wide ? sizeof(WidePartitionEntry) : sizeof(PartitionEntry);
+  if (data_len < head) return bad(path, "no partition table");
   uint32_t num;
   std::memcpy(&num, base, 4);
   if (num == 0 || num > 32) return bad(path, fmt::format("partition count {} is invalid", num));
-  const uint64_t table = 4 + uint64_t(num) * sizeof(PartitionEntry);
+  const uint64_t table = head + uint64_t(num) * entry;
   c.table_size = table;
   if (table > data_len) return bad(path, "the partition table runs past the end of the file");
+  const uint64_t room = data_len - table;
   uint64_t sum = 0;
   for (uint32_t i = 0; i < num; ++i) {
-    PartitionEntry e;
-    std::memcpy(&e, base + 4 + i * sizeof(PartitionEntry), sizeof(e));
-    if (uint64_t(e.mem_offset) + e.mem_size > data_len - table)
-      return bad(path, fmt::format("partition {} (type {}) [{}, +{}) lies outside the file", i,
-                                   e.type, e.mem_offset, e.mem_size));
-    c.parts.push_back({e.type, kHeaderSize + table + e.mem_offset, e.mem_size});
-    sum += e.mem_size;
+    uint32_t type;
+    uint64_t off, len;
+    if (wide) {
+      WidePartitionEntry e;
+      std::memcpy(&e, base + head + i * entry, sizeof(e));
+      type = e.type, off = e.mem_offset, len = e.mem_size;
+    } else {
+      PartitionEntry e;
+      std::memcpy(&e, base + head + i * entry, sizeof(e));
+      type = e.type, off = e.mem_offset, len = e.mem_size;
+    }
+    if (off > room || len > room - off)
+      return bad(path, fmt::format("partition {} ({}) [{}, +{}) lies outside the file", i,
+                                   partitionName(type), off, len));
+    for (const PartitionInfo& p : c.parts)
+      if (p.type == type)
+        return bad(path, fmt::format("partition {} repeats {}", i, partitionName(type)));
+    c.parts.push_back({type, kHeaderSize + table + off, len});
+    sum += len;
   }
   if (table + sum != data_len)
     return bad(path, fmt::format("partition sizes add up to {} bytes, the file holds {}",
                                  table + sum, data_len));
+  // Sizes that add up to the file can still overlap (leaving a gap elsewhere).
+  std::vector<PartitionInfo> order = c.parts;
+  std::sort(order.begin(), order.end(),
+            [](const PartitionInfo& a, const PartitionInfo& b) { return a.offset < b.offset; });
+  for (size_t i = 1; i < order.size(); ++i)
+    if (order[i].offset < order[i - 1].offset + order[i - 1].size)
+      return bad(path, fmt::format("partitions {} and {} overlap", partitionName(order[i - 1].type),
+                                   partitionName(order[i].type)));
   if (!c.find(kModelDef)) return bad(path, "there is no MODEL_DEF partition");
   ASC_RETURN_IF_ERROR(verifyChecksum(path, verify, &c));
   return c;
@@ -166,6 +203,7 @@ OmSummary summarize(const std::string& path, const Container& c, const ge::proto
   s.version = c.header.version;
   s.integrity = c.integrity;
   s.partitions = c.parts;
+  s.wide_table = c.wide_table;
   for (const auto& [k, a] : m.attr()) {
     switch (a.value_case()) {
       case ge::proto::AttrDef::kS:
@@ -327,6 +365,29 @@ Result<OmSummary> readOmSummary(const std::string& path, Verify verify) {
 }
 
 namespace {
+// A model compiled by CANN's ATC: its ops are NPU kernels (TBE_KERNELS) and tasks for that chip,
+// nothing a CPU can run. Says what it holds and what to do instead.
+Status notOurs(const std::string& path, const Container& c, const ge::proto::ModelDef& m) {
+  auto attr = [&](const char* k) {
+    auto it = m.attr().find(k);
+    return it == m.attr().end() ? std::string() : it->second.s();
+  };
+  const std::string soc = attr("soc_version"), by = attr("atc_version");
+  const PartitionInfo* tbe = c.find(kTbeKernels);
+  std::string what = "it was not written by asc-tools' atc";
+  if (tbe && tbe->size > 0)
+    what = fmt::format("it holds TBE kernels for {} ({} bytes of NPU code{})",
+                       soc.empty() ? "an Ascend NPU" : soc, tbe->size,
+                       by.empty() ? "" : ", atc " + by);
+  else if (!soc.empty())
+    what = fmt::format("it was compiled for {}{}", soc, by.empty() ? "" : " by atc " + by);
+  return bad(path, fmt::format("the model cannot run on the CPU runtime: {}; convert the "
+                               "original model (ONNX, Caffe or TensorFlow) with asc-tools' atc "
+                               "and run that .om (atc --mode=1 --om=... shows what this one "
+                               "holds)",
+                               what));
+}
+
 Result<OmModel> loadContainer(const std::string& path, const Container& c) {
   ASC_TRY(ge::proto::ModelDef m, parseModelDef(path, c));
   if (m.graph_size() == 0) return bad(path, "the ModelDef has no graph");
@@ -336,10 +397,7 @@ Result<OmModel> loadContainer(const std::string& path, const Container& c) {
   ir::Graph& g = out.graph;
   g.name = m.name();
   auto opset_it = m.attr().find("_asc_opset");
-  if (opset_it == m.attr().end())
-    return bad(path,
-               "the model was not written by asc-tools (its ops cannot run on the CPU "
-               "runtime); use atc --mode=1 to inspect it");
+  if (opset_it == m.attr().end()) return notOurs(path, c, m);
   g.opset = static_cast<int>(opset_it->second.i());
   auto mem_it = m.attr().find("memory_size");
   if (mem_it != m.attr().end()) out.memory_size = static_cast<uint64_t>(mem_it->second.i());

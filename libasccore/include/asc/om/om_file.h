@@ -73,10 +73,13 @@ ASC_API MemoryPlanSummary planActivationMemory(const ir::Graph& g, bool reuse);
 ASC_API Status writeOm(const ir::Graph& g, const ModelInfo& info, const std::string& path);
 
 struct PartitionInfo {
-  uint32_t type;    // 0 MODEL_DEF, 1 WEIGHTS_DATA, 2 TASK_INFO, 3 TBE_KERNELS, 4 CUST_AICPU_KERNELS
+  uint32_t type;    // GE's ModelPartitionType: 0 MODEL_DEF, 1 WEIGHTS_DATA, 2 TASK_INFO, ...
   uint64_t offset;  // from the start of the file
   uint64_t size;
 };
+
+/// GE's name of a partition type: "MODEL_DEF", "WEIGHTS_DATA", "TBE_KERNELS", ... or "type N".
+ASC_API std::string partitionName(uint32_t type);
 
 /// What --mode=6 shows: header fields, partition sizes and the ModelDef attributes.
 struct OmSummary {
@@ -88,6 +91,8 @@ struct OmSummary {
   std::string integrity = "none";
   bool verified() const { return integrity.rfind("verified", 0) == 0; }
   std::vector<PartitionInfo> partitions;
+  /// The partition table's entries: 32-bit (asc-tools, CANN before 8) or 64-bit (CANN 8).
+  bool wide_table = false;
   std::map<std::string, std::string> attrs;  // scalar ModelDef attrs, printed form
   std::vector<int64_t> om_info_list;
   uint64_t peak_live_bytes = 0;              // recorded by asc-tools' atc (0 when absent)
