@@ -1,6 +1,8 @@
 // ge_convert.cpp: ir <-> ge.proto tensor descriptors and attributes.
 #include "ge_convert.h"
 
+#include "format.h"
+
 #include <algorithm>
 
 #include "asc/om/om_file.h"
@@ -37,9 +39,22 @@ void fillTensorDesc(const ir::Value& v, ge::proto::TensorDescriptor* td, int c0)
   td->set_device_type("NPU");
 }
 
+// A descriptor whose shape is physical: NC1HWC0, or a weight stored only packed (its layout
+// oneDNN's format tag); origin_shape / origin_format then give the tensor's own.
+static bool physicalDesc(const ge::proto::TensorDescriptor& td) {
+  return td.layout() == "NC1HWC0" || td.attr().count(kPackedOnlyAttr) != 0;
+}
+
+std::string logicalFormat(const ge::proto::TensorDescriptor& td) {
+  auto it = td.attr().find("origin_format");
+  if (td.attr().count(kPackedOnlyAttr) != 0 && it != td.attr().end() && !it->second.s().empty())
+    return it->second.s();
+  return td.layout().empty() ? "ND" : td.layout();
+}
+
 std::vector<int64_t> logicalShape(const ge::proto::TensorDescriptor& td) {
   auto it = td.attr().find("origin_shape");
-  if (td.layout() == "NC1HWC0" && it != td.attr().end() && it->second.has_list())
+  if (physicalDesc(td) && it != td.attr().end() && it->second.has_list())
     return std::vector<int64_t>(it->second.list().i().begin(), it->second.list().i().end());
   return std::vector<int64_t>(td.shape().dim().begin(), td.shape().dim().end());
 }

@@ -18,6 +18,9 @@ constexpr int64_t kUnknownRank = -2;
 void fillTensorDesc(const ir::Value& v, ge::proto::TensorDescriptor* td, int c0 = 16);
 /// The logical shape a descriptor records (origin_shape for NC1HWC0).
 std::vector<int64_t> logicalShape(const ge::proto::TensorDescriptor& td);
+/// The tensor's own format: origin_format for a weight stored only packed, else the layout
+/// ("ND" when empty).
+std::string logicalFormat(const ge::proto::TensorDescriptor& td);
 void attrToGe(const ir::AttrValue& a, ge::proto::AttrDef* out);
 /// nullopt-like: returns false when the AttrDef holds a kind the IR has no form for.
 bool attrFromGe(const ge::proto::AttrDef& a, ir::AttrValue* out);

@@ -426,7 +426,7 @@ Result<OmModel> loadContainer(const std::string& path, const Container& c) {
           return bad(path, fmt::format("tensor '{}' has an invalid dim {}", v->name, d));
         v->shape.push_back(d);
       }
-      v->format = td.layout().empty() ? "ND" : td.layout();
+      v->format = logicalFormat(td);
       return v;
     }
     if (v->dtype == ir::DType::Undefined)
@@ -437,7 +437,7 @@ Result<OmModel> loadContainer(const std::string& path, const Container& c) {
         return bad(path, fmt::format("tensor '{}' has an invalid dim {}", v->name, d));
       v->shape.push_back(d);
     }
-    v->format = td.layout().empty() ? "ND" : td.layout();
+    v->format = logicalFormat(td);
     uint64_t bytes;
     if (!ir::checkedByteSize(v->shape, v->dtype, &bytes))
       return bad(path,

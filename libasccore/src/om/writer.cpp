@@ -7,12 +7,14 @@
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "asc/om/om_file.h"
+#include "asc/ops/kernel.h"
 #include "asc/ops/registry.h"
 #include "asc/support/file.h"
 #include "checksum.h"
@@ -25,6 +27,10 @@
 
 namespace asc::om {
 namespace {
+
+// Weights up to this size keep their plain copy beside a packed one, so a viewer shows them as
+// they are (docs/om-format.md, "Packed weights"); larger ones are stored only packed.
+constexpr uint64_t kSmallWeight = 16 << 10;
 
 // The message's bytes with map entries (ModelDef/OpDef attributes) in key order: the default
 // serialization follows the map's hash order, which changes from one process to the next, so
@@ -250,18 +256,31 @@ class OmBuilder {
       t->mutable_desc()->set_weight_size(static_cast<int64_t>(v->byteSize()));
       fillTensorDesc(*v, op->add_output_desc(), info_.c0);
       // Packed weights (docs/om-format.md): the copy in a kernel's layout, named exactly. A
-      // blocked layout the reader can name back and unpack is stored alone (the plain bytes are
-      // made at load only if a kernel wants another layout); any other (Winograd) beside the
-      // plain data.
-      const bool alone = v->packed && v->packing.rfind("blocked ", 0) == 0;
+      // dense blocked layout of a weight over kSmallWeight is stored alone (the plain bytes are
+      // made at load only if a kernel wants another layout), its descriptor saying what it is:
+      // oneDNN's format tag as the layout, the physical dims as the shape, the tensor's own in
+      // origin_shape / origin_format, so a viewer reads the values it shows right. Any other
+      // (Winograd, a small weight) is stored beside the plain data.
+      std::optional<ops::PhysicalLayout> phys;
+      if (v->packed && v->packing.rfind("blocked ", 0) == 0 && v->byteSize() > kSmallWeight)
+        phys = ops::physicalLayout(v->packing, v->shape, v->packed->size());
+      const bool alone = phys.has_value();
       if (!alone) weights_.push_back({v, t->mutable_desc()});
       if (v->packed) {
-        auto& a = *t->mutable_desc()->mutable_attr();
+        auto* td = t->mutable_desc();
+        auto& a = *td->mutable_attr();
         a[kPackingAttr] = makeStringAttr(v->packing);
         a[kPackedSizeAttr] = makeIntAttr(static_cast<int64_t>(v->packed->size()));
         if (alone) {
           a[kPackedOnlyAttr] = makeIntAttr(1);
-          t->mutable_desc()->set_weight_size(static_cast<int64_t>(v->packed->size()));
+          a["origin_format"] = makeStringAttr(td->layout());
+          a["origin_shape"] = makeIntListAttr(v->shape);
+          td->set_layout(phys->tag);
+          td->mutable_shape()->clear_dim();
+          for (int64_t d : phys->dims) td->mutable_shape()->add_dim(d);
+          td->set_real_dim_cnt(static_cast<int64_t>(phys->dims.size()));
+          td->set_size(static_cast<int64_t>(v->packed->size()));
+          td->set_weight_size(static_cast<int64_t>(v->packed->size()));
         }
         weights_.push_back({v, t->mutable_desc(), 0, true, alone});
       }

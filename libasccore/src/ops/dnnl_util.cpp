@@ -411,6 +411,57 @@ Result<memory::desc> parsePacking(const std::string& packing, const ir::Shape& s
   return md;
 }
 
+}  // namespace asc::cpu
+
+namespace asc::ops {
+
+std::optional<PhysicalLayout> physicalLayout(const std::string& packing, const ir::Shape& shape,
+                                             size_t bytes) {
+  auto md = cpu::parsePacking(packing, shape, bytes);
+  if (!md) return std::nullopt;
+  const dnnl_memory_desc_t& d = md->data;
+  const int n = d.ndims;
+  if (n != static_cast<int>(shape.size()) || n > 26) return std::nullopt;
+  for (int i = 0; i < n; ++i)
+    if (d.dims[i] != shape[static_cast<size_t>(i)]) return std::nullopt;
+  const auto& b = d.format_desc.blocking;
+  std::vector<int64_t> block(static_cast<size_t>(n), 1);
+  int64_t inner = 1;
+  for (int k = 0; k < b.inner_nblks; ++k) {
+    block[static_cast<size_t>(b.inner_idxs[k])] *= b.inner_blks[k];
+    inner *= b.inner_blks[k];
+  }
+  // The outer dims, largest stride first; those of extent 1 (whose stride says nothing) last,
+  // in their own order.
+  auto outer = [&](int i) { return d.padded_dims[i] / block[static_cast<size_t>(i)]; };
+  std::vector<int> order, ones;
+  for (int i = 0; i < n; ++i) (outer(i) > 1 ? order : ones).push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int x, int y) { return b.strides[x] > b.strides[y]; });
+  order.insert(order.end(), ones.begin(), ones.end());
+  // Dense: each outer dim's stride is the product of everything inside it.
+  int64_t step = inner;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    if (outer(*it) > 1 && b.strides[*it] != step) return std::nullopt;
+    step *= outer(*it);
+  }
+  if (static_cast<uint64_t>(step) * sizeof(float) != bytes) return std::nullopt;
+  PhysicalLayout out;
+  for (int i : order) {
+    out.tag += static_cast<char>((block[static_cast<size_t>(i)] > 1 ? 'A' : 'a') + i);
+    out.dims.push_back(outer(i));
+  }
+  for (int k = 0; k < b.inner_nblks; ++k) {
+    out.tag += std::to_string(b.inner_blks[k]) + static_cast<char>('a' + b.inner_idxs[k]);
+    out.dims.push_back(b.inner_blks[k]);
+  }
+  return out;
+}
+
+}  // namespace asc::ops
+
+namespace asc::cpu {
+
 bool unpackWeights(const memory::desc& md, const void* packed, void* plain) {
   try {
     dnnl::engine eng(dnnl::engine::kind::cpu, 0);

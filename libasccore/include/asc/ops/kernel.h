@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <exception>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "asc/asc.h"
@@ -28,6 +30,19 @@ ASC_API bool channelsLast();
 ASC_API int blockSize();
 /// The instruction set oneDNN's kernels use on this CPU ("avx512_core_vnni", "avx2", ...).
 ASC_API std::string kernelIsa();
+
+/// A packed weight's layout (ir::Value::packing) in words a viewer can follow (docs/om-format.md,
+/// "Packed weights"): oneDNN's format tag, such as "ABcd16b16a" (the dims a, b, c, ... of the
+/// tensor, outermost first, upper-case where the dim is also split into inner blocks, then each
+/// inner block's size and dim), and the physical dims in that order, whose row-major elements
+/// are exactly the stored bytes, padding included. Empty when the layout is not a dense blocking
+/// of `shape` itself (of the same rank and dims).
+struct PhysicalLayout {
+  std::string tag;
+  std::vector<int64_t> dims;
+};
+ASC_API std::optional<PhysicalLayout> physicalLayout(const std::string& packing,
+                                                     const ir::Shape& shape, size_t bytes);
 
 struct TensorRef {
   void* data = nullptr;              // nullptr for an omitted optional input
