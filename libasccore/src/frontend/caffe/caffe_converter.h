@@ -27,6 +27,12 @@ Status unsupported(const caffe::LayerParameter& l, const std::string& msg);
 Result<int64_t> caffeAxis(const caffe::LayerParameter& l, int64_t axis, int64_t r,
                           const char* what = "axis");
 
+/// The layer types Converter::convertLayer takes, the one list the pre-check (atc --mode=3) and
+/// the dispatch both read: a type missing from it is E11009 in both; a listed type the dispatch
+/// lacks is an internal error a unit test catches (caffe_import_test.cpp).
+const std::vector<std::string>& layerTypes();
+bool isLayerType(const std::string& type);
+
 class Converter {
  public:
   Converter(const caffe::NetParameter& net, const CaffeImportOptions& opts)

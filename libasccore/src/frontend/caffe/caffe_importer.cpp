@@ -5,6 +5,7 @@
 // names are Caffe's "tops": an in-place layer (top == bottom) gives the blob a new value, so each
 // bottom reads the latest one. Weights come from the caffemodel by layer name (or from blobs
 // written in the prototxt); their counts and sizes are checked against the layer.
+#include <algorithm>
 #include <google/protobuf/util/json_util.h>
 
 #include "asc/support/file.h"
@@ -88,9 +89,30 @@ Status Converter::input(const caffe::LayerParameter& l) {
   return Status::ok();
 }
 
+const std::vector<std::string>& layerTypes() {
+  static const std::vector<std::string> kTypes = {
+      "Input", "Split",   "Silence", "Convolution", "Deconvolution", "InnerProduct", "BatchNorm",
+      "Scale", "Bias",    "PReLU",   "Normalize",   "PriorBox",      "Pooling",      "ReLU",
+      "ELU",   "Sigmoid", "TanH",    "AbsVal",      "Dropout",       "Power",        "Exp",
+      "Log",   "LRN",     "Softmax", "Concat",      "Eltwise",       "Flatten",      "Reshape",
+      "Slice", "Permute", "Crop",    "ArgMax"};
+  return kTypes;
+}
+
+bool isLayerType(const std::string& type) {
+  const auto& all = layerTypes();
+  return std::find(all.begin(), all.end(), type) != all.end();
+}
+
 Status Converter::convertLayer(const caffe::LayerParameter& l) {
   layer_tops_.clear();
   const std::string& t = l.type();
+  if (!isLayerType(t))
+    return Status::error(ErrorCode::UnsupportedOp,
+                         "unsupported Caffe layer '{}' of type '{}' (E11009: no Caffe parser is "
+                         "registered for this layer type); see docs/caffe.md for the supported "
+                         "layers",
+                         l.name(), t);
   auto tops = [&](int n) -> Status {
     if (l.top_size() != n)
       return invalid(l, fmt::format("has {} tops, the layer gives {}", l.top_size(), n));
@@ -206,11 +228,8 @@ Status Converter::convertLayer(const caffe::LayerParameter& l) {
   }
   if (t == "Crop") return crop(l);
   if (t == "ArgMax") return argmax(l);
-  return Status::error(ErrorCode::UnsupportedOp,
-                       "unsupported Caffe layer '{}' of type '{}' (E11009: no Caffe parser is "
-                       "registered for this layer type); see docs/caffe.md for the supported "
-                       "layers",
-                       l.name(), t);
+  return Status::error(ErrorCode::Internal,
+                       "Caffe layer type '{}' is listed (layerTypes) but not converted", t);
 }
 
 // BatchNorm followed by Scale (Caffe's pair for one batch normalization) becomes one
@@ -348,12 +367,6 @@ Result<PrecheckReport> precheckCaffe(const std::string& prototxt, const std::str
                                      const CaffeImportOptions& opts) {
   ASC_TRY(caffe::NetParameter net, caffe_import::readPrototxt(prototxt));
   caffe_import::upgradeV1(net);
-  static const std::unordered_set<std::string> known = {
-      "Input",   "Split",   "Silence", "Convolution", "Deconvolution", "InnerProduct", "BatchNorm",
-      "Scale",   "Bias",    "PReLU",   "Normalize",   "Pooling",       "ReLU",         "ELU",
-      "Sigmoid", "TanH",    "AbsVal",  "Dropout",     "Power",         "Exp",          "Log",
-      "LRN",     "Softmax", "Concat",  "Eltwise",     "Flatten",       "Reshape",      "Slice",
-      "Permute", "Crop",    "ArgMax"};
   PrecheckReport r;
   r.model = fileStem(prototxt);
   std::unordered_set<std::string> names;
@@ -365,7 +378,7 @@ Result<PrecheckReport> precheckCaffe(const std::string& prototxt, const std::str
     if (!names.insert(l.name()).second) {
       op.cause = 9;
       op.message = "the layer name is used twice";
-    } else if (!known.count(l.type())) {
+    } else if (!caffe_import::isLayerType(l.type())) {
       op.cause = 1;
       op.message = fmt::format("layer type '{}' is not supported (E11009)", l.type());
     }
