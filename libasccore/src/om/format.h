@@ -55,6 +55,13 @@ constexpr const char* kPackedSizeAttr = "_asc_packed_size";
 /// unpack): data_offset and weight_size then describe that copy.
 constexpr const char* kPackedOnlyAttr = "_asc_packed_only";
 
+/// A compute op's IR spelling, beside CANN's (docs/om-format.md, "Op spellings"): its IR op
+/// type, and each IR attribute as kIrAttrPrefix + name (IR attributes named "_asc_..." keep their
+/// name). Files without kOpTypeAttr (asc-tools before 2026-12) carry the IR's attributes under
+/// their own names and the op type as the OpDef's cannType.
+constexpr const char* kOpTypeAttr = "_asc_op_type";
+constexpr const char* kIrAttrPrefix = "_asc_ir_";
+
 enum PartitionType : uint32_t {
   kModelDef = 0,
   kWeightsData = 1,

@@ -88,6 +88,22 @@ void attrToGe(const ir::AttrValue& a, ge::proto::AttrDef* out) {
   }
 }
 
+void cannAttrToGe(const ops::CannAttr& a, ge::proto::AttrDef* out) {
+  if (auto* b = std::get_if<bool>(&a)) {
+    out->set_b(*b);
+  } else if (auto* i = std::get_if<int64_t>(&a)) {
+    out->set_i(*i);
+  } else if (auto* f = std::get_if<float>(&a)) {
+    out->set_f(*f);
+  } else if (auto* s = std::get_if<std::string>(&a)) {
+    out->set_s(*s);
+  } else if (auto* v = std::get_if<std::vector<int64_t>>(&a)) {
+    auto* l = out->mutable_list();
+    l->set_val_type(ge::proto::AttrDef::ListValue::VT_LIST_INT);
+    for (auto x : *v) l->add_i(x);
+  }
+}
+
 bool attrFromGe(const ge::proto::AttrDef& a, ir::AttrValue* out) {
   using AD = ge::proto::AttrDef;
   using LV = ge::proto::AttrDef::ListValue;

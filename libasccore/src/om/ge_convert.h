@@ -2,6 +2,7 @@
 #pragma once
 
 #include "asc/ir/graph.h"
+#include "asc/ops/op_def.h"
 #include "asc/support/status.h"
 #include "ge_ir.pb.h"
 
@@ -23,6 +24,8 @@ std::vector<int64_t> logicalShape(const ge::proto::TensorDescriptor& td);
 std::string logicalFormat(const ge::proto::TensorDescriptor& td);
 void attrToGe(const ir::AttrValue& a, ge::proto::AttrDef* out);
 /// nullopt-like: returns false when the AttrDef holds a kind the IR has no form for.
+/// One attribute of a CANN spelling (ops::CannSpelling) as GE's AttrDef.
+void cannAttrToGe(const ops::CannAttr& a, ge::proto::AttrDef* out);
 bool attrFromGe(const ge::proto::AttrDef& a, ir::AttrValue* out);
 
 ge::proto::AttrDef makeIntAttr(int64_t v);

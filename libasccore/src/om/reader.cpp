@@ -555,7 +555,12 @@ Result<OmModel> loadContainer(const std::string& path, const Container& c) {
         g.outputs.push_back(it->second);
       }
     } else {
-      const ops::OpDef* d = ops::lookupByCann(op.type());
+      // Since 2026-12 the IR's op type is beside CANN's (kOpTypeAttr); before, the type was the
+      // OpDef's cannType.
+      auto ir_type = op.attr().find(kOpTypeAttr);
+      const bool ir_spelled = ir_type != op.attr().end();
+      const ops::OpDef* d =
+          ir_spelled ? ops::lookup(ir_type->second.s()) : ops::lookupByCann(op.type());
       if (!d) {
         // A custom operator the OM says it needs: name it and where plugins were looked for.
         auto custom = m.attr().find("_asc_custom_ops");
@@ -607,11 +612,22 @@ Result<OmModel> loadContainer(const std::string& path, const Container& c) {
           n->original_names.assign(a.list().s().begin(), a.list().s().end());
           continue;
         }
-        if (!k.empty() && k[0] == '_') continue;
+        // The IR's attributes: "_asc_ir_<name>" and the IR's own "_asc_..." ones (CANN's
+        // spelling beside them is for other readers); in older files, every name without '_'.
+        std::string name = k;
+        if (ir_spelled) {
+          if (k == kOpTypeAttr) continue;
+          if (k.rfind(kIrAttrPrefix, 0) == 0)
+            name = k.substr(std::strlen(kIrAttrPrefix));
+          else if (k.rfind("_asc_", 0) != 0)
+            continue;
+        } else if (!k.empty() && k[0] == '_') {
+          continue;
+        }
         ir::AttrValue v;
         if (!attrFromGe(a, &v))
           return bad(path, fmt::format("op '{}' attribute '{}' cannot be read", op.name(), k));
-        n->attrs.set(k, std::move(v));
+        n->attrs.set(name, std::move(v));
       }
     }
   }

@@ -32,6 +32,10 @@ namespace {
 // they are (docs/om-format.md, "Packed weights"); larger ones are stored only packed.
 constexpr uint64_t kSmallWeight = 16 << 10;
 
+// The header's platform_version and the ModelDef's custom_version, as seen in a real CANN 8 OM
+// (shared/reference/ascend-facts.md 2.5; the value for other chips and versions is UNCONFIRMED).
+constexpr const char* kPlatformVersion = "1.11.z.0";
+
 // The message's bytes with map entries (ModelDef/OpDef attributes) in key order: the default
 // serialization follows the map's hash order, which changes from one process to the next, so
 // the same model converted twice gave different files.
@@ -213,6 +217,7 @@ class OmBuilder {
     memory_size_ = ap.plan.arena_bytes;
     model_.set_name(g_.name);
     model_.set_version(2);
+    model_.set_custom_version(kPlatformVersion);
     auto* graph = model_.add_graph();
     graph->set_name(g_.name + "_NPU_0");
     int64_t id = 0;
@@ -294,9 +299,13 @@ class OmBuilder {
     // Compute ops, with sequential activation offsets (no reuse yet).
     for (const auto& n : g_.nodes()) {
       const ops::OpDef* d = ops::lookup(n->op_type);
+      // CANN's spelling of the node (docs/om-format.md, "Op spellings"), and the IR's own.
+      ops::CannSpelling spelling;
+      const ops::CannSpellingFn spell = d ? d->cannSpellingFn() : nullptr;
+      if (spell) spelling = spell(*n);
       auto* op = graph->add_op();
       op->set_name(claim(n->name));
-      op->set_type(d ? d->cannType() : n->op_type);
+      op->set_type(!spelling.type.empty() ? spelling.type : d ? d->cannType() : n->op_type);
       op->set_id(id++);
       for (auto* in : n->inputs) {
         op->add_input(in ? source_.at(in) : "");
@@ -312,7 +321,14 @@ class OmBuilder {
         op->add_output_i(g_.dynamic ? 0 : static_cast<int64_t>(ap.offsets.at(v)));
         source_[v] = op->name() + ":" + std::to_string(k);
       }
-      for (const auto& [k, a] : n->attrs.all()) attrToGe(a, &(*op->mutable_attr())[k]);
+      auto& attrs = *op->mutable_attr();
+      attrs[kOpTypeAttr] = makeStringAttr(n->op_type);
+      for (const auto& [k, a] : n->attrs.all()) {
+        const bool internal = k.rfind("_asc_", 0) == 0;
+        attrToGe(a, &attrs[internal ? k : kIrAttrPrefix + k]);
+        if (!spell && !internal) attrToGe(a, &attrs[k]);  // CANN's names are the IR's
+      }
+      for (const auto& [k, a] : spelling.attrs) cannAttrToGe(a, &attrs[k]);
       if (!n->original_names.empty())
         (*op->mutable_attr())[kOriginalNamesAttr] = makeStringListAttr(n->original_names);
       ++compute_ops_;
@@ -678,9 +694,11 @@ class OmBuilder {
     h.length = static_cast<uint32_t>(total);
     h.is_checksum = 0;
     std::strncpy(h.name, g_.name.c_str(), sizeof(h.name) - 1);
-    h.om_ir_version = 1;
+    // As CANN 8's ATC writes them (docs/om-format.md): nothing of ours reads them.
+    h.om_ir_version = 2;
     h.model_num = 1;
-    std::strncpy(h.platform_version, info_.soc_version.c_str(), sizeof(h.platform_version) - 1);
+    std::strncpy(h.platform_version, kPlatformVersion, sizeof(h.platform_version) - 1);
+    h.platform_type = 1;
     h.reserved[kUnknownModelByte] = g_.dynamic ? 1 : 0;  // current GE's is_unknow_model
     storeTreeChecksum(h.checksum,
                       headerHash(reinterpret_cast<const uint8_t*>(&h), table, table_size),

@@ -178,4 +178,22 @@ ir::Tensor reshapeTensor(const ir::Tensor& t, ir::Shape shape) {
   return ir::Tensor{t.dtype, std::move(shape), t.data};
 }
 
+const char* cannDataFormat(size_t rank) { return rank == 4 ? "NCHW" : rank == 5 ? "NCDHW" : "ND"; }
+
+std::vector<int64_t> cannSpatialList(const std::vector<int64_t>& v) {
+  std::vector<int64_t> out = {1, 1};
+  out.insert(out.end(), v.begin(), v.end());
+  return out;
+}
+
+std::vector<int64_t> cannPads(const std::vector<int64_t>& onnx_pads) {
+  const size_t n = onnx_pads.size() / 2;
+  std::vector<int64_t> out;
+  for (size_t i = 0; i < n; ++i) {
+    out.push_back(onnx_pads[i]);
+    out.push_back(onnx_pads[i + n]);
+  }
+  return out;
+}
+
 }  // namespace asc::ops

@@ -51,4 +51,13 @@ Status inferBroadcast(InferContext& ctx);
 /// Copies the bytes of a constant into a new Tensor with another shape (Reshape-like eval).
 ir::Tensor reshapeTensor(const ir::Tensor& t, ir::Shape shape);
 
+// ---- CANN spellings (OpDef::cannSpelling; docs/om-format.md, "Op spellings") ----
+/// GE's data_format for a feature map of `rank` dims: "NCHW" (4), "NCDHW" (5), else "ND".
+const char* cannDataFormat(size_t rank);
+/// A per-spatial-dim list (strides, dilations, kernel) in data_format order: [1, 1, v...].
+std::vector<int64_t> cannSpatialList(const std::vector<int64_t>& v);
+/// ONNX pads (every begin, then every end) in GE's order: each spatial dim's begin and end
+/// ([top, bottom, left, right] in 2-D).
+std::vector<int64_t> cannPads(const std::vector<int64_t>& onnx_pads);
+
 }  // namespace asc::ops

@@ -82,6 +82,16 @@ const OpDef* lookup(std::string_view name) {
   return it != t.end() && (*it)->name() == name ? *it : nullptr;
 }
 
+std::string cannTypeOf(const ir::Node& n) {
+  const OpDef* d = lookup(n.op_type);
+  if (!d) return n.op_type;
+  if (CannSpellingFn f = d->cannSpellingFn()) {
+    std::string t = f(n).type;
+    if (!t.empty()) return t;
+  }
+  return d->cannType();
+}
+
 const OpDef* lookupByCann(std::string_view type) {
   for (auto* d : allOps())
     if (d->cannType() == type) return d;

@@ -52,11 +52,10 @@ void LayerDumper::onStep(const Session& session, const StepEvent& event) {
   for (const ir::Node* n : *event.completes) {
     Status st = [&]() -> Status {
       const int64_t ts = nowMicros();
-      const ops::OpDef* def = ops::lookup(n->op_type);
       const std::string stem =
           s.dir + "/" +
-          tensorio::dumpFileName(def ? def->cannType() : n->op_type, n->name,
-                                 static_cast<uint64_t>(s.task_id), 0, static_cast<uint64_t>(ts));
+          tensorio::dumpFileName(ops::cannTypeOf(*n), n->name, static_cast<uint64_t>(s.task_id), 0,
+                                 static_cast<uint64_t>(ts));
       ++s.task_id;
       const bool want_in = s.opts.mode != DumpMode::Output;
       const bool want_out = s.opts.mode != DumpMode::Input;

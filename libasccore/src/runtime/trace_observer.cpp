@@ -52,7 +52,7 @@ int TraceObserver::opFor(const StepEvent& e) {
     r.name = n.name;
     r.ir_type = n.op_type;
     const ops::OpDef* def = ops::lookup(n.op_type);
-    r.cann_type = def ? def->cannType() : n.op_type;
+    r.cann_type = ops::cannTypeOf(n);
     r.engine = ops::engineName(def ? def->engineKind() : ops::Engine::AiCore);
     for (size_t i = 0; i < n.original_names.size(); ++i)
       r.original += (i ? ";" : "") + n.original_names[i];

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "asc/asc.h"
@@ -104,6 +106,18 @@ using FlopsFn = int64_t (*)(const ir::Node&);
 /// order (Concat when every dim before the axis is 1).
 using JoinsFn = bool (*)(const ir::Node&, Layout out);
 
+/// CANN's own spelling of one node, as a real OM has it (docs/om-format.md, "Op spellings"):
+/// the op type, when it depends on the node (BatchMatMulV2 for a batched MatMul; empty: the
+/// OpDef's cannType), and the attributes with CANN's names, ranks and encodings (Conv2D's
+/// 4-element strides in data_format order, Cast's dst_type ...). The OM keeps the IR's own
+/// attributes beside them under `_asc_ir_<name>`; our reader reads those.
+using CannAttr = std::variant<int64_t, float, bool, std::string, std::vector<int64_t>>;
+struct CannSpelling {
+  std::string type;
+  std::vector<std::pair<std::string, CannAttr>> attrs;
+};
+using CannSpellingFn = CannSpelling (*)(const ir::Node&);
+
 class ASC_API OpDef {
  public:
   explicit OpDef(std::string name) : name_(name), cann_type_(std::move(name)) {}
@@ -119,6 +133,10 @@ class ASC_API OpDef {
   }
   OpDef& cann(std::string type) {
     cann_type_ = std::move(type);
+    return *this;
+  }
+  OpDef& cannSpelling(CannSpellingFn f) {
+    cann_spelling_ = f;
     return *this;
   }
   OpDef& engine(Engine e) {
@@ -231,6 +249,8 @@ class ASC_API OpDef {
 
   const std::string& name() const { return name_; }
   const std::string& cannType() const { return cann_type_; }
+  /// nullptr: the node's IR attributes are CANN's too (or CANN has no such op).
+  CannSpellingFn cannSpellingFn() const { return cann_spelling_; }
   int onnxSince() const { return onnx_since_; }
   const std::string& onnxDomainName() const { return onnx_domain_; }
   Engine engineKind() const { return engine_; }
@@ -266,6 +286,7 @@ class ASC_API OpDef {
 
  private:
   std::string name_, cann_type_;
+  CannSpellingFn cann_spelling_ = nullptr;
   std::string onnx_domain_;
   int onnx_since_ = 1;
   Engine engine_ = Engine::AiCore;

@@ -16,6 +16,10 @@ namespace asc::ops {
 ASC_API const OpDef* lookup(std::string_view name);
 /// The op whose CANN type is `type` ("Conv2D"), or nullptr.
 ASC_API const OpDef* lookupByCann(std::string_view type);
+/// The CANN op type of node `n` as an OM names it (OpDef::cannSpelling's type where the node
+/// decides it, such as BatchMatMulV2; else cannType; the IR type for an unknown op): the OM
+/// writer, dump file names and msprof's op type all use it.
+ASC_API std::string cannTypeOf(const ir::Node& n);
 /// All ops, sorted by name: the in-tree ones (src/ops/ops.def) and those registered at run time.
 ASC_API const std::vector<const OpDef*>& allOps();
 

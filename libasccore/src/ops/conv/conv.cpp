@@ -223,6 +223,35 @@ int64_t convTransposeFlops(const ir::Node& n) {
   return 2 * n.inputs[0]->numel() * ir::numElements(ir::Shape(w.begin() + 1, w.end()));
 }
 
+// Conv2D / Conv3D as CANN spells them: strides, dilations and pads in data_format order, groups,
+// data_format, offset_x (the IR's explicit pads after shape inference).
+CannSpelling convSpelling(const ir::Node& n) {
+  CannSpelling c;
+  const ir::Value* x = n.input(0);
+  const size_t rank = x ? x->shape.size() : 4;
+  if (rank == 5) c.type = "Conv3D";
+  const size_t spatial = rank >= 2 ? rank - 2 : 2;
+  const std::vector<int64_t> ones(spatial, 1), zeros(2 * spatial, 0);
+  c.attrs = {{"strides", cannSpatialList(n.attrs.getInts("strides", ones))},
+             {"pads", cannPads(n.attrs.getInts("pads", zeros))},
+             {"dilations", cannSpatialList(n.attrs.getInts("dilations", ones))},
+             {"groups", n.attrs.getInt("group", 1)},
+             {"data_format", std::string(cannDataFormat(rank))},
+             {"offset_x", int64_t{0}}};
+  return c;
+}
+
+CannSpelling convTransposeSpelling(const ir::Node& n) {
+  CannSpelling c = convSpelling(n);
+  if (c.type == "Conv3D") c.type = "Conv3DTransposeD";
+  const ir::Value* y = n.outputs.empty() ? nullptr : n.outputs[0];
+  const size_t spatial = y && y->shape.size() >= 2 ? y->shape.size() - 2 : 2;
+  if (y) c.attrs.insert(c.attrs.begin(), {"input_size", std::vector<int64_t>(y->shape)});
+  c.attrs.emplace_back("output_padding", cannSpatialList(n.attrs.getInts(
+                                             "output_padding", std::vector<int64_t>(spatial, 0))));
+  return c;
+}
+
 }  // namespace
 
 const OpDef& defConv() {
@@ -234,6 +263,7 @@ const OpDef& defConv() {
           .accumulatesInto(3)
           .onnx(1)
           .cann("Conv2D")
+          .cannSpelling(convSpelling)
           .inputs(2, 4)
           .inferShape(inferConv)
           .flops(convFlops)
@@ -253,6 +283,7 @@ const OpDef& defConvTranspose() {
           .cube()
           .onnx(1)
           .cann("Conv2DTransposeD")
+          .cannSpelling(convTransposeSpelling)
           .inputs(2, 3)
           .inferShape(inferConvTranspose)
           .flops(convTransposeFlops)

@@ -127,6 +127,28 @@ int64_t gemmFlops(const ir::Node& n) {
   return 2 * mn * k + (n.input(2) ? 2 * mn : 0);
 }
 
+// MatMul is CANN's MatMulV2 on two matrices and BatchMatMulV2 with batch dims; Gemm is GEMM.
+CannSpelling matmulSpelling(const ir::Node& n) {
+  CannSpelling c;
+  const bool batched =
+      (n.input(0) && n.input(0)->shape.size() > 2) || (n.input(1) && n.input(1)->shape.size() > 2);
+  const bool t2 = n.attrs.getInt("transpose_x2", 0) != 0;
+  if (batched) {
+    c.type = "BatchMatMulV2";
+    c.attrs = {{"adj_x1", false}, {"adj_x2", t2}, {"offset_x", int64_t{0}}};
+  } else {
+    c.attrs = {{"transpose_x1", false}, {"transpose_x2", t2}, {"offset_x", int64_t{0}}};
+  }
+  return c;
+}
+
+CannSpelling gemmSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.attrs = {{"transpose_a", n.attrs.getInt("transA", 0) != 0},
+             {"transpose_b", n.attrs.getInt("transB", 0) != 0}};
+  return c;
+}
+
 }  // namespace
 
 const OpDef& defMatMul() {
@@ -135,6 +157,7 @@ const OpDef& defMatMul() {
                              .kernel(createMatMulKernel)
                              .onnx(1)
                              .cann("MatMulV2")
+                             .cannSpelling(matmulSpelling)
                              .inputs(2, 3)
                              .inferShape(inferMatMul)
                              .flops(matmulFlops)
@@ -149,6 +172,7 @@ const OpDef& defGemm() {
                              .kernel(createMatMulKernel)
                              .onnx(1)
                              .cann("GEMM")
+                             .cannSpelling(gemmSpelling)
                              .inputs(2, 3)
                              .inferShape(inferGemm)
                              .flops(gemmFlops)

@@ -136,6 +136,15 @@ Status inferMvn(InferContext& ctx) {
   return inferSameAsInput0(ctx);
 }
 
+// BatchNorm as CANN spells it (inference only).
+CannSpelling batchNormSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.attrs = {{"epsilon", n.attrs.getFloat("epsilon", 1e-5f)},
+             {"data_format", std::string("NCHW")},
+             {"is_training", false}};
+  return c;
+}
+
 }  // namespace
 
 const OpDef& defMeanVarianceNormalization() {
@@ -158,6 +167,7 @@ const OpDef& defBatchNormalization() {
           .layout(normLayout)
           .onnx(1)
           .cann("BatchNorm")
+          .cannSpelling(batchNormSpelling)
           .inputs(5, 5)
           .outputs(1, 5)
           .inferShape(inferBatchNorm)

@@ -158,6 +158,29 @@ int64_t poolFlops(const ir::Node& n) {
 
 int64_t globalPoolFlops(const ir::Node& n) { return n.inputs[0]->numel(); }
 
+// MaxPoolV3 / AvgPoolV2 as CANN spells them: ksize and strides in data_format order, the IR's
+// explicit pads as CALCULATED ones, ceil_mode; AvgPoolV2's exclusive is ONNX's
+// count_include_pad inverted.
+CannSpelling poolSpelling(const ir::Node& n) {
+  CannSpelling c;
+  const ir::Value* x = n.input(0);
+  const size_t rank = x ? x->shape.size() : 4;
+  const std::vector<int64_t> kernel = n.attrs.getInts("kernel_shape");
+  const std::vector<int64_t> ones(kernel.size(), 1), zeros(2 * kernel.size(), 0);
+  c.attrs = {{"ksize", cannSpatialList(kernel)},
+             {"strides", cannSpatialList(n.attrs.getInts("strides", ones))},
+             {"padding_mode", std::string("CALCULATED")},
+             {"pads", cannPads(n.attrs.getInts("pads", zeros))},
+             {"data_format", std::string(cannDataFormat(rank))},
+             {"global_pooling", false},
+             {"ceil_mode", n.attrs.getInt("ceil_mode", 0) != 0}};
+  if (n.op_type == "AveragePool") {
+    c.attrs.emplace_back("exclusive", n.attrs.getInt("count_include_pad", 0) == 0);
+    c.attrs.emplace_back("divisor_override", int64_t{0});
+  }
+  return c;
+}
+
 }  // namespace
 
 const OpDef& defMaxPool() {
@@ -168,6 +191,7 @@ const OpDef& defMaxPool() {
           .layout(poolLayout)
           .onnx(1)
           .cann("MaxPoolV3")
+          .cannSpelling(poolSpelling)
           .outputs(1, 2)
           .inferShape(inferMaxPool)
           .flops(poolFlops)
@@ -183,6 +207,7 @@ const OpDef& defAveragePool() {
           .layout(poolLayout)
           .onnx(1)
           .cann("AvgPoolV2")
+          .cannSpelling(poolSpelling)
           .inferShape(inferAveragePool)
           .flops(poolFlops)
           .summary("average pooling; pads/auto_pad, strides, ceil_mode, count_include_pad");

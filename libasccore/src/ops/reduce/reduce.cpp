@@ -284,11 +284,19 @@ Status inferTopK(InferContext& ctx) {
 
 int64_t reduceFlops(const ir::Node& n) { return n.inputs[0]->numel(); }
 
+// The Reduce*D ops as CANN spells them: axes (normalised by shape inference) and keep_dims.
+CannSpelling reduceSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.attrs = {{"axes", n.attrs.getInts("axes")}, {"keep_dims", n.attrs.getInt("keepdims", 1) != 0}};
+  return c;
+}
+
 OpDef reduceOp(const char* name, const char* cann, EvalFn eval, const char* summary) {
   return OpDef(name)
       .kernel(createReduceKernel)
       .onnx(1)
       .cann(cann)
+      .cannSpelling(reduceSpelling)
       .inputs(1, 2)
       .canonicalize(canonReduce)
       .inferShape(inferReduce)

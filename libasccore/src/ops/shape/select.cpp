@@ -413,6 +413,14 @@ Eval evalPad(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   return one(mapElements(in[0], n.outputs[0]->shape, src, fill.bytes.data()));
 }
 
+// ConcatD: CANN's concat_dim and input count N.
+CannSpelling concatSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.attrs = {{"concat_dim", n.attrs.getInt("axis", 0)},
+             {"N", static_cast<int64_t>(n.inputs.size())}};
+  return c;
+}
+
 }  // namespace
 
 const OpDef& defConcat() {
@@ -425,6 +433,7 @@ const OpDef& defConcat() {
           .nativeDtypes()
           .onnx(4)  // axis may be absent (default 1) before opset 4: that form is not read
           .cann("ConcatD")
+          .cannSpelling(concatSpelling)
           .inputs(1, 1 << 20)
           .inferShape(inferConcat)
           .evalConst(evalConcat)

@@ -482,6 +482,14 @@ Eval evalConstantOfShape(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   return one(b.finish());
 }
 
+// Cast's target as GE's DataType (dst_type), where the IR keeps ONNX's `to`.
+CannSpelling castSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.attrs = {{"dst_type", static_cast<int64_t>(ir::dtypeToGe(
+                              ir::dtypeFromOnnx(static_cast<int>(n.attrs.getInt("to", 1)))))}};
+  return c;
+}
+
 }  // namespace
 
 const OpDef& defShape() {
@@ -609,6 +617,7 @@ const OpDef& defCast() {
   static const OpDef d =
       OpDef("Cast")
           .kernel(createCastKernel)
+          .cannSpelling(castSpelling)
           .nativeDtypes()
           .onnx(6)  // "to" is a type name string before opset 6: that form is not read
           .canonicalize(canonCast)

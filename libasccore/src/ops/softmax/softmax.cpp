@@ -39,6 +39,13 @@ Result<std::vector<ir::Tensor>> evalHardmax(const ir::Node& n, const std::vector
   return std::vector<ir::Tensor>{b.finish()};
 }
 
+// SoftmaxV2 / LogSoftmaxV2: the axis as CANN's axes list.
+CannSpelling softmaxSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.attrs = {{"axes", std::vector<int64_t>{n.attrs.getInt("axis", -1)}}};
+  return c;
+}
+
 }  // namespace
 
 const OpDef& defSoftmax() {
@@ -47,6 +54,7 @@ const OpDef& defSoftmax() {
                              .kernel(createSoftmaxKernel)
                              .onnx(1)
                              .cann("SoftmaxV2")
+                             .cannSpelling(softmaxSpelling)
                              .inferShape(inferSoftmax)
                              .flops(softmaxFlops)
                              .summary("exp(x) / sum(exp(x)) along axis");
@@ -70,6 +78,7 @@ const OpDef& defLogSoftmax() {
                              .kernel(createSoftmaxKernel)
                              .onnx(1)
                              .cann("LogSoftmaxV2")
+                             .cannSpelling(softmaxSpelling)
                              .inferShape(inferSoftmax)
                              .flops(softmaxFlops)
                              .summary("log(softmax(x)) along axis");

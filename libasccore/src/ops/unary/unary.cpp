@@ -101,6 +101,13 @@ OpDef unaryOp(const char* name, int since, InferFn infer) {
   return OpDef(name).kernel(createUnaryKernel).layout(unaryLayout).onnx(since).inferShape(infer);
 }
 
+// LeakyRelu's alpha is CANN's negative_slope.
+CannSpelling leakyReluSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.attrs = {{"negative_slope", n.attrs.getFloat("alpha", 0.01f)}};
+  return c;
+}
+
 }  // namespace
 
 const OpDef& defRelu() {
@@ -115,6 +122,7 @@ const OpDef& defRelu() {
 
 const OpDef& defLeakyRelu() {
   static const OpDef d = unaryOp("LeakyRelu", 6, inferLeakyRelu)
+                             .cannSpelling(leakyReluSpelling)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
