@@ -136,6 +136,36 @@ Status inferMvn(InferContext& ctx) {
   return inferSameAsInput0(ctx);
 }
 
+// InstanceNorm, LayerNorm and LRN as CANN spells them. CANN's LRN is TensorFlow's: a window of
+// depth_radius channels each side, alpha per square (ONNX divides its alpha by size).
+CannSpelling instanceNormSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.attrs = {{"data_format", std::string("NCHW")}, {"epsilon", n.attrs.getFloat("epsilon", 1e-5f)}};
+  return c;
+}
+
+CannSpelling layerNormSpelling(const ir::Node& n) {
+  CannSpelling c;
+  const int64_t rank = n.input(0) ? static_cast<int64_t>(n.input(0)->shape.size()) : 0;
+  int64_t axis = n.attrs.getInt("axis", -1);
+  if (axis < 0) axis += rank;
+  c.attrs = {{"begin_norm_axis", axis},
+             {"begin_params_axis", axis},
+             {"epsilon", n.attrs.getFloat("epsilon", 1e-5f)}};
+  return c;
+}
+
+CannSpelling lrnSpelling(const ir::Node& n) {
+  CannSpelling c;
+  const int64_t size = n.attrs.getInt("size", 1);
+  c.attrs = {{"depth_radius", (size - 1) / 2},
+             {"bias", n.attrs.getFloat("bias", 1.f)},
+             {"alpha", n.attrs.getFloat("alpha", 1e-4f) / static_cast<float>(size)},
+             {"beta", n.attrs.getFloat("beta", 0.75f)},
+             {"norm_region", std::string("ACROSS_CHANNELS")}};
+  return c;
+}
+
 // BatchNorm as CANN spells it (inference only).
 CannSpelling batchNormSpelling(const ir::Node& n) {
   CannSpelling c;
@@ -184,6 +214,7 @@ const OpDef& defInstanceNormalization() {
           .layout(normLayout)
           .onnx(1)
           .cann("InstanceNorm")
+          .cannSpelling(instanceNormSpelling)
           .inputs(3, 3)
           .inferShape(inferInstanceNorm)
           .flops([](const ir::Node& n) { return perElement(n, 8); })
@@ -199,6 +230,7 @@ const OpDef& defLayerNormalization() {
           .layout(normLayout)
           .onnx(17)
           .cann("LayerNorm")
+          .cannSpelling(layerNormSpelling)
           .inputs(2, 3)
           .outputs(1, 3)
           .inferShape(inferLayerNorm)
@@ -215,6 +247,7 @@ const OpDef& defLRN() {
           .layout(normLayout)
           .onnx(1)
           .cann("LRN")
+          .cannSpelling(lrnSpelling)
           .inferShape(inferLrn)
           .flops([](const ir::Node& n) { return perElement(n, 2 * n.attrs.getInt("size", 1) + 5); })
           .summary("local response normalization across `size` neighbouring channels");

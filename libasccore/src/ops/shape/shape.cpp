@@ -482,6 +482,13 @@ Eval evalConstantOfShape(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   return one(b.finish());
 }
 
+// TileD's repeats are CANN's multiples.
+CannSpelling tileSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.attrs = {{"multiples", n.attrs.getInts("repeats")}};
+  return c;
+}
+
 // Cast's target as GE's DataType (dst_type), where the IR keeps ONNX's `to`.
 CannSpelling castSpelling(const ir::Node& n) {
   CannSpelling c;
@@ -605,6 +612,7 @@ const OpDef& defTile() {
           .nativeDtypes()
           .onnx(6)  // tiles and axis inputs before opset 6: that form is not read
           .cann("TileD")
+          .cannSpelling(tileSpelling)
           .inputs(1, 3)
           .canonicalize(canonTile)
           .inferShape(inferTile)

@@ -1,0 +1,126 @@
+// cann_spelling_test.cpp: OpDef::cannSpelling, CANN's op types and attributes as the OM writes
+// them (docs/om-format.md, "Op spellings"), checked against CANN's conventions by hand: lists
+// in data_format order, pads as [top, bottom, left, right], TensorFlow's LRN alpha.
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "asc/ops/registry.h"
+
+using namespace asc;
+
+namespace {
+
+ir::Value* value(ir::Graph& g, const char* name, ir::Shape shape) {
+  ir::Value* v = g.addValue(name);
+  v->dtype = ir::DType::F32;
+  v->shape = std::move(shape);
+  return v;
+}
+
+std::map<std::string, ops::CannAttr> spell(const ir::Node& n, std::string* type = nullptr) {
+  const ops::OpDef* d = ops::lookup(n.op_type);
+  REQUIRE(d);
+  REQUIRE(d->cannSpellingFn());
+  ops::CannSpelling s = d->cannSpellingFn()(n);
+  if (type) *type = s.type.empty() ? d->cannType() : s.type;
+  CHECK(ops::cannTypeOf(n) == (s.type.empty() ? d->cannType() : s.type));
+  return {s.attrs.begin(), s.attrs.end()};
+}
+
+using Ints = std::vector<int64_t>;
+
+}  // namespace
+
+TEST_CASE("Conv and ConvTranspose in CANN's spelling", "[ops][cann]") {
+  ir::Graph g;
+  ir::Node* c = g.addNode("Conv", "c", {value(g, "x", {1, 8, 10, 12}), value(g, "w", {4, 2, 3, 3})},
+                          {value(g, "y", {1, 4, 5, 12})});
+  c->attrs.set("strides", Ints{2, 1});
+  c->attrs.set("dilations", Ints{1, 2});
+  c->attrs.set("pads", Ints{1, 2, 3, 4});  // h begin, w begin, h end, w end
+  c->attrs.set("group", int64_t{4});
+  std::string type;
+  auto a = spell(*c, &type);
+  CHECK(type == "Conv2D");
+  CHECK(std::get<Ints>(a["strides"]) == Ints{1, 1, 2, 1});
+  CHECK(std::get<Ints>(a["dilations"]) == Ints{1, 1, 1, 2});
+  CHECK(std::get<Ints>(a["pads"]) == Ints{1, 3, 2, 4});  // top, bottom, left, right
+  CHECK(std::get<int64_t>(a["groups"]) == 4);
+  CHECK(std::get<std::string>(a["data_format"]) == "NCHW");
+  CHECK(std::get<int64_t>(a["offset_x"]) == 0);
+
+  ir::Node* t = g.addNode("ConvTranspose", "t",
+                          {value(g, "x2", {1, 4, 5, 5}), value(g, "w2", {4, 3, 2, 2})},
+                          {value(g, "y2", {1, 3, 11, 11})});
+  t->attrs.set("strides", Ints{2, 2});
+  t->attrs.set("output_padding", Ints{1, 1});
+  a = spell(*t, &type);
+  CHECK(type == "Conv2DTransposeD");
+  CHECK(std::get<Ints>(a["input_size"]) == Ints{1, 3, 11, 11});
+  CHECK(std::get<Ints>(a["output_padding"]) == Ints{1, 1, 1, 1});
+}
+
+TEST_CASE("pooling, matmul, norms and the rest in CANN's spelling", "[ops][cann]") {
+  ir::Graph g;
+  ir::Node* p = g.addNode("AveragePool", "p", {value(g, "x", {1, 3, 8, 8})},
+                          {value(g, "y", {1, 3, 4, 4})});
+  p->attrs.set("kernel_shape", Ints{3, 2});
+  p->attrs.set("strides", Ints{2, 2});
+  p->attrs.set("pads", Ints{1, 0, 1, 0});
+  p->attrs.set("count_include_pad", int64_t{1});
+  std::string type;
+  auto a = spell(*p, &type);
+  CHECK(type == "AvgPoolV2");
+  CHECK(std::get<Ints>(a["ksize"]) == Ints{1, 1, 3, 2});
+  CHECK(std::get<Ints>(a["pads"]) == Ints{1, 1, 0, 0});
+  CHECK(std::get<std::string>(a["padding_mode"]) == "CALCULATED");
+  CHECK_FALSE(std::get<bool>(a["exclusive"]));
+
+  ir::Node* m2 = g.addNode("MatMul", "m2", {value(g, "a", {4, 6}), value(g, "b", {6, 2})},
+                           {value(g, "c", {4, 2})});
+  a = spell(*m2, &type);
+  CHECK(type == "MatMulV2");
+  CHECK_FALSE(std::get<bool>(a["transpose_x1"]));
+  ir::Node* m3 = g.addNode("MatMul", "m3", {value(g, "a3", {2, 4, 6}), value(g, "b3", {6, 2})},
+                           {value(g, "c3", {2, 4, 2})});
+  a = spell(*m3, &type);
+  CHECK(type == "BatchMatMulV2");
+  CHECK(a.count("adj_x2"));
+
+  ir::Node* gemm = g.addNode("Gemm", "gemm", {value(g, "ga", {6, 4}), value(g, "gb", {2, 6})},
+                             {value(g, "gc", {4, 2})});
+  gemm->attrs.set("transA", int64_t{1});
+  gemm->attrs.set("transB", int64_t{1});
+  a = spell(*gemm, &type);
+  CHECK(type == "GEMM");
+  CHECK(std::get<bool>(a["transpose_a"]));
+  CHECK(std::get<bool>(a["transpose_b"]));
+
+  ir::Node* lrn = g.addNode("LRN", "lrn", {value(g, "lx", {1, 8, 4, 4})},
+                            {value(g, "ly", {1, 8, 4, 4})});
+  lrn->attrs.set("size", int64_t{5});
+  lrn->attrs.set("alpha", 1e-3f);
+  a = spell(*lrn);
+  CHECK(std::get<int64_t>(a["depth_radius"]) == 2);
+  CHECK(std::get<float>(a["alpha"]) == Approx(2e-4f));
+
+  ir::Node* ln = g.addNode("LayerNormalization", "ln",
+                           {value(g, "nx", {2, 3, 8}), value(g, "ns", {8})},
+                           {value(g, "ny", {2, 3, 8})});
+  a = spell(*ln);
+  CHECK(std::get<int64_t>(a["begin_norm_axis"]) == 2);
+
+  ir::Node* cast = g.addNode("Cast", "cast", {value(g, "cx", {2})}, {value(g, "cy", {2})});
+  cast->attrs.set("to", int64_t{10});  // ONNX FLOAT16
+  a = spell(*cast);
+  CHECK(std::get<int64_t>(a["dst_type"]) == 2);  // GE DT_FLOAT16
+
+  ir::Node* r = g.addNode("ReduceMean", "r", {value(g, "rx", {2, 3})}, {value(g, "ry", {2})});
+  r->attrs.set("axes", Ints{1});
+  r->attrs.set("keepdims", int64_t{0});
+  a = spell(*r, &type);
+  CHECK(type == "ReduceMeanD");
+  CHECK(std::get<Ints>(a["axes"]) == Ints{1});
+  CHECK_FALSE(std::get<bool>(a["keep_dims"]));
+}
