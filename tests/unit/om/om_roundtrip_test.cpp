@@ -69,7 +69,10 @@ TEST_CASE("the header and partitions follow the GE layout", "[om]") {
   CHECK(h.headsize == 256);
   CHECK(h.version == 0x20000000u);
   CHECK(h.length == bytes.size() - 256);
-  CHECK(std::string(h.platform_version) == "Ascend310");
+  // As CANN 8's ATC writes them (docs/om-format.md).
+  CHECK(std::string(h.platform_version) == "1.11.z.0");
+  CHECK(h.om_ir_version == 2u);
+  CHECK(h.platform_type == 1);
   auto s = om::readOmSummary(path);
   REQUIRE(s.isOk());
   REQUIRE(s->partitions.size() == 3);
