@@ -50,9 +50,9 @@ TEST_CASE("Conv and ConvTranspose in CANN's spelling", "[ops][cann]") {
   CHECK(std::get<std::string>(a["data_format"]) == "NCHW");
   CHECK(std::get<int64_t>(a["offset_x"]) == 0);
 
-  ir::Node* t = g.addNode("ConvTranspose", "t",
-                          {value(g, "x2", {1, 4, 5, 5}), value(g, "w2", {4, 3, 2, 2})},
-                          {value(g, "y2", {1, 3, 11, 11})});
+  ir::Node* t =
+      g.addNode("ConvTranspose", "t", {value(g, "x2", {1, 4, 5, 5}), value(g, "w2", {4, 3, 2, 2})},
+                {value(g, "y2", {1, 3, 11, 11})});
   t->attrs.set("strides", Ints{2, 2});
   t->attrs.set("output_padding", Ints{1, 1});
   a = spell(*t, &type);
@@ -63,8 +63,8 @@ TEST_CASE("Conv and ConvTranspose in CANN's spelling", "[ops][cann]") {
 
 TEST_CASE("pooling, matmul, norms and the rest in CANN's spelling", "[ops][cann]") {
   ir::Graph g;
-  ir::Node* p = g.addNode("AveragePool", "p", {value(g, "x", {1, 3, 8, 8})},
-                          {value(g, "y", {1, 3, 4, 4})});
+  ir::Node* p =
+      g.addNode("AveragePool", "p", {value(g, "x", {1, 3, 8, 8})}, {value(g, "y", {1, 3, 4, 4})});
   p->attrs.set("kernel_shape", Ints{3, 2});
   p->attrs.set("strides", Ints{2, 2});
   p->attrs.set("pads", Ints{1, 0, 1, 0});
@@ -97,17 +97,17 @@ TEST_CASE("pooling, matmul, norms and the rest in CANN's spelling", "[ops][cann]
   CHECK(std::get<bool>(a["transpose_a"]));
   CHECK(std::get<bool>(a["transpose_b"]));
 
-  ir::Node* lrn = g.addNode("LRN", "lrn", {value(g, "lx", {1, 8, 4, 4})},
-                            {value(g, "ly", {1, 8, 4, 4})});
+  ir::Node* lrn =
+      g.addNode("LRN", "lrn", {value(g, "lx", {1, 8, 4, 4})}, {value(g, "ly", {1, 8, 4, 4})});
   lrn->attrs.set("size", int64_t{5});
   lrn->attrs.set("alpha", 1e-3f);
   a = spell(*lrn);
   CHECK(std::get<int64_t>(a["depth_radius"]) == 2);
   CHECK(std::get<float>(a["alpha"]) == Approx(2e-4f));
 
-  ir::Node* ln = g.addNode("LayerNormalization", "ln",
-                           {value(g, "nx", {2, 3, 8}), value(g, "ns", {8})},
-                           {value(g, "ny", {2, 3, 8})});
+  ir::Node* ln =
+      g.addNode("LayerNormalization", "ln", {value(g, "nx", {2, 3, 8}), value(g, "ns", {8})},
+                {value(g, "ny", {2, 3, 8})});
   a = spell(*ln);
   CHECK(std::get<int64_t>(a["begin_norm_axis"]) == 2);
 
@@ -115,6 +115,16 @@ TEST_CASE("pooling, matmul, norms and the rest in CANN's spelling", "[ops][cann]
   cast->attrs.set("to", int64_t{10});  // ONNX FLOAT16
   a = spell(*cast);
   CHECK(std::get<int64_t>(a["dst_type"]) == 2);  // GE DT_FLOAT16
+
+  ir::Node* split = g.addNode("Split", "split", {value(g, "sx", {2, 6})},
+                              {value(g, "s0", {2, 2}), value(g, "s1", {2, 4})});
+  split->attrs.set("split", Ints{2, 4});
+  split->attrs.set("axis", int64_t{1});
+  a = spell(*split, &type);
+  CHECK(type == "SplitVD");
+  CHECK(std::get<Ints>(a["size_splits"]) == Ints{2, 4});
+  CHECK(std::get<int64_t>(a["split_dim"]) == 1);
+  CHECK(std::get<int64_t>(a["num_split"]) == 2);
 
   ir::Node* r = g.addNode("ReduceMean", "r", {value(g, "rx", {2, 3})}, {value(g, "ry", {2})});
   r->attrs.set("axes", Ints{1});

@@ -413,6 +413,17 @@ Eval evalPad(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   return one(mapElements(in[0], n.outputs[0]->shape, src, fill.bytes.data()));
 }
 
+// Split with its sizes as attributes is CANN's SplitVD: size_splits, split_dim, num_split.
+CannSpelling splitSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.type = "SplitVD";
+  const std::vector<int64_t> split = n.attrs.getInts("split");
+  c.attrs = {{"size_splits", split},
+             {"split_dim", n.attrs.getInt("axis", 0)},
+             {"num_split", static_cast<int64_t>(split.size())}};
+  return c;
+}
+
 // ConcatD: CANN's concat_dim and input count N.
 CannSpelling concatSpelling(const ir::Node& n) {
   CannSpelling c;
@@ -448,6 +459,7 @@ const OpDef& defSplit() {
           .nativeDtypes()
           .onnx(2)  // split may be an input before opset 2: that form is not read
           .cann("SplitV")
+          .cannSpelling(splitSpelling)
           .inputs(1, 2)
           .outputs(1, 1 << 20)
           .canonicalize(canonSplit)

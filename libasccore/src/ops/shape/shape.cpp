@@ -482,6 +482,13 @@ Eval evalConstantOfShape(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   return one(b.finish());
 }
 
+// Squeeze's axes are CANN's axis; ExpandD keeps shape.
+CannSpelling squeezeSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.attrs = {{"axis", n.attrs.getInts("axes")}};
+  return c;
+}
+
 // TileD's repeats are CANN's multiples.
 CannSpelling tileSpelling(const ir::Node& n) {
   CannSpelling c;
@@ -565,6 +572,7 @@ const OpDef& defTranspose() {
 const OpDef& defSqueeze() {
   static const OpDef d =
       OpDef("Squeeze")
+          .cannSpelling(squeezeSpelling)
           .kernel(createCopyKernel)
           .nativeDtypes()
           .aliasesInput()
