@@ -101,6 +101,12 @@ void cannAttrToGe(const ops::CannAttr& a, ge::proto::AttrDef* out) {
     auto* l = out->mutable_list();
     l->set_val_type(ge::proto::AttrDef::ListValue::VT_LIST_INT);
     for (auto x : *v) l->add_i(x);
+  } else if (auto* vv = std::get_if<std::vector<std::vector<int64_t>>>(&a)) {
+    auto* ll = out->mutable_list_list_int();
+    for (const auto& row : *vv) {
+      auto* r = ll->add_list_list_i();
+      for (auto x : row) r->add_list_i(x);
+    }
   }
 }
 

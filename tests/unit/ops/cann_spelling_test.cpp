@@ -134,3 +134,55 @@ TEST_CASE("pooling, matmul, norms and the rest in CANN's spelling", "[ops][cann]
   CHECK(std::get<Ints>(a["axes"]) == Ints{1});
   CHECK_FALSE(std::get<bool>(a["keep_dims"]));
 }
+
+TEST_CASE("ops with constant parameters take CANN's attribute (D) forms", "[ops][cann]") {
+  ir::Graph g;
+  std::string type;
+  ir::Node* slice =
+      g.addNode("Slice", "slice", {value(g, "x", {2, 6, 8})}, {value(g, "y", {2, 2, 8})});
+  slice->attrs.set("starts", Ints{1});
+  slice->attrs.set("ends", Ints{5});
+  slice->attrs.set("axes", Ints{-2});
+  slice->attrs.set("steps", Ints{2});
+  auto a = spell(*slice, &type);
+  CHECK(type == "StridedSliceD");
+  CHECK(std::get<Ints>(a["begin"]) == Ints{0, 1, 0});
+  CHECK(std::get<Ints>(a["end"]) == Ints{2, 5, 8});
+  CHECK(std::get<Ints>(a["strides"]) == Ints{1, 2, 1});
+
+  ir::Node* pad =
+      g.addNode("Pad", "pad", {value(g, "px", {1, 3, 4, 4})}, {value(g, "py", {1, 3, 7, 5})});
+  pad->attrs.set("pads", Ints{0, 0, 1, 0, 0, 0, 2, 1});
+  a = spell(*pad, &type);
+  CHECK(type == "PadD");
+  using Rows = std::vector<std::vector<int64_t>>;
+  CHECK(std::get<Rows>(a["paddings"]) == Rows{{0, 0}, {0, 0}, {1, 2}, {0, 1}});
+  pad->attrs.set("mode", std::string("reflect"));
+  a = spell(*pad, &type);
+  CHECK(type == "PadV3");
+  CHECK(std::get<std::string>(a["mode"]) == "reflect");
+
+  ir::Node* gather = g.addNode("Gather", "gather", {value(g, "gx", {5, 3}), value(g, "gi", {2})},
+                               {value(g, "gy", {2, 3})});
+  a = spell(*gather, &type);
+  CHECK(type == "GatherV2D");
+  CHECK(std::get<int64_t>(a["axis"]) == 0);
+
+  ir::Value* idx = value(g, "ay", {2});
+  idx->dtype = ir::DType::I64;
+  ir::Node* arg = g.addNode("ArgMax", "arg", {value(g, "ax", {2, 5})}, {idx});
+  arg->attrs.set("axis", int64_t{1});
+  a = spell(*arg, &type);
+  CHECK(type == "ArgMaxD");
+  CHECK(std::get<int64_t>(a["dimension"]) == 1);
+
+  ir::Node* resize =
+      g.addNode("Resize", "resize", {value(g, "rx", {1, 3, 4, 4})}, {value(g, "ry", {1, 3, 8, 8})});
+  resize->attrs.set("mode", std::string("linear"));
+  resize->attrs.set("coordinate_transformation_mode", std::string("align_corners"));
+  a = spell(*resize, &type);
+  CHECK(type == "ResizeBilinearV2D");
+  CHECK(std::get<Ints>(a["size"]) == Ints{8, 8});
+  CHECK(std::get<bool>(a["align_corners"]));
+  CHECK_FALSE(std::get<bool>(a["half_pixel_centers"]));
+}

@@ -111,7 +111,8 @@ using JoinsFn = bool (*)(const ir::Node&, Layout out);
 /// OpDef's cannType), and the attributes with CANN's names, ranks and encodings (Conv2D's
 /// 4-element strides in data_format order, Cast's dst_type ...). The OM keeps the IR's own
 /// attributes beside them under `_asc_ir_<name>`; our reader reads those.
-using CannAttr = std::variant<int64_t, float, bool, std::string, std::vector<int64_t>>;
+using CannAttr = std::variant<int64_t, float, bool, std::string, std::vector<int64_t>,
+                              std::vector<std::vector<int64_t>>>;
 struct CannSpelling {
   std::string type;
   std::vector<std::pair<std::string, CannAttr>> attrs;

@@ -196,11 +196,31 @@ Result<std::vector<ir::Tensor>> evalArgReduce(const ir::Node& n,
   return std::vector<ir::Tensor>{makeInt64Tensor(out, n.outputs[0]->shape)};
 }
 
+// ArgMax/ArgMin with a constant axis are CANN's ArgMaxD/ArgMinD (dimension, the index dtype);
+// TopKV2's attributes (k stays the IR's: CANN takes it as an input).
+CannSpelling argSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.type = n.op_type == "ArgMax" ? "ArgMaxD" : "ArgMinD";
+  const ir::Value* y = n.outputs.empty() ? nullptr : n.outputs[0];
+  c.attrs = {{"dimension", n.attrs.getInt("axis", 0)},
+             {"dtype", static_cast<int64_t>(ir::dtypeToGe(y ? y->dtype : ir::DType::I64))}};
+  return c;
+}
+
+CannSpelling topKSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.attrs = {{"sorted", n.attrs.getInt("sorted", 1) != 0},
+             {"dim", n.attrs.getInt("axis", -1)},
+             {"largest", n.attrs.getInt("largest", 1) != 0}};
+  return c;
+}
+
 OpDef argReduceOp(const char* name, const char* cann, EvalFn eval, const char* summary) {
   return OpDef(name)
       .kernel(createArgReduceKernel)
       .onnx(1)
       .cann(cann)
+      .cannSpelling(argSpelling)
       .inferShape(inferArgReduce)
       .evalConst(eval)
       .flops([](const ir::Node& n) { return n.inputs[0]->numel(); })
@@ -353,6 +373,7 @@ const OpDef& defTopK() {
                              .kernel(createTopKKernel)
                              .onnx(1)
                              .cann("TopKV2")
+                             .cannSpelling(topKSpelling)
                              .inputs(1, 2)
                              .outputs(2, 2)
                              .canonicalize(canonTopK)

@@ -230,6 +230,32 @@ int64_t resizeFlops(const ir::Node& n) {
 
 }  // namespace
 
+namespace {
+// A 4-D nearest or linear Resize is CANN's ResizeNearestNeighborV2D / ResizeBilinearV2D (the
+// output size, align_corners, half_pixel_centers); any other keeps ONNX's own attributes on
+// CANN's ONNX-like Resize.
+CannSpelling resizeSpelling(const ir::Node& n) {
+  CannSpelling c;
+  const std::string mode = n.attrs.getString("mode", "nearest");
+  const std::string ctm = n.attrs.getString("coordinate_transformation_mode", "half_pixel");
+  const ir::Value* y = n.outputs.empty() ? nullptr : n.outputs[0];
+  if (y && y->shape.size() == 4 && (mode == "nearest" || mode == "linear")) {
+    c.type = mode == "nearest" ? "ResizeNearestNeighborV2D" : "ResizeBilinearV2D";
+    c.attrs = {{"size", std::vector<int64_t>{y->shape[2], y->shape[3]}},
+               {"align_corners", ctm == "align_corners"},
+               {"half_pixel_centers", ctm == "half_pixel" || ctm == "pytorch_half_pixel"}};
+    return c;
+  }
+  c.type = "Resize";
+  c.attrs = {{"mode", mode},
+             {"coordinate_transformation_mode", ctm},
+             {"nearest_mode", n.attrs.getString("nearest_mode", "round_prefer_floor")},
+             {"cubic_coeff_a", n.attrs.getFloat("cubic_coeff_a", -0.75f)},
+             {"exclude_outside", n.attrs.getInt("exclude_outside", 0)}};
+  return c;
+}
+}  // namespace
+
 const OpDef& defResize() {
   static const OpDef d = OpDef("Resize")
                              .works5hd(FiveHd::Windowed)
@@ -237,6 +263,7 @@ const OpDef& defResize() {
                              .layout(resizeLayout)
                              .onnx(10)
                              .cann("ResizeNearestNeighborV2")
+                             .cannSpelling(resizeSpelling)
                              .inputs(1, 4)
                              .canonicalize(canonResize)
                              .inferShape(inferResize)

@@ -424,6 +424,57 @@ CannSpelling splitSpelling(const ir::Node& n) {
   return c;
 }
 
+// With their parameters constant, CANN writes these ops' attribute ("D") forms: GatherV2D's
+// axis, StridedSliceD's full-rank begin/end/strides, PadD's paddings (constant mode; PadV3 keeps
+// the others' mode).
+CannSpelling gatherSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.type = "GatherV2D";
+  c.attrs = {{"axis", n.attrs.getInt("axis", 0)}, {"batch_dims", int64_t{0}}};
+  return c;
+}
+
+CannSpelling sliceSpelling(const ir::Node& n) {
+  CannSpelling c;
+  c.type = "StridedSliceD";
+  const ir::Shape x = n.input(0) ? n.input(0)->shape : ir::Shape{};
+  std::vector<int64_t> begin(x.size(), 0), end(x.begin(), x.end()), strides(x.size(), 1);
+  const std::vector<int64_t> starts = n.attrs.getInts("starts"), ends = n.attrs.getInts("ends");
+  const std::vector<int64_t> axes = n.attrs.getInts("axes"), steps = n.attrs.getInts("steps");
+  for (size_t k = 0; k < axes.size() && k < starts.size() && k < ends.size(); ++k) {
+    const int64_t a = axes[k] < 0 ? axes[k] + static_cast<int64_t>(x.size()) : axes[k];
+    if (a < 0 || a >= static_cast<int64_t>(x.size())) continue;
+    begin[static_cast<size_t>(a)] = starts[k];
+    end[static_cast<size_t>(a)] = ends[k];
+    if (k < steps.size()) strides[static_cast<size_t>(a)] = steps[k];
+  }
+  c.attrs = {{"begin", begin},
+             {"end", end},
+             {"strides", strides},
+             {"begin_mask", int64_t{0}},
+             {"end_mask", int64_t{0}},
+             {"ellipsis_mask", int64_t{0}},
+             {"new_axis_mask", int64_t{0}},
+             {"shrink_axis_mask", int64_t{0}}};
+  return c;
+}
+
+CannSpelling padSpelling(const ir::Node& n) {
+  CannSpelling c;
+  const std::string mode = n.attrs.getString("mode", "constant");
+  const std::vector<int64_t> pads = n.attrs.getInts("pads");
+  if (mode != "constant") {
+    c.attrs = {{"mode", mode}, {"paddings_contiguous", true}};
+    return c;
+  }
+  c.type = "PadD";
+  std::vector<std::vector<int64_t>> paddings;
+  const size_t r = pads.size() / 2;
+  for (size_t i = 0; i < r; ++i) paddings.push_back({pads[i], pads[i + r]});
+  c.attrs = {{"paddings", paddings}};
+  return c;
+}
+
 // ConcatD: CANN's concat_dim and input count N.
 CannSpelling concatSpelling(const ir::Node& n) {
   CannSpelling c;
@@ -476,6 +527,7 @@ const OpDef& defSlice() {
                              .nativeDtypes()
                              .onnx(1)
                              .cann("StridedSliceV2")
+                             .cannSpelling(sliceSpelling)
                              .inputs(1, 5)
                              .canonicalize(canonSlice)
                              .inferShape(inferSlice)
@@ -490,6 +542,7 @@ const OpDef& defGather() {
                              .nativeDtypes()
                              .onnx(1)
                              .cann("GatherV2")
+                             .cannSpelling(gatherSpelling)
                              .inputs(2, 2)
                              .inferShape(inferGather)
                              .evalConst(evalGather)
@@ -543,6 +596,7 @@ const OpDef& defPad() {
           .nativeDtypes()
           .onnx(2)  // the attribute is "paddings" before opset 2: that form is not read
           .cann("PadV3")
+          .cannSpelling(padSpelling)
           .inputs(1, 4)
           .canonicalize(canonPad)
           .inferShape(inferPad)
