@@ -172,7 +172,7 @@ END {
   desc["runtime-input-at-load"] = "the same, found by msame at load: Gemm'\''s B/C as graph inputs (atc accepted the model)"
   desc["kernel-limit-at-load"] = "msame E10055 at load: a dtype or output the kernel does not implement (atc accepted the model)"
   desc["atc-feature-limit"] = "atc E10055: an attribute value or configuration of a supported operator atc refuses"
-  desc["opset"] = "atc E10055: the opset of the model is outside 1 to 17"
+  desc["opset"] = "atc E10055: the opset of the model is outside 1 to 18"
   desc["zero-size-input"] = "atc E1001: an input with a 0 dim (atc takes positive dims only)"
   desc["test-data-shape"] = "atc E1001: the test data'\''s shape contradicts the model'\''s declared input (a defect of the test data)"
   desc["mismatch"] = "runs, but values differ beyond the tolerance"

@@ -117,6 +117,12 @@ Status canonResize(InferContext& ctx) {
     ctx.truncateInputs(1);
   }
   ASC_RETURN_IF_ERROR(expandAxes(ctx));
+  // antialias (opset 18): a downscale through a widened filter, not built yet.
+  if (a.getInt("antialias", 0) != 0)
+    return ctx.unsupported(
+        "antialias=1 (Resize-18) is not supported yet; export with "
+        "antialias=0");
+  a.erase("antialias");
   // keep_aspect_ratio_policy (opset 18) turns the given sizes into one common scale.
   std::string policy = a.getString("keep_aspect_ratio_policy", "stretch");
   if (policy != "stretch" && a.has("sizes") && !a.has("scales")) {
