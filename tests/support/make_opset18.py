@@ -133,3 +133,8 @@ model("layernorm", [
     'initializer { name: "beta" data_type: 1 dims: 4 %s }' % " ".join(
         "float_data: %r" % float(v) for v in beta),
 ], [("y", ln)])
+
+# mish: an op new in opset 18
+model("mish", [
+    'node { op_type: "Mish" name: "mish" input: "x" output: "y" }',
+], [("y", x * np.tanh(np.log1p(np.exp(x.astype(np.float64)))))])

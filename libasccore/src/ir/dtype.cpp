@@ -61,6 +61,8 @@ bool isFloat(DType t) {
   return t == DType::F32 || t == DType::F16 || t == DType::BF16 || t == DType::F64;
 }
 
+bool isInteger(DType t) { return t >= DType::I8 && t <= DType::U64; }
+
 int64_t numElements(const Shape& s) {
   for (auto d : s)
     if (d == 0) return 0;

@@ -2,9 +2,9 @@
 # numbers of numpy formulas of the spec (tests/support/make_opset18.py writes the models with
 # protoc, Debian's onnx 1.12 stopping at opset 17): Reduce* with axes as an input (and
 # noop_with_empty_axes), Split num_outputs, Pad axes (constant and reflect), Resize axes with
-# keep_aspect_ratio_policy, ScatterElements reduction max; the decomposed LayerNorm with its
+# keep_aspect_ratio_policy, ScatterElements reduction max, the new Mish; the decomposed LayerNorm with its
 # ReduceMeans' axes as inputs still fuses into one LayerNorm. What is not built yet is refused
-# naming the node: an op new in 18 (Mish: E2002) and Resize antialias=1 (E10055). Opset 19 is
+# naming the node: an op new in 18 not built yet (CenterCropPad: E2002) and Resize antialias=1 (E10055). Opset 19 is
 # refused (E10055).
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
@@ -18,7 +18,7 @@ ok = a.shape == b.shape and np.allclose(a, b, rtol=1e-5, atol=1e-5)
 print("close" if ok else "differs: %s %s max %s" % (a.shape, b.shape,
       np.abs(a - b).max() if a.shape == b.shape else "-"))
 PY
-for m in reduce split pad resize scatter layernorm; do
+for m in reduce split pad resize scatter layernorm mish; do
   run atc --model=$m.onnx --framework=5 --output=$m --soc_version=Ascend310 --precision_mode=force_fp32
   expect_exit 0
   run msame --model $m.om --input x.bin --output out_$m
@@ -41,12 +41,13 @@ one() {  # one OPSET NODE: a model of x [1, 2, 7, 4] -> NODE -> y
   output { name: "y" type { tensor_type { elem_type: 1 } } } }' "$1" "$2" |
     protoc --encode=onnx.ModelProto -I$proto $proto/onnx.proto
 }
-one 18 'node { op_type: "Mish" name: "mish" input: "x" output: "y" }' > mish.onnx
-run atc --model=mish.onnx --framework=5 --output=mish --soc_version=Ascend310
+one 18 'node { op_type: "CenterCropPad" name: "crop" input: "x" input: "shape" output: "y" }
+  initializer { name: "shape" data_type: 7 dims: 2 int64_data: [4, 4] }' > crop.onnx
+run atc --model=crop.onnx --framework=5 --output=crop --soc_version=Ascend310
 expect_exit 255
 expect_stdout_contains "E2002"
-expect_stdout_contains "mish"
-expect_no_file mish.om
+expect_stdout_contains "crop"
+expect_no_file crop.om
 one 18 'node { op_type: "Resize" name: "aa" input: "x" input: "" input: "s" output: "y"
   attribute { name: "antialias" type: INT i: 1 } }
   initializer { name: "s" data_type: 1 dims: 4 float_data: [1, 1, 0.5, 0.5] }' > aa.onnx

@@ -44,6 +44,8 @@ ASC_API const char* dtypeGeName(DType t);
 /// Parses "FP32", "FP16", "INT8", ... as --output_type spells them.
 ASC_API DType dtypeFromAtcName(const std::string& name);
 ASC_API bool isFloat(DType t);
+/// Signed or unsigned integer (not bool).
+ASC_API bool isInteger(DType t);
 
 /// Product of dims (1 for a scalar). Assumes all dims are >= 0.
 ASC_API int64_t numElements(const Shape& s);

@@ -107,6 +107,13 @@ Status inferLogic(InferContext& ctx) {
   return inferBroadcast(ctx);
 }
 
+Status inferBitwise(InferContext& ctx) {
+  ASC_RETURN_IF_ERROR(checkSameDtypes(ctx, 0));
+  if (!ir::isInteger(ctx.dtype(0)))
+    return ctx.fail("input dtype {} is not an integer type", ir::dtypeName(ctx.dtype(0)));
+  return inferBroadcast(ctx);
+}
+
 Status inferBitShift(InferContext& ctx) {
   ASC_RETURN_IF_ERROR(checkSameDtypes(ctx, 0));
   const ir::DType t = ctx.dtype(0);
@@ -228,6 +235,15 @@ Result<std::vector<ir::Tensor>> evalMod(const ir::Node& n, const std::vector<ir:
         int64_t r = a[0] % a[1];
         if (!c_fmod && r != 0 && ((r < 0) != (a[1] < 0))) r += a[1];
         return r;
+      });
+}
+
+Result<std::vector<ir::Tensor>> evalBitwise(const ir::Node& n, const std::vector<ir::Tensor>& in) {
+  const std::string& t = n.op_type;
+  return evalWith(
+      n, in, [](const double*) { return 0.0; },
+      [&t](const int64_t* a) -> int64_t {
+        return t == "BitwiseAnd" ? a[0] & a[1] : t == "BitwiseOr" ? a[0] | a[1] : a[0] ^ a[1];
       });
 }
 
@@ -492,6 +508,27 @@ const OpDef& defOr() {
 
 const OpDef& defXor() {
   static const OpDef d = logicOp("Xor", "LogicalXor", "a xor b on bool tensors, broadcasting");
+  return d;
+}
+
+const OpDef& defBitwiseAnd() {
+  static const OpDef d =
+      binaryOp("BitwiseAnd", 18, inferBitwise, evalBitwise, "a & b on integers, broadcasting")
+          .cann("BitwiseAnd");
+  return d;
+}
+
+const OpDef& defBitwiseOr() {
+  static const OpDef d =
+      binaryOp("BitwiseOr", 18, inferBitwise, evalBitwise, "a | b on integers, broadcasting")
+          .cann("BitwiseOr");
+  return d;
+}
+
+const OpDef& defBitwiseXor() {
+  static const OpDef d =
+      binaryOp("BitwiseXor", 18, inferBitwise, evalBitwise, "a ^ b on integers, broadcasting")
+          .cann("BitwiseXor");
   return d;
 }
 

@@ -185,6 +185,9 @@ Result<std::unique_ptr<Kernel>> arith(const std::string& op, const TensorRef& a,
     if (op == "And") return make2<T, T>(a, b, o, [](T x, T y) { return T(x && y); });
     if (op == "Or") return make2<T, T>(a, b, o, [](T x, T y) { return T(x || y); });
     if (op == "Xor") return make2<T, T>(a, b, o, [](T x, T y) { return T(!x != !y); });
+    if (op == "BitwiseAnd") return make2<T, T>(a, b, o, [](T x, T y) { return T(x & y); });
+    if (op == "BitwiseOr") return make2<T, T>(a, b, o, [](T x, T y) { return T(x | y); });
+    if (op == "BitwiseXor") return make2<T, T>(a, b, o, [](T x, T y) { return T(x ^ y); });
     // Shifting by the type's width or more gives 0 (C leaves it undefined).
     if (op == "ShiftLeft")
       return make2<T, T>(a, b, o,

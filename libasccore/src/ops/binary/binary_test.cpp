@@ -240,6 +240,32 @@ TEST_CASE("BitShift left and right on unsigned types", "[ops][binary]") {
   CHECK(mentions(dir.run(), "direction"));
 }
 
+TEST_CASE("BitwiseAnd, BitwiseOr and BitwiseXor (opset 18) on integers", "[ops][binary]") {
+  using asc::test::bytesOf;
+  const std::vector<int64_t> a = {0x0F0F, -1, int64_t(1) << 62, -8},
+                             b = {0x00FF, 0x1234, (int64_t(1) << 62) | 1, 7};
+  for (const char* op : {"BitwiseAnd", "BitwiseOr", "BitwiseXor"}) {
+    INFO(op);
+    OpTester t(op);
+    t.input(DType::I64, {4}).input(DType::I64, {4});
+    auto got = asc::test::runKernel<int64_t>(t, {bytesOf(a), bytesOf(b)});
+    for (size_t i = 0; i < a.size(); ++i) {
+      const int64_t want = op[7] == 'A'   ? (a[i] & b[i])
+                           : op[7] == 'O' ? (a[i] | b[i])
+                                          : (a[i] ^ b[i]);
+      CHECK(got[i] == want);
+    }
+  }
+  const std::vector<uint8_t> x = {0xF0, 0x3C}, y = {0xFF};
+  OpTester bc("BitwiseXor");
+  bc.input(DType::U8, {2}).input(DType::U8, {1});  // broadcast
+  CHECK(asc::test::runKernel<uint8_t>(bc, {bytesOf(x), bytesOf(y)}) ==
+        std::vector<uint8_t>{0x0F, 0xC3});
+  OpTester f("BitwiseAnd");
+  f.input(DType::F32, {2}).input(DType::F32, {2});
+  CHECK(mentions(f.run(), "integer"));
+}
+
 TEST_CASE("Mod: divisor's sign (fmod 0) or dividend's (fmod 1)", "[ops][binary]") {
   using asc::test::bytesOf;
   const std::vector<int32_t> a = {-4, 7, 5, -4, 0, 9}, b = {3, -3, 5, 2, 3, 0};

@@ -22,6 +22,12 @@ Status inferNumeric(InferContext& ctx) {
   return inferSameAsInput0(ctx);
 }
 
+Status inferInteger(InferContext& ctx) {
+  if (!ir::isInteger(ctx.dtype(0)))
+    return ctx.fail("input dtype {} is not an integer type", ir::dtypeName(ctx.dtype(0)));
+  return inferSameAsInput0(ctx);
+}
+
 Status inferPredicate(InferContext& ctx) {
   if (!ir::isFloat(ctx.dtype(0)))
     return ctx.fail("input dtype {} is not a float type", ir::dtypeName(ctx.dtype(0)));
@@ -186,6 +192,14 @@ const OpDef& defSelu() {
 }
 const OpDef& defSoftplus() {
   static const OpDef d = transcendental("Softplus", 1, "log(1 + e^x)");
+  return d;
+}
+const OpDef& defMish() {
+  static const OpDef d = transcendental("Mish", 18, "x * tanh(log(1 + e^x))").cann("Mish");
+  return d;
+}
+const OpDef& defBitwiseNot() {
+  static const OpDef d = mathOp("BitwiseNot", 18, inferInteger, 1, "~x on integers").cann("Invert");
   return d;
 }
 const OpDef& defSoftsign() {

@@ -41,6 +41,13 @@ bool withFloatFn(const ir::Node& n, V&& visit) {
              return x > T(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
            }),
            true;
+  if (t == "Mish")  // x * tanh(softplus(x)), softplus as above
+    return visit([](auto x) {
+             using T = decltype(x);
+             const T sp = x > T(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+             return T(x * std::tanh(sp));
+           }),
+           true;
   if (t == "Elu") {
     const double alpha = a.getFloat("alpha", 1.f);
     return visit([alpha](auto x) {
@@ -102,6 +109,15 @@ bool withNumericFn(const ir::Node& n, V&& visit) {
     return visit([](auto x) {
              using T = decltype(x);
              return T(T(0) - x);
+           }),
+           true;
+  if (t == "BitwiseNot")  // integers only (inferInteger)
+    return visit([](auto x) {
+             using T = decltype(x);
+             if constexpr (std::is_integral<T>::value)
+               return T(~x);
+             else
+               return x;
            }),
            true;
   if (t == "Sign")

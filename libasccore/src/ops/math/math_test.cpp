@@ -92,6 +92,24 @@ TEST_CASE("float math kernels match their definitions", "[ops][math]") {
                                               : 0; }, kX, shr);
 }
 
+TEST_CASE("Mish (opset 18) and BitwiseNot", "[ops][math]") {
+  auto mish = [](double x) { return x * std::tanh(std::log1p(std::exp(x))); };
+  checkFloatOp("Mish", mish);
+  checkFloatOp("Mish", mish, {-100.f, -30.f, 30.f, 100.f, 0.f, 1.f});  // no overflow
+  const std::vector<int32_t> xi = {0, -1, 5, std::numeric_limits<int32_t>::min()};
+  OpTester n("BitwiseNot");
+  n.input(DType::I32, {4});
+  CHECK(runKernel<int32_t>(n, {bytesOf(xi)}) ==
+        std::vector<int32_t>{-1, 0, -6, std::numeric_limits<int32_t>::max()});
+  const std::vector<uint8_t> xu = {0, 0x0F, 0xFF};
+  OpTester nu("BitwiseNot");
+  nu.input(DType::U8, {3});
+  CHECK(runKernel<uint8_t>(nu, {bytesOf(xu)}) == std::vector<uint8_t>{0xFF, 0xF0, 0});
+  OpTester nf("BitwiseNot");
+  nf.input(DType::F32, {3});
+  CHECK_FALSE(nf.run().isOk());
+}
+
 TEST_CASE("Round halves to even", "[ops][math]") {
   checkFloatOp("Round",
                [](double x) {
