@@ -138,3 +138,24 @@ model("layernorm", [
 model("mish", [
     'node { op_type: "Mish" name: "mish" input: "x" output: "y" }',
 ], [("y", x * np.tanh(np.log1p(np.exp(x.astype(np.float64)))))])
+
+# groupnorm: GroupNormalization-18, one group of both channels (scale and bias per group)
+xg = x.astype(np.float64)
+mu1 = xg.mean(axis=(1, 2, 3), keepdims=True)
+var1 = xg.var(axis=(1, 2, 3), keepdims=True)
+gn1 = (xg - mu1) / np.sqrt(var1 + 1e-3) * 1.5 - 0.25
+mu2 = xg.mean(axis=(2, 3), keepdims=True)
+var2 = xg.var(axis=(2, 3), keepdims=True)
+gn2 = (xg - mu2) / np.sqrt(var2 + 1e-5) * np.array([2.0, 0.5]).reshape(1, 2, 1, 1) + \
+    np.array([0.0, 1.0]).reshape(1, 2, 1, 1)
+model("groupnorm", [
+    'node { op_type: "GroupNormalization" name: "gn1" input: "x" input: "s1" input: "b1" '
+    'output: "y1" attribute { name: "num_groups" type: INT i: 1 } '
+    'attribute { name: "epsilon" type: FLOAT f: 0.001 } }',
+    'node { op_type: "GroupNormalization" name: "gn2" input: "x" input: "s2" input: "b2" '
+    'output: "y2" attribute { name: "num_groups" type: INT i: 2 } }',
+    'initializer { name: "s1" data_type: 1 dims: 1 float_data: 1.5 }',
+    'initializer { name: "b1" data_type: 1 dims: 1 float_data: -0.25 }',
+    'initializer { name: "s2" data_type: 1 dims: 2 float_data: [2, 0.5] }',
+    'initializer { name: "b2" data_type: 1 dims: 2 float_data: [0, 1] }',
+], [("y1", gn1), ("y2", gn2)])

@@ -2,7 +2,7 @@
 # numbers of numpy formulas of the spec (tests/support/make_opset18.py writes the models with
 # protoc, Debian's onnx 1.12 stopping at opset 17): Reduce* with axes as an input (and
 # noop_with_empty_axes), Split num_outputs, Pad axes (constant and reflect), Resize axes with
-# keep_aspect_ratio_policy, ScatterElements reduction max, the new Mish; the decomposed LayerNorm with its
+# keep_aspect_ratio_policy, ScatterElements reduction max, the new Mish and GroupNormalization (per-group scale); the decomposed LayerNorm with its
 # ReduceMeans' axes as inputs still fuses into one LayerNorm. What is not built yet is refused
 # naming the node: an op new in 18 not built yet (CenterCropPad: E2002) and Resize antialias=1 (E10055). Opset 19 is
 # refused (E10055).
@@ -18,7 +18,7 @@ ok = a.shape == b.shape and np.allclose(a, b, rtol=1e-5, atol=1e-5)
 print("close" if ok else "differs: %s %s max %s" % (a.shape, b.shape,
       np.abs(a - b).max() if a.shape == b.shape else "-"))
 PY
-for m in reduce split pad resize scatter layernorm mish; do
+for m in reduce split pad resize scatter layernorm mish groupnorm; do
   run atc --model=$m.onnx --framework=5 --output=$m --soc_version=Ascend310 --precision_mode=force_fp32
   expect_exit 0
   run msame --model $m.om --input x.bin --output out_$m

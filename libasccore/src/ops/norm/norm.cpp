@@ -70,6 +70,32 @@ Status inferInstanceNorm(InferContext& ctx) {
   return inferSameAsInput0(ctx);
 }
 
+// GroupNormalization-18: num_groups groups of C / num_groups channels each, normalized
+// together; scale and bias have one value per group (version 21 made them per channel, which an
+// opset-18 model cannot have).
+Status inferGroupNorm(InferContext& ctx) {
+  ASC_RETURN_IF_ERROR(checkFloatInput(ctx));
+  const ir::Shape& x = ctx.shape(0);
+  if (x.size() < 3)
+    return ctx.fail("input must have rank >= 3 (N, C, spatial...), it has shape [{}]",
+                    ir::shapeToString(x));
+  if (!ctx.attrs().has("num_groups")) return ctx.fail("attribute num_groups is required");
+  const int64_t g = ctx.attrs().getInt("num_groups", 0);
+  if (g <= 0 || x[1] % g != 0)
+    return ctx.fail("num_groups {} must be positive and divide the {} channels", g, x[1]);
+  for (size_t i : {size_t(1), size_t(2)}) {
+    const ir::Shape& s = ctx.shape(i);
+    if (s.size() != 1 || s[0] != g)
+      return ctx.fail("{} (input {}) has shape [{}], expected [{}] (one value per group)",
+                      i == 1 ? "scale" : "bias", i, ir::shapeToString(s), g);
+    if (!ir::isFloat(ctx.dtype(i)))
+      return ctx.fail("input {} has dtype {}, expected a float type", i,
+                      ir::dtypeName(ctx.dtype(i)));
+  }
+  ctx.attrs().set("epsilon", ctx.attrs().getFloat("epsilon", 1e-5f));
+  return inferSameAsInput0(ctx);
+}
+
 Status inferLayerNorm(InferContext& ctx) {
   ASC_RETURN_IF_ERROR(checkFloatInput(ctx));
   const ir::Shape& x = ctx.shape(0);
@@ -219,6 +245,21 @@ const OpDef& defInstanceNormalization() {
           .inferShape(inferInstanceNorm)
           .flops([](const ir::Node& n) { return perElement(n, 8); })
           .summary("normalizes each (n, c) plane, then per-channel scale and bias");
+  return d;
+}
+
+const OpDef& defGroupNormalization() {
+  static const OpDef d =
+      OpDef("GroupNormalization")
+          .precisionClass(PrecisionClass::Sensitive)
+          .kernel(createNormKernel)
+          .layout(normLayout)
+          .onnx(18)
+          .cann("GroupNorm")
+          .inputs(3, 3)
+          .inferShape(inferGroupNorm)
+          .flops([](const ir::Node& n) { return perElement(n, 8); })
+          .summary("normalizes each group of C/num_groups channels, then per-group scale, bias");
   return d;
 }
 

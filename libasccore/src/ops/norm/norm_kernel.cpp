@@ -151,6 +151,8 @@ Result<std::unique_ptr<Kernel>> lrn(const KernelInit& k) {
   return std::unique_ptr<Kernel>(std::move(kern));
 }
 
+// InstanceNormalization (a group per channel) and GroupNormalization-18 (num_groups groups of
+// channels, one scale and bias per group): each group's statistics in double, two passes.
 class InstanceNorm : public Kernel {
  public:
   explicit InstanceNorm(const KernelInit& k)
@@ -161,12 +163,12 @@ class InstanceNorm : public Kernel {
         eps_(k.node.attrs.getFloat("epsilon", 1e-5f)) {
     const ir::Shape& s = k.inputs[0].shape();
     n_ = s[0];
-    c_ = s[1];
-    hw_ = 1;
+    g_ = k.node.op_type == "GroupNormalization" ? k.node.attrs.getInt("num_groups", s[1]) : s[1];
+    hw_ = s[1] / g_;  // the elements of one group: its channels' maps, one after another
     for (size_t i = 2; i < s.size(); ++i) hw_ *= s[i];
   }
   void run() override {
-    cpu::parallelFor(n_ * c_, 1, [&](int64_t b, int64_t e) {
+    cpu::parallelFor(n_ * g_, 1, [&](int64_t b, int64_t e) {
       for (int64_t p = b; p < e; ++p) {
         const float* x = x_ + p * hw_;
         float* y = y_ + p * hw_;
@@ -175,7 +177,7 @@ class InstanceNorm : public Kernel {
         const double mean = sum / static_cast<double>(hw_);
         for (int64_t i = 0; i < hw_; ++i) sq += (x[i] - mean) * (x[i] - mean);
         const double inv = 1.0 / std::sqrt(sq / static_cast<double>(hw_) + eps_);
-        const int64_t c = p % c_;
+        const int64_t c = p % g_;
         const float a = static_cast<float>(scale_[c] * inv);
         const float bb = static_cast<float>(bias_[c] - scale_[c] * inv * mean);
         for (int64_t i = 0; i < hw_; ++i) y[i] = x[i] * a + bb;
@@ -190,7 +192,7 @@ class InstanceNorm : public Kernel {
   const float* bias_;
   float* y_;
   float eps_;
-  int64_t n_, c_, hw_;
+  int64_t n_, g_, hw_;
 };
 
 // MeanVarianceNormalization: statistics per combination of the kept dims, in double.
@@ -261,7 +263,7 @@ Result<std::unique_ptr<Kernel>> createNormKernel(const KernelInit& k) {
   if (op == "LayerNormalization") return layerNorm(k);
   if (op == "LRN") return lrn(k);
   if (op == "MeanVarianceNormalization") return std::unique_ptr<Kernel>(std::make_unique<Mvn>(k));
-  if (op == "InstanceNormalization")
+  if (op == "InstanceNormalization" || op == "GroupNormalization")
     return std::unique_ptr<Kernel>(std::make_unique<InstanceNorm>(k));
   return Status::error(ErrorCode::Internal, "no normalization kernel for {}", op);
 }

@@ -175,3 +175,21 @@ TEST_CASE("MeanVarianceNormalization over the default and given axes", "[ops][no
   bad.input(DType::F32, {2, 3}).attr("axes", std::vector<int64_t>{0, 2});
   CHECK(mentions(bad.run(), "out of range"));
 }
+
+TEST_CASE("GroupNormalization-18 checks its groups and per-group parameters", "[ops][norm]") {
+  OpTester ok("GroupNormalization", 18);
+  ok.input(DType::F32, {1, 6, 2, 2}).input(DType::F32, {3}).input(DType::F32, {3});
+  ok.attr("num_groups", int64_t{3});
+  CHECK(ok.run().isOk());
+  OpTester split("GroupNormalization", 18);
+  split.input(DType::F32, {1, 6, 2, 2}).input(DType::F32, {4}).input(DType::F32, {4});
+  split.attr("num_groups", int64_t{4});
+  CHECK(mentions(split.run(), "divide the 6 channels"));
+  OpTester per_channel("GroupNormalization", 18);
+  per_channel.input(DType::F32, {1, 6, 2, 2}).input(DType::F32, {6}).input(DType::F32, {6});
+  per_channel.attr("num_groups", int64_t{3});
+  CHECK(mentions(per_channel.run(), "one value per group"));
+  OpTester none("GroupNormalization", 18);
+  none.input(DType::F32, {1, 6, 2, 2}).input(DType::F32, {3}).input(DType::F32, {3});
+  CHECK(mentions(none.run(), "num_groups is required"));
+}
