@@ -61,6 +61,11 @@ constexpr const char* kPackedOnlyAttr = "_asc_packed_only";
 /// their own names and the op type as the OpDef's cannType.
 constexpr const char* kOpTypeAttr = "_asc_op_type";
 constexpr const char* kIrAttrPrefix = "_asc_ir_";
+/// On a compute op with CANN input-form parameters (OpDef::cannSpelling's const_inputs): how many
+/// of its inputs are the IR's (the rest are those parameters' Const ops, which carry
+/// kCannOnlyAttr and which our reader skips).
+constexpr const char* kIrInputsAttr = "_asc_op_inputs";
+constexpr const char* kCannOnlyAttr = "_asc_cann_only";
 
 enum PartitionType : uint32_t {
   kModelDef = 0,

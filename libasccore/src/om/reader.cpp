@@ -465,6 +465,8 @@ Result<OmModel> loadContainer(const std::string& path, const Container& c) {
       auto idx = op.attr().find("index");
       inputs.push_back({idx == op.attr().end() ? int64_t(inputs.size()) : idx->second.i(), v});
       sources[src0] = v;
+    } else if (op.type() == "Const" && op.attr().count(kCannOnlyAttr)) {
+      continue;  // a parameter CANN takes as an input; the IR has it as an attribute
     } else if (op.type() == "Const") {
       auto val = op.attr().find("value");
       if (val == op.attr().end() || !val->second.has_t())
@@ -578,7 +580,15 @@ Result<OmModel> loadContainer(const std::string& path, const Container& c) {
                                      op.name(), op.type()));
       }
       std::vector<ir::Value*> ins;
+      int64_t ir_inputs = op.input_size();
+      if (auto c = op.attr().find(kIrInputsAttr); ir_spelled && c != op.attr().end()) {
+        if (c->second.i() < 0 || c->second.i() > op.input_size())
+          return bad(path, fmt::format("op '{}' says {} of its {} inputs are the IR's", op.name(),
+                                       c->second.i(), op.input_size()));
+        ir_inputs = c->second.i();
+      }
       for (const auto& in : op.input()) {
+        if (static_cast<int64_t>(ins.size()) == ir_inputs) break;
         if (in.empty()) {
           ins.push_back(nullptr);
           continue;
@@ -616,7 +626,7 @@ Result<OmModel> loadContainer(const std::string& path, const Container& c) {
         // spelling beside them is for other readers); in older files, every name without '_'.
         std::string name = k;
         if (ir_spelled) {
-          if (k == kOpTypeAttr) continue;
+          if (k == kOpTypeAttr || k == kIrInputsAttr) continue;
           if (k.rfind(kIrAttrPrefix, 0) == 0)
             name = k.substr(std::strlen(kIrAttrPrefix));
           else if (k.rfind("_asc_", 0) != 0)

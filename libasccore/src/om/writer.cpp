@@ -303,6 +303,20 @@ class OmBuilder {
       ops::CannSpelling spelling;
       const ops::CannSpellingFn spell = d ? d->cannSpellingFn() : nullptr;
       if (spell) spelling = spell(*n);
+      // CANN's input-form parameters: small Const ops of their own (data inline), marked so
+      // our reader skips them.
+      std::vector<std::string> extra_inputs;
+      for (const auto& [param, t] : spelling.const_inputs) {
+        auto* c = graph->add_op();
+        c->set_name(claim(n->name + "/" + param));
+        c->set_type("Const");
+        c->set_id(id++);
+        auto& ca = *c->mutable_attr();
+        attrToGe(ir::AttrValue(t), &ca["value"]);
+        *c->add_output_desc() = ca["value"].t().desc();
+        ca[kCannOnlyAttr] = makeIntAttr(1);
+        extra_inputs.push_back(c->name() + ":0");
+      }
       auto* op = graph->add_op();
       op->set_name(claim(n->name));
       op->set_type(!spelling.type.empty() ? spelling.type : d ? d->cannType() : n->op_type);
@@ -329,6 +343,16 @@ class OmBuilder {
         if (!spell && !internal) attrToGe(a, &attrs[k]);  // CANN's names are the IR's
       }
       for (const auto& [k, a] : spelling.attrs) cannAttrToGe(a, &attrs[k]);
+      if (!extra_inputs.empty()) {
+        attrs[kIrInputsAttr] = makeIntAttr(static_cast<int64_t>(n->inputs.size()));
+        for (size_t i = 0; i < extra_inputs.size(); ++i) {
+          op->add_input(extra_inputs[i]);
+          *op->add_input_desc() =
+              graph->op(graph->op_size() - 1 - static_cast<int>(extra_inputs.size() - i))
+                  .output_desc(0);
+          op->add_is_input_const(true);
+        }
+      }
       if (!n->original_names.empty())
         (*op->mutable_attr())[kOriginalNamesAttr] = makeStringListAttr(n->original_names);
       ++compute_ops_;

@@ -31,3 +31,38 @@ diff -u "$DATA/golden/cann_spellings.ops.json" "$STDOUT" > diff.txt ||
 run msame --model m.om --output out --random_input 1
 expect_exit 0
 expect_stdout_contains "Execute sample success"
+
+# CANN's input-form parameters: ClipByValue's bounds and TopKV2's k are Const inputs of their own
+# (marked _asc_cann_only; the op's _asc_op_inputs says how many inputs are the IR's), and the OM
+# still runs, in fp32 and fp16.
+cat <<'TXT' | protoc --encode=onnx.ModelProto -I/usr/include/onnx /usr/include/onnx/onnx.proto > ct.onnx
+ir_version: 8 opset_import { domain: "" version: 13 } graph { name: "ct"
+  node { op_type: "Clip" name: "clip" input: "x" input: "lo" input: "hi" output: "c" }
+  node { op_type: "TopK" name: "topk" input: "c" input: "k" output: "y" output: "i" }
+  initializer { name: "lo" data_type: 1 float_data: -0.5 }
+  initializer { name: "hi" data_type: 1 float_data: 0.5 }
+  initializer { name: "k" data_type: 7 dims: 1 int64_data: 3 }
+  input { name: "x" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } dim { dim_value: 6 } } } } }
+  output { name: "y" type { tensor_type { elem_type: 1 } } }
+  output { name: "i" type { tensor_type { elem_type: 7 } } } }
+TXT
+cat > inputs.py <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))["graph"][0]
+for op in g["op"]:
+    if op["type"] in ("ClipByValue", "TopKV2"):
+        print(op["type"], " ".join(op["input"]))
+PY
+for p in force_fp32 force_fp16; do
+  run atc --model=ct.onnx --framework=5 --output=ct --soc_version=Ascend310 --precision_mode=$p
+  expect_exit 0
+  run atc --mode=1 --om=ct.om --json=ct.json
+  expect_exit 0
+  run $PY inputs.py ct.json
+  expect_stdout_contains "ClipByValue "
+  expect_stdout_contains " clip/clip_value_min:0 clip/clip_value_max:0"
+  expect_stdout_line "TopKV2 clip:0 topk/k:0"
+  run msame --model ct.om --output out_$p --random_input 3
+  expect_exit 0
+  expect_stdout_contains "Execute sample success"
+done

@@ -3,6 +3,7 @@
 // in data_format order, pads as [top, bottom, left, right], TensorFlow's LRN alpha.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <map>
 
 #include "asc/ops/registry.h"
@@ -185,4 +186,25 @@ TEST_CASE("ops with constant parameters take CANN's attribute (D) forms", "[ops]
   CHECK(std::get<Ints>(a["size"]) == Ints{8, 8});
   CHECK(std::get<bool>(a["align_corners"]));
   CHECK_FALSE(std::get<bool>(a["half_pixel_centers"]));
+}
+
+TEST_CASE("ClipByValue's bounds and TopKV2's k are CANN inputs", "[ops][cann]") {
+  ir::Graph g;
+  ir::Node* clip = g.addNode("Clip", "clip", {value(g, "x", {4})}, {value(g, "y", {4})});
+  clip->attrs.set("min", -0.5f);
+  const ops::OpDef* d = ops::lookup("Clip");
+  REQUIRE(d->cannSpellingFn());
+  ops::CannSpelling s = d->cannSpellingFn()(*clip);
+  REQUIRE(s.const_inputs.size() == 2);
+  CHECK(s.const_inputs[0].first == "clip_value_min");
+  CHECK(s.const_inputs[0].second.dtype == ir::DType::F32);
+  CHECK(*s.const_inputs[0].second.data->as<float>() == -0.5f);
+  CHECK(std::isinf(*s.const_inputs[1].second.data->as<float>()));  // no max: +inf
+  ir::Node* topk = g.addNode("TopK", "topk", {value(g, "t", {2, 6})},
+                             {value(g, "tv", {2, 3}), value(g, "ti", {2, 3})});
+  topk->attrs.set("k", int64_t{3});
+  s = ops::lookup("TopK")->cannSpellingFn()(*topk);
+  REQUIRE(s.const_inputs.size() == 1);
+  CHECK(s.const_inputs[0].second.dtype == ir::DType::I32);
+  CHECK(*s.const_inputs[0].second.data->as<int32_t>() == 3);
 }

@@ -116,6 +116,10 @@ using CannAttr = std::variant<int64_t, float, bool, std::string, std::vector<int
 struct CannSpelling {
   std::string type;
   std::vector<std::pair<std::string, CannAttr>> attrs;
+  /// Parameters CANN takes as inputs where the IR has attributes (ClipByValue's bounds, TopKV2's
+  /// k): the OM writes them as Const inputs after the node's own, and records how many of the
+  /// inputs are the IR's.
+  std::vector<std::pair<std::string, ir::Tensor>> const_inputs;
 };
 using CannSpellingFn = CannSpelling (*)(const ir::Node&);
 

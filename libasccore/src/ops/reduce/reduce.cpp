@@ -209,6 +209,8 @@ CannSpelling argSpelling(const ir::Node& n) {
 
 CannSpelling topKSpelling(const ir::Node& n) {
   CannSpelling c;
+  const int32_t k = static_cast<int32_t>(n.attrs.getInt("k", 0));
+  c.const_inputs.emplace_back("k", ir::Tensor{ir::DType::I32, {}, ir::Blob::copyOf(&k, 4)});
   c.attrs = {{"sorted", n.attrs.getInt("sorted", 1) != 0},
              {"dim", n.attrs.getInt("axis", -1)},
              {"largest", n.attrs.getInt("largest", 1) != 0}};

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "asc/support/fp16.h"
 #include "../op_util.h"
 #include "unary_kernel.h"
 #include "../binary/binary_kernel.h"
@@ -101,6 +102,23 @@ OpDef unaryOp(const char* name, int since, InferFn infer) {
   return OpDef(name).kernel(createUnaryKernel).layout(unaryLayout).onnx(since).inferShape(infer);
 }
 
+// Clip is CANN's ClipByValue, its bounds inputs of the input's type (fp32 or fp16; an absent
+// bound is the type's limit).
+CannSpelling clipSpelling(const ir::Node& n) {
+  CannSpelling c;
+  const bool half = n.input(0) && n.input(0)->dtype == ir::DType::F16;
+  for (const char* b : {"min", "max"}) {
+    const float v = n.attrs.getFloat(b, b[1] == 'i' ? -std::numeric_limits<float>::infinity()
+                                                    : std::numeric_limits<float>::infinity());
+    const uint16_t h = floatToHalf(v);
+    c.const_inputs.emplace_back(
+        std::string("clip_value_") + b,
+        half ? ir::Tensor{ir::DType::F16, {}, ir::Blob::copyOf(&h, sizeof(h))}
+             : ir::Tensor{ir::DType::F32, {}, ir::Blob::copyOf(&v, sizeof(v))});
+  }
+  return c;
+}
+
 // LeakyRelu's alpha is CANN's negative_slope.
 CannSpelling leakyReluSpelling(const ir::Node& n) {
   CannSpelling c;
@@ -193,6 +211,7 @@ const OpDef& defClip() {
           .works5hd(FiveHd::Elementwise)
           .fusableActivation()
           .cann("ClipByValue")
+          .cannSpelling(clipSpelling)
           .inputs(1, 3)
           .canonicalize(canonClip)
           .flops([](const ir::Node& n) { return flopsPerElement(n, 2); })
