@@ -6,6 +6,8 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 #include "asc/frontend/caffe.h"
 #include "asc/support/file.h"
 #include "caffe.pb.h"
@@ -15,8 +17,10 @@ using namespace asc;
 
 namespace {
 
+// Per process: CTest runs each test case as a process of its own, two at once, and several
+// cases write files of the same name.
 std::string tmpPath(const std::string& name) {
-  const std::string d = ASC_TEST_TMP "/caffe_import";
+  const std::string d = ASC_TEST_TMP "/caffe_import-" + std::to_string(getpid());
   REQUIRE(makeDirs(d).isOk());
   return d + "/" + name;
 }

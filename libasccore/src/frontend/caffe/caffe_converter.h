@@ -208,6 +208,7 @@ class Converter {
   Status slice(const caffe::LayerParameter& l);
   Status crop(const caffe::LayerParameter& l);
   Status argmax(const caffe::LayerParameter& l);
+  Status mvn(const caffe::LayerParameter& l);
   Status power(const caffe::LayerParameter& l, float power, float scale, float shift);
   Status expLog(const caffe::LayerParameter& l, bool is_log);
   Status prelu(const caffe::LayerParameter& l);

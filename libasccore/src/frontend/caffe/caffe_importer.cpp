@@ -91,11 +91,12 @@ Status Converter::input(const caffe::LayerParameter& l) {
 
 const std::vector<std::string>& layerTypes() {
   static const std::vector<std::string> kTypes = {
-      "Input", "Split",   "Silence", "Convolution", "Deconvolution", "InnerProduct", "BatchNorm",
-      "Scale", "Bias",    "PReLU",   "Normalize",   "PriorBox",      "Pooling",      "ReLU",
-      "ELU",   "Sigmoid", "TanH",    "AbsVal",      "Dropout",       "Power",        "Exp",
-      "Log",   "LRN",     "Softmax", "Concat",      "Eltwise",       "Flatten",      "Reshape",
-      "Slice", "Permute", "Crop",    "ArgMax"};
+      "Input",     "Split",   "Silence", "Convolution", "Deconvolution", "InnerProduct",
+      "BatchNorm", "Scale",   "Bias",    "PReLU",       "Normalize",     "PriorBox",
+      "Pooling",   "ReLU",    "ELU",     "Sigmoid",     "TanH",          "AbsVal",
+      "Dropout",   "Power",   "Exp",     "Log",         "LRN",           "Softmax",
+      "Concat",    "Eltwise", "Flatten", "Reshape",     "Slice",         "Permute",
+      "Crop",      "ArgMax",  "MVN"};
   return kTypes;
 }
 
@@ -128,8 +129,13 @@ Status Converter::convertLayer(const caffe::LayerParameter& l) {
   };
   if (t == "Input") return input(l);
   if (t == "Split") {
+    // Every top is the bottom. Split reads nothing itself: a bottom whose tops no layer reads
+    // stays a net output, as in Caffe (a net may end in a Split).
+    const bool read_before =
+        l.bottom_size() > 0 && blobs_.count(l.bottom(0)) && consumed_.count(blobs_.at(l.bottom(0)));
     ASC_TRY(ir::Value * x, bottom(l, 0));
-    for (const auto& name : l.top()) blobs_[name] = x;  // every top is the bottom
+    if (!read_before) consumed_.erase(x);
+    for (const auto& name : l.top()) blobs_[name] = x;
     return Status::ok();
   }
   if (t == "Silence") {
@@ -228,6 +234,7 @@ Status Converter::convertLayer(const caffe::LayerParameter& l) {
   }
   if (t == "Crop") return crop(l);
   if (t == "ArgMax") return argmax(l);
+  if (t == "MVN") return mvn(l);
   return Status::error(ErrorCode::Internal,
                        "Caffe layer type '{}' is listed (layerTypes) but not converted", t);
 }

@@ -693,4 +693,45 @@ Status Converter::priorBox(const caffe::LayerParameter& l) {
   return Status::ok();
 }
 
+// MVN: Caffe's mean-variance normalization over each map (or each sample, across_channels):
+// y = x - mean, divided by (sqrt(variance) + eps) with normalize_variance. Built from the IR's
+// ops so that eps sits where Caffe puts it (on the standard deviation).
+Status Converter::mvn(const caffe::LayerParameter& l) {
+  ASC_TRY(ir::Value * x, bottom(l, 0));
+  const auto& p = l.mvn_param();
+  std::vector<int64_t> axes;
+  for (int64_t i = p.across_channels() ? 1 : 2; i < static_cast<int64_t>(x->shape.size()); ++i)
+    axes.push_back(i);
+  if (axes.empty())
+    return invalid(l, fmt::format("its bottom of shape [{}] has no dims to normalize over",
+                                  ir::shapeToString(x->shape)));
+  auto mean = [&](ir::Value* v, const char* what) -> Result<ir::Value*> {
+    ir::Attrs a;
+    a.set("axes", axes);
+    a.set("keepdims", int64_t{1});
+    ir::Value* m = temp(l.name() + "/" + what);
+    ASC_TRY(ir::Node * n, node(l, "ReduceMean", {v}, {m}, std::move(a)));
+    (void)n;
+    return m;
+  };
+  ASC_TRY(ir::Value * mu, mean(x, "mean"));
+  if (!p.normalize_variance()) {
+    ASC_TRY(ir::Node * n, node(l, "Sub", {x, mu}, {top(l, 0)}));
+    (void)n;
+    return Status::ok();
+  }
+  ir::Value* d = temp(l.name() + "/centered");
+  ASC_TRY(ir::Node * sub, node(l, "Sub", {x, mu}, {d}));
+  ir::Value* sq = temp(l.name() + "/squared");
+  ASC_TRY(ir::Node * mul, node(l, "Mul", {d, d}, {sq}));
+  ASC_TRY(ir::Value * var, mean(sq, "variance"));
+  ir::Value* sd = temp(l.name() + "/std");
+  ASC_TRY(ir::Node * root, node(l, "Sqrt", {var}, {sd}));
+  ir::Value* den = temp(l.name() + "/std_eps");
+  ASC_TRY(ir::Node * add, node(l, "Add", {sd, constant(l.name() + "/eps", {}, {p.eps()})}, {den}));
+  ASC_TRY(ir::Node * div, node(l, "Div", {d, den}, {top(l, 0)}));
+  (void)sub, (void)mul, (void)root, (void)add, (void)div;
+  return Status::ok();
+}
+
 }  // namespace asc::frontend::caffe_import
