@@ -1,4 +1,5 @@
-# Caffe nets from issue 31: MVN converts (Caffe's formula, eps on the standard deviation; per map,
+# Caffe nets from issue 31: LRN WITHIN_CHANNEL converts (Caffe's construction: window mean of
+# the squares with zero padding counted, then x * (1 + alpha * mean)^-beta), MVN converts (Caffe's formula, eps on the standard deviation; per map,
 # and across channels without variance), a net whose last layer is a Split keeps the Split's
 # bottom as a net output (Caffe makes every top nobody reads an output), and SSD's
 # DetectionOutput with its detection_output_param parses and is refused by name (E11009), not
@@ -65,3 +66,32 @@ expect_stdout_contains "detection_out"
 expect_stdout_contains "DetectionOutput"
 expect_stdout_not_contains "E13018"
 expect_no_file ssd.om
+
+cat > lrn.prototxt <<'TXT'
+name: "lrn"
+layer { name: "data" type: "Input" top: "data" input_param { shape { dim: 1 dim: 2 dim: 3 dim: 4 } } }
+layer { name: "lrn" type: "LRN" bottom: "data" top: "y"
+        lrn_param { local_size: 3 alpha: 0.5 beta: 0.75 norm_region: WITHIN_CHANNEL } }
+TXT
+run atc --model=lrn.prototxt --weight=empty.caffemodel --framework=0 --output=lrn \
+  --soc_version=Ascend310 --precision_mode=force_fp32
+expect_exit 0
+run msame --model lrn.om --input x.bin --output lrn_out
+expect_exit 0
+cat > lrn_check.py <<'PY'
+import glob
+import numpy as np
+x = np.fromfile("x.bin", np.float32).reshape(1, 2, 3, 4).astype(np.float64)
+p = np.pad(x * x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+mean = np.zeros_like(x)
+for i in range(3):
+    for j in range(4):
+        mean[:, :, i, j] = p[:, :, i:i + 3, j:j + 3].sum(axis=(2, 3)) / 9
+want = x * (1 + 0.5 * mean) ** -0.75
+got = np.fromfile(glob.glob("lrn_out/*/lrn_output_0.bin")[0], np.float32).reshape(1, 2, 3, 4)
+assert np.allclose(got, want, rtol=1e-5, atol=1e-5), np.abs(got - want).max()
+print("match")
+PY
+run $PY lrn_check.py
+expect_exit 0
+expect_stdout_line "match"

@@ -177,9 +177,8 @@ Status Converter::convertLayer(const caffe::LayerParameter& l) {
   if (t == "Log") return expLog(l, true);
   if (t == "LRN") {
     const auto& p = l.lrn_param();
-    if (p.norm_region() != caffe::LRNParameter::ACROSS_CHANNELS)
-      return unsupported(l, "norm_region WITHIN_CHANNEL");
     if (p.local_size() % 2 == 0) return invalid(l, "local_size must be odd");
+    if (p.norm_region() != caffe::LRNParameter::ACROSS_CHANNELS) return lrnWithinChannel(l);
     ir::Attrs a;
     a.set("size", int64_t{p.local_size()});
     a.set("alpha", p.alpha());

@@ -734,4 +734,35 @@ Status Converter::mvn(const caffe::LayerParameter& l) {
   return Status::ok();
 }
 
+// LRN over a local_size x local_size window of each map (WITHIN_CHANNEL), as Caffe builds it:
+// the squares averaged over the window (zero padding counted, (local_size - 1) / 2 each side),
+// then x * (1 + alpha * average)^-beta. (Caffe's k is not used in this mode.)
+Status Converter::lrnWithinChannel(const caffe::LayerParameter& l) {
+  ASC_TRY(ir::Value * x, bottom(l, 0));
+  if (x->shape.size() != 4)
+    return invalid(l, fmt::format("WITHIN_CHANNEL needs a 4-D bottom, it is [{}]",
+                                  ir::shapeToString(x->shape)));
+  const auto& p = l.lrn_param();
+  const int64_t size = p.local_size(), pad = (size - 1) / 2;
+  ir::Value* sq = temp(l.name() + "/squared");
+  ASC_TRY(ir::Node * mul, node(l, "Mul", {x, x}, {sq}));
+  ir::Attrs a;
+  a.set("kernel_shape", std::vector<int64_t>{size, size});
+  a.set("pads", std::vector<int64_t>{pad, pad, pad, pad});
+  a.set("count_include_pad", int64_t{1});
+  ir::Value* avg = temp(l.name() + "/window_mean");
+  ASC_TRY(ir::Node * pool, node(l, "AveragePool", {sq}, {avg}, std::move(a)));
+  ir::Value* scaled = temp(l.name() + "/scaled");
+  ASC_TRY(ir::Node * scale,
+          node(l, "Mul", {avg, constant(l.name() + "/alpha", {}, {p.alpha()})}, {scaled}));
+  ir::Value* base = temp(l.name() + "/base");
+  ASC_TRY(ir::Node * add, node(l, "Add", {scaled, constant(l.name() + "/one", {}, {1.f})}, {base}));
+  ir::Value* factor = temp(l.name() + "/factor");
+  ASC_TRY(ir::Node * pow,
+          node(l, "Pow", {base, constant(l.name() + "/minus_beta", {}, {-p.beta()})}, {factor}));
+  ASC_TRY(ir::Node * out, node(l, "Mul", {x, factor}, {top(l, 0)}));
+  (void)mul, (void)pool, (void)scale, (void)add, (void)pow, (void)out;
+  return Status::ok();
+}
+
 }  // namespace asc::frontend::caffe_import
