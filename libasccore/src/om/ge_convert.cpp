@@ -4,6 +4,8 @@
 #include "format.h"
 
 #include <algorithm>
+#include <type_traits>
+#include <variant>
 
 #include "asc/om/om_file.h"
 
@@ -89,24 +91,22 @@ void attrToGe(const ir::AttrValue& a, ge::proto::AttrDef* out) {
 }
 
 void cannAttrToGe(const ops::CannAttr& a, ge::proto::AttrDef* out) {
+  // bool and lists of lists are CANN's own; the rest are written as the IR's are.
   if (auto* b = std::get_if<bool>(&a)) {
     out->set_b(*b);
-  } else if (auto* i = std::get_if<int64_t>(&a)) {
-    out->set_i(*i);
-  } else if (auto* f = std::get_if<float>(&a)) {
-    out->set_f(*f);
-  } else if (auto* s = std::get_if<std::string>(&a)) {
-    out->set_s(*s);
-  } else if (auto* v = std::get_if<std::vector<int64_t>>(&a)) {
-    auto* l = out->mutable_list();
-    l->set_val_type(ge::proto::AttrDef::ListValue::VT_LIST_INT);
-    for (auto x : *v) l->add_i(x);
   } else if (auto* vv = std::get_if<std::vector<std::vector<int64_t>>>(&a)) {
     auto* ll = out->mutable_list_list_int();
     for (const auto& row : *vv) {
       auto* r = ll->add_list_list_i();
       for (auto x : row) r->add_list_i(x);
     }
+  } else {
+    std::visit(
+        [out](const auto& v) {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_constructible_v<ir::AttrValue, T>) attrToGe(ir::AttrValue(v), out);
+        },
+        a);
   }
 }
 

@@ -19,12 +19,13 @@ Status checkFloatInput(InferContext& ctx) {
   return Status::ok();
 }
 
-// Checks that input i is a 1-D tensor of c elements (a per-channel parameter).
-Status checkPerChannel(InferContext& ctx, size_t i, const char* what, int64_t c) {
+// Checks that input i is a 1-D tensor of c elements (a parameter per channel, or per `unit`).
+Status checkPerChannel(InferContext& ctx, size_t i, const char* what, int64_t c,
+                       const char* unit = "channel") {
   const ir::Shape& s = ctx.shape(i);
   if (s.size() != 1 || s[0] != c)
-    return ctx.fail("{} (input {}) has shape [{}], expected [{}] (one value per channel)", what, i,
-                    ir::shapeToString(s), c);
+    return ctx.fail("{} (input {}) has shape [{}], expected [{}] (one value per {})", what, i,
+                    ir::shapeToString(s), c, unit);
   if (!ir::isFloat(ctx.dtype(i)))
     return ctx.fail("{} (input {}) has dtype {}, expected a float type", what, i,
                     ir::dtypeName(ctx.dtype(i)));
@@ -83,15 +84,8 @@ Status inferGroupNorm(InferContext& ctx) {
   const int64_t g = ctx.attrs().getInt("num_groups", 0);
   if (g <= 0 || x[1] % g != 0)
     return ctx.fail("num_groups {} must be positive and divide the {} channels", g, x[1]);
-  for (size_t i : {size_t(1), size_t(2)}) {
-    const ir::Shape& s = ctx.shape(i);
-    if (s.size() != 1 || s[0] != g)
-      return ctx.fail("{} (input {}) has shape [{}], expected [{}] (one value per group)",
-                      i == 1 ? "scale" : "bias", i, ir::shapeToString(s), g);
-    if (!ir::isFloat(ctx.dtype(i)))
-      return ctx.fail("input {} has dtype {}, expected a float type", i,
-                      ir::dtypeName(ctx.dtype(i)));
-  }
+  ASC_RETURN_IF_ERROR(checkPerChannel(ctx, 1, "scale", g, "group"));
+  ASC_RETURN_IF_ERROR(checkPerChannel(ctx, 2, "bias", g, "group"));
   ctx.attrs().set("epsilon", ctx.attrs().getFloat("epsilon", 1e-5f));
   return inferSameAsInput0(ctx);
 }
