@@ -98,19 +98,27 @@ Result<std::unique_ptr<DynamicModel>> DynamicModel::create(ir::Graph raw, om::Dy
   };
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return elements(a) > elements(b); });
+  std::vector<TensorInfo> largest = m->declared_outputs_;
+  bool all_known = !m->dyn_.gears.empty();
   for (size_t k : order) {
     const auto& gear = m->dyn_.gears[k];
     std::string needs;
     auto s = m->compile(gear, {}, &needs);
     if (!s && needs.empty())
       return s.status().withContext(fmt::format("profile {} ({})", k + 1, shapesKey(gear)));
-    if (!s) continue;  // a value computed at run time decides more: compiled when it is known
+    if (!s) {  // a value computed at run time decides more: compiled when it is known
+      all_known = false;
+      continue;
+    }
+    for (size_t i = 0; i < (*s)->outputs().size() && i < largest.size(); ++i)
+      if ((*s)->outputs()[i].bytes > largest[i].bytes) largest[i] = (*s)->outputs()[i];
     const std::string key = shapesKey(gear) + "|";
     m->plan_order_.push_back(key);
     m->plans_[key] = std::move(*s);
     m->recipes_[shapesKey(gear)];
     ++m->compiled_;
   }
+  m->largest_outputs_ = all_known ? std::move(largest) : m->declared_outputs_;
   return m;
 }
 

@@ -42,6 +42,9 @@ class DynamicModel {
   const std::vector<TensorInfo>& inputs() const { return inputs_; }
   /// The outputs of the last run (before one: the graph's outputs, shapes unknown).
   const std::vector<TensorInfo>& outputs() const;
+  /// Per output, its shape and bytes in the profile where it is largest (bytes 0 and the
+  /// declared shape when some profile's outputs are known only at run time, or with ranges).
+  const std::vector<TensorInfo>& largestOutputs() const { return largest_outputs_; }
   /// Sets input i's shape for the next runs. E1001 when its rank or a fixed dim differs, or a dim
   /// lies outside the input's range (naming the range).
   Status setInputShape(size_t i, const ir::Shape& shape);
@@ -85,6 +88,7 @@ class DynamicModel {
   std::vector<TensorInfo> inputs_;
   std::vector<std::vector<uint8_t>> input_data_;
   std::vector<TensorInfo> declared_outputs_;
+  std::vector<TensorInfo> largest_outputs_;
   // Per input shapes: the values to bind, in the order compiling asked for them.
   std::map<std::string, std::vector<std::string>> recipes_;
   // Compiled plans by key (shapes and bound bytes), oldest first for eviction.

@@ -74,6 +74,9 @@ const std::vector<TensorInfo>& Session::inputs() const {
 const std::vector<TensorInfo>& Session::outputs() const {
   return dyn_ ? dyn_->outputs() : impl_->output_info;
 }
+std::vector<TensorInfo> Session::largestOutputs() const {
+  return dyn_ ? dyn_->largestOutputs() : impl_->output_info;
+}
 bool Session::isDynamic() const { return dyn_ != nullptr; }
 const om::DynamicShapes* Session::dynamicShapes() const { return dyn_ ? &dyn_->shapes() : nullptr; }
 size_t Session::compiledShapes() const { return dyn_ ? dyn_->compiled() : 0; }

@@ -107,6 +107,11 @@ class ASC_API Session {
   const std::vector<TensorInfo>& inputs() const;
   const std::vector<TensorInfo>& outputs() const;
 
+  /// Per output, the most it can hold: a static model's outputs(); for a model with profiles,
+  /// each output's shape and bytes in the profile where it is largest (the size an application
+  /// allocates, as CANN's aclmdlGetOutputSizeByIndex reports); bytes 0 when the output's size
+  /// is known only at run time (ranges, or shapes computed from values).
+  std::vector<TensorInfo> largestOutputs() const;
   /// Whether shapes are decided at run time (a dynamic batch, image size, dims or ranges, or
   /// shape values computed at run time).
   bool isDynamic() const;
