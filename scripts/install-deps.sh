@@ -16,6 +16,7 @@ set -euo pipefail
 pkgs=(cmake g++ make libcxxopts-dev libfmt-dev libprotobuf-dev protobuf-compiler catch2
       zlib1g-dev libxxhash-dev libdnnl-dev ocl-icd-opencl-dev libonnx-dev pkg-config libonnx-testdata
       python3-numpy  # the CLI tests write and check tensors with numpy
+      python3-dev    # pyACL: the CPython module acl (acl/python)
       parallel)      # scripts/batch: sharded inference
 for arg in "$@"; do
   case "$arg" in

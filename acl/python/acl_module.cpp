@@ -1270,7 +1270,8 @@ PyObject *util_ptr_to_numpy(PyObject *, PyObject *args) {
     Py_DECREF(shape);
     return nullptr;
   }
-  PyObject *result = PyObject_CallMethod(flat, "reshape", "O", shape);
+  // "(O)", not "O": a lone tuple would be taken as the whole argument list (reshape(*shape)).
+  PyObject *result = PyObject_CallMethod(flat, "reshape", "(O)", shape);
   Py_DECREF(flat);
   Py_DECREF(shape);
   return result;
