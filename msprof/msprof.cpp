@@ -69,6 +69,7 @@ Status exportProfile(const std::string& prof_dir, bool prometheus, std::ostream&
   ASC_RETURN_IF_ERROR(writeText(dir + "/op_summary_" + ts + ".csv", trace::opSummaryCsv(p, s)));
   ASC_RETURN_IF_ERROR(writeText(dir + "/op_statistic_" + ts + ".csv", trace::opStatisticCsv(p, s)));
   ASC_RETURN_IF_ERROR(writeText(dir + "/task_time_" + ts + ".csv", trace::taskTimeCsv(p)));
+  ASC_RETURN_IF_ERROR(writeText(dir + "/api_statistic_" + ts + ".csv", trace::apiStatisticCsv(p)));
   ASC_RETURN_IF_ERROR(writeText(dir + "/msprof_" + ts + ".json", trace::chromeTraceJson(p)));
   ASC_RETURN_IF_ERROR(writeText(dir + "/README.txt", readmeText(p, s)));
   ASC_RETURN_IF_ERROR(writeText(dir + "/report.html", htmlReport(p, s, baseName(prof_dir))));

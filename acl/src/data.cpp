@@ -10,20 +10,34 @@ namespace asc::acl {
 
 aclDataType toAclType(ir::DType t) {
   switch (t) {
-    case ir::DType::F32: return ACL_FLOAT;
-    case ir::DType::F16: return ACL_FLOAT16;
-    case ir::DType::BF16: return ACL_BF16;
-    case ir::DType::F64: return ACL_DOUBLE;
-    case ir::DType::I8: return ACL_INT8;
-    case ir::DType::U8: return ACL_UINT8;
-    case ir::DType::I16: return ACL_INT16;
-    case ir::DType::U16: return ACL_UINT16;
-    case ir::DType::I32: return ACL_INT32;
-    case ir::DType::U32: return ACL_UINT32;
-    case ir::DType::I64: return ACL_INT64;
-    case ir::DType::U64: return ACL_UINT64;
-    case ir::DType::Bool: return ACL_BOOL;
-    default: return ACL_DT_UNDEFINED;
+    case ir::DType::F32:
+      return ACL_FLOAT;
+    case ir::DType::F16:
+      return ACL_FLOAT16;
+    case ir::DType::BF16:
+      return ACL_BF16;
+    case ir::DType::F64:
+      return ACL_DOUBLE;
+    case ir::DType::I8:
+      return ACL_INT8;
+    case ir::DType::U8:
+      return ACL_UINT8;
+    case ir::DType::I16:
+      return ACL_INT16;
+    case ir::DType::U16:
+      return ACL_UINT16;
+    case ir::DType::I32:
+      return ACL_INT32;
+    case ir::DType::U32:
+      return ACL_UINT32;
+    case ir::DType::I64:
+      return ACL_INT64;
+    case ir::DType::U64:
+      return ACL_UINT64;
+    case ir::DType::Bool:
+      return ACL_BOOL;
+    default:
+      return ACL_DT_UNDEFINED;
   }
 }
 
@@ -71,13 +85,15 @@ aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
 }
 
 aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
-  if (!dataBuffer) return fail(ACL_ERROR_INVALID_PARAM, "aclDestroyDataBuffer: dataBuffer is a null pointer");
+  if (!dataBuffer)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclDestroyDataBuffer: dataBuffer is a null pointer");
   delete dataBuffer;
   return ACL_SUCCESS;
 }
 
 aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
-  if (!dataBuffer) return fail(ACL_ERROR_INVALID_PARAM, "aclUpdateDataBuffer: dataBuffer is a null pointer");
+  if (!dataBuffer)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclUpdateDataBuffer: dataBuffer is a null pointer");
   if (!data && size != 0)
     return fail(ACL_ERROR_INVALID_PARAM, "aclUpdateDataBuffer: data is null but size is {}", size);
   dataBuffer->data = data;
@@ -115,7 +131,8 @@ size_t aclDataTypeSize(aclDataType dataType) {
   return asc::ir::dtypeSize(fromAclType(dataType));
 }
 
-aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int64_t* dims, aclFormat format) {
+aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int64_t* dims,
+                                   aclFormat format) {
   if (numDims < 0 || numDims > ACL_MAX_DIM_CNT || (numDims > 0 && !dims)) {
     fail(ACL_ERROR_INVALID_PARAM, "aclCreateTensorDesc: {} dims{}", numDims,
          numDims > 0 && !dims ? " but dims is a null pointer" : " is outside 0..128");
@@ -130,7 +147,9 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
 
 void aclDestroyTensorDesc(const aclTensorDesc* desc) { delete desc; }
 
-aclDataType aclGetTensorDescType(const aclTensorDesc* desc) { return desc ? desc->dtype : ACL_DT_UNDEFINED; }
+aclDataType aclGetTensorDescType(const aclTensorDesc* desc) {
+  return desc ? desc->dtype : ACL_DT_UNDEFINED;
+}
 aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc) {
   return desc ? desc->format : ACL_FORMAT_UNDEFINED;
 }
@@ -157,10 +176,11 @@ int64_t aclGetTensorDescDim(const aclTensorDesc* desc, size_t index) {
 }
 
 aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t* dimSize) {
-  if (!desc || !dimSize) return fail(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescDimV2: a null pointer");
+  if (!desc || !dimSize)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescDimV2: a null pointer");
   if (index >= desc->dims.size())
-    return fail(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescDimV2: index {} is past the {} dims", index,
-                desc->dims.size());
+    return fail(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescDimV2: index {} is past the {} dims",
+                index, desc->dims.size());
   *dimSize = desc->dims[index];
   return ACL_SUCCESS;
 }
@@ -173,7 +193,8 @@ const char* aclGetTensorDescName(aclTensorDesc* desc) { return desc ? desc->name
 aclmdlDataset* aclmdlCreateDataset(void) { return new aclmdlDataset(); }
 
 aclError aclmdlDestroyDataset(const aclmdlDataset* dataset) {
-  if (!dataset) return fail(ACL_ERROR_INVALID_PARAM, "aclmdlDestroyDataset: dataset is a null pointer");
+  if (!dataset)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlDestroyDataset: dataset is a null pointer");
   delete dataset;  // the buffers are the application's (aclDestroyDataBuffer)
   return ACL_SUCCESS;
 }
@@ -187,23 +208,28 @@ aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset, aclDataBuffer* dataBuffe
   return ACL_SUCCESS;
 }
 
-size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset* dataset) { return dataset ? dataset->buffers.size() : 0; }
+size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset* dataset) {
+  return dataset ? dataset->buffers.size() : 0;
+}
 
 aclDataBuffer* aclmdlGetDatasetBuffer(const aclmdlDataset* dataset, size_t index) {
   if (!dataset || index >= dataset->buffers.size()) {
-    fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetDatasetBuffer: index {} is past the dataset's {} buffers", index,
+    fail(ACL_ERROR_INVALID_PARAM,
+         "aclmdlGetDatasetBuffer: index {} is past the dataset's {} buffers", index,
          dataset ? dataset->buffers.size() : 0);
     return nullptr;
   }
   return dataset->buffers[index];
 }
 
-aclError aclmdlSetDatasetTensorDesc(aclmdlDataset* dataset, aclTensorDesc* tensorDesc, size_t index) {
+aclError aclmdlSetDatasetTensorDesc(aclmdlDataset* dataset, aclTensorDesc* tensorDesc,
+                                    size_t index) {
   if (!dataset || !tensorDesc)
     return fail(ACL_ERROR_INVALID_PARAM, "aclmdlSetDatasetTensorDesc: a null pointer");
   if (index >= dataset->buffers.size())
     return fail(ACL_ERROR_INVALID_PARAM,
-                "aclmdlSetDatasetTensorDesc: index {} is past the dataset's {} buffers (add the buffer first)",
+                "aclmdlSetDatasetTensorDesc: index {} is past the dataset's {} buffers (add the "
+                "buffer first)",
                 index, dataset->buffers.size());
   dataset->descs[index] = std::make_unique<aclTensorDesc>(*tensorDesc);  // CANN copies it too
   return ACL_SUCCESS;

@@ -19,6 +19,7 @@
 #include "acl_internal.h"
 #include "asc/om/om_file.h"
 #include "asc/runtime/session.h"
+#include "asc/trace/trace.h"
 
 namespace asc::acl {
 namespace {
@@ -51,6 +52,7 @@ struct Model {
   ModelInfo info;
   std::mutex mu;
   std::vector<std::unique_ptr<runtime::Session>> idle;
+  std::vector<ir::Shape> last_outputs;  // the output shapes of the latest execution (under mu)
   ~Model() {
     if (memfd >= 0) close(memfd);
   }
@@ -77,8 +79,9 @@ std::shared_ptr<Model> findModel(const char* api, uint32_t id, aclError* err) {
 }
 
 aclError loadError(const char* api, const Status& st) {
-  const aclError code = st.code() == ErrorCode::FileOpenFailed ? static_cast<aclError>(ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID)
-                                                                : static_cast<aclError>(ACL_ERROR_GE_LOAD_MODEL);
+  const aclError code = st.code() == ErrorCode::FileOpenFailed
+                            ? static_cast<aclError>(ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID)
+                            : static_cast<aclError>(ACL_ERROR_GE_LOAD_MODEL);
   return setError(code, fmt::format("{}: {}", api, st.toString()));
 }
 
@@ -114,11 +117,14 @@ ModelInfo describe(const runtime::Session& s) {
   m.graph_inputs = m.inputs.size();
   if (!m.gears.empty()) {
     size_t k = 0;
-    if (m.kind == "batch") k = 1;
-    else if (m.kind == "image_size") k = 2;
+    if (m.kind == "batch")
+      k = 1;
+    else if (m.kind == "image_size")
+      k = 2;
     else
       for (const auto& in : m.inputs) k += in.dims.size();
-    m.inputs.push_back(IO{ACL_DYNAMIC_TENSOR_NAME, ir::DType::I64, {int64_t(k)}, k * 8, ACL_FORMAT_ND});
+    m.inputs.push_back(
+        IO{ACL_DYNAMIC_TENSOR_NAME, ir::DType::I64, {int64_t(k)}, k * 8, ACL_FORMAT_ND});
   }
   const auto outs = s.largestOutputs();
   for (size_t i = 0; i < outs.size(); ++i) {
@@ -188,14 +194,20 @@ Result<std::unique_ptr<runtime::Session>> acquire(Model& m) {
   return runtime::Session::load(m.path, opts);
 }
 
-void release(Model& m, std::unique_ptr<runtime::Session> s) {
+void release(Model& m, std::unique_ptr<runtime::Session> s, bool ran) {
   std::lock_guard<std::mutex> lock(m.mu);
+  if (ran) {
+    m.last_outputs.clear();
+    for (const auto& t : s->outputs()) m.last_outputs.push_back(t.shape);
+  }
   m.idle.push_back(std::move(s));
 }
 
-aclError checkDatasets(const char* api, const Model& m, const aclmdlDataset* in, const aclmdlDataset* out) {
+aclError checkDatasets(const char* api, const Model& m, const aclmdlDataset* in,
+                       const aclmdlDataset* out) {
   if (!in || !out)
-    return fail(ACL_ERROR_INVALID_PARAM, "{}: the {} dataset is a null pointer", api, in ? "output" : "input");
+    return fail(ACL_ERROR_INVALID_PARAM, "{}: the {} dataset is a null pointer", api,
+                in ? "output" : "input");
   if (in->buffers.size() != m.info.inputs.size())
     return fail(ACL_ERROR_INVALID_PARAM,
                 "{}: the input dataset holds {} buffers; model {} has {} inputs{}", api,
@@ -205,8 +217,9 @@ aclError checkDatasets(const char* api, const Model& m, const aclmdlDataset* in,
                                                          ACL_DYNAMIC_TENSOR_NAME)
                                            : std::string());
   if (out->buffers.size() != m.info.outputs.size())
-    return fail(ACL_ERROR_INVALID_PARAM, "{}: the output dataset holds {} buffers; model {} has {} outputs",
-                api, out->buffers.size(), m.id, m.info.outputs.size());
+    return fail(ACL_ERROR_INVALID_PARAM,
+                "{}: the output dataset holds {} buffers; model {} has {} outputs", api,
+                out->buffers.size(), m.id, m.info.outputs.size());
   return ACL_SUCCESS;
 }
 
@@ -225,11 +238,14 @@ aclError execute(const char* api, Model& m, const aclmdlDataset* in, aclmdlDatas
     for (const auto& gear : info.gears)
       if (profileKey(info, gear) == want) chosen = &gear;
     if (!chosen)
-      return fail(ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID,
-                  "{}: E1001 the profile input holds {}, which is none of the model's profiles ({}); "
-                  "choose one with aclmdlSetDynamic{} before executing",
-                  api, fmt::join(want, ","), describeProfiles(info),
-                  info.kind == "batch" ? "BatchSize" : info.kind == "image_size" ? "HWSize" : "Dims");
+      return fail(
+          ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID,
+          "{}: E1001 the profile input holds {}, which is none of the model's profiles ({}); "
+          "choose one with aclmdlSetDynamic{} before executing",
+          api, fmt::join(want, ","), describeProfiles(info),
+          info.kind == "batch"        ? "BatchSize"
+          : info.kind == "image_size" ? "HWSize"
+                                      : "Dims");
     shapes = *chosen;
   } else if (info.dynamic) {
     for (size_t i = 0; i < info.graph_inputs; ++i)
@@ -247,13 +263,15 @@ aclError execute(const char* api, Model& m, const aclmdlDataset* in, aclmdlDatas
   if (!acquired) return loadError(api, acquired.status());
   std::unique_ptr<runtime::Session> s = std::move(*acquired);
   auto give_back = [&](aclError e) {
-    release(m, std::move(s));
+    release(m, std::move(s), e == ACL_SUCCESS);
     return e;
   };
   for (size_t i = 0; i < info.graph_inputs; ++i) {
     if (info.dynamic) {
       Status st = s->setInputShape(i, shapes[i]);
-      if (!st) return give_back(setError(ACL_ERROR_GE_SHAPE_INVALID, fmt::format("{}: {}", api, st.toString())));
+      if (!st)
+        return give_back(
+            setError(ACL_ERROR_GE_SHAPE_INVALID, fmt::format("{}: {}", api, st.toString())));
     }
     const size_t need = s->inputs()[i].bytes;
     const aclDataBuffer* b = in->buffers[i];
@@ -263,10 +281,14 @@ aclError execute(const char* api, Model& m, const aclmdlDataset* in, aclmdlDatas
                             info.inputs[i].name, need, b->size));
     if (aclError e = checkDeviceRange(api, "input buffer", b->data, need)) return give_back(e);
     Status st = s->setInput(i, b->data, need);
-    if (!st) return give_back(setError(ACL_ERROR_INVALID_PARAM, fmt::format("{}: {}", api, st.toString())));
+    if (!st)
+      return give_back(
+          setError(ACL_ERROR_INVALID_PARAM, fmt::format("{}: {}", api, st.toString())));
   }
   Status st = s->run();
-  if (!st) return give_back(setError(ACL_ERROR_GE_INTERNAL_ERROR, fmt::format("{}: {}", api, st.toString())));
+  if (!st)
+    return give_back(
+        setError(ACL_ERROR_GE_INTERNAL_ERROR, fmt::format("{}: {}", api, st.toString())));
   for (size_t i = 0; i < s->outputs().size() && i < out->buffers.size(); ++i) {
     const auto& t = s->outputs()[i];
     aclDataBuffer* b = out->buffers[i];
@@ -295,6 +317,7 @@ aclError execute(const char* api, Model& m, const aclmdlDataset* in, aclmdlDatas
 struct aclmdlDesc {
   asc::acl::ModelInfo info;
   bool filled = false;
+  uint32_t model_id = 0;  // 0: from a file (aclmdlGetDescFromFile)
 };
 
 using namespace asc::acl;
@@ -311,7 +334,8 @@ aclError fillDims(const char* api, const aclmdlDesc* d, size_t i, bool input, ac
   const IO* io = descIO(d, i, input);
   if (!io)
     return fail(ACL_ERROR_INVALID_PARAM, "{}: index {} is past the model's {} {}", api, i,
-                input ? d->info.inputs.size() : d->info.outputs.size(), input ? "inputs" : "outputs");
+                input ? d->info.inputs.size() : d->info.outputs.size(),
+                input ? "inputs" : "outputs");
   std::memset(dims, 0, sizeof *dims);
   std::strncpy(dims->name, io->name.c_str(), ACL_MAX_TENSOR_NAME_LEN - 1);
   dims->dimCount = std::min<size_t>(io->dims.size(), ACL_MAX_DIM_CNT);
@@ -323,31 +347,38 @@ aclError fillDims(const char* api, const aclmdlDesc* d, size_t i, bool input, ac
 extern "C" {
 
 aclError aclmdlLoadFromFile(const char* modelPath, uint32_t* modelId) {
+  ASC_TRACE_SCOPE("AscendCL", "aclmdlLoadFromFile");
   if (!modelPath || !modelId)
     return fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromFile: {} is a null pointer",
                 modelPath ? "modelId" : "modelPath");
   struct stat sb;
   if (stat(modelPath, &sb) != 0 || !S_ISREG(sb.st_mode))
     return fail(ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID,
-                "aclmdlLoadFromFile: E13001 '{}' is not a readable file; check the path", modelPath);
+                "aclmdlLoadFromFile: E13001 '{}' is not a readable file; check the path",
+                modelPath);
   return load("aclmdlLoadFromFile", modelPath, -1, modelId);
 }
 
 aclError aclmdlLoadFromMem(const void* model, size_t modelSize, uint32_t* modelId) {
+  ASC_TRACE_SCOPE("AscendCL", "aclmdlLoadFromMem");
   if (!model || !modelId || modelSize == 0)
     return fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromMem: {}",
-                !model ? "model is a null pointer" : !modelId ? "modelId is a null pointer" : "modelSize is 0");
+                !model     ? "model is a null pointer"
+                : !modelId ? "modelId is a null pointer"
+                           : "modelSize is 0");
   // The bytes go to an anonymous file so that the runtime maps them as it maps an .om (CANN
   // copies a model loaded from memory too).
   int fd = memfd_create("model.om", MFD_CLOEXEC);
-  if (fd < 0) return fail(ACL_ERROR_BAD_ALLOC, "aclmdlLoadFromMem: cannot create an in-memory file");
+  if (fd < 0)
+    return fail(ACL_ERROR_BAD_ALLOC, "aclmdlLoadFromMem: cannot create an in-memory file");
   const auto* p = static_cast<const char*>(model);
   size_t left = modelSize;
   while (left) {
     ssize_t w = write(fd, p, left);
     if (w <= 0) {
       close(fd);
-      return fail(ACL_ERROR_BAD_ALLOC, "aclmdlLoadFromMem: cannot copy the {} bytes of the model", modelSize);
+      return fail(ACL_ERROR_BAD_ALLOC, "aclmdlLoadFromMem: cannot copy the {} bytes of the model",
+                  modelSize);
     }
     p += w;
     left -= size_t(w);
@@ -355,7 +386,8 @@ aclError aclmdlLoadFromMem(const void* model, size_t modelSize, uint32_t* modelI
   return load("aclmdlLoadFromMem", fmt::format("/proc/self/fd/{}", fd), fd, modelId);
 }
 
-static aclError checkWithMem(const char* api, void* workPtr, size_t workSize, void* weightPtr, size_t weightSize) {
+static aclError checkWithMem(const char* api, void* workPtr, size_t workSize, void* weightPtr,
+                             size_t weightSize) {
   // The CPU runtime plans its own activation memory and maps the weights from the file; memory
   // the application passes must still be what it says, as on an NPU.
   if (workPtr)
@@ -365,20 +397,26 @@ static aclError checkWithMem(const char* api, void* workPtr, size_t workSize, vo
   return ACL_SUCCESS;
 }
 
-aclError aclmdlLoadFromFileWithMem(const char* modelPath, uint32_t* modelId, void* workPtr, size_t workSize,
-                                   void* weightPtr, size_t weightSize) {
-  if (aclError e = checkWithMem("aclmdlLoadFromFileWithMem", workPtr, workSize, weightPtr, weightSize)) return e;
+aclError aclmdlLoadFromFileWithMem(const char* modelPath, uint32_t* modelId, void* workPtr,
+                                   size_t workSize, void* weightPtr, size_t weightSize) {
+  if (aclError e =
+          checkWithMem("aclmdlLoadFromFileWithMem", workPtr, workSize, weightPtr, weightSize))
+    return e;
   return aclmdlLoadFromFile(modelPath, modelId);
 }
 
-aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t* modelId, void* workPtr,
-                                  size_t workSize, void* weightPtr, size_t weightSize) {
-  if (aclError e = checkWithMem("aclmdlLoadFromMemWithMem", workPtr, workSize, weightPtr, weightSize)) return e;
+aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t* modelId,
+                                  void* workPtr, size_t workSize, void* weightPtr,
+                                  size_t weightSize) {
+  if (aclError e =
+          checkWithMem("aclmdlLoadFromMemWithMem", workPtr, workSize, weightPtr, weightSize))
+    return e;
   return aclmdlLoadFromMem(model, modelSize, modelId);
 }
 
 aclError aclmdlQuerySize(const char* fileName, size_t* workSize, size_t* weightSize) {
-  if (!fileName || !workSize || !weightSize) return fail(ACL_ERROR_INVALID_PARAM, "aclmdlQuerySize: a null pointer");
+  if (!fileName || !workSize || !weightSize)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlQuerySize: a null pointer");
   auto s = asc::om::readOmSummary(fileName);
   if (!s) return loadError("aclmdlQuerySize", s.status());
   *weightSize = 0;
@@ -390,13 +428,15 @@ aclError aclmdlQuerySize(const char* fileName, size_t* workSize, size_t* weightS
 }
 
 aclError aclmdlUnload(uint32_t modelId) {
+  ASC_TRACE_SCOPE("AscendCL", "aclmdlUnload");
   if (aclError e = requireContext("aclmdlUnload")) return e;
   std::shared_ptr<Model> gone;
   {
     std::lock_guard<std::mutex> lock(g_models_mu);
     auto it = models().find(modelId);
     if (it == models().end())
-      return fail(ACL_ERROR_INVALID_MODEL_ID, "aclmdlUnload: no model has id {} (unloaded already?)", modelId);
+      return fail(ACL_ERROR_INVALID_MODEL_ID,
+                  "aclmdlUnload: no model has id {} (unloaded already?)", modelId);
     gone = std::move(it->second);
     models().erase(it);
   }
@@ -404,6 +444,7 @@ aclError aclmdlUnload(uint32_t modelId) {
 }
 
 aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output) {
+  ASC_TRACE_SCOPE("AscendCL", "aclmdlExecute");
   if (aclError e = requireContext("aclmdlExecute")) return e;
   aclError e;
   auto m = findModel("aclmdlExecute", modelId, &e);
@@ -414,6 +455,7 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
 
 aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output,
                             aclrtStream stream) {
+  ASC_TRACE_SCOPE("AscendCL", "aclmdlExecuteAsync");
   aclError e;
   Stream* s = resolveStream("aclmdlExecuteAsync", stream, &e);
   if (!s) return e;
@@ -427,23 +469,27 @@ aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdl
 aclmdlDesc* aclmdlCreateDesc(void) { return new aclmdlDesc(); }
 
 aclError aclmdlDestroyDesc(aclmdlDesc* modelDesc) {
-  if (!modelDesc) return fail(ACL_ERROR_INVALID_PARAM, "aclmdlDestroyDesc: modelDesc is a null pointer");
+  if (!modelDesc)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlDestroyDesc: modelDesc is a null pointer");
   delete modelDesc;
   return ACL_SUCCESS;
 }
 
 aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId) {
-  if (!modelDesc) return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetDesc: modelDesc is a null pointer");
+  if (!modelDesc)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetDesc: modelDesc is a null pointer");
   aclError e;
   auto m = findModel("aclmdlGetDesc", modelId, &e);
   if (!m) return e;
   modelDesc->info = m->info;
   modelDesc->filled = true;
+  modelDesc->model_id = modelId;
   return ACL_SUCCESS;
 }
 
 aclError aclmdlGetDescFromFile(aclmdlDesc* modelDesc, const char* modelPath) {
-  if (!modelDesc || !modelPath) return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetDescFromFile: a null pointer");
+  if (!modelDesc || !modelPath)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetDescFromFile: a null pointer");
   auto s = asc::runtime::Session::load(modelPath);
   if (!s) return loadError("aclmdlGetDescFromFile", s.status());
   modelDesc->info = describe(**s);
@@ -471,13 +517,26 @@ aclError aclmdlGetOutputDims(const aclmdlDesc* d, size_t i, aclmdlIODims* dims) 
   return fillDims("aclmdlGetOutputDims", d, i, false, dims);
 }
 aclError aclmdlGetCurOutputDims(const aclmdlDesc* d, size_t i, aclmdlIODims* dims) {
-  return fillDims("aclmdlGetCurOutputDims", d, i, false, dims);
+  // The dims of the latest execution of the model (a dynamic model's outputs change with its
+  // profile); before one, the largest, as aclmdlGetOutputDims gives.
+  if (aclError e = fillDims("aclmdlGetCurOutputDims", d, i, false, dims)) return e;
+  if (!d->model_id) return ACL_SUCCESS;
+  aclError e;
+  auto m = findModel("aclmdlGetCurOutputDims", d->model_id, &e);
+  if (!m) return e;
+  std::lock_guard<std::mutex> lock(m->mu);
+  if (i < m->last_outputs.size()) {
+    dims->dimCount = std::min<size_t>(m->last_outputs[i].size(), ACL_MAX_DIM_CNT);
+    for (size_t k = 0; k < dims->dimCount; ++k) dims->dims[k] = m->last_outputs[i][k];
+  }
+  return ACL_SUCCESS;
 }
 
 aclError aclmdlGetInputDimsRange(const aclmdlDesc* d, size_t i, aclmdlIODimsRange* r) {
   if (!d || !r) return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetInputDimsRange: a null pointer");
   const IO* io = descIO(d, i, true);
-  if (!io) return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetInputDimsRange: index {} is past the inputs", i);
+  if (!io)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetInputDimsRange: index {} is past the inputs", i);
   std::memset(r, 0, sizeof *r);
   r->rangeCount = std::min<size_t>(io->dims.size(), ACL_MAX_DIM_CNT);
   for (size_t k = 0; k < r->rangeCount; ++k) {
@@ -517,7 +576,8 @@ aclDataType aclmdlGetOutputDataType(const aclmdlDesc* d, size_t i) {
   return io ? toAclType(io->dtype) : ACL_DT_UNDEFINED;
 }
 
-static aclError indexByName(const char* api, const aclmdlDesc* d, const char* name, size_t* index, bool input) {
+static aclError indexByName(const char* api, const aclmdlDesc* d, const char* name, size_t* index,
+                            bool input) {
   if (!d || !name || !index) return fail(ACL_ERROR_INVALID_PARAM, "{}: a null pointer", api);
   const auto& v = input ? d->info.inputs : d->info.outputs;
   for (size_t i = 0; i < v.size(); ++i)
@@ -525,7 +585,8 @@ static aclError indexByName(const char* api, const aclmdlDesc* d, const char* na
       *index = i;
       return ACL_SUCCESS;
     }
-  return fail(ACL_ERROR_INVALID_PARAM, "{}: the model has no {} named '{}'", api, input ? "input" : "output", name);
+  return fail(ACL_ERROR_INVALID_PARAM, "{}: the model has no {} named '{}'", api,
+              input ? "input" : "output", name);
 }
 aclError aclmdlGetInputIndexByName(const aclmdlDesc* d, const char* name, size_t* index) {
   return indexByName("aclmdlGetInputIndexByName", d, name, index, true);
@@ -562,13 +623,16 @@ aclError aclmdlGetDynamicHW(const aclmdlDesc* d, size_t, aclmdlHW* hw) {
 }
 
 aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc* d, size_t, size_t* gearCount) {
-  if (!d || !gearCount) return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetInputDynamicGearCount: a null pointer");
+  if (!d || !gearCount)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetInputDynamicGearCount: a null pointer");
   *gearCount = d->info.kind == "dims" ? d->info.gears.size() : 0;
   return ACL_SUCCESS;
 }
 
-aclError aclmdlGetInputDynamicDims(const aclmdlDesc* d, size_t, aclmdlIODims* dims, size_t gearCount) {
-  if (!d || !dims) return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetInputDynamicDims: a null pointer");
+aclError aclmdlGetInputDynamicDims(const aclmdlDesc* d, size_t, aclmdlIODims* dims,
+                                   size_t gearCount) {
+  if (!d || !dims)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetInputDynamicDims: a null pointer");
   if (d->info.kind != "dims" || gearCount < d->info.gears.size())
     return fail(ACL_ERROR_INVALID_PARAM,
                 "aclmdlGetInputDynamicDims: the model has {} dims profiles; gearCount is {}",
@@ -592,55 +656,69 @@ static aclError setProfile(const char* api, uint32_t modelId, aclmdlDataset* dat
   const ModelInfo& info = m->info;
   if (info.kind != kind)
     return fail(ACL_ERROR_MODEL_NOT_DYNAMIC, "{}: model {} has no {} profiles (its kind: {})", api,
-                modelId, kind == std::string("batch") ? "dynamic batch" : kind == std::string("image_size") ? "image size" : "dims",
+                modelId,
+                kind == std::string("batch")        ? "dynamic batch"
+                : kind == std::string("image_size") ? "image size"
+                                                    : "dims",
                 info.kind.empty() ? "static" : info.kind);
   if (index != info.graph_inputs)
-    return fail(ACL_ERROR_INVALID_PARAM,
-                "{}: index {} is not the profile input; it is {} (aclmdlGetInputIndexByName with {})",
-                api, index, info.graph_inputs, ACL_DYNAMIC_TENSOR_NAME);
+    return fail(
+        ACL_ERROR_INVALID_PARAM,
+        "{}: index {} is not the profile input; it is {} (aclmdlGetInputIndexByName with {})", api,
+        index, info.graph_inputs, ACL_DYNAMIC_TENSOR_NAME);
   if (index >= dataset->buffers.size())
-    return fail(ACL_ERROR_INVALID_PARAM, "{}: the dataset has no buffer {} yet; add it first", api, index);
+    return fail(ACL_ERROR_INVALID_PARAM, "{}: the dataset has no buffer {} yet; add it first", api,
+                index);
   bool known = false;
   for (const auto& gear : info.gears) known = known || profileKey(info, gear) == key;
   if (!known)
-    return fail(ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID, "{}: {} is not one of the model's profiles ({})",
-                api, fmt::join(key, ","), describeProfiles(info));
+    return fail(ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID,
+                "{}: {} is not one of the model's profiles ({})", api, fmt::join(key, ","),
+                describeProfiles(info));
   aclDataBuffer* b = dataset->buffers[index];
   const size_t bytes = key.size() * 8;
   if (!b || b->size < bytes)
-    return fail(ACL_ERROR_INVALID_PARAM, "{}: the profile input's buffer holds {} bytes; it needs {}", api,
-                b ? b->size : 0, bytes);
+    return fail(ACL_ERROR_INVALID_PARAM,
+                "{}: the profile input's buffer holds {} bytes; it needs {}", api, b ? b->size : 0,
+                bytes);
   if (aclError e2 = checkDeviceRange(api, "profile input's buffer", b->data, bytes)) return e2;
   std::memcpy(b->data, key.data(), bytes);
   return ACL_SUCCESS;
 }
 
-aclError aclmdlSetDynamicBatchSize(uint32_t modelId, aclmdlDataset* dataset, size_t index, uint64_t batchSize) {
-  return setProfile("aclmdlSetDynamicBatchSize", modelId, dataset, index, "batch", {int64_t(batchSize)});
+aclError aclmdlSetDynamicBatchSize(uint32_t modelId, aclmdlDataset* dataset, size_t index,
+                                   uint64_t batchSize) {
+  return setProfile("aclmdlSetDynamicBatchSize", modelId, dataset, index, "batch",
+                    {int64_t(batchSize)});
 }
 
-aclError aclmdlSetDynamicHWSize(uint32_t modelId, aclmdlDataset* dataset, size_t index, uint64_t height,
-                                uint64_t width) {
+aclError aclmdlSetDynamicHWSize(uint32_t modelId, aclmdlDataset* dataset, size_t index,
+                                uint64_t height, uint64_t width) {
   return setProfile("aclmdlSetDynamicHWSize", modelId, dataset, index, "image_size",
                     {int64_t(height), int64_t(width)});
 }
 
-aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset, size_t index, const aclmdlIODims* dims) {
-  if (!dims) return fail(ACL_ERROR_INVALID_PARAM, "aclmdlSetInputDynamicDims: dims is a null pointer");
+aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset, size_t index,
+                                   const aclmdlIODims* dims) {
+  if (!dims)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlSetInputDynamicDims: dims is a null pointer");
   if (dims->dimCount > ACL_MAX_DIM_CNT)
-    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlSetInputDynamicDims: dimCount {} is over {}", dims->dimCount,
-                ACL_MAX_DIM_CNT);
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlSetInputDynamicDims: dimCount {} is over {}",
+                dims->dimCount, ACL_MAX_DIM_CNT);
   return setProfile("aclmdlSetInputDynamicDims", modelId, dataset, index, "dims",
                     std::vector<int64_t>(dims->dims, dims->dims + dims->dimCount));
 }
 
-aclError aclmdlGetAippType(uint32_t modelId, size_t index, aclmdlInputAippType* type, size_t* attachedIndex) {
-  if (!type || !attachedIndex) return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetAippType: a null pointer");
+aclError aclmdlGetAippType(uint32_t modelId, size_t index, aclmdlInputAippType* type,
+                           size_t* attachedIndex) {
+  if (!type || !attachedIndex)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetAippType: a null pointer");
   aclError e;
   auto m = findModel("aclmdlGetAippType", modelId, &e);
   if (!m) return e;
   if (index >= m->info.inputs.size())
-    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetAippType: index {} is past the model's {} inputs", index,
+    return fail(ACL_ERROR_INVALID_PARAM,
+                "aclmdlGetAippType: index {} is past the model's {} inputs", index,
                 m->info.inputs.size());
   const bool aipp = index < m->info.aipp.size() && m->info.aipp[index];
   *type = aipp ? ACL_DATA_WITH_STATIC_AIPP : ACL_DATA_WITHOUT_AIPP;
@@ -649,17 +727,18 @@ aclError aclmdlGetAippType(uint32_t modelId, size_t index, aclmdlInputAippType* 
 }
 
 aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo* out) {
-  if (!out) return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetFirstAippInfo: aippInfo is a null pointer");
+  if (!out)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetFirstAippInfo: aippInfo is a null pointer");
   aclError e;
   auto m = findModel("aclmdlGetFirstAippInfo", modelId, &e);
   if (!m) return e;
   if (index >= m->info.aipp.size() || !m->info.aipp[index])
-    return fail(ACL_ERROR_GE_AIPP_NOT_EXIST, "aclmdlGetFirstAippInfo: input {} of model {} has no AIPP", index,
-                modelId);
+    return fail(ACL_ERROR_GE_AIPP_NOT_EXIST,
+                "aclmdlGetFirstAippInfo: input {} of model {} has no AIPP", index, modelId);
   const asc::ir::Attrs& a = *m->info.aipp[index];
   std::memset(out, 0, sizeof *out);
   const std::string f = a.getString("input_format", "");
-  out->inputFormat = f == "YUV420SP_U8" ? ACL_YUV420SP_U8
+  out->inputFormat = f == "YUV420SP_U8"   ? ACL_YUV420SP_U8
                      : f == "XRGB8888_U8" ? ACL_XRGB8888_U8
                      : f == "RGB888_U8"   ? ACL_RGB888_U8
                      : f == "YUV400_U8"   ? ACL_YUV400_U8
@@ -676,13 +755,15 @@ aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo* out
   out->rightPaddingSize = i32("right_padding_size");
   out->topPaddingSize = i32("top_padding_size");
   out->bottomPaddingSize = i32("bottom_padding_size");
-  out->paddingSwitch = out->leftPaddingSize || out->rightPaddingSize || out->topPaddingSize || out->bottomPaddingSize;
+  out->paddingSwitch = out->leftPaddingSize || out->rightPaddingSize || out->topPaddingSize ||
+                       out->bottomPaddingSize;
   out->cscSwitch = static_cast<int8_t>(a.getInt("csc_switch", 0));
   out->rbuvSwapSwitch = static_cast<int8_t>(a.getInt("rbuv_swap_switch", 0));
   out->axSwapSwitch = static_cast<int8_t>(a.getInt("ax_swap_switch", 0));
   const auto mx = a.getInts("csc_matrix");
-  int32_t* cells[] = {&out->matrixR0C0, &out->matrixR0C1, &out->matrixR0C2, &out->matrixR1C0, &out->matrixR1C1,
-                      &out->matrixR1C2, &out->matrixR2C0, &out->matrixR2C1, &out->matrixR2C2};
+  int32_t* cells[] = {&out->matrixR0C0, &out->matrixR0C1, &out->matrixR0C2,
+                      &out->matrixR1C0, &out->matrixR1C1, &out->matrixR1C2,
+                      &out->matrixR2C0, &out->matrixR2C1, &out->matrixR2C2};
   for (size_t k = 0; k < 9 && k < mx.size(); ++k) *cells[k] = static_cast<int32_t>(mx[k]);
   const auto ib = a.getInts("input_bias"), ob = a.getInts("output_bias");
   int32_t* ins[] = {&out->inputBias0, &out->inputBias1, &out->inputBias2};
@@ -691,7 +772,8 @@ aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo* out
     if (k < ib.size()) *ins[k] = static_cast<int32_t>(ib[k]);
     if (k < ob.size()) *outs[k] = static_cast<int32_t>(ob[k]);
   }
-  const auto mean = a.getFloats("mean_chn"), mn = a.getFloats("min_chn"), var = a.getFloats("var_reci_chn");
+  const auto mean = a.getFloats("mean_chn"), mn = a.getFloats("min_chn"),
+             var = a.getFloats("var_reci_chn");
   int32_t* means[] = {&out->meanChn0, &out->meanChn1, &out->meanChn2, &out->meanChn3};
   float* mins[] = {&out->minChn0, &out->minChn1, &out->minChn2, &out->minChn3};
   float* vars[] = {&out->varReciChn0, &out->varReciChn1, &out->varReciChn2, &out->varReciChn3};
@@ -708,7 +790,8 @@ aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo* out
   aclAippDims& od = out->outDims[0];
   std::strncpy(od.srcDims.name, in.name.c_str(), ACL_MAX_TENSOR_NAME_LEN - 1);
   od.srcDims.dimCount = in.dims.size();
-  for (size_t k = 0; k < in.dims.size() && k < ACL_MAX_DIM_CNT; ++k) od.srcDims.dims[k] = in.dims[k];
+  for (size_t k = 0; k < in.dims.size() && k < ACL_MAX_DIM_CNT; ++k)
+    od.srcDims.dims[k] = in.dims[k];
   od.srcSize = in.bytes;
   const auto& o = m->info.aipp_out_shapes[index];
   od.aippOutdims.dimCount = o.size();

@@ -15,6 +15,7 @@
 
 #include "acl_internal.h"
 #include "asc/support/log.h"
+#include "asc/trace/trace.h"
 
 namespace asc::acl {
 namespace {
@@ -96,8 +97,9 @@ struct Stream {
     if (timeout_ms < 0) {
       cv.wait(lock, idle);
     } else if (!cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), idle)) {
-      return setError(ACL_ERROR_RT_FAILURE,
-                      fmt::format("E19999 the stream's tasks did not finish within {} ms", timeout_ms));
+      return setError(
+          ACL_ERROR_RT_FAILURE,
+          fmt::format("E19999 the stream's tasks did not finish within {} ms", timeout_ms));
     }
     aclError e = first_error;
     first_error = ACL_SUCCESS;
@@ -203,8 +205,8 @@ aclError aclInit(const char* configPath) {
     std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
     size_t start = text.find_first_not_of(" \t\r\n");
     if (start != std::string::npos && text[start] != '{')
-      return fail(ACL_ERROR_PARSE_FILE, "aclInit: '{}' is not a JSON object (an acl.json starts with '{{')",
-                  configPath);
+      return fail(ACL_ERROR_PARSE_FILE,
+                  "aclInit: '{}' is not a JSON object (an acl.json starts with '{{')", configPath);
   }
   std::lock_guard<std::mutex> lock(st.mu);
   st.initialized = true;
@@ -216,15 +218,17 @@ aclError aclFinalize(void) {
   State& st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   if (!st.initialized)
-    return st.finalized ? fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: AscendCL is already finalized")
-                        : fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit was not called");
+    return st.finalized
+               ? fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: AscendCL is already finalized")
+               : fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit was not called");
   st.initialized = false;
   st.finalized = true;
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetVersion(int32_t* major, int32_t* minor, int32_t* patch) {
-  if (!major || !minor || !patch) return fail(ACL_ERROR_INVALID_PARAM, "aclrtGetVersion: a null pointer");
+  if (!major || !minor || !patch)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclrtGetVersion: a null pointer");
   *major = ACL_MAJOR_VERSION;
   *minor = ACL_MINOR_VERSION;
   *patch = ACL_PATCH_VERSION;
@@ -236,12 +240,13 @@ aclError aclrtGetVersion(int32_t* major, int32_t* minor, int32_t* patch) {
 static aclError checkDevice(const char* api, int32_t id) {
   if (id < 0 || id >= kDeviceCount)
     return fail(ACL_ERROR_RT_INVALID_DEVICEID,
-                "{}: there is no device {}: asc-tools runs on the CPU, device 0 (the only one)", api,
-                id);
+                "{}: there is no device {}: asc-tools runs on the CPU, device 0 (the only one)",
+                api, id);
   return ACL_SUCCESS;
 }
 
 aclError aclrtSetDevice(int32_t deviceId) {
+  ASC_TRACE_SCOPE("AscendCL", "aclrtSetDevice");
   if (aclError e = requireInit("aclrtSetDevice")) return e;
   if (aclError e = checkDevice("aclrtSetDevice", deviceId)) return e;
   State& st = state();
@@ -317,7 +322,8 @@ aclError aclrtSynchronizeDevice(void) {
 }
 
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
-  if (!context) return fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context is a null pointer");
+  if (!context)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context is a null pointer");
   if (aclError e = requireInit("aclrtCreateContext")) return e;
   if (aclError e = checkDevice("aclrtCreateContext", deviceId)) return e;
   auto* ctx = new Context();
@@ -354,14 +360,16 @@ aclError aclrtSetCurrentContext(aclrtContext context) {
   std::lock_guard<std::mutex> lock(st.mu);
   auto* ctx = static_cast<Context*>(context);
   if (!context || !st.contexts.count(ctx))
-    return fail(ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext: {} is not a live context", context);
+    return fail(ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext: {} is not a live context",
+                context);
   t_context = ctx;
   t_device = ctx->device;
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetCurrentContext(aclrtContext* context) {
-  if (!context) return fail(ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext: context is a null pointer");
+  if (!context)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext: context is a null pointer");
   if (aclError e = requireContext("aclrtGetCurrentContext")) return e;
   *context = t_context;
   return ACL_SUCCESS;
@@ -399,6 +407,7 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
+  ASC_TRACE_SCOPE("AscendCL", "aclrtSynchronizeStream");
   aclError e;
   Stream* s = resolveStream("aclrtSynchronizeStream", stream, &e);
   return s ? s->synchronize(-1) : e;
@@ -410,7 +419,8 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
   return s ? s->synchronize(timeout) : e;
 }
 
-aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType, aclrtStream stream) {
+aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType,
+                             aclrtStream stream) {
   if (!fn) return fail(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: fn is a null pointer");
   aclError e;
   Stream* s = resolveStream("aclrtLaunchCallback", stream, &e);
@@ -502,7 +512,8 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
-  if (!status) return fail(ACL_ERROR_INVALID_PARAM, "aclrtQueryEventStatus: status is a null pointer");
+  if (!status)
+    return fail(ACL_ERROR_INVALID_PARAM, "aclrtQueryEventStatus: status is a null pointer");
   aclError e;
   Event* ev = findEvent("aclrtQueryEventStatus", event, &e);
   if (!ev) return e;
@@ -576,7 +587,8 @@ static aclError allocate(const char* api, void** ptr, size_t size, bool device) 
   // 64-byte aligned (a cache line; an NPU's blocks are 32-byte aligned), rounded up to whole
   // lines so that aligned_alloc's contract holds.
   const size_t rounded = (size + 63) / 64 * 64;
-  if (rounded < size) return fail(ACL_ERROR_BAD_ALLOC, "{}: {} bytes cannot be allocated", api, size);
+  if (rounded < size)
+    return fail(ACL_ERROR_BAD_ALLOC, "{}: {} bytes cannot be allocated", api, size);
   void* p = std::aligned_alloc(64, rounded);
   if (!p) return fail(ACL_ERROR_BAD_ALLOC, "{}: out of memory allocating {} bytes", api, size);
   State& st = state();
@@ -590,6 +602,7 @@ static aclError allocate(const char* api, void** ptr, size_t size, bool device) 
 }
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  ASC_TRACE_SCOPE("AscendCL", "aclrtMalloc");
   if (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY_P2P)
     return fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: {} is not an aclrtMemMallocPolicy",
                 static_cast<int>(policy));
@@ -605,6 +618,7 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
 }
 
 aclError aclrtFree(void* devPtr) {
+  ASC_TRACE_SCOPE("AscendCL", "aclrtFree");
   if (!devPtr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is a null pointer");
   State& st = state();
   {
@@ -638,11 +652,14 @@ aclError aclrtFreeHost(void* hostPtr) {
 
 static aclError checkCopy(const char* api, void* dst, size_t destMax, const void* src, size_t count,
                           aclrtMemcpyKind kind) {
-  if (!dst || !src) return fail(ACL_ERROR_INVALID_PARAM, "{}: {} is a null pointer", api, dst ? "src" : "dst");
+  if (!dst || !src)
+    return fail(ACL_ERROR_INVALID_PARAM, "{}: {} is a null pointer", api, dst ? "src" : "dst");
   if (count > destMax)
-    return fail(ACL_ERROR_INVALID_PARAM, "{}: count {} is more than destMax {}", api, count, destMax);
+    return fail(ACL_ERROR_INVALID_PARAM, "{}: count {} is more than destMax {}", api, count,
+                destMax);
   if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEFAULT)
-    return fail(ACL_ERROR_INVALID_PARAM, "{}: {} is not an aclrtMemcpyKind", api, static_cast<int>(kind));
+    return fail(ACL_ERROR_INVALID_PARAM, "{}: {} is not an aclrtMemcpyKind", api,
+                static_cast<int>(kind));
   if (aclError e = requireContext(api)) return e;
   if (count == 0) return ACL_SUCCESS;
   const bool src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
@@ -651,29 +668,34 @@ static aclError checkCopy(const char* api, void* dst, size_t destMax, const void
     if (src_dev) {
       if (aclError e = checkDeviceRange(api, "source", src, count)) return e;
     } else if (isDeviceRange(src, 1)) {
-      return fail(ACL_ERROR_INVALID_PARAM,
-                  "{}: the source {} is device memory but the kind says host; use a *_DEVICE_* kind",
-                  api, src);
+      return fail(
+          ACL_ERROR_INVALID_PARAM,
+          "{}: the source {} is device memory but the kind says host; use a *_DEVICE_* kind", api,
+          src);
     }
     if (dst_dev) {
       if (aclError e = checkDeviceRange(api, "destination", dst, count)) return e;
     } else if (isDeviceRange(dst, 1)) {
-      return fail(ACL_ERROR_INVALID_PARAM,
-                  "{}: the destination {} is device memory but the kind says host; use a *_TO_DEVICE kind",
-                  api, dst);
+      return fail(
+          ACL_ERROR_INVALID_PARAM,
+          "{}: the destination {} is device memory but the kind says host; use a *_TO_DEVICE kind",
+          api, dst);
     }
   }
   return ACL_SUCCESS;
 }
 
-aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                     aclrtMemcpyKind kind) {
+  ASC_TRACE_SCOPE("AscendCL", "aclrtMemcpy");
   if (aclError e = checkCopy("aclrtMemcpy", dst, destMax, src, count, kind)) return e;
   if (count) std::memmove(dst, src, count);
   return ACL_SUCCESS;
 }
 
-aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
-                          aclrtStream stream) {
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
+                          aclrtMemcpyKind kind, aclrtStream stream) {
+  ASC_TRACE_SCOPE("AscendCL", "aclrtMemcpyAsync");
   if (aclError e = checkCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind)) return e;
   aclError e;
   Stream* s = resolveStream("aclrtMemcpyAsync", stream, &e);
@@ -688,7 +710,8 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 static aclError checkSet(const char* api, void* p, size_t maxCount, size_t count) {
   if (!p) return fail(ACL_ERROR_INVALID_PARAM, "{}: devPtr is a null pointer", api);
   if (count > maxCount)
-    return fail(ACL_ERROR_INVALID_PARAM, "{}: count {} is more than maxCount {}", api, count, maxCount);
+    return fail(ACL_ERROR_INVALID_PARAM, "{}: count {} is more than maxCount {}", api, count,
+                maxCount);
   if (aclError e = requireContext(api)) return e;
   // CANN's memset takes device memory, or host memory from aclrtMallocHost.
   if (count && !isDeviceRange(p, count)) {
@@ -709,7 +732,8 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
   return ACL_SUCCESS;
 }
 
-aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
+                          aclrtStream stream) {
   if (aclError e = checkSet("aclrtMemsetAsync", devPtr, maxCount, count)) return e;
   aclError e;
   Stream* s = resolveStream("aclrtMemsetAsync", stream, &e);
@@ -737,9 +761,12 @@ aclError aclrtGetMemInfo(aclrtMemAttr, size_t* free, size_t* total) {
   return ACL_SUCCESS;
 }
 
-void aclAppLog(aclLogLevel logLevel, const char* func, const char*, uint32_t, const char* fmtText, ...) {
+void aclAppLog(aclLogLevel logLevel, const char* func, const char*, uint32_t, const char* fmtText,
+               ...) {
   if (!fmtText) return;
-  const auto level = static_cast<asc::log::Level>(logLevel < ACL_DEBUG ? 0 : logLevel > ACL_ERROR ? 3 : logLevel);
+  const auto level = static_cast<asc::log::Level>(logLevel < ACL_DEBUG   ? 0
+                                                  : logLevel > ACL_ERROR ? 3
+                                                                         : logLevel);
   if (!asc::log::enabled(level)) return;
   char buf[1024];
   va_list ap;

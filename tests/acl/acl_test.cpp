@@ -67,7 +67,8 @@ struct Buffers {  // device buffers for every input and output of a model
   }
   ~Buffers() {
     for (aclmdlDataset* ds : {in, out}) {
-      for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(ds); ++i) aclDestroyDataBuffer(aclmdlGetDatasetBuffer(ds, i));
+      for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(ds); ++i)
+        aclDestroyDataBuffer(aclmdlGetDatasetBuffer(ds, i));
       aclmdlDestroyDataset(ds);
     }
     for (void* p : mem) aclrtFree(p);
@@ -144,13 +145,16 @@ TEST_CASE("device memory, copies and their checks") {
   CHECK(aclrtMemcpy(back.data(), 64, dev, 64, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
   CHECK(back == host);
   // count over destMax; a host pointer where the kind says device; a device block overrun.
-  CHECK(aclrtMemcpy(dev, 32, host.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_ERROR_INVALID_PARAM);
+  CHECK(aclrtMemcpy(dev, 32, host.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE) ==
+        ACL_ERROR_INVALID_PARAM);
   CHECK(msgHas("more than destMax"));
-  CHECK(aclrtMemcpy(back.data(), 64, host.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_ERROR_INVALID_PARAM);
+  CHECK(aclrtMemcpy(back.data(), 64, host.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE) ==
+        ACL_ERROR_INVALID_PARAM);
   CHECK(msgHas("not device memory"));
   CHECK(aclrtMemcpy(back.data(), 64, static_cast<char*>(dev) + 8, 64, ACL_MEMCPY_DEVICE_TO_HOST) ==
         ACL_ERROR_INVALID_PARAM);
-  CHECK(aclrtMemcpy(dev, 64, host.data(), 64, static_cast<aclrtMemcpyKind>(9)) == ACL_ERROR_INVALID_PARAM);
+  CHECK(aclrtMemcpy(dev, 64, host.data(), 64, static_cast<aclrtMemcpyKind>(9)) ==
+        ACL_ERROR_INVALID_PARAM);
   CHECK(aclrtMemset(dev, 64, 0x7f, 65) == ACL_ERROR_INVALID_PARAM);
   CHECK(aclrtMemset(dev, 64, 0, 64) == ACL_SUCCESS);
   // Frees: twice, host memory to aclrtFree, device memory to aclrtFreeHost.
@@ -179,10 +183,11 @@ TEST_CASE("streams run their tasks in order and events time them") {
   // The later copy wins: tasks run in the order they were put on the stream.
   CHECK(aclrtMemcpyAsync(dev, 4096, a.data(), 4096, ACL_MEMCPY_HOST_TO_DEVICE, s) == ACL_SUCCESS);
   CHECK(aclrtMemcpyAsync(dev, 4096, b.data(), 4096, ACL_MEMCPY_HOST_TO_DEVICE, s) == ACL_SUCCESS);
-  CHECK(aclrtMemcpyAsync(back.data(), 4096, dev, 4096, ACL_MEMCPY_DEVICE_TO_HOST, s) == ACL_SUCCESS);
-  static int calls = 0;
-  CHECK(aclrtLaunchCallback([](void* p) { *static_cast<int*>(p) += 1; }, &calls, ACL_CALLBACK_BLOCK, s) ==
+  CHECK(aclrtMemcpyAsync(back.data(), 4096, dev, 4096, ACL_MEMCPY_DEVICE_TO_HOST, s) ==
         ACL_SUCCESS);
+  static int calls = 0;
+  CHECK(aclrtLaunchCallback([](void* p) { *static_cast<int*>(p) += 1; }, &calls, ACL_CALLBACK_BLOCK,
+                            s) == ACL_SUCCESS);
   CHECK(aclrtRecordEvent(end, s) == ACL_SUCCESS);
   CHECK(aclrtSynchronizeStream(s) == ACL_SUCCESS);
   CHECK(back == b);
@@ -267,8 +272,8 @@ TEST_CASE("a model's description and an execution") {
     CHECK(aclmdlExecute(id, io.in, io.out) == ACL_SUCCESS);
     // The same bytes as the library's own session on zeros.
     std::vector<float> out(4 * 8 * 8);
-    CHECK(aclrtMemcpy(out.data(), out.size() * 4, io.mem[1], out.size() * 4, ACL_MEMCPY_DEVICE_TO_HOST) ==
-          ACL_SUCCESS);
+    CHECK(aclrtMemcpy(out.data(), out.size() * 4, io.mem[1], out.size() * 4,
+                      ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
     CHECK(aclmdlExecute(id + 7, io.in, io.out) == ACL_ERROR_INVALID_MODEL_ID);
     CHECK(msgHas("load it with aclmdlLoadFromFile"));
     CHECK(aclmdlExecute(id, nullptr, io.out) == ACL_ERROR_INVALID_PARAM);

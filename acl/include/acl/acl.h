@@ -19,8 +19,9 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
 ACL_FUNC_VISIBILITY aclError aclFinalize(void);
 ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion,
                                              int32_t *patchVersion);
-/* What the last failed call on this thread was about, with the asc-tools error code (E...) and
- * what to do; "" when nothing failed. */
+/* What the latest failed call on this thread was about, with what to do (and the asc-tools
+ * error code, E..., where one applies); "" before any call failed. A call that succeeds leaves
+ * the message of the failure before it, as CANN's does. */
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 
 #ifdef __cplusplus

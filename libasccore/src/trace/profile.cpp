@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <numeric>
 #include <sstream>
 
 #include "asc/support/file.h"
@@ -315,6 +317,36 @@ std::string taskTimeCsv(const Profile& p) {
     out += fmt::format("0,{},{},0,{},{},{},{}\n", csvField(r.name), r.engine, task_id[t.op],
                        us(static_cast<double>(t.end_ns - t.start_ns) / 1e3), nsToUs(t.start_ns),
                        nsToUs(t.end_ns));
+  }
+  return out;
+}
+
+std::string apiStatisticCsv(const Profile& p) {
+  struct Stat {
+    std::string level, name;
+    std::vector<double> us;
+  };
+  std::map<std::string, Stat> by_name;
+  for (const ScopeData& sc : p.scopes) {
+    if (sc.category != "AscendCL") continue;
+    Stat& st = by_name[sc.name];
+    st.name = sc.name;
+    st.level = sc.name.rfind("acl", 0) == 0 ? "acl" : "model";
+    st.us.push_back(static_cast<double>(sc.end_ns - sc.start_ns) / 1e3);
+  }
+  std::vector<const Stat*> rows;
+  for (const auto& [k, v] : by_name) rows.push_back(&v);
+  auto total = [](const Stat* s) { return std::accumulate(s->us.begin(), s->us.end(), 0.0); };
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const Stat* a, const Stat* b) { return total(a) > total(b); });
+  std::string out = "Level,API Name,Time(us),Count,Avg(us),Min(us),Max(us),Variance\n";
+  for (const Stat* s : rows) {
+    const double sum = total(s), n = double(s->us.size()), avg = sum / n;
+    double var = 0;
+    for (double x : s->us) var += (x - avg) * (x - avg);
+    out += fmt::format("{},{},{},{},{},{},{},{:.3f}\n", s->level, csvField(s->name), us(sum),
+                       s->us.size(), us(avg), us(*std::min_element(s->us.begin(), s->us.end())),
+                       us(*std::max_element(s->us.begin(), s->us.end())), var / n);
   }
   return out;
 }

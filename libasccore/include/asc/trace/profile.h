@@ -128,6 +128,10 @@ ASC_API double estimatedUs(int64_t flops, double target_tflops);
 ASC_API std::string opSummaryCsv(const Profile& p, const Summary& s);
 ASC_API std::string opStatisticCsv(const Profile& p, const Summary& s);
 ASC_API std::string taskTimeCsv(const Profile& p);
+/// api_statistic: every AscendCL scope (an application's acl* calls through libascendcl, the
+/// runtime's model load and execute) by name: Level (acl for acl* calls, model for the
+/// runtime's), total, count, average, min, max and variance of their times, longest first.
+ASC_API std::string apiStatisticCsv(const Profile& p);
 /// Chrome trace events (a JSON array, the shape msprof_*.json has; opens in Perfetto).
 ASC_API std::string chromeTraceJson(const Profile& p);
 

@@ -15,13 +15,13 @@
 
 #include "acl/acl.h"
 
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    aclError ret_ = (call);                                                           \
-    if (ret_ != ACL_SUCCESS) {                                                        \
+#define CHECK(call)                                                                            \
+  do {                                                                                         \
+    aclError ret_ = (call);                                                                    \
+    if (ret_ != ACL_SUCCESS) {                                                                 \
       std::fprintf(stderr, "[ERROR] %s failed: %d (%s)\n", #call, ret_, aclGetRecentErrMsg()); \
-      return 1;                                                                       \
-    }                                                                                 \
+      return 1;                                                                                \
+    }                                                                                          \
   } while (0)
 
 struct Options {
@@ -58,7 +58,8 @@ static int prepare(const Options& o, uint32_t id, aclmdlDesc* desc, Io* io) {
   io->in = aclmdlCreateDataset();
   io->out = aclmdlCreateDataset();
   size_t dynIndex = (size_t)-1;
-  if (aclmdlGetInputIndexByName(desc, ACL_DYNAMIC_TENSOR_NAME, &dynIndex) != ACL_SUCCESS) dynIndex = (size_t)-1;
+  if (aclmdlGetInputIndexByName(desc, ACL_DYNAMIC_TENSOR_NAME, &dynIndex) != ACL_SUCCESS)
+    dynIndex = (size_t)-1;
   for (size_t i = 0; i < aclmdlGetNumInputs(desc); ++i) {
     size_t size = aclmdlGetInputSizeByIndex(desc, i);
     void* dev = nullptr;
@@ -97,7 +98,8 @@ static int prepare(const Options& o, uint32_t id, aclmdlDesc* desc, Io* io) {
 
 static void destroy(Io* io) {
   for (aclmdlDataset* ds : {io->in, io->out}) {
-    for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(ds); ++i) aclDestroyDataBuffer(aclmdlGetDatasetBuffer(ds, i));
+    for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(ds); ++i)
+      aclDestroyDataBuffer(aclmdlGetDatasetBuffer(ds, i));
     aclmdlDestroyDataset(ds);
   }
   for (void* p : io->device) aclrtFree(p);
@@ -112,7 +114,8 @@ static int writeOutputs(const Options& o, aclmdlDesc* desc, Io* io, const std::s
     aclTensorDesc* real = aclmdlGetDatasetTensorDesc(io->out, i);
     if (real) size = aclGetTensorDescSize(real);
     std::vector<char> host(size);
-    CHECK(aclrtMemcpy(host.data(), host.size(), aclGetDataBufferAddr(b), size, ACL_MEMCPY_DEVICE_TO_HOST));
+    CHECK(aclrtMemcpy(host.data(), host.size(), aclGetDataBufferAddr(b), size,
+                      ACL_MEMCPY_DEVICE_TO_HOST));
     std::string path = o.out + "/output_" + std::to_string(i) + suffix + ".bin";
     std::ofstream(path, std::ios::binary).write(host.data(), (std::streamsize)host.size());
     if (suffix.empty()) {
@@ -127,7 +130,8 @@ static int writeOutputs(const Options& o, aclmdlDesc* desc, Io* io, const std::s
   return 0;
 }
 
-static int worker(const Options& o, aclrtContext ctx, uint32_t id, aclmdlDesc* desc, int index, int* result) {
+static int worker(const Options& o, aclrtContext ctx, uint32_t id, aclmdlDesc* desc, int index,
+                  int* result) {
   *result = 1;
   CHECK(aclrtSetCurrentContext(ctx));
   Io io;
@@ -160,15 +164,28 @@ int main(int argc, char** argv) {
   for (int i = 3; i < argc; ++i) {
     std::string a = argv[i];
     std::string v = i + 1 < argc ? argv[i + 1] : "";
-    if (a == "--input") o.inputs = split(v, ','), ++i;
-    else if (a == "--batch") o.batch = std::atol(v.c_str()), ++i;
-    else if (a == "--hw") { for (auto& s : split(v, ',')) o.hw.push_back(std::atol(s.c_str())); ++i; }
-    else if (a == "--dims") { for (auto& s : split(v, ',')) o.dims.push_back(std::atol(s.c_str())); ++i; }
-    else if (a == "--threads") o.threads = std::atoi(v.c_str()), ++i;
-    else if (a == "--loop") o.loop = std::atoi(v.c_str()), ++i;
-    else if (a == "--async") o.async = true;
-    else if (a == "--mem") o.mem = true;
-    else { std::fprintf(stderr, "unknown option %s\n", a.c_str()); return 2; }
+    if (a == "--input")
+      o.inputs = split(v, ','), ++i;
+    else if (a == "--batch")
+      o.batch = std::atol(v.c_str()), ++i;
+    else if (a == "--hw") {
+      for (auto& s : split(v, ',')) o.hw.push_back(std::atol(s.c_str()));
+      ++i;
+    } else if (a == "--dims") {
+      for (auto& s : split(v, ',')) o.dims.push_back(std::atol(s.c_str()));
+      ++i;
+    } else if (a == "--threads")
+      o.threads = std::atoi(v.c_str()), ++i;
+    else if (a == "--loop")
+      o.loop = std::atoi(v.c_str()), ++i;
+    else if (a == "--async")
+      o.async = true;
+    else if (a == "--mem")
+      o.mem = true;
+    else {
+      std::fprintf(stderr, "unknown option %s\n", a.c_str());
+      return 2;
+    }
   }
 
   CHECK(aclInit(nullptr));
@@ -194,9 +211,9 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < aclmdlGetNumInputs(desc); ++i) {
     aclmdlIODims dims;
     CHECK(aclmdlGetInputDims(desc, i, &dims));
-    std::printf("input %zu %s dtype %d format %d size %zu dims", i, aclmdlGetInputNameByIndex(desc, i),
-                (int)aclmdlGetInputDataType(desc, i), (int)aclmdlGetInputFormat(desc, i),
-                aclmdlGetInputSizeByIndex(desc, i));
+    std::printf("input %zu %s dtype %d format %d size %zu dims", i,
+                aclmdlGetInputNameByIndex(desc, i), (int)aclmdlGetInputDataType(desc, i),
+                (int)aclmdlGetInputFormat(desc, i), aclmdlGetInputSizeByIndex(desc, i));
     for (size_t k = 0; k < dims.dimCount; ++k) std::printf(" %ld", (long)dims.dims[k]);
     std::printf("\n");
   }
@@ -204,7 +221,8 @@ int main(int argc, char** argv) {
   CHECK(aclmdlGetDynamicBatch(desc, &batch));
   if (batch.batchCount) {
     std::printf("dynamic batch");
-    for (size_t k = 0; k < batch.batchCount; ++k) std::printf(" %lu", (unsigned long)batch.batch[k]);
+    for (size_t k = 0; k < batch.batchCount; ++k)
+      std::printf(" %lu", (unsigned long)batch.batch[k]);
     std::printf("\n");
   }
 
