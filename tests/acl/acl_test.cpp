@@ -299,7 +299,9 @@ TEST_CASE("a model's description and an execution") {
     CHECK(msgHas("output 0"));
     aclUpdateDataBuffer(aclmdlGetDatasetBuffer(io.out, 0), io.mem[1], 1024);
   }
-  CHECK(aclmdlSetDynamicBatchSize(id, aclmdlCreateDataset(), 1, 2) == ACL_ERROR_MODEL_NOT_DYNAMIC);
+  aclmdlDataset* ds = aclmdlCreateDataset();
+  CHECK(aclmdlSetDynamicBatchSize(id, ds, 1, 2) == ACL_ERROR_MODEL_NOT_DYNAMIC);
+  CHECK(aclmdlDestroyDataset(ds) == ACL_SUCCESS);
   CHECK(aclmdlDestroyDesc(d) == ACL_SUCCESS);
   CHECK(aclmdlUnload(id) == ACL_SUCCESS);
   CHECK(aclmdlUnload(id) == ACL_ERROR_INVALID_MODEL_ID);

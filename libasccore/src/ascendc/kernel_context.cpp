@@ -56,6 +56,14 @@ uint64_t ubBytes() {
   return t_context ? t_context->ub_bytes : default_ub;
 }
 uint64_t tilingKey() { return t_context ? t_context->tiling_key : g_icpu_tiling_key.load(); }
+bool tilingKeyIs(uint64_t key) {
+  const bool match = tilingKey() == key;
+  if (t_context && t_context->key_tested) {
+    *t_context->key_tested = true;
+    if (match) *t_context->key_taken = true;
+  }
+  return match;
+}
 void setIcpuTilingKey(uint64_t key) { g_icpu_tiling_key = key; }
 uint64_t icpuTilingKey() { return g_icpu_tiling_key.load(); }
 void setKernelMode(int mode) { g_kernel_mode = mode; }

@@ -56,6 +56,9 @@ Status launch(const char* kernel_name, uint32_t block_dim, const std::function<v
   base.soc = soc_name;
   base.ub_bytes = (*chip)->ub_bytes;
   base.tiling_key = opt.tiling_key;
+  std::atomic<bool> key_tested{false}, key_taken{false};
+  base.key_tested = &key_tested;
+  base.key_taken = &key_taken;
 
   std::vector<std::string> errors(block_dim);
   if (!opt.parallel || block_dim == 1) {
@@ -89,6 +92,16 @@ Status launch(const char* kernel_name, uint32_t block_dim, const std::function<v
   }
   for (const auto& e : errors)
     if (!e.empty()) return Status::error(ErrorCode::KernelCheckFailed, e);
+  // An NPU builds one kernel binary per key a TILING_KEY_IS names; a key none names has no
+  // binary and the launch fails. Here the kernel ran, tested the key and took no branch: its
+  // outputs hold nothing it meant to write.
+  if (key_tested && !key_taken)
+    return Status::error(
+        ErrorCode::KernelCheckFailed,
+        "kernel '{}': tiling key {} matches no TILING_KEY_IS branch of the kernel, "
+        "so no branch ran; set a key the kernel handles (TilingContext::SetTilingKey "
+        "in the host tiling, or ICPU_SET_TILING_KEY)",
+        name, opt.tiling_key);
   return Status::ok();
 }
 

@@ -1,6 +1,7 @@
 // launch_internal.h: the state launchKernel sets up for each block it runs.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -15,6 +16,9 @@ struct BlockContext {
   std::string soc;
   uint64_t ub_bytes = 0;
   uint64_t tiling_key = 0;
+  // Shared by the launch's blocks: a TILING_KEY_IS ran, and one was true.
+  std::atomic<bool>* key_tested = nullptr;
+  std::atomic<bool>* key_taken = nullptr;
 };
 
 /// The context of the block this thread runs, or nullptr outside a launch.

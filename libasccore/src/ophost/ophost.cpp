@@ -295,11 +295,12 @@ void convert(const void* src, ir::DType from, void* dst, ir::DType to, int64_t n
 
 class HostOpKernel : public ops::Kernel {
  public:
-  HostOpKernel(const Entry& e, uint32_t block_dim, std::vector<uint8_t> tiling, size_t workspace,
-               std::vector<Arg> ins, std::vector<Arg> outs, bool parallel)
+  HostOpKernel(const Entry& e, uint32_t block_dim, uint64_t tiling_key, std::vector<uint8_t> tiling,
+               size_t workspace, std::vector<Arg> ins, std::vector<Arg> outs, bool parallel)
       : entry_(e),
         parallel_(parallel),
         block_dim_(block_dim),
+        tiling_key_(tiling_key),
         tiling_(std::move(tiling)),
         workspace_(std::max<size_t>(workspace, 32)),
         ins_(std::move(ins)),
@@ -319,7 +320,8 @@ class HostOpKernel : public ops::Kernel {
     const KernelEntry fn = entry_.fn;
     uint8_t** args = args_.data();
     ascendc::LaunchOptions opt;
-    opt.parallel = parallel_;  // blocks on threads when the session has more than one
+    opt.parallel = parallel_;      // blocks on threads when the session has more than one
+    opt.tiling_key = tiling_key_;  // TilingContext::SetTilingKey's, for TILING_KEY_IS
     Status st = ascendc::launchKernel(
         entry_.kernel.c_str(), block_dim_, [fn, args] { fn(args); }, opt);
     if (!st.isOk()) throw ops::KernelRunError(std::move(st));
@@ -332,6 +334,7 @@ class HostOpKernel : public ops::Kernel {
   Entry entry_;
   bool parallel_;
   uint32_t block_dim_;
+  uint64_t tiling_key_;
   std::vector<uint8_t> tiling_, workspace_;
   std::vector<Arg> ins_, outs_;
   std::vector<uint8_t*> args_;
@@ -423,8 +426,9 @@ Result<std::unique_ptr<ops::Kernel>> makeHostKernel(const ops::KernelInit& k) {
       ++idx;
     }
   }
-  return std::unique_ptr<ops::Kernel>(new HostOpKernel(
-      *pick, blocks, std::move(tiling), workspace, std::move(ins), std::move(outs), k.threads > 1));
+  return std::unique_ptr<ops::Kernel>(new HostOpKernel(*pick, blocks, tc.GetTilingKey(),
+                                                       std::move(tiling), workspace, std::move(ins),
+                                                       std::move(outs), k.threads > 1));
 }
 
 /// Splits "<domain>::<opset>::<type>".

@@ -6,7 +6,7 @@ build="$BIN/.."
 ls "$build"/python/acl.*.so >/dev/null 2>&1 || skip "the pyACL module was not built (no python3-dev)"
 if ldd "$build"/python/acl.*.so | grep -q libasan; then
   export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-  export ASAN_OPTIONS=detect_leaks=0
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
 fi
 export PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}"
 run atc --model="$DATA/tiny_conv.onnx" --framework=5 --soc_version=Ascend310 --output=tiny --precision_mode=force_fp32

@@ -9,7 +9,7 @@ ls "$build"/python/acl.*.so >/dev/null 2>&1 || skip "the pyACL module was not bu
 # A sanitizer build's module needs the sanitizer runtime loaded before Python starts.
 if ldd "$build"/python/acl.*.so | grep -q libasan; then
   export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-  export ASAN_OPTIONS=detect_leaks=0
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
 fi
 run cmake --install "$build" --prefix "$PWD/prefix"
 expect_exit 0

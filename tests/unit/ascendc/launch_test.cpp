@@ -346,3 +346,30 @@ TEST_CASE("outside a launch a broken rule throws KernelError", "[ascendc]") {
     CHECK(has(e.what(), "DeQue: the queue is empty"));
   }
 }
+
+TEST_CASE("a tiling key no TILING_KEY_IS branch takes stops the launch, naming the key",
+          "[ascendc]") {
+  for (bool parallel : {false, true}) {
+    std::atomic<int> one{0}, two{0};
+    auto body = [&] {
+      if (TILING_KEY_IS(1))
+        ++one;
+      else if (TILING_KEY_IS(2))
+        ++two;
+    };
+    LaunchOptions opt;
+    opt.parallel = parallel;
+    opt.tiling_key = 2;
+    CHECK(run(body, 4, opt).empty());
+    CHECK(two == 4);
+    CHECK(one == 0);
+    opt.tiling_key = 3;  // an NPU has no kernel binary for a key no branch names
+    const std::string msg = run(body, 4, opt);
+    CHECK(has(msg, "kernel 'k': tiling key 3 matches no TILING_KEY_IS branch"));
+    CHECK(has(msg, "SetTilingKey"));
+  }
+  // A kernel that never tests the key runs with any key.
+  LaunchOptions opt;
+  opt.tiling_key = 9;
+  CHECK(run([] {}, 2, opt).empty());
+}

@@ -7,6 +7,8 @@
 
 #include "asc/ophost/ophost.h"
 #include "asc/ops/registry.h"
+#include "asc/runtime/session.h"
+#include "kernel_operator.h"
 #include "register/op_def_registry.h"
 #include "register/register.h"
 
@@ -28,6 +30,56 @@ class UtHostOp : public ops::OpDef {
 };
 
 void copyKernel(uint8_t** a) { std::memcpy(a[1], a[0], 4); }
+
+// Tiling that picks key 2 (or 5, which the kernel has no branch for), and a kernel that
+// branches on the key as Ascend C kernels do.
+ge::graphStatus tilingKey2(gert::TilingContext* c) {
+  c->SetBlockDim(1);
+  c->SetTilingKey(2);
+  return ge::GRAPH_SUCCESS;
+}
+ge::graphStatus tilingKey5(gert::TilingContext* c) {
+  c->SetBlockDim(1);
+  c->SetTilingKey(5);
+  return ge::GRAPH_SUCCESS;
+}
+class KeyedOp : public ops::OpDef {
+ public:
+  KeyedOp(const char* name, ops::TilingFunc fn) : OpDef(name) {
+    this->Input("x").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->Output("y").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->AICore().SetTiling(fn);
+  }
+};
+void keyedKernel(uint8_t** a) {
+  const float* x = reinterpret_cast<const float*>(a[0]);
+  float* y = reinterpret_cast<float*>(a[1]);
+  if (TILING_KEY_IS(1)) {
+    for (int i = 0; i < 4; ++i) y[i] = x[i] + 1.f;
+  } else if (TILING_KEY_IS(2)) {
+    for (int i = 0; i < 4; ++i) y[i] = x[i] * 2.f;
+  }
+}
+// One node of `op_type` on a [4] float input, run on {1, 2, 3, 4}.
+asc::Status runKeyed(const std::string& op_type, std::vector<float>* out) {
+  asc::ir::Graph g;
+  asc::ir::Value* x = g.addValue("x");
+  x->dtype = asc::ir::DType::F32;
+  x->shape = {4};
+  asc::ir::Value* y = g.addValue("y");  // shapes as an import leaves them (fromGraph infers none)
+  y->dtype = asc::ir::DType::F32;
+  y->shape = {4};
+  g.addNode(op_type, "n", {x}, {y});
+  g.inputs = {x};
+  g.outputs = {y};
+  ASC_TRY(auto s, asc::runtime::Session::fromGraph(std::move(g)));
+  const float in[4] = {1, 2, 3, 4};
+  ASC_RETURN_IF_ERROR(s->setInput(0, in, sizeof in));
+  ASC_RETURN_IF_ERROR(s->run());
+  const float* o = static_cast<const float*>(s->outputData(0));
+  out->assign(o, o + 4);
+  return asc::Status::ok();
+}
 
 asc::Status load(const char* origin) {
   asc::ops::PluginRegistrar r(origin);
@@ -105,4 +157,22 @@ TEST_CASE("ophost: what a plugin lacks is refused by name", "[ophost]") {
     CHECK_FALSE(st.isOk());
     CHECK(st.message().find("declares no operator") != std::string::npos);
   }
+}
+
+TEST_CASE("ophost: the tiling key SetTilingKey chose reaches TILING_KEY_IS", "[ophost]") {
+  ops::addPendingOpDef(std::unique_ptr<ops::OpDef>(new KeyedOp("AscUtKeyedA", tilingKey2)));
+  asc::ophost::addKernelEntry("AscUtKeyedA", "keyed_a", {ge::DT_FLOAT, ge::DT_FLOAT}, keyedKernel);
+  REQUIRE(load("ut").isOk());
+  std::vector<float> y;
+  asc::Status st = runKeyed("AscUtKeyedA", &y);
+  REQUIRE(st.isOk());
+  CHECK(y == std::vector<float>{2, 4, 6, 8});
+  // A key the kernel has no branch for: an error naming it, not outputs nobody wrote.
+  ops::addPendingOpDef(std::unique_ptr<ops::OpDef>(new KeyedOp("AscUtKeyedB", tilingKey5)));
+  asc::ophost::addKernelEntry("AscUtKeyedB", "keyed_b", {ge::DT_FLOAT, ge::DT_FLOAT}, keyedKernel);
+  REQUIRE(load("ut").isOk());
+  st = runKeyed("AscUtKeyedB", &y);
+  REQUIRE_FALSE(st.isOk());
+  INFO(st.toString());
+  CHECK(st.message().find("tiling key 5 matches no TILING_KEY_IS branch") != std::string::npos);
 }

@@ -39,6 +39,10 @@ ASC_API const char* socName();
 ASC_API uint64_t ubBytes();
 /// The tiling key of the current launch (ICPU_SET_TILING_KEY's value outside one).
 ASC_API uint64_t tilingKey();
+/// TILING_KEY_IS(key): whether the launch's tiling key is `key`, noting that the kernel tested
+/// it and, when true, that a branch took the key. A launch whose kernel tested the key and took
+/// no branch fails (launchKernel), as an NPU has no kernel binary for a key none names.
+ASC_API bool tilingKeyIs(uint64_t key);
 /// ICPU_SET_TILING_KEY: the key the next ICPU_RUN_KF launches with.
 ASC_API void setIcpuTilingKey(uint64_t key);
 /// SetKernelMode: recorded only (0 AIC, 1 AIV, 2 MIX); the CPU layer runs vector blocks.

@@ -43,4 +43,4 @@ T readTiling(const void* tiling, const char* call) {
   template <typename AscUnused = void>       \
   struct_type ascRegisteredTilingData(::optiling::AscTilingTag, int)
 
-#define TILING_KEY_IS(key) (::asc::ascendc::detail::tilingKey() == uint64_t(key))
+#define TILING_KEY_IS(key) (::asc::ascendc::detail::tilingKeyIs(uint64_t(key)))
