@@ -2,7 +2,9 @@
 # for an asc-tools install prefix (docs/acl.md, "Layout"): ASCEND_HOME_PATH, ASCEND_TOOLKIT_HOME
 # and ASCEND_OPP_PATH name the prefix, and PATH, LD_LIBRARY_PATH and PYTHONPATH reach its tools,
 # libraries (libascendcl.so in runtime/lib64) and the pyACL module (python/site-packages).
+# The same file is installed as <prefix>/bin/setenv.bash, which Ascend C samples' run.sh source.
 _asc_prefix=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd)
+[ "$(basename "$_asc_prefix")" = bin ] && _asc_prefix=$(dirname "$_asc_prefix")
 export ASCEND_HOME_PATH="$_asc_prefix"
 export ASCEND_TOOLKIT_HOME="$_asc_prefix"
 export ASCEND_OPP_PATH="$_asc_prefix/opp"

@@ -15,7 +15,6 @@
 
 namespace pyacl {
 
-
 // ---------------------------------------------------------------------------------------------
 // Argument conversion ("O&" converters: return 1 on success, 0 with an exception set).
 
@@ -231,7 +230,6 @@ template <typename F>
 PyCFunction asMethod(F fn) {
   return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(fn));
 }
-
 
 extern PyMethodDef aclMethods[];
 extern PyMethodDef rtMethods[];

@@ -19,18 +19,22 @@
 
 namespace {
 double nowUs() {
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return std::chrono::duration<double, std::micro>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  return v.empty()      ? 0
+         : v.size() % 2 ? v[v.size() / 2]
+                        : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
-#define CHECK(x)                                                                                \
-  do {                                                                                          \
-    if ((x) != ACL_SUCCESS) {                                                                   \
-      std::fprintf(stderr, "%s failed: %s\n", #x, aclGetRecentErrMsg());                        \
-      return 1;                                                                                 \
-    }                                                                                           \
+#define CHECK(x)                                                         \
+  do {                                                                   \
+    if ((x) != ACL_SUCCESS) {                                            \
+      std::fprintf(stderr, "%s failed: %s\n", #x, aclGetRecentErrMsg()); \
+      return 1;                                                          \
+    }                                                                    \
   } while (0)
 }  // namespace
 
@@ -51,7 +55,8 @@ int main(int argc, char** argv) {
   std::vector<std::vector<char>> inputs;
   for (const auto& t : s.inputs()) {
     std::vector<char> b(t.bytes);
-    if (t.dtype == asc::ir::DType::F32) {  // normal floats in [-1, 1) (random bytes would be denormals)
+    if (t.dtype ==
+        asc::ir::DType::F32) {  // normal floats in [-1, 1) (random bytes would be denormals)
       std::uniform_real_distribution<float> u(-1.f, 1.f);
       for (size_t k = 0; k + 4 <= b.size(); k += 4) {
         float v = u(rng);
@@ -85,12 +90,14 @@ int main(int argc, char** argv) {
     CHECK(aclmdlAddDatasetBuffer(out, aclCreateDataBuffer(dev, size)));
   }
   // Warm both.
-  for (size_t i = 0; i < inputs.size(); ++i) (void)s.setInput(i, inputs[i].data(), inputs[i].size());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    (void)s.setInput(i, inputs[i].data(), inputs[i].size());
   if (!s.run()) return 1;
   CHECK(aclmdlExecute(id, in, out));
   // Same bytes on both sides.
   for (size_t i = 0; i < s.outputs().size(); ++i)
-    if (std::memcmp(s.outputData(i), aclGetDataBufferAddr(aclmdlGetDatasetBuffer(out, i)), s.outputs()[i].bytes)) {
+    if (std::memcmp(s.outputData(i), aclGetDataBufferAddr(aclmdlGetDatasetBuffer(out, i)),
+                    s.outputs()[i].bytes)) {
       std::fprintf(stderr, "output %zu differs between the session and aclmdlExecute\n", i);
       return 1;
     }
@@ -107,7 +114,8 @@ int main(int argc, char** argv) {
         if (aclmdlExecute(id, in, out) != ACL_SUCCESS) std::abort();
         a = nowUs() - t0;
       } else {
-        for (size_t i = 0; i < inputs.size(); ++i) (void)s.setInput(i, inputs[i].data(), inputs[i].size());
+        for (size_t i = 0; i < inputs.size(); ++i)
+          (void)s.setInput(i, inputs[i].data(), inputs[i].size());
         (void)s.run();
         b = nowUs() - t0;
       }
@@ -117,7 +125,8 @@ int main(int argc, char** argv) {
     diff_us.push_back(a - b);
   }
   const double b = median(bare_us), a = median(acl_us), d = median(diff_us);
-  std::printf("bare_us=%.3f acl_us=%.3f overhead_us=%.3f overhead_pct=%.3f\n", b, a, d, 100.0 * d / b);
+  std::printf("bare_us=%.3f acl_us=%.3f overhead_us=%.3f overhead_pct=%.3f\n", b, a, d,
+              100.0 * d / b);
   aclmdlUnload(id);
   aclrtResetDevice(0);
   aclFinalize();

@@ -33,8 +33,14 @@ namespace detail_cpu {
 template <typename F, typename... Args>
 void icpuRun(const char* name, F&& kernel, uint32_t block_dim, Args&&... args) {
   auto body = [&]() { kernel(args...); };
+#ifdef ASC_TIKICPU_SOC  // the chip of the tikicpulib::<soc> target the program links
+  asc::ascendc::detail::icpuRunOn(
+      ASC_TIKICPU_SOC, name, block_dim, [](void* p) { (*static_cast<decltype(body)*>(p))(); },
+      &body);
+#else
   asc::ascendc::detail::icpuRun(
       name, block_dim, [](void* p) { (*static_cast<decltype(body)*>(p))(); }, &body);
+#endif
 }
 }  // namespace detail_cpu
 

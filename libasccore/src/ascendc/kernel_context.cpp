@@ -46,7 +46,9 @@ uint64_t ubBytesOf(const char* soc) {
   return chip.isOk() ? (*chip)->ub_bytes : 0;
 }
 
-void fail(const char* call, const std::string& message) { throw KernelError(call, message); }
+void failMessage(const char* call, const char* message) {
+  throw KernelError(call ? call : "", message ? message : "");
+}
 
 int64_t blockIdx() { return t_context ? t_context->block_idx : 0; }
 int64_t blockNum() { return t_context ? t_context->block_num : 1; }

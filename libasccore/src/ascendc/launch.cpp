@@ -132,8 +132,15 @@ void setIcpuLaunchOptions(const LaunchOptions& opt) {
 namespace detail {
 
 void icpuRun(const char* kernel_name, uint32_t block_dim, void (*body)(void*), void* body_arg) {
+  icpuRunOn(nullptr, kernel_name, block_dim, body, body_arg);
+}
+
+void icpuRunOn(const char* soc, const char* kernel_name, uint32_t block_dim, void (*body)(void*),
+               void* body_arg) {
+  LaunchOptions opt = icpuLaunchOptions();
+  if (soc && *soc && opt.soc.empty()) opt.soc = soc;
   Status st = launchKernel(
-      kernel_name, block_dim, [&]() { body(body_arg); }, icpuLaunchOptions());
+      kernel_name, block_dim, [&]() { body(body_arg); }, opt);
   if (!st.isOk()) ASC_LOG_ERROR("ICPU_RUN_KF: {}", st.toString());
 }
 

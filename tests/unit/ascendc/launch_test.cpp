@@ -347,7 +347,7 @@ TEST_CASE("outside a launch a broken rule throws KernelError", "[ascendc]") {
   }
 }
 
-TEST_CASE("a tiling key no TILING_KEY_IS branch takes stops the launch, naming the key",
+TEST_CASE("a tiling key that no TILING_KEY_IS branch takes stops the launch and names the key",
           "[ascendc]") {
   for (bool parallel : {false, true}) {
     std::atomic<int> one{0}, two{0};

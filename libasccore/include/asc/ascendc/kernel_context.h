@@ -28,8 +28,14 @@ class ASC_API KernelError : public std::runtime_error {
 
 namespace detail {
 
-/// Throws KernelError(call, message).
-[[noreturn]] ASC_API void fail(const char* call, const std::string& message);
+/// Throws KernelError(call, message). The library's kernel-facing functions take and return
+/// only C types, so kernels and host programs built with either C++ ABI
+/// (-D_GLIBCXX_USE_CXX11_ABI=0, as CANN's samples build, or 1) link against the one libasccore.
+[[noreturn]] ASC_API void failMessage(const char* call, const char* message);
+/// failMessage for a std::string message (inline: the string never crosses the library's ABI).
+[[noreturn]] inline void fail(const char* call, const std::string& message) {
+  failMessage(call, message.c_str());
+}
 
 /// The block this thread runs (0 outside a launch) and the launch's block count (1 outside).
 ASC_API int64_t blockIdx();
@@ -60,6 +66,11 @@ ASC_API size_t gmExtent(const void* ptr);
 /// it for lastLaunchStatus().
 ASC_API void icpuRun(const char* kernel_name, uint32_t block_dim, void (*body)(void*),
                      void* body_arg);
+/// icpuRun on chip `soc` (its unified-buffer size bounds the kernel's TPipe): what ICPU_RUN_KF
+/// calls when the program was built against a chip's tikicpulib target (tikicpulib::<soc>
+/// defines ASC_TIKICPU_SOC). An unknown chip fails the launch, naming it.
+ASC_API void icpuRunOn(const char* soc, const char* kernel_name, uint32_t block_dim,
+                       void (*body)(void*), void* body_arg);
 
 }  // namespace detail
 }  // namespace asc::ascendc
