@@ -231,6 +231,7 @@ class Runner {
     so.threads = o_.threads;
     so.profile = o_.debug == "true";
     so.verify = o_.skip_verify == "true" ? om::Verify::Skip : om::Verify::Whole;
+    so.check_unwritten = o_.check_unwritten == "true";
     if (o_.dump == "true") {
       runtime::DumpOptions d;
       d.mode = o_.dump_mode == "input" ? runtime::DumpMode::Input

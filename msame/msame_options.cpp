@@ -48,6 +48,9 @@ std::string usage() {
          "  --profiler     accepted spelling, not supported (run the command under msprof)\n"
          "  --skip_verify  true skips checking every byte of the .om against its checksum at\n"
          "                 load (default false: a damaged file is refused with E10041)\n"
+         "  --check_unwritten true: before a custom operator's Ascend C kernel runs, fill its\n"
+         "                 outputs with a NaN pattern; an output element the kernel did not write\n"
+         "                 stops the run naming the node and the range (default false)\n"
          "  --shard i/N    (asc-tools) folder mode: run only the files k (sorted by name) with\n"
          "                 k mod N == i, into <output>/shard_<i>_of_<N>/, recording each input's\n"
          "                 outputs, time and status in its manifest.jsonl; N processes on N\n"
@@ -81,7 +84,8 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
       "random_input", "", cxxopts::value<std::string>())("log", "", cxxopts::value<std::string>())(
       "op_plugin_path", "", cxxopts::value<std::string>())(
       "shard", "", cxxopts::value<std::string>())("skip_verify", "", cxxopts::value<std::string>())(
-      "resume", "")("version", "")("help", "");
+      "check_unwritten", "", cxxopts::value<std::string>())("resume", "")("version", "")("help",
+                                                                                         "");
   // Integer options: strict syntax here (asc::cli), the real tool's range messages where the
   // value is used (msame.cpp).
   auto toInt = [](const std::string& name, const std::string& v,
@@ -112,6 +116,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     get("dymShape", o.dym_shape);
     get("input_shape", o.input_shape);
     get("skip_verify", o.skip_verify);
+    get("check_unwritten", o.check_unwritten);
     if (r.count("loop")) {
       ASC_TRY(o.loop, toInt("loop", r["loop"].as<std::string>(),
                             "from 1 to 100 (to --max_loop when given)"));
@@ -163,6 +168,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     ASC_RETURN_IF_ERROR(cli::parseBool("debug", o.debug).status());
     ASC_RETURN_IF_ERROR(cli::parseBool("profiler", o.profiler).status());
     ASC_RETURN_IF_ERROR(cli::parseBool("skip_verify", o.skip_verify).status());
+    ASC_RETURN_IF_ERROR(cli::parseBool("check_unwritten", o.check_unwritten).status());
     o.help = r.count("help") > 0;
     o.version = r.count("version") > 0;
   } catch (const cxxopts::exceptions::exception& e) {

@@ -13,8 +13,10 @@ struct Options {
   int max_loop = 100;  // the real tool's cap; --max_loop raises it for benchmarks
   std::string dump = "false", profiler = "false", debug = "false";
   std::string skip_verify = "false";  // (asc-tools) true: no integrity check of the .om at load
-  std::string dump_mode = "output";   // output, input or all (acl.json's dump_mode values)
-  std::string dump_format;            // ascend (default for .om) or npy; .onnx: golden .npy
+  std::string check_unwritten =
+      "false";                       // (asc-tools) true: custom kernels' unwritten outputs fail
+  std::string dump_mode = "output";  // output, input or all (acl.json's dump_mode values)
+  std::string dump_format;           // ascend (default for .om) or npy; .onnx: golden .npy
   int device = 0;
   std::string output_size, dym_batch, dym_hw, dym_dims, dym_shape;
   std::string input_shape;  // ONNX models only: pins dynamic input dims

@@ -345,7 +345,8 @@ rm -rf "$work" && mkdir -p "$work"
 atc --model="$here/$op/$op.onnx" --framework=5 --output="$work/$op" --soc_version=@SOC@ \
     --precision_mode=must_keep_origin_dtype --op_plugin_path="$plugin"
 inputs=$(ls "$work"/input_*.bin | sort -V | paste -sd, -)
-msame --model "$work/$op.om" --input "$inputs" --output "$work/out" --op_plugin_path "$plugin"
+msame --model "$work/$op.om" --input "$inputs" --output "$work/out" --op_plugin_path "$plugin" \
+  --check_unwritten true
 run=$(ls -d "$work"/out/*/ | head -n 1)
 status=0
 for expected in "$work"/expected_*.bin; do

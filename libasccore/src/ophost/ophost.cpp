@@ -295,9 +295,12 @@ void convert(const void* src, ir::DType from, void* dst, ir::DType to, int64_t n
 
 class HostOpKernel : public ops::Kernel {
  public:
-  HostOpKernel(const Entry& e, uint32_t block_dim, uint64_t tiling_key, std::vector<uint8_t> tiling,
-               size_t workspace, std::vector<Arg> ins, std::vector<Arg> outs, bool parallel)
+  HostOpKernel(const Entry& e, std::string node, uint32_t block_dim, uint64_t tiling_key,
+               std::vector<uint8_t> tiling, size_t workspace, std::vector<Arg> ins,
+               std::vector<Arg> outs, bool parallel, bool check_unwritten)
       : entry_(e),
+        node_(std::move(node)),
+        check_unwritten_(check_unwritten),
         parallel_(parallel),
         block_dim_(block_dim),
         tiling_key_(tiling_key),
@@ -317,6 +320,8 @@ class HostOpKernel : public ops::Kernel {
   void run() override {
     for (Arg& a : ins_)
       if (a.have != a.want) convert(a.data, a.have, a.scratch.data(), a.want, a.numel);
+    if (check_unwritten_)
+      for (size_t i = 0; i < outs_.size(); ++i) fillPattern(i);
     const KernelEntry fn = entry_.fn;
     uint8_t** args = args_.data();
     ascendc::LaunchOptions opt;
@@ -325,13 +330,60 @@ class HostOpKernel : public ops::Kernel {
     Status st = ascendc::launchKernel(
         entry_.kernel.c_str(), block_dim_, [fn, args] { fn(args); }, opt);
     if (!st.isOk()) throw ops::KernelRunError(std::move(st));
+    if (check_unwritten_)
+      for (size_t i = 0; i < outs_.size(); ++i) checkPattern(i);
     for (Arg& a : outs_)
       if (a.have != a.want) convert(a.scratch.data(), a.want, a.data, a.have, a.numel);
   }
   std::string implName() const override { return "ascendc:" + entry_.kernel; }
 
  private:
+  // --check_unwritten: every element of an output starts as a pattern no kernel computes by
+  // chance (a NaN with a payload for floats), so one the kernel never wrote is found after it.
+  static uint64_t pattern(size_t elem) {
+    switch (elem) {
+      case 1:
+        return 0xA5;
+      case 2:
+        return 0x7E5A;  // fp16 NaN
+      case 4:
+        return 0x7FBADBADu;  // fp32 NaN
+      default:
+        return 0x7FFBADBADBADBAD5ull;  // fp64 NaN
+    }
+  }
+  uint8_t* outData(size_t i) { return args_[ins_.size() + i]; }
+  void fillPattern(size_t i) {
+    const Arg& a = outs_[i];
+    const size_t elem = ir::dtypeSize(a.want);
+    const uint64_t p = pattern(elem);
+    uint8_t* d = outData(i);
+    for (int64_t k = 0; k < a.numel; ++k) std::memcpy(d + k * elem, &p, elem);
+  }
+  void checkPattern(size_t i) {
+    const Arg& a = outs_[i];
+    const size_t elem = ir::dtypeSize(a.want);
+    const uint64_t p = pattern(elem);
+    const uint8_t* d = outData(i);
+    int64_t first = -1, last = -1, count = 0;
+    for (int64_t k = 0; k < a.numel; ++k)
+      if (std::memcmp(d + k * elem, &p, elem) == 0) {
+        if (first < 0) first = k;
+        last = k;
+        ++count;
+      }
+    if (count == 0) return;
+    throw ops::KernelRunError(Status::error(
+        ErrorCode::KernelCheckFailed,
+        "node '{}': kernel '{}' left {} of the {} elements of output {} unwritten (the first at "
+        "{}, the last at {}); an NPU would leave whatever the memory held there. Check the "
+        "kernel's tiling (block and tile counts, the tail) and its TILING_KEY_IS branches",
+        node_, entry_.kernel, count, a.numel, i, first, last));
+  }
+
   Entry entry_;
+  std::string node_;
+  bool check_unwritten_;
   bool parallel_;
   uint32_t block_dim_;
   uint64_t tiling_key_;
@@ -426,9 +478,9 @@ Result<std::unique_ptr<ops::Kernel>> makeHostKernel(const ops::KernelInit& k) {
       ++idx;
     }
   }
-  return std::unique_ptr<ops::Kernel>(new HostOpKernel(*pick, blocks, tc.GetTilingKey(),
-                                                       std::move(tiling), workspace, std::move(ins),
-                                                       std::move(outs), k.threads > 1));
+  return std::unique_ptr<ops::Kernel>(
+      new HostOpKernel(*pick, n.name, blocks, tc.GetTilingKey(), std::move(tiling), workspace,
+                       std::move(ins), std::move(outs), k.threads > 1, k.check_unwritten));
 }
 
 /// Splits "<domain>::<opset>::<type>".

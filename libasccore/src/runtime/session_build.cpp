@@ -499,7 +499,7 @@ Status Session::Impl::createKernel(Step& s) {
     s.scratch_from = env.scratchpads.size();
     for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k)
       s.temp_from[k] = env.temporaries[k].size();
-    ops::KernelInit init{*s.node, {}, {}, env, threads};
+    ops::KernelInit init{*s.node, {}, {}, env, threads, check_unwritten};
     for (int id : s.ins) init.inputs.push_back(ref(id));
     for (int id : s.outs) init.outputs.push_back(ref(id));
     env.weights_read.clear();
@@ -654,6 +654,7 @@ Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionO
   impl->threads = resolveThreads(opts.threads);
   impl->shared_arena = opts.shared_arena;
   impl->profile = opts.profile;
+  impl->check_unwritten = opts.check_unwritten;
   impl->observer = opts.observer;
   if (trace::enabled()) {
     impl->tracer = std::make_unique<TraceObserver>(impl->graph.name, impl->threads);

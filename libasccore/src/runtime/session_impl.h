@@ -81,6 +81,7 @@ class Session::Impl {
   std::shared_ptr<SharedArena> shared_arena;  // set when the arena is a shared one
   size_t arena_bytes = 0;
   bool profile = false;
+  bool check_unwritten = false;
   StepObserver* observer = nullptr;
   int observed_step = -1;  // the step whose onStep is running (writeValue), else -1
   std::vector<double> step_ms;

@@ -16,6 +16,7 @@ inline bool ReadFile(const std::string& path, size_t size, void* buf) {
 
 inline bool WriteFile(const std::string& path, const void* buf, size_t size) {
   std::ofstream f(path, std::ios::binary);
-  return static_cast<bool>(f.write(static_cast<const char*>(buf), static_cast<std::streamsize>(size)));
+  return static_cast<bool>(
+      f.write(static_cast<const char*>(buf), static_cast<std::streamsize>(size)));
 }
 #endif

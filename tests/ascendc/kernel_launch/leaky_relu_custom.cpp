@@ -46,7 +46,7 @@ class KernelLeakyRelu {
 };
 
 extern "C" __global__ __aicore__ void leaky_relu_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
-                                                         GM_ADDR tiling) {
+                                                        GM_ADDR tiling) {
   LeakyReluCustomTilingData t = *reinterpret_cast<__gm__ LeakyReluCustomTilingData*>(tiling);
   if (TILING_KEY_IS(1)) {
     KernelLeakyRelu op;

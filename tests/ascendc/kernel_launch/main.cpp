@@ -12,7 +12,7 @@
 #else
 #include "tikicpulib.h"
 extern "C" __global__ __aicore__ void leaky_relu_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
-                                                         GM_ADDR tiling);
+                                                        GM_ADDR tiling);
 #endif
 
 int32_t main(int32_t argc, char* argv[]) {

@@ -60,8 +60,15 @@ void keyedKernel(uint8_t** a) {
     for (int i = 0; i < 4; ++i) y[i] = x[i] * 2.f;
   }
 }
+// A kernel that forgets its tail: writes 2 of the 4 outputs.
+void halfKernel(uint8_t** a) {
+  const float* x = reinterpret_cast<const float*>(a[0]);
+  float* y = reinterpret_cast<float*>(a[1]);
+  for (int i = 0; i < 2; ++i) y[i] = x[i];
+}
 // One node of `op_type` on a [4] float input, run on {1, 2, 3, 4}.
-asc::Status runKeyed(const std::string& op_type, std::vector<float>* out) {
+asc::Status runKeyed(const std::string& op_type, std::vector<float>* out,
+                     const asc::runtime::SessionOptions& opts = {}) {
   asc::ir::Graph g;
   asc::ir::Value* x = g.addValue("x");
   x->dtype = asc::ir::DType::F32;
@@ -72,7 +79,7 @@ asc::Status runKeyed(const std::string& op_type, std::vector<float>* out) {
   g.addNode(op_type, "n", {x}, {y});
   g.inputs = {x};
   g.outputs = {y};
-  ASC_TRY(auto s, asc::runtime::Session::fromGraph(std::move(g)));
+  ASC_TRY(auto s, asc::runtime::Session::fromGraph(std::move(g), opts));
   const float in[4] = {1, 2, 3, 4};
   ASC_RETURN_IF_ERROR(s->setInput(0, in, sizeof in));
   ASC_RETURN_IF_ERROR(s->run());
@@ -175,4 +182,25 @@ TEST_CASE("ophost: the tiling key SetTilingKey chose reaches TILING_KEY_IS", "[o
   REQUIRE_FALSE(st.isOk());
   INFO(st.toString());
   CHECK(st.message().find("tiling key 5 matches no TILING_KEY_IS branch") != std::string::npos);
+}
+
+TEST_CASE("ophost: check_unwritten names the outputs a kernel left unwritten", "[ophost]") {
+  ops::addPendingOpDef(std::unique_ptr<ops::OpDef>(new KeyedOp("AscUtHalfA", tilingKey2)));
+  asc::ophost::addKernelEntry("AscUtHalfA", "half_a", {ge::DT_FLOAT, ge::DT_FLOAT}, halfKernel);
+  REQUIRE(load("ut").isOk());
+  std::vector<float> y;
+  asc::runtime::SessionOptions opts;
+  opts.check_unwritten = true;
+  asc::Status st = runKeyed("AscUtHalfA", &y, opts);
+  REQUIRE_FALSE(st.isOk());
+  INFO(st.toString());
+  CHECK(st.code() == asc::ErrorCode::KernelCheckFailed);
+  CHECK(st.message().find("node 'n': kernel 'half_a' left 2 of the 4 elements of output 0 "
+                          "unwritten (the first at 2, the last at 3)") != std::string::npos);
+  // A kernel that writes everything passes the check.
+  ops::addPendingOpDef(std::unique_ptr<ops::OpDef>(new KeyedOp("AscUtFullA", tilingKey2)));
+  asc::ophost::addKernelEntry("AscUtFullA", "full_a", {ge::DT_FLOAT, ge::DT_FLOAT}, keyedKernel);
+  REQUIRE(load("ut").isOk());
+  REQUIRE(runKeyed("AscUtFullA", &y, opts).isOk());
+  CHECK(y == std::vector<float>{2, 4, 6, 8});
 }

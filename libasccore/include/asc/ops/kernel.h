@@ -68,6 +68,9 @@ struct KernelInit {
   std::vector<TensorRef> outputs;
   KernelEnv& env;
   int threads = 1;
+  /// A kernel that runs code it does not control (a custom operator's Ascend C kernel) checks
+  /// that the code writes every element of its outputs (SessionOptions::check_unwritten).
+  bool check_unwritten = false;
 };
 
 /// What a kernel's run() throws when it cannot finish (a custom operator's Ascend C kernel that

@@ -66,6 +66,10 @@ struct SessionOptions {
   om::Verify verify = om::Verify::Whole;
   /// Time every step (one clock read per step); see Session::stepProfile().
   bool profile = false;
+  /// Custom operators' Ascend C kernels: fill every output with a NaN pattern before the kernel
+  /// runs and fail the run (EZ9999, naming the node, the output and the elements) when some of
+  /// it is left unwritten (msame --check_unwritten=true; ops::KernelInit::check_unwritten).
+  bool check_unwritten = false;
   /// Share activation memory between values whose lifetimes do not overlap (an OM built with
   /// reuse off gets none either way). Off keeps every value readable after the run.
   bool reuse_memory = true;
