@@ -3,7 +3,8 @@
 // compiles with g++ against this header unchanged and runs through ICPU_RUN_KF (tikicpulib.h)
 // or asc::ascendc::launchKernel (asc/ascendc/launch.h). Supported: GlobalTensor, LocalTensor,
 // TPipe, TQue, TBuf, DataCopy/DataCopyPad, the common vector instructions in their count forms,
-// GET_TILING_DATA; the checks and the differences from the NPU are in docs/ascendc.md.
+// GET_TILING_DATA, atomic copies, workspaces, printf/DumpTensor/ASSERT; the checks and the
+// differences from the NPU are in docs/ascendc.md.
 #pragma once
 
 #include "asc_cpu/kernel_types.h"
@@ -12,3 +13,4 @@
 #include "asc_cpu/kernel_data_copy.h"
 #include "asc_cpu/kernel_vec.h"
 #include "asc_cpu/kernel_tiling.h"
+#include "asc_cpu/kernel_misc.h"

@@ -67,6 +67,19 @@ bool tilingKeyIs(uint64_t key) {
   return match;
 }
 void setIcpuTilingKey(uint64_t key) { g_icpu_tiling_key = key; }
+namespace {
+thread_local int t_atomic_outside = 0;  // outside a launch (a kernel called directly)
+thread_local void* t_sys_workspace_outside = nullptr;
+std::mutex g_atomic_mu;
+}  // namespace
+void setAtomicMode(int mode) { (t_context ? t_context->atomic_mode : t_atomic_outside) = mode; }
+int atomicMode() { return t_context ? t_context->atomic_mode : t_atomic_outside; }
+void gmAtomicLock() { g_atomic_mu.lock(); }
+void gmAtomicUnlock() { g_atomic_mu.unlock(); }
+void setSysWorkspace(void* ptr) {
+  (t_context ? t_context->sys_workspace : t_sys_workspace_outside) = ptr;
+}
+void* sysWorkspace() { return t_context ? t_context->sys_workspace : t_sys_workspace_outside; }
 uint64_t icpuTilingKey() { return g_icpu_tiling_key.load(); }
 void setKernelMode(int mode) { g_kernel_mode = mode; }
 int kernelMode() { return g_kernel_mode.load(); }

@@ -16,6 +16,8 @@ struct BlockContext {
   std::string soc;
   uint64_t ub_bytes = 0;
   uint64_t tiling_key = 0;
+  int atomic_mode = 0;            // SetAtomicAdd/Max/Min (0: none)
+  void* sys_workspace = nullptr;  // SetSysWorkspace
   // Shared by the launch's blocks: a TILING_KEY_IS ran, and one was true.
   std::atomic<bool>* key_tested = nullptr;
   std::atomic<bool>* key_taken = nullptr;

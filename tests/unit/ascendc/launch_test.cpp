@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <cstring>
 #include <mutex>
 #include <set>
 #include <string>
@@ -372,4 +373,61 @@ TEST_CASE("a tiling key that no TILING_KEY_IS branch takes stops the launch and 
   LaunchOptions opt;
   opt.tiling_key = 9;
   CHECK(run([] {}, 2, opt).empty());
+}
+
+TEST_CASE("atomic copies to global memory add, max and min across blocks", "[ascendc]") {
+  for (bool parallel : {false, true}) {
+    void* mem = AscendC::GmAlloc(8 * sizeof(float));
+    auto body = [mem](int mode) {
+      return [mem, mode] {
+        TPipe pipe;
+        TQue<QuePosition::VECOUT, 1> q;
+        pipe.InitBuffer(q, 1, 32);
+        LocalTensor<float> t = q.AllocTensor<float>();
+        for (int i = 0; i < 8; ++i) t.SetValue(i, float(GetBlockIdx() + 1) * (i % 2 ? -1.f : 1.f));
+        GlobalTensor<float> g;
+        g.SetGlobalBuffer((__gm__ float*)mem, 8);
+        if (mode == 1) SetAtomicAdd<float>();
+        if (mode == 2) SetAtomicMax<float>();
+        DataCopy(g, t, 8);
+        SetAtomicNone();
+        q.FreeTensor(t);
+      };
+    };
+    LaunchOptions opt;
+    opt.parallel = parallel;
+    auto* f = static_cast<float*>(mem);
+    CHECK(run(body(1), 4, opt).empty());  // 1 + 2 + 3 + 4 onto zeros
+    CHECK(f[0] == 10.f);
+    CHECK(f[1] == -10.f);
+    std::memset(mem, 0, 32);
+    CHECK(run(body(2), 4, opt).empty());
+    CHECK(f[0] == 4.f);
+    CHECK(f[1] == 0.f);  // max(0, -1, -2, -3, -4)
+    AscendC::GmFree(mem);
+  }
+}
+
+TEST_CASE("Axpy, workspaces and ASSERT", "[ascendc]") {
+  auto ok = run([] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64);
+    LocalTensor<float> a = buf.Get<float>(8);
+    LocalTensor<float> b = buf.Get<float>()[8];
+    for (int i = 0; i < 8; ++i) {
+      a.SetValue(i, float(i));
+      b.SetValue(i, 1.f);
+    }
+    Axpy(b, a, 0.5f, 8);  // b = a * 0.5 + b
+    ASSERT(b.GetValue(4) == 3.f);
+    uint8_t ws[32];
+    ASSERT(GetUserWorkspace(ws) == ws);
+    SetSysWorkspace(ws);
+    ASSERT(GetSysWorkspacePtr() == ws);
+  });
+  CHECK(ok.empty());
+  auto failed = run([] { ASSERT(GetBlockIdx() == 7); }, 2);
+  CHECK(has(failed, "kernel 'k' block 0: ASSERT: GetBlockIdx() == 7 is false at"));
+  CHECK(has(failed, "launch_test.cpp:"));
 }

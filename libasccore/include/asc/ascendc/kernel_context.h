@@ -55,6 +55,18 @@ ASC_API void setIcpuTilingKey(uint64_t key);
 ASC_API void setKernelMode(int mode);
 ASC_API int kernelMode();
 
+/// SetAtomicAdd/Max/Min/None: how this block's copies to global memory combine with what is
+/// there (0 none: overwrite; 1 add; 2 max; 3 min). Every block starts with none.
+ASC_API void setAtomicMode(int mode);
+ASC_API int atomicMode();
+/// Serialises the read-modify-write of atomic copies to global memory across blocks running on
+/// different threads (an NPU's atomic unit does this in hardware).
+ASC_API void gmAtomicLock();
+ASC_API void gmAtomicUnlock();
+/// SetSysWorkspace/GetSysWorkspacePtr: the block's system workspace pointer (null until set).
+ASC_API void setSysWorkspace(void* ptr);
+ASC_API void* sysWorkspace();
+
 /// GmAlloc/GmFree: zeroed, 64-byte aligned global memory, remembered so that a GlobalTensor set
 /// without a size is still bounded by its allocation.
 ASC_API void* gmAlloc(size_t bytes);

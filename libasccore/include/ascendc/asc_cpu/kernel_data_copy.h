@@ -7,9 +7,32 @@
 #include <cstdint>
 #include <cstring>
 
+#include "asc/ascendc/kernel_context.h"
 #include "asc_cpu/kernel_tensor.h"
+#include "asc_cpu/kernel_vec.h"
 
 namespace AscendC {
+namespace detail_cpu {
+
+/// Stores `n` elements into global memory as the block's atomic mode says: a plain copy, or a
+/// read-modify-write (add, max, min) that blocks on other threads cannot interleave.
+template <typename T>
+void storeGm(T* gm, const T* src, uint64_t n) {
+  const int mode = asc::ascendc::detail::atomicMode();
+  if (mode == 0) {
+    std::memcpy(gm, src, n * sizeof(T));
+    return;
+  }
+  using C = CalcT<T>;
+  asc::ascendc::detail::gmAtomicLock();
+  for (uint64_t i = 0; i < n; ++i) {
+    const C a = C(gm[i]), b = C(src[i]);
+    gm[i] = T(mode == 1 ? a + b : mode == 2 ? maxOf<T>(a, b) : minOf<T>(a, b));
+  }
+  asc::ascendc::detail::gmAtomicUnlock();
+}
+
+}  // namespace detail_cpu
 
 /// DataCopy's strided form: blockCount blocks of blockLen 32-byte units, with srcStride and
 /// dstStride 32-byte units skipped between blocks.
@@ -90,7 +113,7 @@ template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
   detail_cpu::checkBlocks32<T>("DataCopy", count);
   const T* s = src.ascData("DataCopy", "src", count);
-  std::memcpy(dst.ascData("DataCopy", 0, count), s, size_t(count) * sizeof(T));
+  detail_cpu::storeGm(dst.ascData("DataCopy", 0, count), s, count);
 }
 
 /// UB -> UB, `count` elements.
@@ -110,7 +133,7 @@ void copyBlocks(const Dst& dst, const Src& src, const DataCopyParams& p) {
     uint64_t dof = i * (len + uint64_t(p.dstStride) * unit);
     if constexpr (std::is_same_v<Dst, GlobalTensor<D>>) {
       const D* s = src[uint32_t(so)].ascData("DataCopy", "src", len);
-      std::memcpy(dst.ascData("DataCopy", dof, len), s, len * sizeof(D));
+      storeGm(dst.ascData("DataCopy", dof, len), s, len);
     } else if constexpr (std::is_same_v<Src, GlobalTensor<S>>) {
       D* d = dst[uint32_t(dof)].ascData("DataCopy", "dst", len);
       std::memcpy(d, src.ascData("DataCopy", so, len), len * sizeof(D));
@@ -193,7 +216,7 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
   for (uint32_t i = 0; i < p.blockCount; ++i) {
     LocalTensor<T> s = src[uint32_t(i * src_step / sizeof(T))];
     const T* in = s.ascData(call, "src", elems);
-    std::memcpy(dst.ascData(call, i * dst_step / sizeof(T), elems), in, p.blockLen);
+    detail_cpu::storeGm(dst.ascData(call, i * dst_step / sizeof(T), elems), in, elems);
   }
 }
 

@@ -1,0 +1,100 @@
+// kernel_misc.h: the rest of the kernel API that samples use around the vector instructions:
+// atomic copies to global memory (SetAtomicAdd/Max/Min/None), workspaces (GetUserWorkspace,
+// SetSysWorkspace, GetSysWorkspacePtr), Axpy, and debugging (printf/PRINTF, DumpTensor, ASSERT).
+#pragma once
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <type_traits>
+
+#include "asc/ascendc/kernel_context.h"
+#include "asc_cpu/kernel_vec.h"
+
+namespace AscendC {
+/// Copies to global memory after this add their values to what is there (T: the elements'
+/// type, as CANN spells it), until SetAtomicNone.
+template <typename T>
+void SetAtomicAdd() {
+  asc::ascendc::detail::setAtomicMode(1);
+}
+template <typename T>
+void SetAtomicMax() {
+  asc::ascendc::detail::setAtomicMode(2);
+}
+template <typename T>
+void SetAtomicMin() {
+  asc::ascendc::detail::setAtomicMode(3);
+}
+inline void SetAtomicNone() { asc::ascendc::detail::setAtomicMode(0); }
+
+/// The user part of the workspace the host sized (TilingContext::GetWorkspaceSizes). The CPU
+/// layer's library APIs need no system workspace, so the user part starts at the workspace
+/// itself (platform_ascendc's GetLibApiWorkSpaceSize is 0 here).
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
+inline void SetSysWorkspace(GM_ADDR workspace) { asc::ascendc::detail::setSysWorkspace(workspace); }
+inline GM_ADDR GetSysWorkspacePtr() {
+  return static_cast<GM_ADDR>(asc::ascendc::detail::sysWorkspace());
+}
+
+/// dst = src * scalar + dst, `count` elements (dst may be float with a half src).
+template <typename T, typename U>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+          const typename detail_cpu::Same<U>::type& scalar, const int32_t& count) {
+  detail_cpu::checkCount("Axpy", count);
+  T* d = dst.ascData("Axpy", "dst", count);
+  const U* s = src.ascData("Axpy", "src", count);
+  using C = detail_cpu::CalcT<T>;
+  const C k = C(detail_cpu::CalcT<U>(scalar));
+  for (int32_t i = 0; i < count; ++i) d[i] = T(C(detail_cpu::CalcT<U>(s[i])) * k + C(d[i]));
+}
+
+/// Kernel printf: the block's line on stdout, prefixed with its index ("[block 3] ..."). A
+/// template, as CANN's is, so that an unqualified printf in a kernel with `using namespace
+/// AscendC` picks it over C's without ambiguity.
+template <typename... Args>
+void printf(const char* fmt, Args... args) {
+  char buf[1024];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-security"
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  if constexpr (sizeof...(Args) == 0)
+    std::snprintf(buf, sizeof buf, "%s", fmt);
+  else
+    std::snprintf(buf, sizeof buf, fmt, args...);
+#pragma GCC diagnostic pop
+  std::printf("[block %" PRId64 "] %s", asc::ascendc::detail::blockIdx(), buf);
+  std::fflush(stdout);
+}
+
+/// Prints `dumpSize` elements of a tensor with a description number, on stdout.
+template <typename T>
+void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize) {
+  const T* p = tensor.ascData("DumpTensor", "tensor", dumpSize);
+  std::printf("[block %" PRId64 "] DumpTensor desc=%u size=%u:", asc::ascendc::detail::blockIdx(),
+              desc, dumpSize);
+  for (uint32_t i = 0; i < dumpSize; ++i) std::printf(" %g", double(detail_cpu::CalcT<T>(p[i])));
+  std::printf("\n");
+  std::fflush(stdout);
+}
+template <typename T>
+void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize) {
+  const T* p = tensor.ascData("DumpTensor", 0, dumpSize);
+  std::printf("[block %" PRId64 "] DumpTensor desc=%u size=%u:", asc::ascendc::detail::blockIdx(),
+              desc, dumpSize);
+  for (uint32_t i = 0; i < dumpSize; ++i) std::printf(" %g", double(detail_cpu::CalcT<T>(p[i])));
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+}  // namespace AscendC
+
+#define PRINTF AscendC::printf
+/// ASSERT(cond): a false condition stops the launch, naming the kernel, the block and the
+/// condition's text, file and line.
+#define ASSERT(cond)                                                                        \
+  do {                                                                                      \
+    if (!(cond))                                                                            \
+      ::asc::ascendc::detail::fail("ASSERT", std::string(#cond) + " is false at " __FILE__ \
+                                             ":" + std::to_string(__LINE__));               \
+  } while (0)
