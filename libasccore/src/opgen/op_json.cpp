@@ -68,8 +68,13 @@ const Value* field(const Value& obj, const char* name) {
   return it == f.end() ? nullptr : &it->second;
 }
 
+// A list of strings; a lone string counts as a list of one (real projects write "type": "float").
 Status stringList(Ctx& c, const std::string& op, const std::string& where, const Value* v,
                   std::vector<std::string>* out) {
+  if (v && v->kind_case() == Value::kStringValue) {
+    out->push_back(v->string_value());
+    return Status::ok();
+  }
   if (!v || v->kind_case() != Value::kListValue)
     return c.fail(kOpDefineError, "op '{}': {} must be a list of strings", op, where);
   for (const auto& e : v->list_value().values()) {

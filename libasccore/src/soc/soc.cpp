@@ -14,7 +14,7 @@ const std::vector<SocInfo>& allSocs() {
   constexpr uint64_t KiB = 1024;
   static const std::vector<SocInfo> table = {
       {"Ascend310", "MINI", 8 * GiB, 16, false, 8.0, {}, 256 * KiB},
-      {"Ascend310B1", "MINI", 16 * GiB, 16, false, 10.0, {}, 256 * KiB},
+      {"Ascend310B1", "MINI", 16 * GiB, 16, false, 10.0, {}, 248 * KiB},  // UB: docs/ascendc.md
       {"Ascend310P1", "MINI", 24 * GiB, 16, false, 70.0, {}, 256 * KiB},
       {"Ascend310P3", "MINI", 24 * GiB, 16, false, 70.0, {}, 256 * KiB},
       {"Ascend910", "CLOUD", 32 * GiB, 16, false, 256.0, {}, 256 * KiB},

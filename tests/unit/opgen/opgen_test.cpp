@@ -56,6 +56,20 @@ TEST_CASE("opgen: an op JSON's columns, types and attributes", "[opgen]") {
   CHECK(d.attrs[2].default_value.empty());
 }
 
+TEST_CASE("opgen: a type or format given as one string is a list of one", "[opgen]") {
+  int code = -1;
+  asc::Status st;
+  auto ops = parse(R"([{"op": "ReluCustom", "input_desc": [{"name": "x", "param_type": "required",
+      "type": "float16", "format": "ND"}], "output_desc": [{"name": "y", "type": "float16"}]}])",
+                   &code, &st);
+  REQUIRE(st.isOk());
+  REQUIRE(ops.size() == 1);
+  CHECK(ops[0].columns() == 1);
+  CHECK(ops[0].inputs[0].types == std::vector<std::string>{"DT_FLOAT16"});
+  CHECK(ops[0].inputs[0].formats == std::vector<std::string>{"ND"});
+  CHECK(ops[0].outputs[0].types == std::vector<std::string>{"DT_FLOAT16"});
+}
+
 TEST_CASE("opgen: a bad op JSON names the op and the field, with msopgen's code", "[opgen]") {
   struct Case {
     const char* json;

@@ -92,9 +92,9 @@ void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize)
 #define PRINTF AscendC::printf
 /// ASSERT(cond): a false condition stops the launch, naming the kernel, the block and the
 /// condition's text, file and line.
-#define ASSERT(cond)                                                                        \
-  do {                                                                                      \
-    if (!(cond))                                                                            \
-      ::asc::ascendc::detail::fail("ASSERT", std::string(#cond) + " is false at " __FILE__ \
-                                             ":" + std::to_string(__LINE__));               \
+#define ASSERT(cond)                                                                               \
+  do {                                                                                             \
+    if (!(cond))                                                                                   \
+      ::asc::ascendc::detail::fail(                                                                \
+          "ASSERT", std::string(#cond) + " is false at " __FILE__ ":" + std::to_string(__LINE__)); \
   } while (0)

@@ -1,8 +1,9 @@
 // op_def_registry.h: the host side of an Ascend C custom operator, in CANN's spellings, so an
 // op_host/<op>.cpp written for CANN reads the same here: the prototype (ops::OpDef with Input,
 // Output, Attr, SetInferShape, SetInferDataType, AICore().SetTiling), shape and dtype inference
-// (gert::InferShapeContext, gert::InferDataTypeContext) and tiling (gert::TilingContext), and
-// OP_ADD(Op) to register it. The subset is what vector operators use; what is missing fails to
+// (gert::InferShapeContext, gert::InferDataTypeContext) and tiling (gert::TilingContext, whose
+// GetPlatformInfo() feeds platform_ascendc::PlatformAscendC, tiling/platform/platform_ascendc.h),
+// and OP_ADD(Op) to register it. The subset is what vector operators use; what is missing fails to
 // compile rather than doing something else.
 //
 // libasccore turns every OP_ADD of a plugin into an asc::ops::OpDef (asc/ophost/ophost.h): the
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "asc/asc.h"
+#include "tiling/platform/platform_ascendc.h"
 
 namespace ge {
 
@@ -266,6 +268,14 @@ class ASC_API TilingContext : public ExtendedKernelContext {
     return workspaces_.data();
   }
   const std::vector<size_t>& workspaceSizes() const { return workspaces_; }
+  /// The chip the tiling is for, to construct a platform_ascendc::PlatformAscendC from.
+  fe::PlatFormInfos* GetPlatformInfo() const {
+    return const_cast<fe::PlatFormInfos*>(&platform_info_);
+  }
+
+  // Filled by libasccore before the call: the chip's --soc_version spelling (a string that
+  // outlives the call); Ascend910B1 (asc::ascendc::kDefaultSoc) unless set.
+  fe::PlatFormInfos platform_info_;
 
  private:
   TilingData tiling_;
