@@ -12,5 +12,6 @@
 #include "asc_cpu/kernel_pipe.h"
 #include "asc_cpu/kernel_data_copy.h"
 #include "asc_cpu/kernel_vec.h"
+#include "asc_cpu/kernel_vec_repeat.h"
 #include "asc_cpu/kernel_tiling.h"
 #include "asc_cpu/kernel_misc.h"

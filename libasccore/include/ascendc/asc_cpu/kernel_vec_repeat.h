@@ -1,0 +1,243 @@
+// kernel_vec_repeat.h: the vector instructions in their mask-and-repeat forms, as the NPU's vector
+// unit runs them: each repeat handles 8 data blocks of 32 bytes (256 bytes: 64 floats or 128
+// halves); the mask picks which elements of a repeat take part (a count, the first `mask`
+// elements, or a bit mask: mask[0] for elements 0-63, mask[1] for 64-127); for every operand, data
+// block b of repeat r starts at element (r * repStride + b * blkStride) * (32 / sizeof(T)), both
+// strides in 32-byte blocks. Elements outside the mask are left as they are. Every operand's last
+// touched element is checked against its tensor before any is written.
+#pragma once
+
+#include <cstdint>
+
+#include "asc_cpu/kernel_vec.h"
+
+namespace AscendC {
+
+/// Strides of a two-source instruction (CANN's field names and defaults: blocks 1 apart within
+/// a repeat, repeats 8 blocks apart, i.e. contiguous).
+struct BinaryRepeatParams {
+  BinaryRepeatParams() {}
+  BinaryRepeatParams(uint8_t dst_blk, uint8_t src0_blk, uint8_t src1_blk, uint8_t dst_rep,
+                     uint8_t src0_rep, uint8_t src1_rep)
+      : dstBlkStride(dst_blk),
+        src0BlkStride(src0_blk),
+        src1BlkStride(src1_blk),
+        dstRepStride(dst_rep),
+        src0RepStride(src0_rep),
+        src1RepStride(src1_rep) {}
+  uint32_t blockNumber = 8;
+  uint8_t dstBlkStride = 1;
+  uint8_t src0BlkStride = 1;
+  uint8_t src1BlkStride = 1;
+  uint8_t dstRepStride = 8;
+  uint8_t src0RepStride = 8;
+  uint8_t src1RepStride = 8;
+  bool repeatStrideMode = false;
+  bool strideSizeMode = false;
+};
+
+/// Strides of a one-source instruction.
+struct UnaryRepeatParams {
+  UnaryRepeatParams() {}
+  UnaryRepeatParams(uint16_t dst_blk, uint16_t src_blk, uint8_t dst_rep, uint8_t src_rep)
+      : dstBlkStride(dst_blk), srcBlkStride(src_blk), dstRepStride(dst_rep), srcRepStride(src_rep) {}
+  uint32_t blockNumber = 8;
+  uint16_t dstBlkStride = 1;
+  uint16_t srcBlkStride = 1;
+  uint8_t dstRepStride = 8;
+  uint8_t srcRepStride = 8;
+  bool repeatStrideMode = false;
+  bool strideSizeMode = false;
+};
+
+namespace detail_cpu {
+
+/// Which elements of a repeat take part.
+struct Mask {
+  bool bits = false;
+  uint64_t count = 0;
+  uint64_t lo = 0, hi = 0;
+  bool on(uint64_t e) const {
+    if (!bits) return e < count;
+    return e < 64 ? (lo >> e) & 1 : e < 128 ? (hi >> (e - 64)) & 1 : false;
+  }
+};
+
+template <typename T>
+Mask countMask(const char* call, uint64_t mask) {
+  constexpr uint64_t per_repeat = 256 / sizeof(T);
+  if (mask < 1 || mask > per_repeat)
+    asc::ascendc::detail::failf(call, "mask ", mask, " is outside 1..", per_repeat, " (the ",
+                                sizeof(T), "-byte elements of one 256-byte repeat)");
+  Mask m;
+  m.count = mask;
+  return m;
+}
+
+template <typename T>
+Mask bitMask(const char* call, const uint64_t mask[]) {
+  if (!mask) asc::ascendc::detail::failf(call, "the mask array is null");
+  Mask m;
+  m.bits = true;
+  m.lo = mask[0];
+  m.hi = sizeof(T) == 2 ? mask[1] : 0;  // a repeat holds 64 elements of 4 bytes: mask[0] only
+  if (sizeof(T) >= 4 && mask[1] != 0)
+    asc::ascendc::detail::failf(call, "mask[1] must be 0 for ", sizeof(T),
+                                "-byte elements (a repeat holds ", 256 / sizeof(T), ")");
+  return m;
+}
+
+/// Element offset of element `e` of repeat `r` for an operand with these strides.
+template <typename T>
+uint64_t at(uint64_t r, uint64_t e, uint64_t blk, uint64_t rep) {
+  constexpr uint64_t per_block = 32 / sizeof(T);
+  return (r * rep + (e / per_block) * blk) * per_block + e % per_block;
+}
+
+/// The highest element offset an operand reaches, plus one (0 when nothing is selected).
+template <typename T>
+uint64_t extent(const Mask& m, uint64_t repeat, uint64_t blk, uint64_t rep) {
+  uint64_t last = 0;
+  bool any = false;
+  for (uint64_t e = 0; e < 256 / sizeof(T); ++e)
+    if (m.on(e)) {
+      last = e;
+      any = true;
+    }
+  if (!any || repeat == 0) return 0;
+  // Offsets grow with r and with e, so the last selected element of the last repeat is furthest.
+  return at<T>(repeat - 1, last, blk, rep) + 1;
+}
+
+template <typename T, typename F>
+void binaryRepeat(const char* call, const LocalTensor<T>& dst, const LocalTensor<T>& a,
+                  const LocalTensor<T>& b, const Mask& m, uint8_t repeat,
+                  const BinaryRepeatParams& p, F f) {
+  T* d = dst.ascData(call, "dst", extent<T>(m, repeat, p.dstBlkStride, p.dstRepStride));
+  const T* x = a.ascData(call, "src0", extent<T>(m, repeat, p.src0BlkStride, p.src0RepStride));
+  const T* y = b.ascData(call, "src1", extent<T>(m, repeat, p.src1BlkStride, p.src1RepStride));
+  for (uint64_t r = 0; r < repeat; ++r)
+    for (uint64_t e = 0; e < 256 / sizeof(T); ++e)
+      if (m.on(e))
+        d[at<T>(r, e, p.dstBlkStride, p.dstRepStride)] =
+            T(f(CalcT<T>(x[at<T>(r, e, p.src0BlkStride, p.src0RepStride)]),
+                CalcT<T>(y[at<T>(r, e, p.src1BlkStride, p.src1RepStride)])));
+}
+
+template <typename T, typename F>
+void unaryRepeat(const char* call, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                 const Mask& m, uint8_t repeat, const UnaryRepeatParams& p, F f) {
+  T* d = dst.ascData(call, "dst", extent<T>(m, repeat, p.dstBlkStride, p.dstRepStride));
+  const T* s = src.ascData(call, "src", extent<T>(m, repeat, p.srcBlkStride, p.srcRepStride));
+  for (uint64_t r = 0; r < repeat; ++r)
+    for (uint64_t e = 0; e < 256 / sizeof(T); ++e)
+      if (m.on(e))
+        d[at<T>(r, e, p.dstBlkStride, p.dstRepStride)] =
+            T(f(CalcT<T>(s[at<T>(r, e, p.srcBlkStride, p.srcRepStride)])));
+}
+
+}  // namespace detail_cpu
+
+// Each instruction in both mask forms: a count (uint64_t mask) and a bit mask (uint64_t mask[2]).
+#define ASC_CPU_BINARY_REPEAT(Name, ...)                                                          \
+  template <typename T>                                                                          \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,  \
+            uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams) { \
+    using C = detail_cpu::CalcT<T>;                                                              \
+    detail_cpu::binaryRepeat(#Name, dst, src0, src1, detail_cpu::countMask<T>(#Name, mask),     \
+                             repeatTimes, repeatParams, [](C a, C b) { return __VA_ARGS__; });   \
+  }                                                                                              \
+  template <typename T>                                                                          \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,  \
+            const uint64_t mask[], const uint8_t repeatTimes,                                    \
+            const BinaryRepeatParams& repeatParams) {                                            \
+    using C = detail_cpu::CalcT<T>;                                                              \
+    detail_cpu::binaryRepeat(#Name, dst, src0, src1, detail_cpu::bitMask<T>(#Name, mask),       \
+                             repeatTimes, repeatParams, [](C a, C b) { return __VA_ARGS__; });   \
+  }
+
+ASC_CPU_BINARY_REPEAT(Add, a + b)
+ASC_CPU_BINARY_REPEAT(Sub, a - b)
+ASC_CPU_BINARY_REPEAT(Mul, a * b)
+ASC_CPU_BINARY_REPEAT(Div, a / b)
+ASC_CPU_BINARY_REPEAT(Max, detail_cpu::maxOf<T>(a, b))
+ASC_CPU_BINARY_REPEAT(Min, detail_cpu::minOf<T>(a, b))
+#undef ASC_CPU_BINARY_REPEAT
+
+#define ASC_CPU_SCALAR_REPEAT(Name, ...)                                                          \
+  template <typename T>                                                                          \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                \
+            const typename detail_cpu::Same<T>::type& scalarValue, uint64_t mask,                \
+            const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {                  \
+    using C = detail_cpu::CalcT<T>;                                                              \
+    const C s = C(scalarValue);                                                                  \
+    detail_cpu::unaryRepeat(#Name, dst, src, detail_cpu::countMask<T>(#Name, mask), repeatTimes, \
+                            repeatParams, [s](C a) { return __VA_ARGS__; });                     \
+  }                                                                                              \
+  template <typename T>                                                                          \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                \
+            const typename detail_cpu::Same<T>::type& scalarValue, const uint64_t mask[],        \
+            const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {                  \
+    using C = detail_cpu::CalcT<T>;                                                              \
+    const C s = C(scalarValue);                                                                  \
+    detail_cpu::unaryRepeat(#Name, dst, src, detail_cpu::bitMask<T>(#Name, mask), repeatTimes,   \
+                            repeatParams, [s](C a) { return __VA_ARGS__; });                     \
+  }
+
+ASC_CPU_SCALAR_REPEAT(Adds, a + s)
+ASC_CPU_SCALAR_REPEAT(Muls, a * s)
+ASC_CPU_SCALAR_REPEAT(Maxs, detail_cpu::maxOf<T>(a, s))
+ASC_CPU_SCALAR_REPEAT(Mins, detail_cpu::minOf<T>(a, s))
+ASC_CPU_SCALAR_REPEAT(LeakyRelu, a >= C(0) ? a : a * s)
+#undef ASC_CPU_SCALAR_REPEAT
+
+#define ASC_CPU_UNARY_REPEAT(Name, ...)                                                            \
+  template <typename T>                                                                           \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,                  \
+            const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {                   \
+    using C = detail_cpu::CalcT<T>;                                                               \
+    detail_cpu::unaryRepeat(#Name, dst, src, detail_cpu::countMask<T>(#Name, mask), repeatTimes,  \
+                            repeatParams, [](C a) { return __VA_ARGS__; });                       \
+  }                                                                                               \
+  template <typename T>                                                                           \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],          \
+            const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {                   \
+    using C = detail_cpu::CalcT<T>;                                                               \
+    detail_cpu::unaryRepeat(#Name, dst, src, detail_cpu::bitMask<T>(#Name, mask), repeatTimes,    \
+                            repeatParams, [](C a) { return __VA_ARGS__; });                       \
+  }
+
+ASC_CPU_UNARY_REPEAT(Exp, C(std::exp(a)))
+ASC_CPU_UNARY_REPEAT(Ln, C(std::log(a)))
+ASC_CPU_UNARY_REPEAT(Abs, C(a < C(0) ? -a : a))
+ASC_CPU_UNARY_REPEAT(Sqrt, C(std::sqrt(a)))
+ASC_CPU_UNARY_REPEAT(Rsqrt, C(C(1) / std::sqrt(a)))
+ASC_CPU_UNARY_REPEAT(Reciprocal, C(C(1) / a))
+ASC_CPU_UNARY_REPEAT(Relu, C(a > C(0) ? a : C(0)))
+#undef ASC_CPU_UNARY_REPEAT
+
+/// dst = scalar on the selected elements; strides in 32-byte blocks.
+template <typename T>
+void Duplicate(const LocalTensor<T>& dst, const typename detail_cpu::Same<T>::type& scalarValue,
+               uint64_t mask, const uint8_t repeatTimes, const uint16_t dstBlockStride,
+               const uint8_t dstRepeatStride) {
+  const detail_cpu::Mask m = detail_cpu::countMask<T>("Duplicate", mask);
+  T* d = dst.ascData("Duplicate", "dst",
+                     detail_cpu::extent<T>(m, repeatTimes, dstBlockStride, dstRepeatStride));
+  for (uint64_t r = 0; r < repeatTimes; ++r)
+    for (uint64_t e = 0; e < 256 / sizeof(T); ++e)
+      if (m.on(e)) d[detail_cpu::at<T>(r, e, dstBlockStride, dstRepeatStride)] = T(scalarValue);
+}
+template <typename T>
+void Duplicate(const LocalTensor<T>& dst, const typename detail_cpu::Same<T>::type& scalarValue,
+               const uint64_t mask[], const uint8_t repeatTimes, const uint16_t dstBlockStride,
+               const uint8_t dstRepeatStride) {
+  const detail_cpu::Mask m = detail_cpu::bitMask<T>("Duplicate", mask);
+  T* d = dst.ascData("Duplicate", "dst",
+                     detail_cpu::extent<T>(m, repeatTimes, dstBlockStride, dstRepeatStride));
+  for (uint64_t r = 0; r < repeatTimes; ++r)
+    for (uint64_t e = 0; e < 256 / sizeof(T); ++e)
+      if (m.on(e)) d[detail_cpu::at<T>(r, e, dstBlockStride, dstRepeatStride)] = T(scalarValue);
+}
+
+}  // namespace AscendC
