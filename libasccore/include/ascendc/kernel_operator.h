@@ -13,5 +13,6 @@
 #include "asc_cpu/kernel_data_copy.h"
 #include "asc_cpu/kernel_vec.h"
 #include "asc_cpu/kernel_vec_repeat.h"
+#include "asc_cpu/kernel_vec_reduce.h"
 #include "asc_cpu/kernel_tiling.h"
 #include "asc_cpu/kernel_misc.h"

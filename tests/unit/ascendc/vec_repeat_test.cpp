@@ -3,6 +3,8 @@
 // with count and bit masks, block and repeat strides, and the bounds check.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -19,7 +21,9 @@ std::string runK(const std::function<void()>& body) {
 }
 
 // The element offset of element e of repeat r (strides in 32-byte blocks), float.
-size_t offsetOf(size_t r, size_t e, size_t blk, size_t rep) { return (r * rep + (e / 8) * blk) * 8 + e % 8; }
+size_t offsetOf(size_t r, size_t e, size_t blk, size_t rep) {
+  return (r * rep + (e / 8) * blk) * 8 + e % 8;
+}
 
 }  // namespace
 
@@ -28,25 +32,25 @@ TEST_CASE("Add with a count mask and strides touches exactly the selected elemen
        std::vector<std::tuple<uint64_t, uint8_t, uint8_t, uint8_t, uint8_t, uint8_t>>{
            {64, 2, 1, 1, 8, 8}, {20, 3, 1, 1, 8, 8}, {64, 2, 2, 1, 16, 8}, {13, 4, 1, 2, 4, 16}}) {
     std::vector<float> got, want;
-    auto msg = runK([&, mask = mask, repeat = repeat, dblk = dblk, sblk = sblk, drep = drep,
-                     srep = srep] {
-      TPipe pipe;
-      TBuf<TPosition::VECCALC> buf;
-      pipe.InitBuffer(buf, 3 * 1024 * sizeof(float));
-      LocalTensor<float> d = buf.Get<float>(1024), a = buf.Get<float>()[1024],
-                         b = buf.Get<float>()[2048];
-      for (int i = 0; i < 1024; ++i) {
-        d.SetValue(i, -1.f);
-        a.SetValue(i, float(i));
-        b.SetValue(i, 1000.f);
-      }
-      Add(d, a, b, mask, repeat, BinaryRepeatParams(dblk, sblk, sblk, drep, srep, srep));
-      want.assign(1024, -1.f);
-      for (size_t r = 0; r < repeat; ++r)
-        for (size_t e = 0; e < mask; ++e)
-          want[offsetOf(r, e, dblk, drep)] = float(offsetOf(r, e, sblk, srep)) + 1000.f;
-      for (int i = 0; i < 1024; ++i) got.push_back(d.GetValue(i));
-    });
+    auto msg =
+        runK([&, mask = mask, repeat = repeat, dblk = dblk, sblk = sblk, drep = drep, srep = srep] {
+          TPipe pipe;
+          TBuf<TPosition::VECCALC> buf;
+          pipe.InitBuffer(buf, 3 * 1024 * sizeof(float));
+          LocalTensor<float> d = buf.Get<float>(1024), a = buf.Get<float>()[1024],
+                             b = buf.Get<float>()[2048];
+          for (int i = 0; i < 1024; ++i) {
+            d.SetValue(i, -1.f);
+            a.SetValue(i, float(i));
+            b.SetValue(i, 1000.f);
+          }
+          Add(d, a, b, mask, repeat, BinaryRepeatParams(dblk, sblk, sblk, drep, srep, srep));
+          want.assign(1024, -1.f);
+          for (size_t r = 0; r < repeat; ++r)
+            for (size_t e = 0; e < mask; ++e)
+              want[offsetOf(r, e, dblk, drep)] = float(offsetOf(r, e, sblk, srep)) + 1000.f;
+          for (int i = 0; i < 1024; ++i) got.push_back(d.GetValue(i));
+        });
     INFO("mask " << mask << " repeat " << int(repeat));
     CHECK(msg.empty());
     CHECK(got == want);
@@ -73,16 +77,30 @@ TEST_CASE("a bit mask selects elements, for half and float", "[ascendc]") {
   want[2] = 4.f;
   want[127] = 254.f;
   CHECK(got == want);
-  // Four-byte elements: a repeat holds 64, so mask[1] must be 0.
-  auto bad = runK([] {
+  // Four-byte elements: a repeat holds 64, the mask is mask[0] alone (a one-element array).
+  std::vector<float> f;
+  auto ok = runK([&] {
     TPipe pipe;
     TBuf<TPosition::VECCALC> buf;
     pipe.InitBuffer(buf, 512);
     LocalTensor<float> d = buf.Get<float>(64);
-    const uint64_t mask[2] = {1, 1};
+    for (int i = 0; i < 64; ++i) d.SetValue(i, -1.f);
+    const uint64_t mask[1] = {1ull << 63};
+    Relu(d, d, mask, 1, UnaryRepeatParams());
+    for (int i = 0; i < 64; ++i) f.push_back(d.GetValue(i));
+  });
+  CHECK(ok.empty());
+  CHECK(f[63] == 0.f);
+  CHECK(f[62] == -1.f);
+  auto none = runK([] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 512);
+    LocalTensor<float> d = buf.Get<float>(64);
+    const uint64_t mask[2] = {0, 0};
     Relu(d, d, mask, 1, UnaryRepeatParams());
   });
-  CHECK(bad.find("Relu: mask[1] must be 0 for 4-byte elements") != std::string::npos);
+  CHECK(none.find("Relu: the bit mask selects no element") != std::string::npos);
 }
 
 TEST_CASE("repeat forms check masks and bounds before writing", "[ascendc]") {
@@ -101,7 +119,8 @@ TEST_CASE("repeat forms check masks and bounds before writing", "[ascendc]") {
     LocalTensor<float> d = buf.Get<float>(128);
     Duplicate(d, 1.0f, 64, 3, 1, 8);
   });
-  CHECK(past.find("Duplicate: count 192 exceeds LocalTensor 'dst' (128 elements") != std::string::npos);
+  CHECK(past.find("Duplicate: count 192 exceeds LocalTensor 'dst' (128 elements") !=
+        std::string::npos);
   std::vector<float> got;
   auto ok = runK([&] {
     TPipe pipe;
@@ -117,4 +136,59 @@ TEST_CASE("repeat forms check masks and bounds before writing", "[ascendc]") {
   CHECK(got[0] == Approx(std::exp(3.0f)));
   CHECK(got[8] == 0.f);
   CHECK(got[64] == 3.f);
+}
+
+TEST_CASE("WholeReduceSum, BlockReduceSum/Max and PairReduceSum per repeat", "[ascendc]") {
+  std::vector<float> whole, block, bmax, pair;
+  auto msg = runK([&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4096);
+    LocalTensor<float> s = buf.Get<float>(256), d = buf.Get<float>()[256];
+    for (int i = 0; i < 256; ++i) s.SetValue(i, float(i % 13) - 6.f);
+    WholeReduceSum(d, s, 64, 3, 1, 1, 8);  // one sum per repeat of 64
+    for (int r = 0; r < 3; ++r) whole.push_back(d.GetValue(r));
+    BlockReduceSum(d, s, 2, 64, 1, 1, 8);  // 8 sums per repeat
+    for (int i = 0; i < 16; ++i) block.push_back(d.GetValue(i));
+    BlockReduceMax(d, s, 1, 20, 1, 1, 8);  // blocks 0, 1 whole, block 2 elements 16..19
+    for (int i = 0; i < 8; ++i) bmax.push_back(d.GetValue(i));
+    PairReduceSum(d, s, 1, 64, 1, 1, 8);  // 32 pair sums
+    for (int i = 0; i < 32; ++i) pair.push_back(d.GetValue(i));
+  });
+  REQUIRE(msg.empty());
+  auto src = [](int i) { return float(i % 13) - 6.f; };
+  for (int r = 0; r < 3; ++r) {
+    float want = 0;
+    for (int i = 0; i < 64; ++i) want += src(r * 64 + i);
+    CHECK(whole[r] == want);  // small integers: exact in any order
+  }
+  for (int k = 0; k < 16; ++k) {
+    float want = 0;
+    for (int i = 0; i < 8; ++i) want += src(k * 8 + i);
+    CHECK(block[k] == want);
+  }
+  for (int b = 0; b < 3; ++b) {
+    float want = -1e9f;
+    for (int i = b * 8; i < std::min(b * 8 + 8, 20); ++i) want = std::max(want, src(i));
+    CHECK(bmax[b] == want);
+  }
+  for (int b = 3; b < 8; ++b) CHECK(bmax[b] == 0.f);  // no element of these blocks selected
+  for (int k = 0; k < 32; ++k) CHECK(pair[k] == src(2 * k) + src(2 * k + 1));
+}
+
+TEST_CASE("a half pair sum saturates at 65504 instead of overflowing", "[ascendc]") {
+  float got = 0;
+  auto msg = runK([&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    LocalTensor<half> s = buf.Get<half>(128), d = buf.Get<half>()[128];
+    for (int i = 0; i < 128; ++i) s.SetValue(i, half(0.f));
+    s.SetValue(0, half(60000.f));
+    s.SetValue(1, half(60000.f));
+    PairReduceSum(d, s, 1, 128, 1, 1, 8);
+    got = float(d.GetValue(0));
+  });
+  CHECK(msg.empty());
+  CHECK(got == 65504.f);
 }

@@ -1,10 +1,10 @@
 // kernel_vec_repeat.h: the vector instructions in their mask-and-repeat forms, as the NPU's vector
 // unit runs them: each repeat handles 8 data blocks of 32 bytes (256 bytes: 64 floats or 128
 // halves); the mask picks which elements of a repeat take part (a count, the first `mask`
-// elements, or a bit mask: mask[0] for elements 0-63, mask[1] for 64-127); for every operand, data
-// block b of repeat r starts at element (r * repStride + b * blkStride) * (32 / sizeof(T)), both
-// strides in 32-byte blocks. Elements outside the mask are left as they are. Every operand's last
-// touched element is checked against its tensor before any is written.
+// elements, or a bit mask: mask[0] for elements 0-63, mask[1] for 64-127 of 2-byte types); for
+// every operand, data block b of repeat r starts at element (r * repStride + b * blkStride) * (32 /
+// sizeof(T)), both strides in 32-byte blocks. Elements outside the mask are left as they are. Every
+// operand's last touched element is checked against its tensor before any is written.
 #pragma once
 
 #include <cstdint>
@@ -40,7 +40,10 @@ struct BinaryRepeatParams {
 struct UnaryRepeatParams {
   UnaryRepeatParams() {}
   UnaryRepeatParams(uint16_t dst_blk, uint16_t src_blk, uint8_t dst_rep, uint8_t src_rep)
-      : dstBlkStride(dst_blk), srcBlkStride(src_blk), dstRepStride(dst_rep), srcRepStride(src_rep) {}
+      : dstBlkStride(dst_blk),
+        srcBlkStride(src_blk),
+        dstRepStride(dst_rep),
+        srcRepStride(src_rep) {}
   uint32_t blockNumber = 8;
   uint16_t dstBlkStride = 1;
   uint16_t srcBlkStride = 1;
@@ -80,10 +83,9 @@ Mask bitMask(const char* call, const uint64_t mask[]) {
   Mask m;
   m.bits = true;
   m.lo = mask[0];
-  m.hi = sizeof(T) == 2 ? mask[1] : 0;  // a repeat holds 64 elements of 4 bytes: mask[0] only
-  if (sizeof(T) >= 4 && mask[1] != 0)
-    asc::ascendc::detail::failf(call, "mask[1] must be 0 for ", sizeof(T),
-                                "-byte elements (a repeat holds ", 256 / sizeof(T), ")");
+  // A repeat holds 64 elements of 4 bytes: their mask is mask[0] alone (a one-element array).
+  m.hi = sizeof(T) == 2 ? mask[1] : 0;
+  if (m.lo == 0 && m.hi == 0) asc::ascendc::detail::failf(call, "the bit mask selects no element");
   return m;
 }
 
@@ -139,32 +141,32 @@ void unaryRepeat(const char* call, const LocalTensor<T>& dst, const LocalTensor<
 }  // namespace detail_cpu
 
 // Each instruction in both mask forms: a count (uint64_t mask) and a bit mask (uint64_t mask[2]).
-#define ASC_CPU_BINARY_REPEAT(Name, ...)                                                          \
-  template <typename T>                                                                          \
+#define ASC_CPU_BINARY_REPEAT(Name, ...)                                                        \
+  template <typename T>                                                                         \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,  \
             uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams) { \
-    using C = detail_cpu::CalcT<T>;                                                              \
+    using C = detail_cpu::CalcT<T>;                                                             \
     detail_cpu::binaryRepeat(#Name, dst, src0, src1, detail_cpu::countMask<T>(#Name, mask),     \
-                             repeatTimes, repeatParams, [](C a, C b) { return __VA_ARGS__; });   \
-  }                                                                                              \
-  template <typename T>                                                                          \
+                             repeatTimes, repeatParams, [](C a, C b) { return __VA_ARGS__; });  \
+  }                                                                                             \
+  template <typename T>                                                                         \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,  \
-            const uint64_t mask[], const uint8_t repeatTimes,                                    \
-            const BinaryRepeatParams& repeatParams) {                                            \
-    using C = detail_cpu::CalcT<T>;                                                              \
+            const uint64_t mask[], const uint8_t repeatTimes,                                   \
+            const BinaryRepeatParams& repeatParams) {                                           \
+    using C = detail_cpu::CalcT<T>;                                                             \
     detail_cpu::binaryRepeat(#Name, dst, src0, src1, detail_cpu::bitMask<T>(#Name, mask),       \
-                             repeatTimes, repeatParams, [](C a, C b) { return __VA_ARGS__; });   \
+                             repeatTimes, repeatParams, [](C a, C b) { return __VA_ARGS__; });  \
   }
 
 ASC_CPU_BINARY_REPEAT(Add, a + b)
 ASC_CPU_BINARY_REPEAT(Sub, a - b)
-ASC_CPU_BINARY_REPEAT(Mul, a * b)
+ASC_CPU_BINARY_REPEAT(Mul, a* b)
 ASC_CPU_BINARY_REPEAT(Div, a / b)
 ASC_CPU_BINARY_REPEAT(Max, detail_cpu::maxOf<T>(a, b))
 ASC_CPU_BINARY_REPEAT(Min, detail_cpu::minOf<T>(a, b))
 #undef ASC_CPU_BINARY_REPEAT
 
-#define ASC_CPU_SCALAR_REPEAT(Name, ...)                                                          \
+#define ASC_CPU_SCALAR_REPEAT(Name, ...)                                                         \
   template <typename T>                                                                          \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                \
             const typename detail_cpu::Same<T>::type& scalarValue, uint64_t mask,                \
@@ -185,26 +187,26 @@ ASC_CPU_BINARY_REPEAT(Min, detail_cpu::minOf<T>(a, b))
   }
 
 ASC_CPU_SCALAR_REPEAT(Adds, a + s)
-ASC_CPU_SCALAR_REPEAT(Muls, a * s)
+ASC_CPU_SCALAR_REPEAT(Muls, a* s)
 ASC_CPU_SCALAR_REPEAT(Maxs, detail_cpu::maxOf<T>(a, s))
 ASC_CPU_SCALAR_REPEAT(Mins, detail_cpu::minOf<T>(a, s))
 ASC_CPU_SCALAR_REPEAT(LeakyRelu, a >= C(0) ? a : a * s)
 #undef ASC_CPU_SCALAR_REPEAT
 
-#define ASC_CPU_UNARY_REPEAT(Name, ...)                                                            \
-  template <typename T>                                                                           \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,                  \
-            const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {                   \
-    using C = detail_cpu::CalcT<T>;                                                               \
-    detail_cpu::unaryRepeat(#Name, dst, src, detail_cpu::countMask<T>(#Name, mask), repeatTimes,  \
-                            repeatParams, [](C a) { return __VA_ARGS__; });                       \
-  }                                                                                               \
-  template <typename T>                                                                           \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],          \
-            const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {                   \
-    using C = detail_cpu::CalcT<T>;                                                               \
-    detail_cpu::unaryRepeat(#Name, dst, src, detail_cpu::bitMask<T>(#Name, mask), repeatTimes,    \
-                            repeatParams, [](C a) { return __VA_ARGS__; });                       \
+#define ASC_CPU_UNARY_REPEAT(Name, ...)                                                          \
+  template <typename T>                                                                          \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,                 \
+            const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {                  \
+    using C = detail_cpu::CalcT<T>;                                                              \
+    detail_cpu::unaryRepeat(#Name, dst, src, detail_cpu::countMask<T>(#Name, mask), repeatTimes, \
+                            repeatParams, [](C a) { return __VA_ARGS__; });                      \
+  }                                                                                              \
+  template <typename T>                                                                          \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],         \
+            const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {                  \
+    using C = detail_cpu::CalcT<T>;                                                              \
+    detail_cpu::unaryRepeat(#Name, dst, src, detail_cpu::bitMask<T>(#Name, mask), repeatTimes,   \
+                            repeatParams, [](C a) { return __VA_ARGS__; });                      \
   }
 
 ASC_CPU_UNARY_REPEAT(Exp, C(std::exp(a)))

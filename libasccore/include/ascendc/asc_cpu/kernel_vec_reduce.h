@@ -1,0 +1,134 @@
+// kernel_vec_reduce.h: the per-repeat reductions in their mask-and-repeat forms (the addressing
+// of kernel_vec_repeat.h on the source side). WholeReduceSum gives one sum per repeat,
+// BlockReduceSum/Max/Min one value per 32-byte data block (8 per repeat), PairReduceSum the sums
+// of adjacent pairs (half a repeat). The destination's repeat stride counts what one repeat
+// reduces to (1, 8 or 256 / sizeof(T) / 2 elements); it has no block stride. Sums add pairwise
+// in a binary tree in the element type, as the vector unit does; a half sum that overflows
+// saturates at +-65504. Elements outside the mask take no part (a block with none sums to 0).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "asc_cpu/kernel_vec_repeat.h"
+
+namespace AscendC {
+namespace detail_cpu {
+
+/// a + b rounded to T; a half result saturates at +-65504 instead of overflowing.
+template <typename T>
+CalcT<T> addInType(CalcT<T> a, CalcT<T> b) {
+  CalcT<T> s = a + b;
+  if constexpr (std::is_same_v<T, half>) {
+    if (s > 65504.f) s = 65504.f;
+    if (s < -65504.f) s = -65504.f;
+  }
+  return CalcT<T>(T(s));
+}
+
+/// Pairwise sum of v (its length a power of two), level by level.
+template <typename T>
+CalcT<T> treeSum(std::vector<CalcT<T>> v) {
+  while (v.size() > 1) {
+    for (size_t i = 0; i < v.size() / 2; ++i) v[i] = addInType<T>(v[2 * i], v[2 * i + 1]);
+    v.resize(v.size() / 2);
+  }
+  return v.empty() ? CalcT<T>(0) : v[0];
+}
+
+template <typename T>
+void checkRepeat(const char* call, int32_t repeat) {
+  if (repeat < 0 || repeat > 255)
+    asc::ascendc::detail::failf(call, "repeatTime ", repeat, " is outside 0..255");
+}
+
+/// kind: 0 WholeReduceSum, 1 BlockReduceSum, 2 BlockReduceMax, 3 BlockReduceMin, 4 PairReduceSum.
+template <typename T>
+void reduceRepeat(const char* call, int kind, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                  const Mask& m, int32_t repeat, int32_t dstRepStride, int32_t srcBlkStride,
+                  int32_t srcRepStride) {
+  checkRepeat<T>(call, repeat);
+  if (dstRepStride < 0 || srcBlkStride < 0 || srcRepStride < 0)
+    asc::ascendc::detail::failf(call, "strides must not be negative");
+  constexpr uint64_t per_block = 32 / sizeof(T), per_repeat = 256 / sizeof(T);
+  const uint64_t out_per_repeat = kind == 0 ? 1 : kind == 4 ? per_repeat / 2 : 8;
+  const T* s = src.ascData(call, "src", extent<T>(m, uint64_t(repeat), srcBlkStride, srcRepStride));
+  const uint64_t dst_extent =
+      repeat ? (uint64_t(repeat) - 1) * uint64_t(dstRepStride) * out_per_repeat + out_per_repeat : 0;
+  T* d = dst.ascData(call, "dst", dst_extent);
+  using C = CalcT<T>;
+  for (uint64_t r = 0; r < uint64_t(repeat); ++r) {
+    auto value = [&](uint64_t e) { return m.on(e) ? C(s[at<T>(r, e, srcBlkStride, srcRepStride)]) : C(0); };
+    T* out = d + r * uint64_t(dstRepStride) * out_per_repeat;
+    if (kind == 0) {
+      std::vector<C> v(per_repeat);
+      for (uint64_t e = 0; e < per_repeat; ++e) v[e] = value(e);
+      out[0] = T(treeSum<T>(v));
+    } else if (kind == 4) {
+      for (uint64_t k = 0; k < per_repeat / 2; ++k) out[k] = T(addInType<T>(value(2 * k), value(2 * k + 1)));
+    } else {
+      for (uint64_t b = 0; b < 8; ++b) {
+        if (kind == 1) {
+          std::vector<C> v(per_block);
+          for (uint64_t k = 0; k < per_block; ++k) v[k] = value(b * per_block + k);
+          out[b] = T(treeSum<T>(v));
+          continue;
+        }
+        bool any = false;
+        C best = C(0);
+        for (uint64_t k = 0; k < per_block; ++k) {
+          const uint64_t e = b * per_block + k;
+          if (!m.on(e)) continue;
+          const C x = C(s[at<T>(r, e, srcBlkStride, srcRepStride)]);
+          best = !any ? x : kind == 2 ? maxOf<T>(best, x) : minOf<T>(best, x);
+          any = true;
+        }
+        out[b] = T(best);
+      }
+    }
+  }
+}
+
+}  // namespace detail_cpu
+
+// WholeReduceSum takes the mask before the repeat count; the others take it after (CANN's order).
+template <typename T>
+void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
+                    const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                    const int32_t srcRepStride) {
+  detail_cpu::reduceRepeat("WholeReduceSum", 0, dst, src,
+                           detail_cpu::countMask<T>("WholeReduceSum", uint64_t(mask)), repeatTime,
+                           dstRepStride, srcBlkStride, srcRepStride);
+}
+template <typename T>
+void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
+                    const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                    const int32_t srcRepStride) {
+  detail_cpu::reduceRepeat("WholeReduceSum", 0, dst, src, detail_cpu::bitMask<T>("WholeReduceSum", mask),
+                           repeatTime, dstRepStride, srcBlkStride, srcRepStride);
+}
+
+#define ASC_CPU_REDUCE_REPEAT(Name, kind)                                                         \
+  template <typename T>                                                                          \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,      \
+            const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,          \
+            const int32_t srcRepStride) {                                                        \
+    detail_cpu::reduceRepeat(#Name, kind, dst, src, detail_cpu::countMask<T>(#Name, uint64_t(mask)), \
+                             repeatTime, dstRepStride, srcBlkStride, srcRepStride);              \
+  }                                                                                              \
+  template <typename T>                                                                          \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,      \
+            const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,       \
+            const int32_t srcRepStride) {                                                        \
+    detail_cpu::reduceRepeat(#Name, kind, dst, src, detail_cpu::bitMask<T>(#Name, mask),         \
+                             repeatTime, dstRepStride, srcBlkStride, srcRepStride);              \
+  }
+
+ASC_CPU_REDUCE_REPEAT(BlockReduceSum, 1)
+ASC_CPU_REDUCE_REPEAT(BlockReduceMax, 2)
+ASC_CPU_REDUCE_REPEAT(BlockReduceMin, 3)
+ASC_CPU_REDUCE_REPEAT(PairReduceSum, 4)
+#undef ASC_CPU_REDUCE_REPEAT
+
+}  // namespace AscendC
