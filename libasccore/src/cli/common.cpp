@@ -55,7 +55,7 @@ std::string versionText(const std::string& tool) {
     text +=
         "command line: CANN 8.x atc (the open-source GraphEngine's, 2026; the exact CANN release "
         "is unconfirmed)\n"
-        "frameworks: ONNX (--framework=5, opsets 1-18); Caffe (0: .prototxt with --weight); "
+        "frameworks: ONNX (--framework=5, opsets 1-24); Caffe (0: .prototxt with --weight); "
         "TensorFlow (3: frozen .pb GraphDef); MindSpore (1) is refused with E10055\n"
         "compatibility matrix: docs/compatibility.md (atc --compatibility)\n";
   return text;

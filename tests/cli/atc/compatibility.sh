@@ -3,9 +3,9 @@
 run atc --compatibility
 expect_exit 0
 expect_stdout_contains "# Compatibility matrix"
-expect_stdout_contains "| 5 | ONNX (\`.onnx\`, external data) | opsets 1-18 |"
+expect_stdout_contains "| 5 | ONNX (\`.onnx\`, external data) | opsets 1-24 |"
 expect_stdout_contains "| Ascend910B1 |"
-expect_stdout_contains "| Conv | 1-18 | Conv2D | AI_CORE |"
+expect_stdout_contains "| Conv | 1-24 | Conv2D | AI_CORE |"
 # One row per operator of atc --list_ops.
 ops=$(atc --list_ops | tail -n +2 | wc -l)
 rows=$(sed -n '/^## Operators/,$p' "$STDOUT" | grep -c '^| [A-Za-z][A-Za-z0-9]* | [0-9i]')

@@ -7,7 +7,7 @@ for tool in atc msame mscompare msprof; do
 done
 run atc --version
 expect_stdout_contains "command line: CANN 8.x atc"
-expect_stdout_contains "ONNX (--framework=5, opsets 1-18)"
+expect_stdout_contains "ONNX (--framework=5, opsets 1-24)"
 run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310 --log=loud
 expect_exit 255
 expect_stdout_contains "E10010"

@@ -16,7 +16,7 @@ namespace asc::frontend {
 
 /// The default-domain opsets the importer reads.
 constexpr int kMinOnnxOpset = 1;
-constexpr int kMaxOnnxOpset = 18;
+constexpr int kMaxOnnxOpset = 24;
 
 struct OnnxImportOptions {
   /// Shape overrides, as --input_shape gives them ("name:1,3,224,224;name2:...").

@@ -55,18 +55,22 @@ void reduceRepeat(const char* call, int kind, const LocalTensor<T>& dst, const L
   const uint64_t out_per_repeat = kind == 0 ? 1 : kind == 4 ? per_repeat / 2 : 8;
   const T* s = src.ascData(call, "src", extent<T>(m, uint64_t(repeat), srcBlkStride, srcRepStride));
   const uint64_t dst_extent =
-      repeat ? (uint64_t(repeat) - 1) * uint64_t(dstRepStride) * out_per_repeat + out_per_repeat : 0;
+      repeat ? (uint64_t(repeat) - 1) * uint64_t(dstRepStride) * out_per_repeat + out_per_repeat
+             : 0;
   T* d = dst.ascData(call, "dst", dst_extent);
   using C = CalcT<T>;
   for (uint64_t r = 0; r < uint64_t(repeat); ++r) {
-    auto value = [&](uint64_t e) { return m.on(e) ? C(s[at<T>(r, e, srcBlkStride, srcRepStride)]) : C(0); };
+    auto value = [&](uint64_t e) {
+      return m.on(e) ? C(s[at<T>(r, e, srcBlkStride, srcRepStride)]) : C(0);
+    };
     T* out = d + r * uint64_t(dstRepStride) * out_per_repeat;
     if (kind == 0) {
       std::vector<C> v(per_repeat);
       for (uint64_t e = 0; e < per_repeat; ++e) v[e] = value(e);
       out[0] = T(treeSum<T>(v));
     } else if (kind == 4) {
-      for (uint64_t k = 0; k < per_repeat / 2; ++k) out[k] = T(addInType<T>(value(2 * k), value(2 * k + 1)));
+      for (uint64_t k = 0; k < per_repeat / 2; ++k)
+        out[k] = T(addInType<T>(value(2 * k), value(2 * k + 1)));
     } else {
       for (uint64_t b = 0; b < 8; ++b) {
         if (kind == 1) {
@@ -95,34 +99,36 @@ void reduceRepeat(const char* call, int kind, const LocalTensor<T>& dst, const L
 // WholeReduceSum takes the mask before the repeat count; the others take it after (CANN's order).
 template <typename T>
 void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
-                    const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
-                    const int32_t srcRepStride) {
+                    const int32_t repeatTime, const int32_t dstRepStride,
+                    const int32_t srcBlkStride, const int32_t srcRepStride) {
   detail_cpu::reduceRepeat("WholeReduceSum", 0, dst, src,
                            detail_cpu::countMask<T>("WholeReduceSum", uint64_t(mask)), repeatTime,
                            dstRepStride, srcBlkStride, srcRepStride);
 }
 template <typename T>
 void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
-                    const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
-                    const int32_t srcRepStride) {
-  detail_cpu::reduceRepeat("WholeReduceSum", 0, dst, src, detail_cpu::bitMask<T>("WholeReduceSum", mask),
-                           repeatTime, dstRepStride, srcBlkStride, srcRepStride);
+                    const int32_t repeatTime, const int32_t dstRepStride,
+                    const int32_t srcBlkStride, const int32_t srcRepStride) {
+  detail_cpu::reduceRepeat("WholeReduceSum", 0, dst, src,
+                           detail_cpu::bitMask<T>("WholeReduceSum", mask), repeatTime, dstRepStride,
+                           srcBlkStride, srcRepStride);
 }
 
-#define ASC_CPU_REDUCE_REPEAT(Name, kind)                                                         \
-  template <typename T>                                                                          \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,      \
-            const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,          \
-            const int32_t srcRepStride) {                                                        \
-    detail_cpu::reduceRepeat(#Name, kind, dst, src, detail_cpu::countMask<T>(#Name, uint64_t(mask)), \
-                             repeatTime, dstRepStride, srcBlkStride, srcRepStride);              \
-  }                                                                                              \
-  template <typename T>                                                                          \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,      \
-            const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,       \
-            const int32_t srcRepStride) {                                                        \
-    detail_cpu::reduceRepeat(#Name, kind, dst, src, detail_cpu::bitMask<T>(#Name, mask),         \
-                             repeatTime, dstRepStride, srcBlkStride, srcRepStride);              \
+#define ASC_CPU_REDUCE_REPEAT(Name, kind)                                                   \
+  template <typename T>                                                                     \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, \
+            const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,     \
+            const int32_t srcRepStride) {                                                   \
+    detail_cpu::reduceRepeat(#Name, kind, dst, src,                                         \
+                             detail_cpu::countMask<T>(#Name, uint64_t(mask)), repeatTime,   \
+                             dstRepStride, srcBlkStride, srcRepStride);                     \
+  }                                                                                         \
+  template <typename T>                                                                     \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, \
+            const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,  \
+            const int32_t srcRepStride) {                                                   \
+    detail_cpu::reduceRepeat(#Name, kind, dst, src, detail_cpu::bitMask<T>(#Name, mask),    \
+                             repeatTime, dstRepStride, srcBlkStride, srcRepStride);         \
   }
 
 ASC_CPU_REDUCE_REPEAT(BlockReduceSum, 1)

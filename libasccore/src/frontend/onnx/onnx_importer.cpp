@@ -19,6 +19,7 @@
 #include "asc/ops/registry.h"
 #include "asc/support/file.h"
 #include "asc/support/log.h"
+#include "frontend/onnx/onnx_versions.h"
 #include "onnx/onnx.pb.h"
 #include "support/protobuf_log.h"
 
@@ -581,6 +582,7 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
                            "does not exist before, or has another form), the model uses opset {}; "
                            "re-export the model at a later opset",
                            op_type, name, def->onnxSince(), g.opset);
+    ASC_RETURN_IF_ERROR(checkLaterOnnxVersion(np, op_type, name, g.opset));
     std::vector<ir::Value*> ins;
     for (const auto& in : np.input()) {
       if (in.empty()) {
@@ -608,6 +610,7 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
       ASC_TRY(ir::AttrValue v, attrFromProto(st, a, name));
       node->attrs.set(a.name(), std::move(v));
     }
+    mapLaterOnnxAttrs(op_type, g.opset, &node->attrs);
   }
   for (const auto& vi : gp.output()) {
     auto it = by_name.find(vi.name());

@@ -56,6 +56,15 @@ Status canonClip(InferContext& ctx) {
 }
 
 Status inferLeakyRelu(InferContext& ctx) { return inferFloatUnary(ctx); }
+// Gelu-20: the erf form (approximate "none"); the tanh approximation is refused, not computed
+// as erf.
+Status inferGelu(InferContext& ctx) {
+  const std::string approx = ctx.attrs().getString("approximate", "none");
+  if (approx != "none")
+    return ctx.fail("attribute approximate='{}' is not supported yet (only 'none', the erf form)",
+                    approx);
+  return inferFloatUnary(ctx);
+}
 
 Status canonPRelu(InferContext& ctx) {
   const ir::Shape& x = ctx.shape(0);
@@ -219,15 +228,15 @@ const OpDef& defClip() {
   return d;
 }
 
-// Gelu is not an ONNX op before opset 20: it only comes from the fuse-gelu pass (so an ONNX
-// model at opset <= 17 cannot contain it).
+// Gelu is an ONNX op from opset 20 on; before, it only comes from the fuse-gelu pass.
 const OpDef& defGelu() {
-  static const OpDef d =
-      unaryOp("Gelu", 20, inferFloatUnary)
-          .works5hd(FiveHd::Elementwise)
-          .fusableActivation()
-          .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
-          .summary("fused: 0.5 * x * (1 + erf(x / sqrt(2))) (from the fuse-gelu pass)");
+  static const OpDef d = unaryOp("Gelu", 20, inferGelu)
+                             .works5hd(FiveHd::Elementwise)
+                             .fusableActivation()
+                             .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
+                             .summary(
+                                 "0.5 * x * (1 + erf(x / sqrt(2))) (Gelu-20, approximate none; "
+                                 "also from the fuse-gelu pass)");
   return d;
 }
 
