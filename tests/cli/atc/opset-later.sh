@@ -1,10 +1,11 @@
 # Opsets 19-24 (issue 31): a model at a later opset reads each op at its version in force there
 # (src/frontend/onnx/onnx_versions.cpp, from ONNX's changelog). Versions that only added types
 # give the same bytes as at opset 17; Gelu-20 (erf form) matches numpy; GridSample-20's renamed
-# "linear" mode gives GridSample-16's "bilinear" bytes. What changed and is not built yet is
-# refused naming node, op, version and why, with E10055 and no OM: GroupNormalization-21
-# (per-channel scale), DFT-20 (axis as an input), DequantizeLinear-21 block_size, Gelu tanh,
-# Resize-19 half_pixel_symmetric, Pad-19 wrap, and opset 25.
+# "linear" mode gives GridSample-16's "bilinear" bytes; GroupNormalization-21 (per-channel scale
+# and bias) matches numpy and refuses a per-group scale. What changed and is not built yet is
+# refused naming node, op, version and why, with E10055 and no OM: DFT-20 (axis as an input),
+# DequantizeLinear-21 block_size, Gelu tanh, Resize-19 half_pixel_symmetric, Pad-19 wrap, and
+# opset 25.
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
@@ -68,6 +69,22 @@ convert gs22
 cmp out_gs16/*/gs16_output_0.bin out_gs20/*/gs20_output_0.bin || fail "GridSample-20 linear differs from 16 bilinear"
 cmp out_gs16/*/gs16_output_0.bin out_gs22/*/gs22_output_0.bin || fail "GridSample-22's default differs from 16 bilinear"
 
+# GroupNormalization-21: one group of both channels, then a scale and bias per channel.
+model 21 'node { op_type: "GroupNormalization" name: "gn" input: "x" input: "sc" input: "bi" output: "y" attribute { name: "num_groups" type: INT i: 1 } attribute { name: "epsilon" type: FLOAT f: 0.001 } }
+  initializer { name: "sc" data_type: 1 dims: 2 float_data: [2, -1] }
+  initializer { name: "bi" data_type: 1 dims: 2 float_data: [0.5, 0.25] }' > gn21.onnx || fail "protoc"
+convert gn21
+run $PY -c "
+import numpy as np, glob
+x = np.fromfile('x.bin', np.float32).astype(np.float64).reshape(1, 2, 6, 4)
+g = x.reshape(1, 1, -1)
+norm = ((g - g.mean(-1, keepdims=True)) / np.sqrt(g.var(-1, keepdims=True) + 0.001)).reshape(x.shape)
+want = norm * np.array([2, -1]).reshape(1, 2, 1, 1) + np.array([0.5, 0.25]).reshape(1, 2, 1, 1)
+got = np.fromfile(glob.glob('out_gn21/*/gn21_output_0.bin')[0], np.float32).reshape(x.shape)
+print('close' if np.allclose(got, want, rtol=1e-5, atol=1e-5) else 'differs %g' % np.abs(got - want).max())
+"
+expect_stdout_line "close"
+
 refused() {  # refused NAME OPSET NODES FRAGMENT...: E10055 (or the op's own check), no OM
   local name=$1 opset=$2 nodes=$3
   shift 3
@@ -77,10 +94,10 @@ refused() {  # refused NAME OPSET NODES FRAGMENT...: E10055 (or the op's own che
   for f in "$@"; do expect_stdout_contains "$f"; done
   expect_no_file $name.om
 }
-refused gn21 21 'node { op_type: "GroupNormalization" name: "gn" input: "x" input: "sc" input: "bi" output: "y" attribute { name: "num_groups" type: INT i: 2 } }
-  initializer { name: "sc" data_type: 1 dims: 2 float_data: [1, 1] }
-  initializer { name: "bi" data_type: 1 dims: 2 float_data: [0, 0] }' \
-  "E10055" "node 'gn': GroupNormalization-21 (the version at opset 21) is not supported yet" "per channel" "opset 20 or lower"
+refused gn21bad 21 'node { op_type: "GroupNormalization" name: "gn" input: "x" input: "sc" input: "bi" output: "y" attribute { name: "num_groups" type: INT i: 1 } }
+  initializer { name: "sc" data_type: 1 dims: 1 float_data: [1] }
+  initializer { name: "bi" data_type: 1 dims: 1 float_data: [0] }' \
+  "node 'gn'" "scale (input 1) has shape [1], expected [2] (one value per channel)"
 refused dft20 20 'node { op_type: "DFT" name: "dft" input: "x" output: "y" }' "E10055" "DFT-20" "axis became an optional input"
 refused dq21 21 'node { op_type: "DequantizeLinear" name: "dq" input: "q" input: "s" output: "y" attribute { name: "block_size" type: INT i: 2 } }
   node { op_type: "Identity" name: "i" input: "x" output: "unused" }

@@ -11,11 +11,12 @@ namespace asc::frontend {
 namespace {
 
 enum class Rule {
-  Accept,    // only types were added (the ops' dtype checks keep to what is supported), or the
-             // new attribute value is one the op's checks refuse by name
-  Defaults,  // accepted when the attributes named keep their defaults
+  Accept,        // only types were added (the ops' dtype checks keep to what is supported), or the
+                 // new attribute value is one the op's checks refuse by name
+  Defaults,      // accepted when the attributes named keep their defaults
   GridSample20,  // modes renamed: linear -> bilinear, cubic -> bicubic (4-D only, as before)
-  Refuse,    // the computation changed, or an attribute became an input
+  PerChannelAffine,  // GroupNormalization-21: scale and bias per channel (marked on the node)
+  Refuse,            // the computation changed, or an attribute became an input
 };
 
 struct Later {
@@ -36,10 +37,10 @@ const std::vector<Later>& table() {
       {"DequantizeLinear", 19, Rule::Accept, ""},  // float8, float16/bfloat16 scales (dtype checks)
       {"Equal", 19, Rule::Accept, ""},
       {"Identity", 19, Rule::Accept, ""},
-      {"Pad", 19, Rule::Accept, ""},          // mode "wrap": refused by Pad's mode check
+      {"Pad", 19, Rule::Accept, ""},             // mode "wrap": refused by Pad's mode check
       {"QuantizeLinear", 19, Rule::Accept, ""},  // saturate matters for float8 only
       {"Reshape", 19, Rule::Accept, ""},
-      {"Resize", 19, Rule::Accept, ""},       // half_pixel_symmetric: refused by Resize's check
+      {"Resize", 19, Rule::Accept, ""},  // half_pixel_symmetric: refused by Resize's check
       {"Shape", 19, Rule::Accept, ""},
       {"Size", 19, Rule::Accept, ""},
       // opset 20 (ONNX 1.15)
@@ -58,8 +59,7 @@ const std::vector<Later>& table() {
       {"ConstantOfShape", 21, Rule::Accept, ""},
       {"DequantizeLinear", 21, Rule::Defaults, "block_size=0"},
       {"Flatten", 21, Rule::Accept, ""},
-      {"GroupNormalization", 21, Rule::Refuse,
-       "scale and bias became per channel (shape [C]) instead of per group"},
+      {"GroupNormalization", 21, Rule::PerChannelAffine, ""},  // scale, bias: [C], not [groups]
       {"Identity", 21, Rule::Accept, ""},
       {"Pad", 21, Rule::Accept, ""},
       {"QLinearMatMul", 21, Rule::Accept, ""},
@@ -71,51 +71,86 @@ const std::vector<Later>& table() {
       {"Transpose", 21, Rule::Accept, ""},
       {"Unsqueeze", 21, Rule::Accept, ""},
       // opset 22 (ONNX 1.17): bfloat16 added, nothing else
-      {"Acos", 22, Rule::Accept, ""}, {"Asin", 22, Rule::Accept, ""},
-      {"Atan", 22, Rule::Accept, ""}, {"Cos", 22, Rule::Accept, ""},
-      {"Sin", 22, Rule::Accept, ""}, {"Tan", 22, Rule::Accept, ""},
-      {"Acosh", 22, Rule::Accept, ""}, {"Asinh", 22, Rule::Accept, ""},
-      {"Atanh", 22, Rule::Accept, ""}, {"Cosh", 22, Rule::Accept, ""},
-      {"Sinh", 22, Rule::Accept, ""}, {"AveragePool", 22, Rule::Accept, ""},
-      {"MaxPool", 22, Rule::Accept, ""}, {"Bernoulli", 22, Rule::Accept, ""},
-      {"Conv", 22, Rule::Accept, ""}, {"ConvTranspose", 22, Rule::Accept, ""},
-      {"DeformConv", 22, Rule::Accept, ""}, {"Det", 22, Rule::Accept, ""},
-      {"Dropout", 22, Rule::Accept, ""}, {"Elu", 22, Rule::Accept, ""},
-      {"HardSigmoid", 22, Rule::Accept, ""}, {"Selu", 22, Rule::Accept, ""},
-      {"ThresholdedRelu", 22, Rule::Accept, ""}, {"HardSwish", 22, Rule::Accept, ""},
-      {"Mish", 22, Rule::Accept, ""}, {"Softplus", 22, Rule::Accept, ""},
-      {"Softsign", 22, Rule::Accept, ""}, {"EyeLike", 22, Rule::Accept, ""},
-      {"GRU", 22, Rule::Accept, ""}, {"LSTM", 22, Rule::Accept, ""},
-      {"RNN", 22, Rule::Accept, ""}, {"GlobalAveragePool", 22, Rule::Accept, ""},
-      {"GlobalLpPool", 22, Rule::Accept, ""}, {"GlobalMaxPool", 22, Rule::Accept, ""},
-      {"GridSample", 22, Rule::GridSample20, ""}, {"InstanceNormalization", 22, Rule::Accept, ""},
-      {"LpNormalization", 22, Rule::Accept, ""}, {"LpPool", 22, Rule::Accept, ""},
-      {"MaxRoiPool", 22, Rule::Accept, ""}, {"RoiAlign", 22, Rule::Accept, ""},
-      {"MaxUnpool", 22, Rule::Accept, ""}, {"Multinomial", 22, Rule::Accept, ""},
-      {"NegativeLogLikelihoodLoss", 22, Rule::Accept, ""}, {"RandomNormal", 22, Rule::Accept, ""},
-      {"RandomUniform", 22, Rule::Accept, ""}, {"RandomNormalLike", 22, Rule::Accept, ""},
-      {"RandomUniformLike", 22, Rule::Accept, ""}, {"Round", 22, Rule::Accept, ""},
+      {"Acos", 22, Rule::Accept, ""},
+      {"Asin", 22, Rule::Accept, ""},
+      {"Atan", 22, Rule::Accept, ""},
+      {"Cos", 22, Rule::Accept, ""},
+      {"Sin", 22, Rule::Accept, ""},
+      {"Tan", 22, Rule::Accept, ""},
+      {"Acosh", 22, Rule::Accept, ""},
+      {"Asinh", 22, Rule::Accept, ""},
+      {"Atanh", 22, Rule::Accept, ""},
+      {"Cosh", 22, Rule::Accept, ""},
+      {"Sinh", 22, Rule::Accept, ""},
+      {"AveragePool", 22, Rule::Accept, ""},
+      {"MaxPool", 22, Rule::Accept, ""},
+      {"Bernoulli", 22, Rule::Accept, ""},
+      {"Conv", 22, Rule::Accept, ""},
+      {"ConvTranspose", 22, Rule::Accept, ""},
+      {"DeformConv", 22, Rule::Accept, ""},
+      {"Det", 22, Rule::Accept, ""},
+      {"Dropout", 22, Rule::Accept, ""},
+      {"Elu", 22, Rule::Accept, ""},
+      {"HardSigmoid", 22, Rule::Accept, ""},
+      {"Selu", 22, Rule::Accept, ""},
+      {"ThresholdedRelu", 22, Rule::Accept, ""},
+      {"HardSwish", 22, Rule::Accept, ""},
+      {"Mish", 22, Rule::Accept, ""},
+      {"Softplus", 22, Rule::Accept, ""},
+      {"Softsign", 22, Rule::Accept, ""},
+      {"EyeLike", 22, Rule::Accept, ""},
+      {"GRU", 22, Rule::Accept, ""},
+      {"LSTM", 22, Rule::Accept, ""},
+      {"RNN", 22, Rule::Accept, ""},
+      {"GlobalAveragePool", 22, Rule::Accept, ""},
+      {"GlobalLpPool", 22, Rule::Accept, ""},
+      {"GlobalMaxPool", 22, Rule::Accept, ""},
+      {"GridSample", 22, Rule::GridSample20, ""},
+      {"InstanceNormalization", 22, Rule::Accept, ""},
+      {"LpNormalization", 22, Rule::Accept, ""},
+      {"LpPool", 22, Rule::Accept, ""},
+      {"MaxRoiPool", 22, Rule::Accept, ""},
+      {"RoiAlign", 22, Rule::Accept, ""},
+      {"MaxUnpool", 22, Rule::Accept, ""},
+      {"Multinomial", 22, Rule::Accept, ""},
+      {"NegativeLogLikelihoodLoss", 22, Rule::Accept, ""},
+      {"RandomNormal", 22, Rule::Accept, ""},
+      {"RandomUniform", 22, Rule::Accept, ""},
+      {"RandomNormalLike", 22, Rule::Accept, ""},
+      {"RandomUniformLike", 22, Rule::Accept, ""},
+      {"Round", 22, Rule::Accept, ""},
       // opset 23 (ONNX 1.18)
-      {"Cast", 23, Rule::Accept, ""}, {"CastLike", 23, Rule::Accept, ""},
-      {"Constant", 23, Rule::Accept, ""}, {"ConstantOfShape", 23, Rule::Accept, ""},
+      {"Cast", 23, Rule::Accept, ""},
+      {"CastLike", 23, Rule::Accept, ""},
+      {"Constant", 23, Rule::Accept, ""},
+      {"ConstantOfShape", 23, Rule::Accept, ""},
       {"DequantizeLinear", 23, Rule::Defaults, "block_size=0,output_dtype=0"},
-      {"Flatten", 23, Rule::Accept, ""}, {"Identity", 23, Rule::Accept, ""},
+      {"Flatten", 23, Rule::Accept, ""},
+      {"Identity", 23, Rule::Accept, ""},
       {"Pad", 23, Rule::Accept, ""},
       {"QuantizeLinear", 23, Rule::Defaults, "block_size=0,output_dtype=0,precision=0"},
-      {"Reshape", 23, Rule::Accept, ""}, {"Shape", 23, Rule::Accept, ""},
-      {"Size", 23, Rule::Accept, ""}, {"Squeeze", 23, Rule::Accept, ""},
-      {"Transpose", 23, Rule::Accept, ""}, {"Unsqueeze", 23, Rule::Accept, ""},
+      {"Reshape", 23, Rule::Accept, ""},
+      {"Shape", 23, Rule::Accept, ""},
+      {"Size", 23, Rule::Accept, ""},
+      {"Squeeze", 23, Rule::Accept, ""},
+      {"Transpose", 23, Rule::Accept, ""},
+      {"Unsqueeze", 23, Rule::Accept, ""},
       // opset 24 (ONNX 1.19)
       {"Cast", 24, Rule::Accept, ""},  // the change concerns float8 targets only
-      {"CastLike", 24, Rule::Accept, ""}, {"Constant", 24, Rule::Accept, ""},
+      {"CastLike", 24, Rule::Accept, ""},
+      {"Constant", 24, Rule::Accept, ""},
       {"ConstantOfShape", 24, Rule::Accept, ""},
       {"DequantizeLinear", 24, Rule::Defaults, "block_size=0,output_dtype=0"},
-      {"Flatten", 24, Rule::Accept, ""}, {"Identity", 24, Rule::Accept, ""},
+      {"Flatten", 24, Rule::Accept, ""},
+      {"Identity", 24, Rule::Accept, ""},
       {"Pad", 24, Rule::Accept, ""},
       {"QuantizeLinear", 24, Rule::Defaults, "block_size=0,output_dtype=0,precision=0"},
-      {"Reshape", 24, Rule::Accept, ""}, {"Shape", 24, Rule::Accept, ""},
-      {"Size", 24, Rule::Accept, ""}, {"Squeeze", 24, Rule::Accept, ""},
-      {"TopK", 24, Rule::Accept, ""}, {"Transpose", 24, Rule::Accept, ""},
+      {"Reshape", 24, Rule::Accept, ""},
+      {"Shape", 24, Rule::Accept, ""},
+      {"Size", 24, Rule::Accept, ""},
+      {"Squeeze", 24, Rule::Accept, ""},
+      {"TopK", 24, Rule::Accept, ""},
+      {"Transpose", 24, Rule::Accept, ""},
       {"Unsqueeze", 24, Rule::Accept, ""},
       {"Swish", 24, Rule::Refuse, "asc-tools makes Swish only in its own fusion (alpha 1) so far"},
   };
@@ -148,6 +183,7 @@ Status checkLaterOnnxVersion(const onnx::NodeProto& np, const std::string& op_ty
   if (!l) return Status::ok();
   switch (l->rule) {
     case Rule::Accept:
+    case Rule::PerChannelAffine:
       return Status::ok();
     case Rule::Refuse:
       return Status::error(ErrorCode::NotImplemented,
@@ -191,6 +227,10 @@ Status checkLaterOnnxVersion(const onnx::NodeProto& np, const std::string& op_ty
 
 void mapLaterOnnxAttrs(const std::string& op_type, int opset, ir::Attrs* attrs) {
   const Later* l = inForce(op_type, opset);
+  if (l && l->rule == Rule::PerChannelAffine) {
+    attrs->set("_asc_affine_per_channel", int64_t{1});
+    return;
+  }
   if (!l || l->rule != Rule::GridSample20) return;
   // Version 20 renamed the modes and made "linear" the default; the op definition reads
   // GridSample-16's names.

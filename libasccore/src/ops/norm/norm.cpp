@@ -71,9 +71,9 @@ Status inferInstanceNorm(InferContext& ctx) {
   return inferSameAsInput0(ctx);
 }
 
-// GroupNormalization-18: num_groups groups of C / num_groups channels each, normalized
-// together; scale and bias have one value per group (version 21 made them per channel, which an
-// opset-18 model cannot have).
+// GroupNormalization: num_groups groups of C / num_groups channels each, normalized together;
+// scale and bias have one value per group (version 18) or per channel (version 21: the importer
+// sets _asc_affine_per_channel).
 Status inferGroupNorm(InferContext& ctx) {
   ASC_RETURN_IF_ERROR(checkFloatInput(ctx));
   const ir::Shape& x = ctx.shape(0);
@@ -84,8 +84,11 @@ Status inferGroupNorm(InferContext& ctx) {
   const int64_t g = ctx.attrs().getInt("num_groups", 0);
   if (g <= 0 || x[1] % g != 0)
     return ctx.fail("num_groups {} must be positive and divide the {} channels", g, x[1]);
-  ASC_RETURN_IF_ERROR(checkPerChannel(ctx, 1, "scale", g, "group"));
-  ASC_RETURN_IF_ERROR(checkPerChannel(ctx, 2, "bias", g, "group"));
+  const bool per_channel = ctx.attrs().getInt("_asc_affine_per_channel", 0) != 0;
+  ASC_RETURN_IF_ERROR(
+      checkPerChannel(ctx, 1, "scale", per_channel ? x[1] : g, per_channel ? "channel" : "group"));
+  ASC_RETURN_IF_ERROR(
+      checkPerChannel(ctx, 2, "bias", per_channel ? x[1] : g, per_channel ? "channel" : "group"));
   ctx.attrs().set("epsilon", ctx.attrs().getFloat("epsilon", 1e-5f));
   return inferSameAsInput0(ctx);
 }

@@ -151,8 +151,9 @@ Result<std::unique_ptr<Kernel>> lrn(const KernelInit& k) {
   return std::unique_ptr<Kernel>(std::move(kern));
 }
 
-// InstanceNormalization (a group per channel) and GroupNormalization-18 (num_groups groups of
-// channels, one scale and bias per group): each group's statistics in double, two passes.
+// InstanceNormalization (a group per channel) and GroupNormalization (num_groups groups of
+// channels; one scale and bias per group at version 18, per channel at 21, which the importer
+// marks with _asc_affine_per_channel): each group's statistics in double, two passes.
 class InstanceNorm : public Kernel {
  public:
   explicit InstanceNorm(const KernelInit& k)
@@ -164,8 +165,11 @@ class InstanceNorm : public Kernel {
     const ir::Shape& s = k.inputs[0].shape();
     n_ = s[0];
     g_ = k.node.op_type == "GroupNormalization" ? k.node.attrs.getInt("num_groups", s[1]) : s[1];
-    hw_ = s[1] / g_;  // the elements of one group: its channels' maps, one after another
-    for (size_t i = 2; i < s.size(); ++i) hw_ *= s[i];
+    map_ = 1;
+    for (size_t i = 2; i < s.size(); ++i) map_ *= s[i];
+    hw_ = s[1] / g_ * map_;  // the elements of one group: its channels' maps, one after another
+    per_channel_ = k.node.attrs.getInt("_asc_affine_per_channel", 0) != 0;
+    channels_ = s[1];
   }
   void run() override {
     cpu::parallelFor(n_ * g_, 1, [&](int64_t b, int64_t e) {
@@ -177,6 +181,16 @@ class InstanceNorm : public Kernel {
         const double mean = sum / static_cast<double>(hw_);
         for (int64_t i = 0; i < hw_; ++i) sq += (x[i] - mean) * (x[i] - mean);
         const double inv = 1.0 / std::sqrt(sq / static_cast<double>(hw_) + eps_);
+        if (per_channel_) {  // each channel of the group has its own scale and bias
+          const int64_t per_group = channels_ / g_, c0 = (p % g_) * per_group;
+          for (int64_t k = 0; k < per_group; ++k) {
+            const double sc = scale_[c0 + k];
+            const float a = static_cast<float>(sc * inv);
+            const float bb = static_cast<float>(bias_[c0 + k] - sc * inv * mean);
+            for (int64_t i = k * map_; i < (k + 1) * map_; ++i) y[i] = x[i] * a + bb;
+          }
+          continue;
+        }
         const int64_t c = p % g_;
         const float a = static_cast<float>(scale_[c] * inv);
         const float bb = static_cast<float>(bias_[c] - scale_[c] * inv * mean);
@@ -192,7 +206,8 @@ class InstanceNorm : public Kernel {
   const float* bias_;
   float* y_;
   float eps_;
-  int64_t n_, g_, hw_;
+  int64_t n_, g_, hw_, map_ = 1, channels_ = 0;
+  bool per_channel_ = false;
 };
 
 // MeanVarianceNormalization: statistics per combination of the kept dims, in double.
