@@ -56,6 +56,14 @@ expect_stdout_not_contains() { CHECKS=$((CHECKS + 1)); ! grep -qF -- "$1" "$STDO
 expect_stderr_contains() { CHECKS=$((CHECKS + 1)); grep -qF -- "$1" "$STDERR" || fail "stderr lacks '$1'"; }
 expect_stdout_line() { CHECKS=$((CHECKS + 1)); grep -qxF -- "$1" "$STDOUT" || fail "stdout has no line '$1'"; }
 expect_file() { CHECKS=$((CHECKS + 1)); [ -s "$1" ] || fail "file '$1' missing or empty"; }
+# expect_msame_bytes FILE DIR PATTERN: FILE is byte for byte the file msame wrote as DIR/*/PATTERN.
+expect_msame_bytes() {
+  CHECKS=$((CHECKS + 1))
+  local m
+  m=$(ls "$2"/*/$3 2>/dev/null | head -1)
+  [ -n "$m" ] || fail "msame wrote no $3 under $2"
+  cmp "$1" "$m" >/dev/null || fail "$1 differs from msame's $m"
+}
 expect_no_file() { CHECKS=$((CHECKS + 1)); [ ! -e "$1" ] || fail "file '$1' exists, expected none"; }
 expect_no_temp_files() {
   CHECKS=$((CHECKS + 1))

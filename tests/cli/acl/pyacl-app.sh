@@ -23,12 +23,6 @@ run $PY "$ROOT/tests/acl/pyacl_smoke.py"
 expect_exit 0
 expect_stdout_contains "pyacl smoke: ok"
 
-same() {  # same APP_FILE MSAME_DIR PATTERN: byte-identical
-  local m
-  m=$(ls "$2"/*/$3 2>/dev/null | head -1)
-  [ -n "$m" ] || fail "msame wrote no $3 under $2"
-  cmp "$1" "$m" >/dev/null || fail "$1 differs from msame's $m"
-}
 app="$ROOT/tests/acl/pyacl_app.py"
 common=(--framework=5 --soc_version=Ascend310P3 --precision_mode=force_fp32)
 $PY -c "
@@ -47,7 +41,7 @@ expect_exit 0
 expect_stdout_contains "run mode host"
 expect_stdout_contains "input 0 input size 602112 dims [1, 3, 224, 224]"
 expect_stdout_contains "execute sample success"
-same o/output_0.bin ms static_output_0.bin
+expect_msame_bytes o/output_0.bin ms static_output_0.bin
 
 run atc --model="$ROOT/models/resnet_mini.onnx" "${common[@]}" --output=dyn --input_shape="input:-1,3,224,224" \
   --dynamic_batch_size="1,2"
@@ -59,7 +53,7 @@ for b in 1 2; do
   expect_stdout_contains "input 1 ascend_mbatch_shape_data size 8 dims [1]"
   run msame --model dyn.om --dymBatch $b --input "x$b.bin" --output "md$b"
   expect_exit 0
-  same o/output_0.bin "md$b" dyn_output_0.bin
+  expect_msame_bytes o/output_0.bin "md$b" dyn_output_0.bin
 done
 rm -rf o && mkdir o
 run $PY "$app" dyn.om o --input x1.bin --batch 3
@@ -79,4 +73,4 @@ expect_exit 0
 rm -rf o && mkdir o
 run $PY "$app" aipp.om o --input image.bin
 expect_exit 0
-same o/output_0.bin ma aipp_output_0.bin
+expect_msame_bytes o/output_0.bin ma aipp_output_0.bin
