@@ -49,7 +49,6 @@ struct Model {
   }
 };
 
-
 /// The loaded model `id`; nullptr and ACL_ERROR_INVALID_MODEL_ID (naming `api`) when none is.
 std::shared_ptr<Model> findModel(const char* api, uint32_t id, aclError* err);
 /// The ACL code and message of a failed load.

@@ -23,7 +23,8 @@ Stream* resolveStream(const char* api, aclrtStream handle, aclError* err) {
   State& st = state();
   if (!handle) {
     std::lock_guard<std::mutex> lock(st.mu);
-    if (!threadContext()->default_stream) threadContext()->default_stream = std::make_unique<Stream>();
+    if (!threadContext()->default_stream)
+      threadContext()->default_stream = std::make_unique<Stream>();
     return threadContext()->default_stream.get();
   }
   std::lock_guard<std::mutex> lock(st.mu);
