@@ -4,6 +4,7 @@
 #
 #   support ─► ir, cpu, trace, cli ─► soc, tensorio ─► compare, ops ─► frontend, passes, om ─► runtime
 #           ─► compiler (asc::compile(): the whole order of work)
+#           ─► debug (precision debugging: compile-and-run searches over the compiler)
 #   support, soc ─► ascendc (the Ascend C CPU layer; ir only because soc.h includes it)
 #   ops, ascendc ─► ophost (Ascend C operator projects as plugins: CANN's host API on OpDefs)
 #   support, soc ─► opgen (the project generator behind `opgen gen`)
@@ -28,6 +29,7 @@ set(ASC_LAYERS
   "om:support,ir,cpu,ops"
   "runtime:support,ir,cpu,ops,passes,om,tensorio,trace"
   "compiler:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime"
+  "debug:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime,compiler"
   "ascendc:support,ir,soc"
   "ophost:support,ir,soc,ops,ascendc"
   "opgen:support,ir,soc")

@@ -28,9 +28,23 @@
 #include "asc/tensorio/dump_file.h"
 #include "asc/tensorio/layout_convert.h"
 #include "asc/tensorio/tensor_file.h"
+#include "mscompare_commands.h"
 #include "mscompare_options.h"
 
 namespace asc::mscompare {
+
+Status walkFiles(const std::string& dir, std::vector<std::string>* files) {
+  ASC_TRY(std::vector<std::string> names, listDir(dir));
+  for (const auto& n : names) {
+    std::string p = dir + "/" + n;
+    if (isDirectory(p))
+      ASC_RETURN_IF_ERROR(walkFiles(p, files));
+    else
+      files->push_back(p);
+  }
+  return Status::ok();
+}
+
 namespace {
 
 using compare::Metric;
@@ -75,18 +89,6 @@ uint64_t mtimeNs(const std::string& path) {
   if (stat(path.c_str(), &st) != 0) return 0;
   return static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000ull +
          static_cast<uint64_t>(st.st_mtim.tv_nsec);
-}
-
-Status walk(const std::string& dir, std::vector<std::string>* files) {
-  ASC_TRY(std::vector<std::string> names, listDir(dir));
-  for (const auto& n : names) {
-    std::string p = dir + "/" + n;
-    if (isDirectory(p))
-      ASC_RETURN_IF_ERROR(walk(p, files));
-    else
-      files->push_back(p);
-  }
-  return Status::ok();
 }
 
 // "<name>_output_<i>" -> name, i (msame's output names).
@@ -329,7 +331,7 @@ class Runner {
 Status Runner::collect(const std::string& path, bool is_dir, std::vector<Entry>* out) {
   if (!is_dir) return classify(path, true, out);
   std::vector<std::string> files;
-  ASC_RETURN_IF_ERROR(walk(path, &files));
+  ASC_RETURN_IF_ERROR(walkFiles(path, &files));
   for (const auto& f : files) ASC_RETURN_IF_ERROR(classify(f, false, out));
   // Several dumps of one op (data_index folders, loops): keep the latest of each tensor.
   std::map<std::tuple<std::string, bool, int>, size_t> seen;
@@ -680,6 +682,12 @@ Status Runner::run(int* exit_code) {
 
 int main(int argc, const char* const* argv, std::ostream& out) {
   log::setProgram("mscompare");
+  if (argc > 1) {
+    const std::string cmd = argv[1];
+    if (cmd == "debug_precision" || cmd == "debug_reduce")
+      return debugMain(cmd, argc - 1, argv + 1, out);
+    if (cmd == "overflow") return overflowMain(argc - 1, argv + 1, out);
+  }
   auto opts = parseOptions(argc, argv);
   auto fail = [&](const Status& st, bool json) {
     out.flush();

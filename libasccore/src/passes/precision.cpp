@@ -3,6 +3,7 @@
 // disagree, constants are converted to fp16 here, and inference then re-derives every dtype.
 #include "asc/passes/precision.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <map>
@@ -111,8 +112,10 @@ Status rewritePrecision(ir::Graph& g, const PrecisionOptions& o, PassContext& ct
     bool low;
     if (keep_all)
       low = false;
-    else if (o.keep_fp32.count(n->name) || o.keep_fp32.count(n->op_type))
-      low = false;
+    else if (o.keep_fp32.count(n->name) || o.keep_fp32.count(n->op_type) ||
+             std::any_of(n->original_names.begin(), n->original_names.end(),
+                         [&](const std::string& s) { return o.keep_fp32.count(s) > 0; }))
+      low = false;  // a fused node stays fp32 when --keep_dtype names any node it stands for
     else if (n->attrs.getString(ops::kImplModeAttr, "") == "high_precision")
       low = false;
     else if (m == "force_fp16")

@@ -64,4 +64,34 @@ struct PrecheckReport {
 ASC_API Result<PrecheckReport> precheckOnnx(const std::string& path,
                                             const OnnxImportOptions& opts = {});
 
+/// The node list of an ONNX model, as the importer names its nodes (an unnamed node is
+/// "<op_type>_<position in the file>"), for tools that cut models apart (mscompare debug_reduce).
+struct OnnxNodeRef {
+  std::string name, op_type;
+  std::vector<std::string> inputs, outputs;  // value names; "" for an omitted optional input
+};
+struct OnnxGraphRef {
+  std::vector<OnnxNodeRef> nodes;            // in file order (ONNX requires it to be topological)
+  std::vector<std::string> inputs, outputs;  // graph inputs that are no initializer; outputs
+  int opset = 0;
+};
+/// E13001/E13005 as importOnnx; E10055 for a model whose initializers lie in external files.
+ASC_API Result<OnnxGraphRef> describeOnnx(const std::string& path);
+
+/// A value at the border of an extracted subgraph, with the type it gets there.
+struct OnnxBorder {
+  std::string name;
+  ir::DType dtype = ir::DType::F32;
+  ir::Shape shape;
+};
+/// A standalone ONNX model of the nodes `nodes` (indices into describeOnnx(path).nodes, kept in
+/// file order) of `path`: `inputs` become graph inputs, `outputs` graph outputs, the
+/// initializers the nodes read are copied, unnamed nodes get the importer's names, and opsets,
+/// IR version and producer carry over. E10001 when a node reads a value that is neither
+/// produced by the chosen nodes, nor an initializer, nor in `inputs`.
+ASC_API Result<std::string> extractOnnxSubgraph(const std::string& path,
+                                                const std::vector<size_t>& nodes,
+                                                const std::vector<OnnxBorder>& inputs,
+                                                const std::vector<OnnxBorder>& outputs);
+
 }  // namespace asc::frontend

@@ -1,0 +1,179 @@
+// keep_search.cpp: mscompare debug_precision's search for a small --keep_dtype set (see
+// precision_debug.h for the order of rounds).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "asc/debug/precision_debug.h"
+#include "asc/ops/registry.h"
+#include "debug/harness.h"
+
+namespace asc::debug {
+namespace {
+
+// The imported nodes the mode puts in fp16 (by their own name or as a source node of a fused
+// one), in execution order. Data movement follows its input's type, and Cast keeps its target,
+// so keeping either fp32 changes nothing: they are not candidates.
+Result<std::vector<std::string>> candidates(const ir::Graph& g, const DebugOptions& o) {
+  ASC_TRY(ir::Graph low, detail::compileUnder(g, o, {}));
+  std::set<std::string> in_fp16;
+  for (const auto& n : low.nodes()) {
+    bool f16 = false;
+    for (const ir::Value* v : n->outputs) f16 |= v && v->dtype == ir::DType::F16;
+    if (!f16) continue;
+    in_fp16.insert(n->name);
+    in_fp16.insert(n->original_names.begin(), n->original_names.end());
+  }
+  std::vector<std::string> out;
+  for (const auto& n : g.nodes()) {
+    const ops::OpDef* d = ops::lookup(n->op_type);
+    if (n->op_type == "Cast" || (d && d->hasNativeDtypes())) continue;
+    if (in_fp16.count(n->name)) out.push_back(n->name);
+  }
+  return out;
+}
+
+class Search {
+ public:
+  Search(const DebugOptions& o, detail::Model& m, std::vector<ir::Tensor> golden, int max_rounds,
+         const Progress& progress)
+      : o_(o), m_(m), golden_(std::move(golden)), max_rounds_(max_rounds), progress_(progress) {}
+
+  Status run(KeepSearchResult* r) {
+    r_ = r;
+    ASC_TRY(r->candidates, candidates(m_.graph, o_));
+    const size_t n = r->candidates.size();
+    ASC_TRY(Round base, eval("baseline", {}));
+    if (base.passed || n == 0) {
+      r->reached = base.passed;
+      r->final_cosine = base.min_cosine;
+      if (!base.passed) r->keep.clear();
+      return Status::ok();
+    }
+    std::vector<size_t> all(n);
+    for (size_t i = 0; i < n; ++i) all[i] = i;
+    ASC_TRY(Round whole, eval("all fp32", all));
+    if (!whole.passed) {  // out of reach by keeping nodes: report the best set tried
+      r->keep = r->candidates;
+      r->final_cosine = whole.min_cosine;
+      return Status::ok();
+    }
+    // Invariant: found ∪ [0, hi) passes (cosine pass_cos), found alone fails.
+    std::vector<size_t> found;
+    size_t hi = n;
+    double pass_cos = whole.min_cosine;
+    for (;;) {
+      size_t lo = 0;
+      while (hi - lo > 1) {
+        if (exhausted()) return stop(found, hi, pass_cos);
+        const size_t mid = lo + (hi - lo) / 2;
+        ASC_TRY(Round b, eval("bisect", with(found, mid)));
+        if (b.passed) {
+          hi = mid;
+          pass_cos = b.min_cosine;
+        } else {
+          lo = mid;
+        }
+      }
+      found.push_back(hi - 1);  // [0, hi - 1) with `found` fails: node hi - 1 is needed
+      --hi;
+      if (exhausted()) return stop(found, hi, pass_cos);
+      ASC_TRY(Round c, eval("confirm", found));
+      if (c.passed) {
+        pass_cos = c.min_cosine;
+        break;
+      }
+      if (hi == 0)  // cannot happen for a deterministic run; stop with the set that passed
+        return stop(found, 0, pass_cos);
+    }
+    // A node found early may be redundant once later ones are kept; the last one never is.
+    for (size_t i = 0; i + 1 < found.size();) {
+      if (exhausted()) break;
+      std::vector<size_t> without = found;
+      without.erase(without.begin() + static_cast<std::ptrdiff_t>(i));
+      ASC_TRY(Round p, eval("prune", without));
+      if (p.passed) {
+        found = std::move(without);
+        pass_cos = p.min_cosine;
+      } else {
+        ++i;
+      }
+    }
+    finish(found, pass_cos);
+    return Status::ok();
+  }
+
+ private:
+  bool exhausted() const { return static_cast<int>(r_->rounds.size()) >= max_rounds_; }
+
+  static std::vector<size_t> with(const std::vector<size_t>& found, size_t prefix) {
+    std::vector<size_t> s = found;
+    for (size_t i = 0; i < prefix; ++i) s.push_back(i);
+    return s;
+  }
+
+  void finish(std::vector<size_t> set, double cos) {
+    std::sort(set.begin(), set.end());
+    set.erase(std::unique(set.begin(), set.end()), set.end());
+    r_->keep.clear();
+    for (size_t i : set) r_->keep.push_back(r_->candidates[i]);
+    r_->reached = true;
+    r_->final_cosine = cos;
+  }
+
+  Status stop(const std::vector<size_t>& found, size_t hi, double cos) {
+    r_->round_limit = true;
+    finish(with(found, hi), cos);
+    return Status::ok();
+  }
+
+  Result<Round> eval(const char* phase, std::vector<size_t> set) {
+    const int64_t t0 = detail::nowNs();
+    std::sort(set.begin(), set.end());
+    Round round;
+    round.index = static_cast<int>(r_->rounds.size()) + 1;
+    round.phase = phase;
+    std::set<std::string> keep;
+    for (size_t i : set) {
+      round.keep.push_back(r_->candidates[i]);
+      keep.insert(r_->candidates[i]);
+    }
+    ASC_TRY(ir::Graph g, detail::compileUnder(m_.graph, o_, keep));
+    ASC_TRY(auto outs, detail::runGraph(std::move(g), m_.inputs, o_.threads));
+    round.cosines = detail::cosines(outs, golden_, &round.min_cosine);
+    round.passed = round.min_cosine >= o_.target_cosine;
+    round.ms = detail::msSince(t0);
+    r_->rounds.push_back(round);
+    if (progress_) progress_(round);
+    return round;
+  }
+
+  const DebugOptions& o_;
+  detail::Model& m_;
+  std::vector<ir::Tensor> golden_;
+  int max_rounds_;
+  const Progress& progress_;
+  KeepSearchResult* r_ = nullptr;
+};
+
+}  // namespace
+
+Result<KeepSearchResult> searchKeepSet(const DebugOptions& options, int max_rounds,
+                                       const Progress& progress) {
+  const int64_t t0 = detail::nowNs();
+  if (max_rounds < 2)
+    return Status::error(ErrorCode::InvalidParam,
+                         "Value {} for parameter --max_rounds is invalid. Reason: the search needs "
+                         "at least 2 rounds (nothing kept, everything kept)",
+                         max_rounds);
+  ASC_TRY(detail::Model m, detail::openModel(options));
+  ASC_TRY(auto golden, detail::runGraph(m.graph.clone(), m.inputs, options.threads));
+  KeepSearchResult r;
+  Search s(options, m, std::move(golden), max_rounds, progress);
+  ASC_RETURN_IF_ERROR(s.run(&r));
+  r.seconds = detail::msSince(t0) / 1000;
+  return r;
+}
+
+}  // namespace asc::debug

@@ -1,0 +1,201 @@
+// overflow.cpp: mscompare overflow -m DUMP_DIR: the layers of an OM's dump (msame --dump, or a
+// device's) whose outputs overflowed: an fp16 output holding inf, NaN or |x| >= 65504, or any
+// float output holding inf or NaN. Listed in execution order, first one first, with the source
+// model's node names of fused ops. Exit 1 when anything overflowed, 0 when nothing did.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cxxopts.hpp>
+#include <iostream>
+
+#include "asc/cli/common.h"
+#include "asc/support/fp16.h"
+#include "asc/support/file.h"
+#include "asc/support/log.h"
+#include "asc/support/strings.h"
+#include "asc/tensorio/dump_file.h"
+#include "mscompare_commands.h"
+
+namespace asc::mscompare {
+namespace {
+
+constexpr double kFp16Max = 65504.0;
+
+struct Hit {
+  uint64_t timestamp = 0;
+  std::string file, op, op_type, original;
+  size_t output = 0;
+  std::string dtype;
+  uint64_t elements = 0, nan = 0, inf = 0, saturated = 0;
+  double max_abs = 0;  // the largest finite |x|
+};
+
+// Counts the overflowed elements of one float output; false when it has none.
+bool scan(const ir::Tensor& t, Hit* h) {
+  const int64_t n = t.numel();
+  const uint8_t* p = t.data ? t.data->data() : nullptr;
+  if (!p) return false;
+  const bool half = t.dtype == ir::DType::F16;
+  for (int64_t i = 0; i < n; ++i) {
+    double x;
+    if (half)
+      x = halfToFloat(reinterpret_cast<const uint16_t*>(p)[i]);
+    else if (t.dtype == ir::DType::F32)
+      x = reinterpret_cast<const float*>(p)[i];
+    else if (t.dtype == ir::DType::F64)
+      x = reinterpret_cast<const double*>(p)[i];
+    else
+      return false;
+    if (std::isnan(x)) {
+      ++h->nan;
+    } else if (std::isinf(x)) {
+      ++h->inf;
+    } else {
+      h->max_abs = std::max(h->max_abs, std::fabs(x));
+      if (half && std::fabs(x) >= kFp16Max) ++h->saturated;
+    }
+  }
+  h->elements = static_cast<uint64_t>(n);
+  h->dtype = ir::dtypeName(t.dtype);
+  return h->nan + h->inf + h->saturated > 0;
+}
+
+std::string usage() {
+  return "usage: mscompare overflow -m DUMP_DIR [--format table|json]\n\n"
+         "Lists the layers of a dump (msame --dump true, or an NPU's) whose outputs overflowed:\n"
+         "fp16 outputs holding inf, NaN or |x| >= 65504, other float outputs holding inf or NaN.\n"
+         "Execution order (the dump's timestamps), first one first, with the source model's\n"
+         "node names of fused ops. Exit 0 when nothing overflowed, 1 when something did, 2 on\n"
+         "error.\n\n"
+         "options:\n"
+         "  -m, --my_dump_path=DIR  the dump folder (searched recursively)\n"
+         "  --format=table|json     stdout [default: table]\n"
+         "  --log=LEVEL             debug, info, warning, error or null\n"
+         "  --help                  show this help\n";
+}
+
+int fail(const Status& st) {
+  std::cerr << "mscompare: error " << st.toString() << "\n";
+  return cli::kExitUsage;
+}
+
+}  // namespace
+
+int overflowMain(int argc, const char* const* argv, std::ostream& out) {
+  cxxopts::Options parser("mscompare overflow", "");
+  parser.add_options()("m,my_dump_path", "", cxxopts::value<std::string>())(
+      "format", "", cxxopts::value<std::string>()->default_value("table"))(
+      "log", "", cxxopts::value<std::string>())("help", "");
+  std::string dir, format;
+  try {
+    auto r = parser.parse(argc, argv);
+    if (r.count("help")) {
+      out << usage();
+      return 0;
+    }
+    if (!r.unmatched().empty())
+      return fail(Status::error(ErrorCode::InvalidParam,
+                                "Value {} for parameter (positional) is invalid. Reason: give the "
+                                "dump folder as -m DIR",
+                                r.unmatched().front()));
+    if (!r.count("my_dump_path"))
+      return fail(Status::error(ErrorCode::RequiredParam,
+                                "mscompare overflow: -m (--my_dump_path) is required: the dump "
+                                "folder of msame --dump true"));
+    dir = r["my_dump_path"].as<std::string>();
+    format = r["format"].as<std::string>();
+    if (Status st = cli::applyLogOption(r.count("log") ? r["log"].as<std::string>() : "",
+                                        r.count("log") > 0);
+        !st)
+      return fail(st);
+  } catch (const cxxopts::exceptions::exception& e) {
+    return fail(Status::error(ErrorCode::InvalidParam,
+                              "invalid command line: {}; see 'mscompare overflow --help'",
+                              e.what()));
+  }
+  if (format != "table" && format != "json")
+    return fail(Status::error(ErrorCode::InvalidParam,
+                              "Value {} for parameter --format is invalid. Reason: use table or "
+                              "json",
+                              format));
+  if (!isDirectory(dir))
+    return fail(Status::error(ErrorCode::FileOpenFailed,
+                              "-m '{}' is no folder; give the dump folder of msame --dump true",
+                              dir));
+  std::vector<std::string> files;
+  if (Status st = walkFiles(dir, &files); !st) return fail(st);
+  std::vector<Hit> hits;
+  size_t dumps = 0, outputs = 0;
+  for (const auto& f : files) {
+    tensorio::DumpName name;
+    if (!tensorio::parseDumpFileName(baseName(f), &name)) continue;
+    auto d = tensorio::readDumpFile(f);
+    if (!d) return fail(d.status().withContext(f));
+    ++dumps;
+    std::string original;
+    for (const auto& [k, v] : d->attrs)
+      if (k == "_datadump_original_op_names") original = v;
+    for (size_t i = 0; i < d->outputs.size(); ++i) {
+      ++outputs;
+      Hit h;
+      h.timestamp = name.timestamp;
+      h.file = f;
+      h.op = d->op_name.empty() ? name.op_name : d->op_name;
+      h.op_type = name.op_type;
+      h.output = i;
+      h.original = original.empty() ? d->outputs[i].original_op_name : original;
+      if (scan(d->outputs[i].tensor, &h)) hits.push_back(std::move(h));
+    }
+  }
+  if (dumps == 0)
+    return fail(Status::error(ErrorCode::FileReadFailed,
+                              "no dump file in '{}'; dump files are named "
+                              "{{op_type}}.{{op}}.{{task}}.{{stream}}.{{timestamp}} (msame --dump "
+                              "true writes them)",
+                              dir));
+  std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
+    return std::tie(a.timestamp, a.file, a.output) < std::tie(b.timestamp, b.file, b.output);
+  });
+  const int code = hits.empty() ? 0 : cli::kExitFailed;
+  if (format == "json") {
+    std::string list;
+    for (const auto& h : hits)
+      list += fmt::format(
+          "{}\n    {{\"op\": {}, \"op_type\": {}, \"output\": {}, \"original_ops\": {}, "
+          "\"dtype\": {}, \"elements\": {}, \"nan\": {}, \"inf\": {}, \"fp16_saturated\": {}, "
+          "\"max_abs_finite\": {:.9g}, \"file\": {}}}",
+          list.empty() ? "" : ",", jsonQuote(h.op), jsonQuote(h.op_type), h.output,
+          jsonQuote(h.original), jsonQuote(h.dtype), h.elements, h.nan, h.inf, h.saturated,
+          h.max_abs, jsonQuote(h.file));
+    out << fmt::format(
+        "{{\n  \"dump_files\": {},\n  \"outputs\": {},\n  \"overflowed\": {},\n  \"first\": {},\n"
+        "  \"layers\": [{}{}],\n  \"exit_code\": {}\n}}\n",
+        dumps, outputs, hits.size(), hits.empty() ? "null" : jsonQuote(hits.front().op), list,
+        list.empty() ? "" : "\n  ", code);
+    return code;
+  }
+  out << fmt::format("{:<22}{}\n{:<22}{}\n{:<22}{}\n", "dump files", dumps, "outputs checked",
+                     outputs, "overflowed", hits.size());
+  if (!hits.empty()) {
+    out << fmt::format("{:>3}  {:<32} {:<14} {:>3}  {:>8} {:>8} {:>10}  {:>12}  {}\n", "#", "op",
+                       "type", "out", "nan", "inf", ">=65504", "max |x|", "original ops");
+    for (size_t i = 0; i < hits.size(); ++i) {
+      const Hit& h = hits[i];
+      out << fmt::format("{:>3}  {:<32} {:<14} {:>3}  {:>8} {:>8} {:>10}  {:>12.6g}  {}\n", i + 1,
+                         h.op, h.op_type, h.output, h.nan, h.inf, h.saturated, h.max_abs,
+                         h.original);
+    }
+    out << fmt::format(
+        "mscompare: {} overflowed first ({} output {}): keep it in fp32 (atc --keep_dtype with "
+        "the line '{}') or use --precision_mode=allow_mix_precision\n",
+        hits.front().op, hits.front().dtype, hits.front().output,
+        hits.front().original.empty() ? hits.front().op
+                                      : splitString(hits.front().original, ',').back());
+  } else {
+    out << "mscompare: no output overflowed\n";
+  }
+  return code;
+}
+
+}  // namespace asc::mscompare
