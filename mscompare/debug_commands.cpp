@@ -115,8 +115,8 @@ Result<DebugArgs> parseDebug(const std::string& cmd, int argc, const char* const
     }
     ASC_RETURN_IF_ERROR(cli::applyLogOption(get("log"), r.count("log") > 0));
   } catch (const cxxopts::exceptions::exception& e) {
-    return Status::error(ErrorCode::InvalidParam, "invalid command line: {}; see 'mscompare {} --help'",
-                         e.what(), cmd);
+    return Status::error(ErrorCode::InvalidParam,
+                         "invalid command line: {}; see 'mscompare {} --help'", e.what(), cmd);
   }
   if (!fileExists(a.o.model))
     return Status::error(ErrorCode::FileOpenFailed, "--model '{}' does not exist", a.o.model);
@@ -158,9 +158,10 @@ std::string roundsJson(const std::vector<debug::Round>& rounds, const char* set_
 // One table row per round, printed as it finishes (the progress of a long search).
 // `yes`/`no` name a round whose `passed` is true/false.
 debug::Progress printer(std::ostream& out, const char* set_col, const char* yes, const char* no) {
-  out << fmt::format("{:>5}  {:<9} {:>5}  {:>10}  {:<8} {:>9}\n", "round", "phase", set_col,
-                     "min cosine", "result", "ms");
-  return [&out, yes, no](const debug::Round& r) {
+  return [&out, set_col, yes, no](const debug::Round& r) {
+    if (r.index == 1)  // the header once the model is read and checked
+      out << fmt::format("{:>5}  {:<9} {:>5}  {:>10}  {:<8} {:>9}\n", "round", "phase", set_col,
+                         "min cosine", "result", "ms");
     out << fmt::format("{:>5}  {:<9} {:>5}  {:>10.6f}  {:<8} {:>9.1f}\n", r.index, r.phase,
                        r.keep.size(), r.min_cosine, r.passed ? yes : no, r.ms)
         << std::flush;
@@ -229,8 +230,8 @@ int runReduce(const DebugArgs& a, std::ostream& out) {
       jsonQuote(a.o.model), jsonQuote(a.o.precision_mode), a.o.target_cosine,
       r.first_diverging.empty() ? "null" : jsonQuote(r.first_diverging),
       r.diverges ? "true" : "false", r.rounds.size(), roundsJson(r.rounds, "nodes"),
-      jsonList(r.nodes), jsonList(r.input_names), jsonList(r.output_names),
-      jsonNumbers(r.cosines), r.seconds);
+      jsonList(r.nodes), jsonList(r.input_names), jsonList(r.output_names), jsonNumbers(r.cosines),
+      r.seconds);
   Status st = makeDirs(a.output);
   auto put = [&](const std::string& name, const std::string& bytes) {
     if (!st) return;

@@ -19,11 +19,20 @@ std::string esc(const std::string& s) {
   std::string o;
   for (char c : s) {
     switch (c) {
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '&': o += "&amp;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '&':
+        o += "&amp;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      default:
+        o += c;
     }
   }
   return o;
@@ -48,7 +57,8 @@ std::string chart(const char* id, const char* title, const std::vector<HtmlLayer
     return kTop + (1 - t) * (kH - kTop - kBottom);
   };
   std::string s = fmt::format(
-      "<h2>{}</h2>\n<svg id=\"{}\" class=\"chart\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
+      "<h2>{}</h2>\n<svg id=\"{}\" class=\"chart\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} "
+      "{}\" "
       "xmlns=\"http://www.w3.org/2000/svg\">\n",
       title, id, kW, kH, kW, kH);
   s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"axis\"/>\n", kLeft,
@@ -82,8 +92,9 @@ std::string chart(const char* id, const char* title, const std::vector<HtmlLayer
         xAt(i, n), y(v), layers[i].failed ? "bad" : "ok", i + 1, esc(layers[i].label),
         esc(layers[i].op_type), v);
   }
-  s += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tick\">layers in execution order (1 to {})</text>\n",
-                   kLeft, kH - 8, n);
+  s += fmt::format(
+      "<text x=\"{}\" y=\"{}\" class=\"tick\">layers in execution order (1 to {})</text>\n", kLeft,
+      kH - 8, n);
   return s + "</svg>\n";
 }
 
@@ -114,6 +125,7 @@ std::string htmlReport(const std::string& title, const std::vector<HtmlLayer>& l
       "body{font-family:sans-serif;margin:24px;color:#222}\n"
       "h1{font-size:20px}h2{font-size:16px;margin:20px 0 4px}\n"
       ".axis{stroke:#444}.grid{stroke:#ddd}.tick{font-size:11px;fill:#555;text-anchor:end}\n"
+      ".xlabel{font-size:11px;fill:#555}\n"
       ".line{fill:none;stroke:#2b6cb0;stroke-width:1.5}.ok{fill:#2b6cb0}.bad{fill:#c53030}\n"
       ".first{stroke:#c53030;stroke-dasharray:4 3}.firstlabel{font-size:12px;fill:#c53030}\n"
       "table{border-collapse:collapse;font-size:13px;margin-top:12px}\n"
@@ -122,10 +134,13 @@ std::string htmlReport(const std::string& title, const std::vector<HtmlLayer>& l
       ".advice{background:#fffbea;border:1px solid #ecc94b;padding:8px 12px;margin:12px 0}\n"
       "</style>\n</head>\n<body>\n<h1>" +
       esc(title) + "</h1>\n";
-  size_t failed = 0;
-  for (const auto& l : layers) failed += l.failed;
-  s += fmt::format("<p>{} layers compared, {} failed; first failing layer: <b>{}</b></p>\n",
-                   layers.size(), failed, first < 0 ? "none" : esc(layers[first].label));
+  size_t failed = 0, compared = 0;
+  for (const auto& l : layers) {
+    failed += l.failed;
+    compared += l.compared;
+  }
+  s += fmt::format("<p>{} tensors, {} compared, {} failed; first failing layer: <b>{}</b></p>\n",
+                   layers.size(), compared, failed, first < 0 ? "none" : esc(layers[first].label));
   if (!advice.empty()) s += "<div class=\"advice\">" + esc(advice) + "</div>\n";
   s += chart("cosine", "Cosine similarity per layer", layers, cosineOf, lo, 1, false, cos_ticks,
              first);
@@ -140,7 +155,7 @@ std::string htmlReport(const std::string& title, const std::vector<HtmlLayer>& l
         "<td>{}</td><td>{}</td></tr>\n",
         static_cast<int>(i) == first ? "bad firstrow" : (l.failed ? "bad" : "ok"), i + 1,
         esc(l.label), esc(l.op_type), esc(l.golden), cell(l.cosine), cell(l.max_rel),
-        l.failed ? "fail" : "pass", esc(l.reason));
+        l.failed ? "fail" : (l.compared ? "pass" : "not compared"), esc(l.reason));
   }
   s += "</table>\n<script>\n"
        "(function(){var out=[];document.querySelectorAll('svg.chart').forEach(function(c){"

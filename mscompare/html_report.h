@@ -16,6 +16,7 @@ struct HtmlLayer {
   std::string golden;   // the golden (source model) names
   double cosine = std::numeric_limits<double>::quiet_NaN();
   double max_rel = std::numeric_limits<double>::quiet_NaN();
+  bool compared = false;  // false: no golden partner, or it could not be read
   bool failed = false;
   std::string reason;
 };

@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "asc/cli/common.h"
+#include "asc/compare/advisor.h"
 #include "asc/compare/fusion_rule.h"
 #include "asc/compare/metrics.h"
 #include "asc/support/file.h"
@@ -28,6 +29,7 @@
 #include "asc/tensorio/dump_file.h"
 #include "asc/tensorio/layout_convert.h"
 #include "asc/tensorio/tensor_file.h"
+#include "html_report.h"
 #include "mscompare_commands.h"
 #include "mscompare_options.h"
 
@@ -293,6 +295,7 @@ struct Row {
   const Entry* golden = nullptr;
   std::string golden_names;  // GroundTruth column
   std::string my_dtype = "NaN", golden_dtype = "NaN", my_address = "NaN", shape = "NaN";
+  ir::DType my_type = ir::DType::Undefined;
   compare::CompareResult result;
   bool compared = false, failed = false;
   std::string reason;  // when not compared
@@ -316,7 +319,10 @@ class Runner {
   const Options& o_;
   std::ostream& out_;
   std::vector<Metric> metrics_;
-  bool cosine_extra_ = false;  // computed for --min_cosine only
+  std::vector<Metric> extra_;  // computed, not printed: cosine for --min_cosine, more for --html
+  compare::Advice advice_;     // for the first failing layer of an fp16 run
+  void advise();
+  Status writeHtml() const;
   ir::DType raw_dtype_ = ir::DType::F32;
   compare::FusionRule rule_;
   bool has_rule_ = false;
@@ -414,6 +420,7 @@ Status Runner::compareAll(bool file_mode) {
     }
     ASC_TRY(Loaded x, load(m, raw_dtype_, &my_cache));
     ASC_TRY(Loaded y, load(*row.golden, raw_dtype_, &golden_cache));
+    row.my_type = x.view.dtype;
     row.my_dtype = ir::dtypeName(x.view.dtype);
     row.golden_dtype = ir::dtypeName(y.view.dtype);
     if (x.has_address) row.my_address = fmt::format("{}", x.address);
@@ -433,7 +440,7 @@ Status Runner::compareAll(bool file_mode) {
     compare::CompareOptions co;
     co.threads = o_.threads;
     co.metrics = metrics_;
-    if (cosine_extra_) co.metrics.push_back(Metric::CosineSimilarity);
+    co.metrics.insert(co.metrics.end(), extra_.begin(), extra_.end());
     co.my_name = m.path;
     co.golden_name = row.golden->path;
     const ir::DType coarse = compare::lessPrecise(x.view.dtype, y.view.dtype);
@@ -553,6 +560,11 @@ void Runner::printTable(int exit_code) const {
   } else {
     out_ << fmt::format("{:<22}none\n", "first failing layer");
   }
+  if (!advice_.cause.empty()) {
+    out_ << fmt::format("{:<22}{}\n", "likely cause", advice_.cause);
+    out_ << fmt::format("{:<22}{}\n", "fix", advice_.fix);
+  }
+  if (!o_.html.empty()) out_ << fmt::format("{:<22}{}\n", "html", o_.html);
   for (const auto& [dtype, tol] : tolerances_)
     out_ << fmt::format("{:<22}atol={:g} rtol={:g} ({}{})\n", "tolerance", tol.first.atol,
                         tol.first.rtol, dtype, tol.second ? ", default for this dtype" : "");
@@ -609,16 +621,74 @@ void Runner::printJson(int exit_code) const {
                         jsonQuote(first->my->op), first->my->index, jsonQuote(first->golden_names));
   else
     out_ << "  \"first_failing\": null,\n";
+  if (!advice_.cause.empty())
+    out_ << fmt::format("  \"advice\": {{\"cause\": {}, \"fix\": {}}},\n", jsonQuote(advice_.cause),
+                        jsonQuote(advice_.fix));
+  else
+    out_ << "  \"advice\": null,\n";
   out_ << fmt::format("  \"result_csv\": {},\n  \"exit_code\": {},\n", jsonQuote(csv_path_),
                       exit_code);
   out_ << "  \"tensors\": [" << tensors << (tensors.empty() ? "]\n" : "\n  ]\n") << "}\n";
 }
 
+// The advice for the first failing layer (an fp16 run's only); the layers just before it
+// stand for the values feeding it.
+void Runner::advise() {
+  constexpr size_t kFeeding = 3;
+  std::vector<double> recent;
+  for (const auto& r : rows_) {
+    if (r.failed && r.compared) {
+      compare::LayerFacts f;
+      f.op_type = r.my->op_type;
+      f.source_name = splitString(r.golden_names, ',').back();
+      f.my_dtype = r.my_type;
+      f.result = &r.result;
+      for (double v : recent)
+        if (std::isfinite(v) && !(f.feeding_max_abs >= v)) f.feeding_max_abs = v;
+      advice_ = compare::adviseFp16(f);
+      return;
+    }
+    if (r.failed) return;  // a failure the comparison could not measure: no advice
+    if (r.compared) {
+      recent.push_back(r.result.golden_max_abs);
+      if (recent.size() > kFeeding) recent.erase(recent.begin());
+    }
+  }
+}
+
+Status Runner::writeHtml() const {
+  std::vector<HtmlLayer> layers;
+  for (const auto& r : rows_) {
+    HtmlLayer l;
+    l.label = fmt::format("{} {} {}", r.my->op, kindName(*r.my), r.my->index);
+    l.op_type = r.my->op_type;
+    l.golden = r.golden_names;
+    l.compared = r.compared;
+    if (r.compared) {
+      l.cosine = r.result.value[static_cast<size_t>(Metric::CosineSimilarity)];
+      l.max_rel = r.result.value[static_cast<size_t>(Metric::MaxRelativeError)];
+    }
+    l.failed = r.failed;
+    l.reason = r.compared ? r.result.fail_reason : r.reason;
+    layers.push_back(std::move(l));
+  }
+  std::string advice;
+  if (!advice_.cause.empty())
+    advice = "Likely cause: " + advice_.cause + ". Fix: " + advice_.fix + ".";
+  return writeHtmlReport(o_.html, "mscompare: " + o_.my_path + " against " + o_.golden_path, layers,
+                         advice);
+}
+
 Status Runner::run(int* exit_code) {
   ASC_TRY(metrics_, compare::parseMetricList(o_.algorithm));
   // --min_cosine needs the cosine even when -alg did not ask for it (it is not printed then).
-  cosine_extra_ = o_.min_cosine && std::find(metrics_.begin(), metrics_.end(),
-                                             Metric::CosineSimilarity) == metrics_.end();
+  auto extra = [&](Metric m) {
+    if (std::find(metrics_.begin(), metrics_.end(), m) == metrics_.end() &&
+        std::find(extra_.begin(), extra_.end(), m) == extra_.end())
+      extra_.push_back(m);
+  };
+  if (o_.min_cosine || !o_.html.empty()) extra(Metric::CosineSimilarity);
+  if (!o_.html.empty()) extra(Metric::MaxRelativeError);
   ASC_TRY(raw_dtype_, parseDtype(o_.dtype));
   const bool my_dir = isDirectory(o_.my_path), golden_dir = isDirectory(o_.golden_path);
   for (const auto& [p, opt] : {std::make_pair(o_.my_path, "--my_dump_path"),
@@ -668,6 +738,8 @@ Status Runner::run(int* exit_code) {
                          "<name>_output_<i>.bin (give -f for fused ops)",
                          my_.size(), o_.my_path, o_.golden_path);
   ASC_RETURN_IF_ERROR(writeCsv());
+  advise();
+  if (!o_.html.empty()) ASC_RETURN_IF_ERROR(writeHtml());
   const bool any_failed =
       std::any_of(rows_.begin(), rows_.end(), [](const Row& r) { return r.failed; });
   *exit_code = any_failed ? 1 : 0;

@@ -59,6 +59,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
   adder("dtype", "element type of raw .bin/.txt files", text());
   adder("format", "table or json", text());
   adder("log", "log level", text());
+  adder("html", "HTML report file", text());
   adder("threads", "compare threads", text());
   adder("help", "show this help");
   adder("version", "print the version");
@@ -96,6 +97,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     ASC_RETURN_IF_ERROR(take("dtype", "", &o.dtype));
     ASC_RETURN_IF_ERROR(take("format", "", &o.format));
     ASC_RETURN_IF_ERROR(take("log", "", &o.log));
+    ASC_RETURN_IF_ERROR(take("html", "", &o.html));
     if (r.count("threads")) {
       ASC_TRY(o.threads, cli::parseThreads(r["threads"].as<std::string>()));
     }
@@ -163,6 +165,8 @@ std::string usage() {
          "expected)\n"
          "  --dtype=T            element type of raw .bin and .txt files [default: float32]\n"
          "  --format=table|json  stdout summary [default: table]\n"
+         "  --html=FILE          also write a self-contained page: cosine and maximum relative\n"
+         "                       error per layer as charts, the first failing layer marked\n"
          "  --log=LEVEL          debug, info, warning, error or null\n"
          "  --threads=N          compare threads, 1..1024 (default: all cores; the figures do not\n"
          "                       depend on it)\n"
@@ -172,6 +176,14 @@ std::string usage() {
          "metrics (CSV order): CosineSimilarity, MaxAbsoluteError, AccumulatedRelativeError,\n"
          "  RelativeEuclideanDistance, KullbackLeiblerDivergence, StandardDeviation,\n"
          "  MeanAbsoluteError, RootMeanSquareError, MaxRelativeError, MeanRelativeError\n"
+         "\n"
+         "subcommands (each has --help):\n"
+         "  mscompare debug_precision --model M.onnx --input IN.npy --output DIR\n"
+         "                       search for the nodes to keep fp32 (writes keep_dtype.cfg)\n"
+         "  mscompare debug_reduce --model M.onnx --input IN.npy --output DIR\n"
+         "                       cut the smallest part of the model that still diverges\n"
+         "  mscompare overflow -m DUMP_DIR\n"
+         "                       list the layers whose fp16 outputs overflowed\n"
          "\n"
          "example:\n"
          "  msame --model m.om --input in.npy --output run/ --outfmt TXT\n"

@@ -23,6 +23,8 @@ struct Options {
   /// decides). Used where drift is expected, e.g. an fp16 OM against the fp32 golden.
   std::optional<double> min_cosine;
   std::string log = "warning";
+  /// --html: also write a self-contained page (charts per layer, the table) to this file.
+  std::string html;
   int threads = 0;  // --threads; 0: OpenMP's default (all cores)
   bool help = false, version = false;
 };

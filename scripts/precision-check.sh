@@ -84,8 +84,8 @@ golden_dir=$(find "$OUT/golden/dump" -mindepth 5 -maxdepth 5 -type d -name 0 | s
 step "mscompare: $npu_dir against $golden_dir"
 status=0
 "$BIN/mscompare" -m "$npu_dir" -g "$golden_dir" -f "$OUT/model/$name.json" -out "$OUT" \
-  --atol="$ATOL" --rtol="$RTOL" --min_cosine="$MIN_COSINE" || status=$?
+  --atol="$ATOL" --rtol="$RTOL" --min_cosine="$MIN_COSINE" --html="$OUT/report.html" || status=$?
 end=$(date +%s.%N)
-printf 'precision-check: %s at %s, %.1f s; CSV in %s/\n' "$name" "$PRECISION" \
+printf 'precision-check: %s at %s, %.1f s; CSV and report.html in %s/\n' "$name" "$PRECISION" \
   "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" "$OUT"
 exit $status

@@ -79,9 +79,9 @@ class Reducer {
       outs.push_back({o, it->second.dtype, it->second.shape});
       out_golden.push_back(it->second);
     }
-    ASC_TRY(std::string bytes, frontend::extractOnnxSubgraph(
-                                   o_.model, std::vector<size_t>(nodes.begin(), nodes.end()), ins,
-                                   outs));
+    ASC_TRY(std::string bytes,
+            frontend::extractOnnxSubgraph(o_.model, std::vector<size_t>(nodes.begin(), nodes.end()),
+                                          ins, outs));
     ASC_TRY(ir::Graph g, frontend::importOnnxBytes(bytes.data(), bytes.size(), dirName(o_.model)));
     ASC_TRY(ir::Graph low, detail::compileUnder(g, o_, {}));
     ASC_TRY(auto got, detail::runGraph(std::move(low), in_values, o_.threads));

@@ -382,6 +382,7 @@ Status Session::Impl::build(bool reuse) {
       slots[tmp].last = cstep;
       Step c;
       c.kind = StepKind::Convert;
+      c.round_source = true;
       c.ins = {tmp};
       c.outs = {dst};
       c.label = fmt::format("convert {} float32 to {}", v->name, ir::dtypeName(v->dtype));

@@ -50,6 +50,9 @@ struct Step {
   std::unique_ptr<ops::Kernel> kernel;
   dnnl::reorder reorder;
   cpu::BlockedConversion conversion = cpu::BlockedConversion::None;  // a Reorder the runtime does
+  // A Convert after a kernel that computed an fp16/bf16 output in fp32: the fp32 result is
+  // rounded in place to the stored values too, since later fp32 readers take it.
+  bool round_source = false;
   std::string label;
   std::vector<const ir::Node*> completes;  // nodes whose outputs are final after this step
   // Its kernel's workspace: the memories it added to KernelEnv::scratchpads and ::temporaries,
@@ -289,6 +292,10 @@ class Session::Impl {
         auto* dst16 = static_cast<uint16_t*>(b.ptr);
         if (a.type == ir::DType::F16 && b.type == ir::DType::F32)
           cpu::halfToFloat(src16, static_cast<float*>(b.ptr), n);
+        else if (a.type == ir::DType::F32 && b.type == ir::DType::F16 && s.round_source)
+          cpu::floatToHalfRounding(static_cast<float*>(a.ptr), dst16, n);
+        else if (a.type == ir::DType::F32 && b.type == ir::DType::BF16 && s.round_source)
+          cpu::floatToBf16Rounding(static_cast<float*>(a.ptr), dst16, n);
         else if (a.type == ir::DType::F32 && b.type == ir::DType::F16)
           cpu::floatToHalf(static_cast<const float*>(a.ptr), dst16, n);
         else if (a.type == ir::DType::BF16 && b.type == ir::DType::F32)

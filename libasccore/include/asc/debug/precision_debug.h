@@ -20,19 +20,19 @@ namespace asc::debug {
 
 /// What both searches take.
 struct DebugOptions {
-  std::string model;                       // an ONNX file
-  std::vector<std::string> inputs;         // .npy files in model input order; empty: random
-  uint64_t seed = 1;                       // random inputs: floats uniform in [-1, 1)
+  std::string model;                // an ONNX file
+  std::vector<std::string> inputs;  // .npy files in model input order; empty: random
+  uint64_t seed = 1;                // random inputs: floats uniform in [-1, 1)
   std::string precision_mode = "force_fp16";
   std::string soc_version = "Ascend310P3";
   double target_cosine = 0.999;
-  int threads = 0;                         // 0: all cores
+  int threads = 0;  // 0: all cores
 };
 
 /// One compile+run round.
 struct Round {
-  int index = 0;       // 1-based
-  std::string phase;   // "baseline", "all fp32", "bisect", "confirm", "prune", "grow"
+  int index = 0;                  // 1-based
+  std::string phase;              // "baseline", "all fp32", "bisect", "confirm", "prune", "grow"
   std::vector<std::string> keep;  // the nodes kept fp32 (debug_precision), or the cut's nodes
   std::vector<double> cosines;    // per output against the fp32 run
   double min_cosine = 0;
@@ -65,15 +65,15 @@ ASC_API Result<KeepSearchResult> searchKeepSet(const DebugOptions& options, int 
                                                const Progress& progress = {});
 
 struct ReduceResult {
-  std::string onnx;                        // the reduced model (serialized ModelProto)
-  std::vector<std::string> nodes;          // its nodes, in execution order
-  std::vector<std::string> input_names;    // its graph inputs, in order
-  std::vector<ir::Tensor> inputs;          // their golden values (fp32 run of the whole model)
+  std::string onnx;                      // the reduced model (serialized ModelProto)
+  std::vector<std::string> nodes;        // its nodes, in execution order
+  std::vector<std::string> input_names;  // its graph inputs, in order
+  std::vector<ir::Tensor> inputs;        // their golden values (fp32 run of the whole model)
   std::vector<std::string> output_names;
-  std::vector<ir::Tensor> goldens;         // its outputs in the fp32 run
-  std::vector<double> cosines;             // its outputs under the mode, against `goldens`
-  std::string first_diverging;             // the node whose outputs first diverge in the full run
-  bool diverges = false;                   // false: the whole model reaches the target
+  std::vector<ir::Tensor> goldens;  // its outputs in the fp32 run
+  std::vector<double> cosines;      // its outputs under the mode, against `goldens`
+  std::string first_diverging;      // the node whose outputs first diverge in the full run
+  bool diverges = false;            // false: the whole model reaches the target
   std::vector<Round> rounds;
   double seconds = 0;
 };

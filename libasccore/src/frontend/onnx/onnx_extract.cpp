@@ -120,8 +120,7 @@ Result<std::string> extractOnnxSubgraph(const std::string& path, const std::vect
   for (const auto& b : inputs) setType(og->add_input(), b);
   for (const auto& b : outputs) {
     if (!available.count(b.name))
-      return Status::error(ErrorCode::InvalidParam, "the cut does not compute output '{}'",
-                           b.name);
+      return Status::error(ErrorCode::InvalidParam, "the cut does not compute output '{}'", b.name);
     setType(og->add_output(), b);
   }
   std::string bytes;
