@@ -16,10 +16,10 @@ constexpr double kCancellation = 64.0;  // feeding values this much larger than 
 bool sensitive(const std::string& t) {
   static const std::set<std::string> kTypes = {
       // ONNX names
-      "Softmax", "LogSoftmax", "LayerNormalization", "InstanceNormalization",
-      "GroupNormalization", "BatchNormalization", "ReduceSum", "ReduceMean", "ReduceProd",
-      "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "Exp", "Log",
-      "Pow", "Sqrt", "Reciprocal", "Div", "Erf", "Gelu",
+      "Softmax", "LogSoftmax", "LayerNormalization", "InstanceNormalization", "GroupNormalization",
+      "BatchNormalization", "ReduceSum", "ReduceMean", "ReduceProd", "ReduceL1", "ReduceL2",
+      "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "Exp", "Log", "Pow", "Sqrt",
+      "Reciprocal", "Div", "Erf", "Gelu",
       // CANN names
       "SoftmaxV2", "LogSoftmaxV2", "LayerNorm", "InstanceNorm", "GroupNorm", "BNInference",
       "BatchNorm", "ReduceSumD", "ReduceMeanD", "ReduceProdD", "ReduceLogSumExp", "Rsqrt",
@@ -48,43 +48,53 @@ Advice adviseFp16(const LayerFacts& f) {
   const uint64_t golden_bad = r.golden.nan + r.golden.pos_inf + r.golden.neg_inf;
   if ((std::isfinite(gmax) && gmax > kFp16Max) || my_bad > golden_bad) {
     a.cause = std::isfinite(gmax) && gmax > kFp16Max
-                  ? fmt::format("fp16 overflow: golden values reach {:.4g}, past fp16's largest "
-                                "number 65504",
-                                gmax)
-                  : fmt::format("fp16 overflow: {} inf/NaN on my side where the golden data has "
-                                "{} (an intermediate value passed 65504)",
-                                my_bad, golden_bad);
-    a.fix = fmt::format("keep {} and the ops that produce its large values in fp32 ({} in a "
-                        "--keep_dtype file); {}",
-                        who, keep_line, search);
+                  ? fmt::format(
+                        "fp16 overflow: golden values reach {:.4g}, past fp16's largest "
+                        "number 65504",
+                        gmax)
+                  : fmt::format(
+                        "fp16 overflow: {} inf/NaN on my side where the golden data has "
+                        "{} (an intermediate value passed 65504)",
+                        my_bad, golden_bad);
+    a.fix = fmt::format(
+        "keep {} and the ops that produce its large values in fp32 ({} in a "
+        "--keep_dtype file); {}",
+        who, keep_line, search);
   } else if (std::isfinite(gmax) && gmax < kFp16MinNormal) {
-    a.cause = fmt::format("fp16 underflow: every golden value is below fp16's smallest normal "
-                          "number 6.1e-05 (max |y| {:.3g}), where fp16 keeps few or no bits",
-                          gmax);
+    a.cause = fmt::format(
+        "fp16 underflow: every golden value is below fp16's smallest normal "
+        "number 6.1e-05 (max |y| {:.3g}), where fp16 keeps few or no bits",
+        gmax);
     a.fix = fmt::format("keep {} and the layers feeding it in fp32 ({} in a --keep_dtype file); {}",
                         who, keep_line, search);
   } else if (additive(f.op_type) && std::isfinite(gmax) && std::isfinite(f.feeding_max_abs) &&
              f.feeding_max_abs >= kCancellation * gmax) {
     const double spacing = std::exp2(std::floor(std::log2(f.feeding_max_abs)) - 10);
-    a.cause = fmt::format("loss in a large-offset subtraction: the values feeding this {} reach "
-                          "{:.4g}, its result only {:.4g}; fp16's spacing there ({:g}) swamps "
-                          "the difference",
-                          f.op_type, f.feeding_max_abs, gmax, spacing);
-    a.fix = fmt::format("keep {} and the ops that add the offset in fp32 ({} in a --keep_dtype "
-                        "file); {}",
-                        who, keep_line, search);
+    a.cause = fmt::format(
+        "loss in a large-offset subtraction: the values feeding this {} reach "
+        "{:.4g}, its result only {:.4g}; fp16's spacing there ({:g}) swamps "
+        "the difference",
+        f.op_type, f.feeding_max_abs, gmax, spacing);
+    a.fix = fmt::format(
+        "keep {} and the ops that add the offset in fp32 ({} in a --keep_dtype "
+        "file); {}",
+        who, keep_line, search);
   } else if (sensitive(f.op_type)) {
-    a.cause = fmt::format("a precision-sensitive op ({}): fp16 storage of its inputs or result "
-                          "loses what it needs",
-                          f.op_type);
-    a.fix = fmt::format("keep {} in fp32 ({} in a --keep_dtype file), or convert with "
-                        "--precision_mode=allow_mix_precision, which keeps {} fp32",
-                        who, keep_line, f.op_type);
+    a.cause = fmt::format(
+        "a precision-sensitive op ({}): fp16 storage of its inputs or result "
+        "loses what it needs",
+        f.op_type);
+    a.fix = fmt::format(
+        "keep {} in fp32 ({} in a --keep_dtype file), or convert with "
+        "--precision_mode=allow_mix_precision, which keeps {} fp32",
+        who, keep_line, f.op_type);
   } else {
-    a.cause = "fp16 rounding accumulated over the layers before it (no overflow, underflow or "
-              "cancellation at this layer)";
-    a.fix = "run mscompare debug_precision --model M.onnx --input ... to find the nodes to keep "
-            "in fp32, or convert with --precision_mode=allow_mix_precision";
+    a.cause =
+        "fp16 rounding accumulated over the layers before it (no overflow, underflow or "
+        "cancellation at this layer)";
+    a.fix =
+        "run mscompare debug_precision --model M.onnx --input ... to find the nodes to keep "
+        "in fp32, or convert with --precision_mode=allow_mix_precision";
   }
   return a;
 }

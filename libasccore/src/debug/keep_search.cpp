@@ -59,46 +59,53 @@ class Search {
       r->final_cosine = whole.min_cosine;
       return Status::ok();
     }
-    // Invariant: found ∪ [0, hi) passes (cosine pass_cos), found alone fails.
-    std::vector<size_t> found;
-    size_t hi = n;
+    // The window: the shortest prefix [0, e) that passes, then the shortest [s, e) that does.
+    // Nodes outside it are not needed; a run of overflowing layers is found whole this way.
     double pass_cos = whole.min_cosine;
-    for (;;) {
-      size_t lo = 0;
-      while (hi - lo > 1) {
-        if (exhausted()) return stop(found, hi, pass_cos);
-        const size_t mid = lo + (hi - lo) / 2;
-        ASC_TRY(Round b, eval("bisect", with(found, mid)));
-        if (b.passed) {
-          hi = mid;
-          pass_cos = b.min_cosine;
+    size_t lo = 0, e = n;  // [0, lo) fails (nothing kept: the baseline), [0, e) passes
+    while (e - lo > 1) {
+      if (exhausted()) return stop(range(0, e), pass_cos);
+      const size_t mid = lo + (e - lo) / 2;
+      ASC_TRY(Round b, eval("window end", range(0, mid)));
+      if (b.passed) {
+        e = mid;
+        pass_cos = b.min_cosine;
+      } else {
+        lo = mid;
+      }
+    }
+    size_t s = 0, hi = e;  // [s, e) passes, [hi, e) fails ([e, e): nothing kept)
+    while (hi - s > 1) {
+      if (exhausted()) return stop(range(s, e), pass_cos);
+      const size_t mid = s + (hi - s) / 2;
+      ASC_TRY(Round b, eval("window start", range(mid, e)));
+      if (b.passed) {
+        s = mid;
+        pass_cos = b.min_cosine;
+      } else {
+        hi = mid;
+      }
+    }
+    // Then drop what the window does not need, in chunks that halve (ddmin's complements):
+    // scattered nodes go in few rounds, and every set tried after a success passes.
+    std::vector<size_t> found = range(s, e);
+    for (size_t chunks = 2;; chunks *= 2) {
+      const size_t size = (found.size() + chunks - 1) / chunks;
+      for (size_t at = 0; at < found.size() && found.size() > 1;) {
+        if (exhausted()) return stop(found, pass_cos);
+        std::vector<size_t> without = found;
+        const size_t to = std::min(at + size, found.size());
+        without.erase(without.begin() + static_cast<std::ptrdiff_t>(at),
+                      without.begin() + static_cast<std::ptrdiff_t>(to));
+        ASC_TRY(Round p, eval("prune", without));
+        if (p.passed) {
+          found = std::move(without);
+          pass_cos = p.min_cosine;
         } else {
-          lo = mid;
+          at = to;
         }
       }
-      found.push_back(hi - 1);  // [0, hi - 1) with `found` fails: node hi - 1 is needed
-      --hi;
-      if (exhausted()) return stop(found, hi, pass_cos);
-      ASC_TRY(Round c, eval("confirm", found));
-      if (c.passed) {
-        pass_cos = c.min_cosine;
-        break;
-      }
-      if (hi == 0)  // cannot happen for a deterministic run; stop with the set that passed
-        return stop(found, 0, pass_cos);
-    }
-    // A node found early may be redundant once later ones are kept; the last one never is.
-    for (size_t i = 0; i + 1 < found.size();) {
-      if (exhausted()) break;
-      std::vector<size_t> without = found;
-      without.erase(without.begin() + static_cast<std::ptrdiff_t>(i));
-      ASC_TRY(Round p, eval("prune", without));
-      if (p.passed) {
-        found = std::move(without);
-        pass_cos = p.min_cosine;
-      } else {
-        ++i;
-      }
+      if (size <= 1 || found.size() <= 1) break;
     }
     finish(found, pass_cos);
     return Status::ok();
@@ -107,9 +114,9 @@ class Search {
  private:
   bool exhausted() const { return static_cast<int>(r_->rounds.size()) >= max_rounds_; }
 
-  static std::vector<size_t> with(const std::vector<size_t>& found, size_t prefix) {
-    std::vector<size_t> s = found;
-    for (size_t i = 0; i < prefix; ++i) s.push_back(i);
+  static std::vector<size_t> range(size_t from, size_t to) {
+    std::vector<size_t> s;
+    for (size_t i = from; i < to; ++i) s.push_back(i);
     return s;
   }
 
@@ -122,9 +129,10 @@ class Search {
     r_->final_cosine = cos;
   }
 
-  Status stop(const std::vector<size_t>& found, size_t hi, double cos) {
+  // At the round limit: the last set that passed.
+  Status stop(const std::vector<size_t>& passing, double cos) {
     r_->round_limit = true;
-    finish(with(found, hi), cos);
+    finish(passing, cos);
     return Status::ok();
   }
 

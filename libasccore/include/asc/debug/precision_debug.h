@@ -55,10 +55,12 @@ struct KeepSearchResult {
 
 /// Searches for a small keep set: a baseline round (nothing kept: when it already passes, the
 /// answer is the empty set), a round with every candidate kept (when even that fails, the target
-/// is out of reach: `reached` false, `keep` every candidate), then repeated bisection over the
-/// execution order (the shortest prefix that, with the nodes found so far, passes; its last node
-/// is needed), and a pruning pass that drops nodes found early that later ones made redundant.
-/// About (k + 1)·log2(n) + 2 rounds for k nodes out of n candidates. E10001 for a target outside
+/// is out of reach: `reached` false, `keep` every candidate), then two bisections over the
+/// execution order for the shortest window [s, e) of candidates that passes when kept (a run of
+/// overflowing layers is found whole), then pruning inside the window in chunks that halve
+/// (ddmin's complements), so nodes the window holds but does not need go in few rounds. About
+/// 2 + 2·log2(n) + 2·k·log2(w/k) rounds for k needed nodes in a window of w out of n
+/// candidates; at `max_rounds` it stops with the last set that passed. E10001 for a target outside
 /// (0, 1] or an unknown mode; E1001 for inputs that do not fit the model (count, dtype, shape);
 /// import and compile errors as atc gives them.
 ASC_API Result<KeepSearchResult> searchKeepSet(const DebugOptions& options, int max_rounds,
