@@ -12,24 +12,32 @@
 namespace asc::debug {
 namespace {
 
-// The imported nodes the mode puts in fp16 (by their own name or as a source node of a fused
-// one), in execution order. Data movement follows its input's type, and Cast keeps its target,
-// so keeping either fp32 changes nothing: they are not candidates.
+// The compiled nodes the mode puts in fp16, in execution order, each named by a source node
+// it stands for (its own name, else the first of a fused op's source names): keeping that name
+// keeps the whole fused op in fp32 (atc's --keep_dtype matches source names), so a fused
+// Conv+Relu is one candidate, not two. Data movement follows its input's type and Cast keeps
+// its target, so keeping either changes nothing: they are not candidates.
 Result<std::vector<std::string>> candidates(const ir::Graph& g, const DebugOptions& o) {
   ASC_TRY(ir::Graph low, detail::compileUnder(g, o, {}));
-  std::set<std::string> in_fp16;
+  std::vector<std::string> out;
+  std::set<std::string> seen;
   for (const auto& n : low.nodes()) {
+    const ops::OpDef* d = ops::lookup(n->op_type);
+    if (n->op_type == "Cast" || (d && d->hasNativeDtypes())) continue;
     bool f16 = false;
     for (const ir::Value* v : n->outputs) f16 |= v && v->dtype == ir::DType::F16;
     if (!f16) continue;
-    in_fp16.insert(n->name);
-    in_fp16.insert(n->original_names.begin(), n->original_names.end());
-  }
-  std::vector<std::string> out;
-  for (const auto& n : g.nodes()) {
-    const ops::OpDef* d = ops::lookup(n->op_type);
-    if (n->op_type == "Cast" || (d && d->hasNativeDtypes())) continue;
-    if (in_fp16.count(n->name)) out.push_back(n->name);
+    std::string name;
+    if (g.findNode(n->name)) {
+      name = n->name;
+    } else {
+      for (const auto& src : n->original_names)
+        if (g.findNode(src)) {
+          name = src;
+          break;
+        }
+    }
+    if (!name.empty() && seen.insert(name).second) out.push_back(name);
   }
   return out;
 }
@@ -86,32 +94,56 @@ class Search {
         hi = mid;
       }
     }
-    // Then drop what the window does not need, in chunks that halve (ddmin's complements):
-    // scattered nodes go in few rounds, and every set tried after a success passes.
-    std::vector<size_t> found = range(s, e);
-    for (size_t chunks = 2;; chunks *= 2) {
-      const size_t size = (found.size() + chunks - 1) / chunks;
-      for (size_t at = 0; at < found.size() && found.size() > 1;) {
-        if (exhausted()) return stop(found, pass_cos);
-        std::vector<size_t> without = found;
-        const size_t to = std::min(at + size, found.size());
-        without.erase(without.begin() + static_cast<std::ptrdiff_t>(at),
-                      without.begin() + static_cast<std::ptrdiff_t>(to));
-        ASC_TRY(Round p, eval("prune", without));
-        if (p.passed) {
-          found = std::move(without);
-          pass_cos = p.min_cosine;
-        } else {
-          at = to;
-        }
-      }
-      if (size <= 1 || found.size() <= 1) break;
+    // Then drop what the window does not need: try to drop a half of it; where that fails,
+    // split the half and try its halves (adaptive group testing), down to single nodes. A
+    // needed node costs about log2(w) rounds, a block of unneeded ones one round.
+    found_ = range(s, e);
+    pass_cos_ = pass_cos;
+    const std::vector<size_t> window = found_;
+    const size_t half = window.size() / 2;
+    if (window.size() > 1) {
+      ASC_RETURN_IF_ERROR(
+          prune({window.begin(), window.begin() + static_cast<std::ptrdiff_t>(half)}));
+      ASC_RETURN_IF_ERROR(
+          prune({window.begin() + static_cast<std::ptrdiff_t>(half), window.end()}));
     }
+    if (stopped_) return stop(found_, pass_cos_);
+    std::vector<size_t> found = found_;
+    pass_cos = pass_cos_;
     finish(found, pass_cos);
     return Status::ok();
   }
 
  private:
+  // Drops `chunk` from found_ when the rest still passes, else its halves, recursively.
+  Status prune(const std::vector<size_t>& chunk) {
+    if (stopped_ || chunk.empty()) return Status::ok();
+    if (exhausted()) {
+      stopped_ = true;
+      return Status::ok();
+    }
+    std::vector<size_t> without;
+    for (size_t i : found_)
+      if (std::find(chunk.begin(), chunk.end(), i) == chunk.end()) without.push_back(i);
+    if (without.empty()) {  // nothing kept: the baseline, known to fail
+    } else {
+      ASC_TRY(Round p, eval("prune", without));
+      if (p.passed) {
+        found_ = std::move(without);
+        pass_cos_ = p.min_cosine;
+        return Status::ok();
+      }
+    }
+    if (chunk.size() == 1) return Status::ok();  // needed
+    const auto mid = chunk.begin() + static_cast<std::ptrdiff_t>(chunk.size() / 2);
+    ASC_RETURN_IF_ERROR(prune({chunk.begin(), mid}));
+    return prune({mid, chunk.end()});
+  }
+
+  std::vector<size_t> found_;
+  double pass_cos_ = 0;
+  bool stopped_ = false;
+
   bool exhausted() const { return static_cast<int>(r_->rounds.size()) >= max_rounds_; }
 
   static std::vector<size_t> range(size_t from, size_t to) {

@@ -42,8 +42,8 @@ struct Round {
 using Progress = std::function<void(const Round&)>;
 
 struct KeepSearchResult {
-  /// Nodes (as the importer names them: atc's --keep_dtype matches these and the source names of
-  /// fused nodes) that may compute in fp16 under the mode: the search space, in execution order.
+  /// The compiled ops the mode puts in fp16, in execution order, each named by a source node it
+  /// stands for (atc's --keep_dtype matches the source names of fused ops): the search space.
   std::vector<std::string> candidates;
   std::vector<std::string> keep;  // the set found (empty: nothing to do)
   double final_cosine = 0;        // the smallest output cosine with `keep`
@@ -57,10 +57,11 @@ struct KeepSearchResult {
 /// answer is the empty set), a round with every candidate kept (when even that fails, the target
 /// is out of reach: `reached` false, `keep` every candidate), then two bisections over the
 /// execution order for the shortest window [s, e) of candidates that passes when kept (a run of
-/// overflowing layers is found whole), then pruning inside the window in chunks that halve
-/// (ddmin's complements), so nodes the window holds but does not need go in few rounds. About
-/// 2 + 2·log2(n) + 2·k·log2(w/k) rounds for k needed nodes in a window of w out of n
-/// candidates; at `max_rounds` it stops with the last set that passed. E10001 for a target outside
+/// overflowing layers is found whole), then pruning inside the window by adaptive group testing
+/// (drop a half when the rest passes, else split it), so a block of unneeded nodes goes in one
+/// round and a needed one costs about log2(w). About 2 + 2·log2(n) + k·log2(w) rounds for k
+/// needed nodes in a window of w out of n candidates; at `max_rounds` it stops with the last
+/// set that passed. E10001 for a target outside
 /// (0, 1] or an unknown mode; E1001 for inputs that do not fit the model (count, dtype, shape);
 /// import and compile errors as atc gives them.
 ASC_API Result<KeepSearchResult> searchKeepSet(const DebugOptions& options, int max_rounds,
