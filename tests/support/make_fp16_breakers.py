@@ -7,6 +7,8 @@ cause, and one that fp16 does not break, for mscompare's precision debugging tes
   offset_mean  a mean subtraction after a large offset: Add(h, 1000), ReduceMean, Sub; fp16's
                spacing of 0.5 near 1000 swamps the small differences (loss in a subtraction)
   underflow    a scale by 1e-7 and back: the values fall into fp16's subnormal range
+  softmax_logits  a Softmax over channel logits near 1000 that differ by about 1: fp16's spacing
+               of 0.5 there moves every probability (a precision-sensitive op)
   fused_relu   a Conv whose outputs reach about 1e5, fused with the Relu after it: the fused
                op's fp16 output overflows (mscompare overflow names both source nodes)
   fine         Conv, Relu, Conv on unit-scale values: fp16 keeps the target cosine
@@ -78,6 +80,15 @@ n += [helper.make_node("Mul", ["h", "tiny"], ["s"], name="scale_down"),
       helper.make_node("Mul", ["r", "huge"], ["t"], name="scale_up")]
 conv("conv2", 8, 4, "t", "y", 1.0, i, n)
 save("underflow", n, i)
+
+# softmax_logits
+n, i = [], []
+conv("conv1", 4, 8, "x", "h", 2.0, i, n)
+scalar("shift", 1000.0, i)
+n += [helper.make_node("Add", ["h", "shift"], ["l"], name="shift_logits"),
+      helper.make_node("Softmax", ["l"], ["p"], name="softmax", axis=1)]
+conv("conv2", 8, 4, "p", "y", 1.0, i, n)
+save("softmax_logits", n, i)
 
 # fused_relu
 n, i = [], []

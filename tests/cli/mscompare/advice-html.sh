@@ -3,8 +3,9 @@
 # Chromium (both charts laid out, one point per layer), with the first failing layer marked.
 PY=/usr/bin/python3
 $PY "$ROOT/tests/support/make_fp16_breakers.py" m || fail "could not write the models"
-check() {  # model, expected cause
-  run env BIN="$(dirname "$(command -v atc)")" OUT="pc_$1" "$ROOT/scripts/precision-check.sh" "m/$1.onnx" m/x.npy
+check() {  # model, expected cause, node to keep[, minimum cosine]
+  run env BIN="$(dirname "$(command -v atc)")" OUT="pc_$1" MIN_COSINE="${4:-0.99}" \
+    "$ROOT/scripts/precision-check.sh" "m/$1.onnx" m/x.npy
   expect_exit 1
   expect_stdout_contains "likely cause          $2"
   expect_stdout_contains "fix                   keep '$3'"
@@ -13,6 +14,7 @@ check() {  # model, expected cause
 check rms_square "fp16 overflow" square
 check offset_mean "loss in a large-offset subtraction" center
 check underflow "fp16 underflow" scale_down
+check softmax_logits "a precision-sensitive op (SoftmaxV2)" softmax 0.999
 grep -q "first failing: center output 0" pc_offset_mean/report.html || fail "first failing layer not marked"
 grep -q "<script src\|<link " pc_offset_mean/report.html && fail "the page loads external files"
 # JSON carries the advice too

@@ -1,5 +1,6 @@
 # mscompare debug_precision finds the --keep_dtype lines that fix each small CNN fp16 storage
-# breaks (an overflowing square, a mean subtraction after a large offset, an underflow), within
+# breaks (an overflowing square, a mean subtraction after a large offset, an underflow, a
+# Softmax over logits near 1000), within
 # a bounded number of rounds. The fix is then checked independently of the search: atc with the
 # keep_dtype.cfg it wrote, msame, and mscompare against the fp32 run (and without it, the same
 # comparison fails). A model fp16 does not break gets "nothing to do", exit 0 and an empty list.
@@ -11,7 +12,7 @@ golden() {
   expect_exit 0
   ls "$PWD"/g_"$1"/*/"$1"_output_0.bin
 }
-for model in rms_square offset_mean underflow; do
+for model in rms_square offset_mean underflow softmax_logits; do
   run mscompare debug_precision --model "m/$model.onnx" --input m/x.npy --output "d_$model" \
     --target_cosine 0.999
   expect_exit 0

@@ -5,7 +5,7 @@
 # reduced.onnx.
 PY=/usr/bin/python3
 $PY "$ROOT/tests/support/make_fp16_breakers.py" m || fail "could not write the models"
-for model in rms_square offset_mean underflow; do
+for model in rms_square offset_mean underflow softmax_logits; do
   run mscompare debug_reduce --model "m/$model.onnx" --input m/x.npy --output "d_$model"
   expect_exit 0
   expect_stdout_contains "first diverging"
