@@ -531,9 +531,13 @@ Status appendActivation(const ir::Node& n, dnnl::post_ops& po) {
   else if (act == "HardSwish")
     po.append_eltwise(1.f, alg::eltwise_hardswish, 0.f, 0.f);
   else if (act == "Gelu")
-    po.append_eltwise(1.f, alg::eltwise_gelu_erf, 0.f, 0.f);
+    po.append_eltwise(1.f,
+                      n.attrs.getString("activation_approximate", "none") == "tanh"
+                          ? alg::eltwise_gelu_tanh
+                          : alg::eltwise_gelu_erf,
+                      0.f, 0.f);
   else if (act == "Swish")
-    po.append_eltwise(1.f, alg::eltwise_swish, 1.f, 0.f);
+    po.append_eltwise(1.f, alg::eltwise_swish, n.attrs.getFloat("activation_alpha", 1.f), 0.f);
   else
     return Status::error(ErrorCode::InvalidModel, "node '{}': unknown fused activation '{}'",
                          n.name, act);

@@ -42,6 +42,9 @@ void rewrite(const Match& m, PassContext& ctx) {
   p->attrs.set("activation", a->op_type);
   if (a->op_type == "LeakyRelu")
     p->attrs.set("activation_alpha", a->attrs.getFloat("alpha", 0.01f));
+  if (a->op_type == "Swish") p->attrs.set("activation_alpha", a->attrs.getFloat("alpha", 1.f));
+  if (a->op_type == "Gelu")
+    p->attrs.set("activation_approximate", a->attrs.getString("approximate", "none"));
   if (a->op_type == "Clip") {
     if (a->attrs.has("min")) p->attrs.set("activation_min", a->attrs.getFloat("min", 0));
     if (a->attrs.has("max")) p->attrs.set("activation_max", a->attrs.getFloat("max", 0));

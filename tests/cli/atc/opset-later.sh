@@ -2,10 +2,10 @@
 # (src/frontend/onnx/onnx_versions.cpp, from ONNX's changelog). Versions that only added types
 # give the same bytes as at opset 17; Gelu-20 (erf form) matches numpy; GridSample-20's renamed
 # "linear" mode gives GridSample-16's "bilinear" bytes; GroupNormalization-21 (per-channel scale
-# and bias) matches numpy and refuses a per-group scale. What changed and is not built yet is
-# refused naming node, op, version and why, with E10055 and no OM: DFT-20 (axis as an input),
-# DequantizeLinear-21 block_size, Gelu tanh, Resize-19 half_pixel_symmetric, Pad-19 wrap, and
-# opset 25.
+# and bias) matches numpy and refuses a per-group scale; Gelu-20 tanh, Swish-24 and
+# RMSNormalization-23 match numpy. What changed and is not built yet is refused naming node, op,
+# version and why, with E10055 and no OM: DFT-20 (axis as an input), DequantizeLinear-21
+# block_size, Resize-19 half_pixel_symmetric, Pad-19 wrap, and opset 25.
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
@@ -85,6 +85,58 @@ print('close' if np.allclose(got, want, rtol=1e-5, atol=1e-5) else 'differs %g' 
 "
 expect_stdout_line "close"
 
+# numpy NAME FORMULA: the model's output against a numpy formula of x (float64), printed as
+# "close" or how far it is.
+numpy_check() {
+  run $PY -c "
+import numpy as np, math, glob
+x = np.fromfile('x.bin', np.float32).astype(np.float64).reshape(1, 2, 6, 4)
+want = $2
+got = np.fromfile(glob.glob('out_$1/*/$1_output_0.bin')[0], np.float32).reshape(want.shape)
+print('close' if np.allclose(got, want, rtol=1e-5, atol=1e-5) else 'differs %g' % np.abs(got - want).max())
+"
+  expect_stdout_line "close"
+}
+
+# Gelu-20 with approximate tanh, Swish-24 (alpha 0.7, and the default 1), RMSNormalization-23
+# over the last two dims with a scale broadcast over the last, and with axis 1 and epsilon 0.1.
+model 20 'node { op_type: "Gelu" name: "g" input: "x" output: "y" attribute { name: "approximate" type: STRING s: "tanh" } }' > gelut.onnx || fail "protoc"
+convert gelut
+numpy_check gelut "0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))"
+model 24 'node { op_type: "Swish" name: "sw" input: "x" output: "y" attribute { name: "alpha" type: FLOAT f: 0.7 } }' > swish.onnx || fail "protoc"
+convert swish
+numpy_check swish "x / (1 + np.exp(-0.7 * x))"
+model 24 'node { op_type: "Swish" name: "sw" input: "x" output: "y" }' > swish1.onnx || fail "protoc"
+convert swish1
+numpy_check swish1 "x / (1 + np.exp(-x))"
+model 23 'node { op_type: "RMSNormalization" name: "rms" input: "x" input: "sc" output: "y" attribute { name: "axis" type: INT i: -2 } }
+  initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, -2, 0.5, 3] }' > rms.onnx || fail "protoc"
+convert rms
+numpy_check rms "x / np.sqrt((x ** 2).mean(axis=(2, 3), keepdims=True) + 1e-5) * np.array([1, -2, 0.5, 3])"
+model 23 'node { op_type: "RMSNormalization" name: "rms" input: "x" input: "sc" output: "y" attribute { name: "axis" type: INT i: 1 } attribute { name: "epsilon" type: FLOAT f: 0.1 } }
+  initializer { name: "sc" data_type: 1 dims: [2, 1, 1] float_data: [2, -1] }' > rms1.onnx || fail "protoc"
+convert rms1
+numpy_check rms1 "x / np.sqrt((x ** 2).mean(axis=(1, 2, 3), keepdims=True) + 0.1) * np.array([2, -1]).reshape(2, 1, 1)"
+# Fused into a 1x1 Conv as its post-op, Swish keeps its alpha and Gelu its tanh form.
+conv='initializer { name: "w" data_type: 1 dims: [2, 2, 1, 1] float_data: [0.5, -1, 2, 0.25] }
+  node { op_type: "Conv" name: "c" input: "x" input: "w" output: "h" }'
+model 24 "$conv node { op_type: \"Swish\" name: \"sw\" input: \"h\" output: \"y\" attribute { name: \"alpha\" type: FLOAT f: 0.7 } }" > convsw.onnx || fail "protoc"
+convert convsw
+grep -q "fuse-conv-activation" <(atc --model=convsw.onnx --framework=5 --output=convsw_log --soc_version=Ascend310P3 --precision_mode=force_fp32 --log=info 2>&1) ||
+  fail "Conv + Swish did not fuse"
+h="np.einsum('oc,nchw->nohw', np.array([[0.5, -1], [2, 0.25]]), x)"
+numpy_check convsw "(lambda h: h / (1 + np.exp(-0.7 * h)))($h)"
+model 24 "$conv node { op_type: \"Gelu\" name: \"g\" input: \"h\" output: \"y\" attribute { name: \"approximate\" type: STRING s: \"tanh\" } }" > convgelu.onnx || fail "protoc"
+convert convgelu
+numpy_check convgelu "(lambda h: 0.5 * h * (1 + np.tanh(math.sqrt(2 / math.pi) * (h + 0.044715 * h ** 3))))($h)"
+# Before their opsets they are no ONNX ops: refused naming node and opset.
+model 22 'node { op_type: "RMSNormalization" name: "rms" input: "x" input: "sc" output: "y" }
+  initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 1, 1] }' > rms22.onnx || fail "protoc"
+run atc --model=rms22.onnx --framework=5 --output=rms22 --soc_version=Ascend310P3
+expect_exit 255
+expect_stdout_contains "operator 'RMSNormalization' (node 'rms'): asc-tools reads it from opset 23 on"
+expect_no_file rms22.om
+
 refused() {  # refused NAME OPSET NODES FRAGMENT...: E10055 (or the op's own check), no OM
   local name=$1 opset=$2 nodes=$3
   shift 3
@@ -103,7 +155,7 @@ refused dq21 21 'node { op_type: "DequantizeLinear" name: "dq" input: "q" input:
   node { op_type: "Identity" name: "i" input: "x" output: "unused" }
   initializer { name: "q" data_type: 3 dims: 4 int32_data: [1, 2, 3, 4] }
   initializer { name: "s" data_type: 1 dims: 2 float_data: [0.5, 0.25] }' "E10055" "DequantizeLinear-21 attribute block_size=2 is not supported yet"
-refused tanh 20 'node { op_type: "Gelu" name: "g" input: "x" output: "y" attribute { name: "approximate" type: STRING s: "tanh" } }' "approximate='tanh' is not supported yet"
+refused gelux 20 'node { op_type: "Gelu" name: "g" input: "x" output: "y" attribute { name: "approximate" type: STRING s: "sigmoid" } }' "approximate='sigmoid' is not one of Gelu-20's"
 refused hps 19 'node { op_type: "Resize" name: "rs" input: "x" input: "" input: "sc" output: "y" attribute { name: "coordinate_transformation_mode" type: STRING s: "half_pixel_symmetric" } }
   initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 2, 2] }' "half_pixel_symmetric"
 refused wrap 19 'node { op_type: "Pad" name: "pw" input: "x" input: "pads" output: "y" attribute { name: "mode" type: STRING s: "wrap" } }

@@ -152,7 +152,7 @@ const std::vector<Later>& table() {
       {"TopK", 24, Rule::Accept, ""},
       {"Transpose", 24, Rule::Accept, ""},
       {"Unsqueeze", 24, Rule::Accept, ""},
-      {"Swish", 24, Rule::Refuse, "asc-tools makes Swish only in its own fusion (alpha 1) so far"},
+      {"Swish", 24, Rule::Accept, ""},
   };
   return t;
 }

@@ -2,7 +2,8 @@
 // only: its extra training outputs (running mean/var, saved stats) are refused. Per-channel
 // parameters must be 1-D of size C. InstanceNormalization (-> InstanceNorm) normalizes each
 // (n, c) plane; LayerNormalization (opset 17, -> LayerNorm) normalizes over dims [axis, rank)
-// and may give Mean and InvStdDev in the stash dtype; LRN normalizes across channels;
+// and may give Mean and InvStdDev in the stash dtype; RMSNormalization (opset 23, -> RmsNorm)
+// divides by the root mean square over dims [axis, rank); LRN normalizes across channels;
 // MeanVarianceNormalization normalizes over a set of axes (population variance, ONNX's 1e-9
 // added to the standard deviation).
 #include <algorithm>
@@ -121,6 +122,32 @@ Status inferLayerNorm(InferContext& ctx) {
   ctx.setOutput(0, ctx.dtype(0), x);
   ctx.setOutput(1, stash_t, stat_shape);
   ctx.setOutput(2, stash_t, stat_shape);
+  return Status::ok();
+}
+
+// RMSNormalization-23: x / sqrt(mean(x^2 over dims [axis, rank)) + epsilon) * scale.
+Status inferRmsNorm(InferContext& ctx) {
+  ASC_RETURN_IF_ERROR(checkFloatInput(ctx));
+  const ir::Shape& x = ctx.shape(0);
+  const int64_t r = ctx.rank(0);
+  if (r < 1) return ctx.fail("input must have rank >= 1, it is a scalar");
+  const int64_t axis_attr = ctx.attrs().getInt("axis", -1);
+  auto axis = normalizeAxis(axis_attr, r);
+  if (!axis) return ctx.fail("axis {} is out of range for an input of rank {}", axis_attr, r);
+  const ir::Shape norm_shape(x.begin() + *axis, x.end());
+  auto b = broadcastShapes(norm_shape, ctx.shape(1));
+  if (!b || *b != norm_shape)
+    return ctx.fail("scale of shape [{}] does not broadcast to the normalized shape [{}]",
+                    ir::shapeToString(ctx.shape(1)), ir::shapeToString(norm_shape));
+  const int64_t stash = ctx.attrs().getInt("stash_type", 1);
+  if (!ir::isFloat(ir::dtypeFromOnnx(static_cast<int>(stash))))
+    return ctx.fail("stash_type {} is not a supported float type", stash);
+  const float eps = ctx.attrs().getFloat("epsilon", 1e-5f);
+  if (!(eps >= 0)) return ctx.fail("epsilon {} must be >= 0", eps);
+  ctx.attrs().set("axis", *axis);
+  ctx.attrs().set("epsilon", eps);
+  ctx.attrs().set("stash_type", stash);
+  ctx.setOutput(0, ctx.dtype(0), x);
   return Status::ok();
 }
 
@@ -274,6 +301,21 @@ const OpDef& defLayerNormalization() {
           .inferShape(inferLayerNorm)
           .flops([](const ir::Node& n) { return perElement(n, 8); })
           .summary("normalizes over dims [axis, rank) (axis -1), then scale and optional bias");
+  return d;
+}
+
+const OpDef& defRMSNormalization() {
+  static const OpDef d =
+      OpDef("RMSNormalization")
+          .precisionClass(PrecisionClass::Sensitive)
+          .kernel(createNormKernel)
+          .layout(normLayout)
+          .onnx(23)
+          .cann("RmsNorm")
+          .inputs(2, 2)
+          .inferShape(inferRmsNorm)
+          .flops([](const ir::Node& n) { return perElement(n, 4); })
+          .summary("x / sqrt(mean(x^2 over dims [axis, rank)) + epsilon) * scale (axis -1)");
   return d;
 }
 

@@ -1,6 +1,6 @@
 // norm_kernel.cpp: BatchNormalization (inference statistics), LayerNormalization and LRN on
-// oneDNN; InstanceNormalization, LayerNormalization with its Mean/InvStdDev outputs and
-// MeanVarianceNormalization as two-pass loops in double precision.
+// oneDNN; InstanceNormalization, LayerNormalization with its Mean/InvStdDev outputs,
+// RMSNormalization and MeanVarianceNormalization as loops in double precision.
 #include "norm_kernel.h"
 
 #include <algorithm>
@@ -86,6 +86,62 @@ class LayerNormStats : public Kernel {
   float* inv_std_;
   int64_t outer_, inner_;
   double eps_;
+};
+
+// RMSNormalization: per row of the [outer, inner] view, y = x / sqrt(mean(x^2) + eps) * scale,
+// the mean in double (stash_type float: the statistics are at least fp32). The scale, which may
+// broadcast to the normalized dims, is expanded to one value per inner element once.
+class RmsNorm : public Kernel {
+ public:
+  // `axis` >= 0: the normalized dims are [axis, rank).
+  RmsNorm(const KernelInit& k, int64_t axis)
+      : x_(k.inputs[0].f32()),
+        y_(static_cast<float*>(k.outputs[0].data)),
+        eps_(k.node.attrs.getFloat("epsilon", 1e-5f)) {
+    const ir::Shape& xs = k.inputs[0].shape();
+    for (size_t d = 0; d < xs.size(); ++d)
+      (static_cast<int64_t>(d) < axis ? outer_ : inner_) *= xs[d];
+    const ir::Shape norm(xs.begin() + axis, xs.end());
+    // Right-align the scale's dims with the normalized dims; a dim of 1 repeats.
+    const ir::Shape& ss = k.inputs[1].shape();
+    const float* s = k.inputs[1].f32();
+    scale_.resize(static_cast<size_t>(inner_));
+    for (int64_t i = 0; i < inner_; ++i) {
+      int64_t rest = i, at = 0, stride = 1;
+      for (size_t back = 0; back < norm.size(); ++back) {
+        const int64_t dim = norm[norm.size() - 1 - back];
+        const int64_t coord = rest % dim;
+        rest /= dim;
+        if (back < ss.size()) {
+          const int64_t sd = ss[ss.size() - 1 - back];
+          at += (sd == 1 ? 0 : coord) * stride;
+          stride *= sd;
+        }
+      }
+      scale_[static_cast<size_t>(i)] = s[at];
+    }
+  }
+  void run() override {
+    cpu::parallelFor(outer_, 1, [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        const float* x = x_ + o * inner_;
+        double sq = 0;
+        for (int64_t i = 0; i < inner_; ++i) sq += static_cast<double>(x[i]) * x[i];
+        const double inv = 1.0 / std::sqrt(sq / static_cast<double>(inner_) + eps_);
+        float* y = y_ + o * inner_;
+        for (int64_t i = 0; i < inner_; ++i)
+          y[i] = static_cast<float>(x[i] * inv * scale_[static_cast<size_t>(i)]);
+      }
+    });
+  }
+  std::string implName() const override { return "rmsnorm"; }
+
+ private:
+  const float* x_;
+  float* y_;
+  int64_t outer_ = 1, inner_ = 1;
+  double eps_;
+  std::vector<float> scale_;
 };
 
 Result<std::unique_ptr<Kernel>> layerNorm(const KernelInit& k) {
@@ -276,6 +332,15 @@ Result<std::unique_ptr<Kernel>> createNormKernel(const KernelInit& k) {
   const std::string& op = k.node.op_type;
   if (op == "BatchNormalization") return batchNorm(k);
   if (op == "LayerNormalization") return layerNorm(k);
+  if (op == "RMSNormalization") {
+    int64_t axis = k.node.attrs.getInt("axis", -1);
+    if (axis < 0) axis += static_cast<int64_t>(k.inputs[0].shape().size());
+    if (k.inputs[1].dtype() != ir::DType::F32)
+      return Status::error(ErrorCode::NotImplemented,
+                           "node '{}' (RMSNormalization): a {} scale is not supported; float32 is",
+                           k.node.name, ir::dtypeName(k.inputs[1].dtype()));
+    return std::unique_ptr<Kernel>(std::make_unique<RmsNorm>(k, axis));
+  }
   if (op == "LRN") return lrn(k);
   if (op == "MeanVarianceNormalization") return std::unique_ptr<Kernel>(std::make_unique<Mvn>(k));
   if (op == "InstanceNormalization" || op == "GroupNormalization")

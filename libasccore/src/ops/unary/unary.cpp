@@ -56,12 +56,11 @@ Status canonClip(InferContext& ctx) {
 }
 
 Status inferLeakyRelu(InferContext& ctx) { return inferFloatUnary(ctx); }
-// Gelu-20: the erf form (approximate "none"); the tanh approximation is refused, not computed
-// as erf.
+// Gelu-20: the erf form (approximate "none") or the tanh approximation ("tanh").
 Status inferGelu(InferContext& ctx) {
   const std::string approx = ctx.attrs().getString("approximate", "none");
-  if (approx != "none")
-    return ctx.fail("attribute approximate='{}' is not supported yet (only 'none', the erf form)",
+  if (approx != "none" && approx != "tanh")
+    return ctx.fail("attribute approximate='{}' is not one of Gelu-20's: 'none' (erf) or 'tanh'",
                     approx);
   return inferFloatUnary(ctx);
 }
@@ -235,19 +234,22 @@ const OpDef& defGelu() {
                              .fusableActivation()
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
                              .summary(
-                                 "0.5 * x * (1 + erf(x / sqrt(2))) (Gelu-20, approximate none; "
-                                 "also from the fuse-gelu pass)");
+                                 "0.5 * x * (1 + erf(x / sqrt(2))), or with approximate 'tanh' "
+                                 "0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))) "
+                                 "(Gelu-20; also from the fuse-gelu pass)");
   return d;
 }
 
-// Swish (SiLU, x * sigmoid(x)) only comes from the fuse-swish pass; it is no ONNX op.
+// Swish is an ONNX op from opset 24 on (x * sigmoid(alpha * x)); before, it only comes from the
+// fuse-swish pass (SiLU, alpha 1).
 const OpDef& defSwish() {
-  static const OpDef d = unaryOp("Swish", 1, inferFloatUnary)
+  static const OpDef d = unaryOp("Swish", 24, inferFloatUnary)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
-                             .internal()
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 5); })
-                             .summary("fused: x * sigmoid(x) (from the fuse-swish pass)");
+                             .summary(
+                                 "x * sigmoid(alpha * x), alpha 1 by default (Swish-24; "
+                                 "also from the fuse-swish pass)");
   return d;
 }
 

@@ -40,9 +40,11 @@ bool eltwiseSpec(const ir::Node& n, EltwiseSpec* s) {
   else if (t == "Exp")
     *s = {algorithm::eltwise_exp, 0.f, 0.f};
   else if (t == "Gelu")
-    *s = {algorithm::eltwise_gelu_erf, 0.f, 0.f};
-  else if (t == "Swish")
-    *s = {algorithm::eltwise_swish, 1.f, 0.f};
+    *s = {a.getString("approximate", "none") == "tanh" ? algorithm::eltwise_gelu_tanh
+                                                       : algorithm::eltwise_gelu_erf,
+          0.f, 0.f};
+  else if (t == "Swish")  // x * sigmoid(alpha * x)
+    *s = {algorithm::eltwise_swish, a.getFloat("alpha", 1.f), 0.f};
   else
     return false;
   return true;
