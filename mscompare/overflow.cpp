@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cxxopts.hpp>
 #include <iostream>
 
@@ -38,15 +39,21 @@ bool scan(const ir::Tensor& t, Hit* h) {
   if (!p) return false;
   const bool half = t.dtype == ir::DType::F16;
   for (int64_t i = 0; i < n; ++i) {
+    // Tensors stay where they lie in the mapped dump file, at any alignment: read by copy.
     double x;
-    if (half)
-      x = halfToFloat(reinterpret_cast<const uint16_t*>(p)[i]);
-    else if (t.dtype == ir::DType::F32)
-      x = reinterpret_cast<const float*>(p)[i];
-    else if (t.dtype == ir::DType::F64)
-      x = reinterpret_cast<const double*>(p)[i];
-    else
+    if (half) {
+      uint16_t h;
+      std::memcpy(&h, p + i * 2, 2);
+      x = halfToFloat(h);
+    } else if (t.dtype == ir::DType::F32) {
+      float f;
+      std::memcpy(&f, p + i * 4, 4);
+      x = f;
+    } else if (t.dtype == ir::DType::F64) {
+      std::memcpy(&x, p + i * 8, 8);
+    } else {
       return false;
+    }
     if (std::isnan(x)) {
       ++h->nan;
     } else if (std::isinf(x)) {

@@ -1,0 +1,39 @@
+# Attention-23 (issue 31): multi-head, grouped-query with 3-D inputs and a causal mask, a bool mask
+# with softcap, and a key/value cache with a short float mask and the present outputs; and
+# RotaryEmbedding-23, 4-D and 3-D (partial, interleaved, by position ids). Each is converted by
+# atc and run by msame against a numpy formula of the ONNX definition
+# (tests/support/make_attention.py). Attention before opset 23, and the qk_matmul_output
+# output, are refused naming the node, with no OM.
+PY=/usr/bin/python3
+command -v protoc >/dev/null || skip "needs protoc"
+$PY "$ROOT/tests/support/make_attention.py" /usr/include/onnx m || fail "could not write the models"
+for case in mha4d gqa3d boolmask cache rot4d rot3d; do
+  read -r -a files < m/$case.txt
+  ins=() wants=()
+  for f in "${files[@]}"; do
+    case $f in *_in*) ins+=("m/$f") ;; *) wants+=("m/$f") ;; esac
+  done
+  run atc --model=m/$case.onnx --framework=5 --output=$case --soc_version=Ascend310P3 --precision_mode=force_fp32
+  expect_exit 0
+  run msame --model $case.om --input "$(IFS=,; echo "${ins[*]}")" --output out_$case
+  expect_exit 0
+  for i in "${!wants[@]}"; do
+    got=$(ls out_$case/*/${case}_output_$i.bin)
+    run $PY -c "
+import numpy as np
+want = np.load('${wants[$i]}')
+got = np.fromfile('$got', np.float32).reshape(want.shape)
+print('close' if np.allclose(got, want, rtol=1e-5, atol=1e-5) else 'differs %g' % np.abs(got - want).max())
+"
+    expect_stdout_line "close"
+  done
+done
+run atc --model=m/old22.onnx --framework=5 --output=old22 --soc_version=Ascend310P3
+expect_exit 255
+expect_stdout_contains "operator 'Attention' (node 'attn'): asc-tools reads it from opset 23 on"
+expect_no_file old22.om
+run atc --model=m/qkout.onnx --framework=5 --output=qkout --soc_version=Ascend310P3
+expect_exit 255
+expect_stdout_contains "E10055"
+expect_stdout_contains "qk_matmul_output"
+expect_no_file qkout.om
