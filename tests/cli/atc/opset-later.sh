@@ -3,9 +3,10 @@
 # give the same bytes as at opset 17; Gelu-20 (erf form) matches numpy; GridSample-20's renamed
 # "linear" mode gives GridSample-16's "bilinear" bytes; GroupNormalization-21 (per-channel scale
 # and bias) matches numpy and refuses a per-group scale; Gelu-20 tanh, Swish-24 and
-# RMSNormalization-23 match numpy. What changed and is not built yet is refused naming node, op,
-# version and why, with E10055 and no OM: DFT-20 (axis as an input), DequantizeLinear-21
-# block_size, Resize-19 half_pixel_symmetric, Pad-19 wrap, and opset 25.
+# RMSNormalization-23, Pad-19 wrap and Resize-19 half_pixel_symmetric match numpy (wrap and
+# half_pixel_symmetric are refused before 19). What changed and is not built yet is refused
+# naming node, op, version and why, with E10055 and no OM: DFT-20 (axis as an input),
+# DequantizeLinear-21 block_size, and opset 25.
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
@@ -129,6 +130,23 @@ numpy_check convsw "(lambda h: h / (1 + np.exp(-0.7 * h)))($h)"
 model 24 "$conv node { op_type: \"Gelu\" name: \"g\" input: \"h\" output: \"y\" attribute { name: \"approximate\" type: STRING s: \"tanh\" } }" > convgelu.onnx || fail "protoc"
 convert convgelu
 numpy_check convgelu "(lambda h: 0.5 * h * (1 + np.tanh(math.sqrt(2 / math.pi) * (h + 0.044715 * h ** 3))))($h)"
+# Pad-19 wrap against numpy's pad(mode="wrap"), with pads up to the dim's size (past it, numpy
+# 1.24 repeats the edge element instead of going around; asc-tools takes indices modulo the
+# size, the torus the spec describes: docs/opsets.md).
+model 19 'node { op_type: "Pad" name: "pw" input: "x" input: "pads" output: "y" attribute { name: "mode" type: STRING s: "wrap" } }
+  initializer { name: "pads" data_type: 7 dims: 8 int64_data: [0, 1, 2, 3, 0, 0, 3, 1] }' > wrap.onnx || fail "protoc"
+convert wrap
+numpy_check wrap "np.pad(x, ((0, 0), (1, 0), (2, 3), (3, 1)), mode='wrap')"
+# Resize-19 half_pixel_symmetric (linear, scales 1.7 and 1.3, so the sizes round down), against
+# a numpy formula of the spec (tests/support/resize_ref.py); the same formula with half_pixel's
+# coordinates checks the interpolation convention on the half_pixel kernel first.
+sc='initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 1.7, 1.3] }'
+for ctm in half_pixel half_pixel_symmetric; do
+  model 19 "node { op_type: \"Resize\" name: \"rs\" input: \"x\" input: \"\" input: \"sc\" output: \"y\" attribute { name: \"mode\" type: STRING s: \"linear\" } attribute { name: \"coordinate_transformation_mode\" type: STRING s: \"$ctm\" } } $sc" > r_$ctm.onnx || fail "protoc"
+  convert r_$ctm
+  run $PY "$ROOT/tests/support/resize_ref.py" x.bin "$(ls out_r_$ctm/*/r_${ctm}_output_0.bin)" $ctm 1.7 1.3
+  expect_stdout_line "close"
+done
 # Before their opsets they are no ONNX ops: refused naming node and opset.
 model 22 'node { op_type: "RMSNormalization" name: "rms" input: "x" input: "sc" output: "y" }
   initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 1, 1] }' > rms22.onnx || fail "protoc"
@@ -156,8 +174,8 @@ refused dq21 21 'node { op_type: "DequantizeLinear" name: "dq" input: "q" input:
   initializer { name: "q" data_type: 3 dims: 4 int32_data: [1, 2, 3, 4] }
   initializer { name: "s" data_type: 1 dims: 2 float_data: [0.5, 0.25] }' "E10055" "DequantizeLinear-21 attribute block_size=2 is not supported yet"
 refused gelux 20 'node { op_type: "Gelu" name: "g" input: "x" output: "y" attribute { name: "approximate" type: STRING s: "sigmoid" } }' "approximate='sigmoid' is not one of Gelu-20's"
-refused hps 19 'node { op_type: "Resize" name: "rs" input: "x" input: "" input: "sc" output: "y" attribute { name: "coordinate_transformation_mode" type: STRING s: "half_pixel_symmetric" } }
+refused hps18 18 'node { op_type: "Resize" name: "rs" input: "x" input: "" input: "sc" output: "y" attribute { name: "coordinate_transformation_mode" type: STRING s: "half_pixel_symmetric" } }
   initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 2, 2] }' "half_pixel_symmetric"
-refused wrap 19 'node { op_type: "Pad" name: "pw" input: "x" input: "pads" output: "y" attribute { name: "mode" type: STRING s: "wrap" } }
-  initializer { name: "pads" data_type: 7 dims: 8 int64_data: [0, 0, 1, 1, 0, 0, 1, 1] }' "wrap"
+refused wrap18 18 'node { op_type: "Pad" name: "pw" input: "x" input: "pads" output: "y" attribute { name: "mode" type: STRING s: "wrap" } }
+  initializer { name: "pads" data_type: 7 dims: 8 int64_data: [0, 0, 1, 1, 0, 0, 1, 1] }' "mode 'wrap' is not one of Pad-2's"
 refused o25 25 'node { op_type: "Relu" name: "r" input: "x" output: "y" }' "E10055" "opset 25" "to 24"

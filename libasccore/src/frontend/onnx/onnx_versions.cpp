@@ -37,10 +37,10 @@ const std::vector<Later>& table() {
       {"DequantizeLinear", 19, Rule::Accept, ""},  // float8, float16/bfloat16 scales (dtype checks)
       {"Equal", 19, Rule::Accept, ""},
       {"Identity", 19, Rule::Accept, ""},
-      {"Pad", 19, Rule::Accept, ""},             // mode "wrap": refused by Pad's mode check
+      {"Pad", 19, Rule::Accept, ""},             // mode "wrap": read by Pad
       {"QuantizeLinear", 19, Rule::Accept, ""},  // saturate matters for float8 only
       {"Reshape", 19, Rule::Accept, ""},
-      {"Resize", 19, Rule::Accept, ""},  // half_pixel_symmetric: refused by Resize's check
+      {"Resize", 19, Rule::Accept, ""},  // half_pixel_symmetric: read by Resize
       {"Shape", 19, Rule::Accept, ""},
       {"Size", 19, Rule::Accept, ""},
       // opset 20 (ONNX 1.15)

@@ -16,8 +16,8 @@ Status inferAttention(InferContext& ctx) {
   if (rank != 3 && rank != 4) return ctx.fail("Q has rank {}; Attention takes rank 3 or 4", rank);
   for (size_t i = 1; i <= 2; ++i)
     if (static_cast<size_t>(ctx.rank(i)) != rank)
-      return ctx.fail("{} has rank {}, Q rank {}; they must match", i == 1 ? "K" : "V",
-                      ctx.rank(i), rank);
+      return ctx.fail("{} has rank {}, Q rank {}; they must match", i == 1 ? "K" : "V", ctx.rank(i),
+                      rank);
   for (size_t i = 0; i < 3; ++i)
     if (ctx.dtype(i) != ctx.dtype(0) || !ir::isFloat(ctx.dtype(i)))
       return ctx.fail("Q, K and V must have one float dtype; input {} is {}", i,
@@ -31,9 +31,10 @@ Status inferAttention(InferContext& ctx) {
   if (rank == 4) {
     hq = q[1], sq = q[2], d = q[3], hkv = k[1], skv = k[2], dv = v[3];
     if (k[3] != d || v[1] != hkv || v[2] != skv || k[0] != b || v[0] != b)
-      return ctx.fail("K [{}] and V [{}] do not fit Q [{}] ([B, H, S, D] with K's head size Q's "
-                      "and V's heads and length K's)",
-                      ir::shapeToString(k), ir::shapeToString(v), ir::shapeToString(q));
+      return ctx.fail(
+          "K [{}] and V [{}] do not fit Q [{}] ([B, H, S, D] with K's head size Q's "
+          "and V's heads and length K's)",
+          ir::shapeToString(k), ir::shapeToString(v), ir::shapeToString(q));
   } else {
     hq = ctx.attrs().getInt("q_num_heads", 0);
     hkv = ctx.attrs().getInt("kv_num_heads", 0);
@@ -56,9 +57,10 @@ Status inferAttention(InferContext& ctx) {
     const ir::Shape &pk = ctx.shape(4), &pv = ctx.shape(5);
     past = pk.size() == 4 ? pk[2] : -1;
     if (pk != ir::Shape{b, hkv, past, d} || pv != ir::Shape{b, hkv, past, dv})
-      return ctx.fail("past_key [{}] / past_value [{}] must be [B, Hkv, P, D] / [B, Hkv, P, Dv] "
-                      "= [{}, {}, P, {}] / [{}, {}, P, {}]",
-                      ir::shapeToString(pk), ir::shapeToString(pv), b, hkv, d, b, hkv, dv);
+      return ctx.fail(
+          "past_key [{}] / past_value [{}] must be [B, Hkv, P, D] / [B, Hkv, P, Dv] "
+          "= [{}, {}, P, {}] / [{}, {}, P, {}]",
+          ir::shapeToString(pk), ir::shapeToString(pv), b, hkv, d, b, hkv, dv);
   } else if (ctx.numInputs() > 5 && ctx.hasInput(5)) {
     return ctx.fail("past_value is given without past_key");
   }
@@ -114,8 +116,9 @@ const OpDef& defAttention() {
                              .outputs(1, 4)
                              .inferShape(inferAttention)
                              .flops(attentionFlops)
-                             .summary("softmax(Q K^T * scale (softcap, mask, causal)) V, with "
-                                      "grouped-query heads and a key/value cache");
+                             .summary(
+                                 "softmax(Q K^T * scale (softcap, mask, causal)) V, with "
+                                 "grouped-query heads and a key/value cache");
   return d;
 }
 

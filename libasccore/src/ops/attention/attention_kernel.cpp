@@ -61,7 +61,7 @@ class AttentionKernel : public Kernel {
     y_ = static_cast<float*>(k.outputs[0].data);
     auto out = [&](size_t i) {
       return k.outputs.size() > i && k.outputs[i].data ? static_cast<float*>(k.outputs[i].data)
-                                                        : nullptr;
+                                                       : nullptr;
     };
     keys_ = out(1);
     values_ = out(2);
@@ -85,8 +85,8 @@ class AttentionKernel : public Kernel {
       for (int64_t r = from; r < to; ++r) {
         const int64_t i = r % sq_, h = (r / sq_) % hq_, b = r / (sq_ * hq_);
         const int64_t hk = h / group;
-        const float* qrow = q_ + (three_d_ ? (b * sq_ + i) * hq_ * d_ + h * d_
-                                           : ((b * hq_ + h) * sq_ + i) * d_);
+        const float* qrow =
+            q_ + (three_d_ ? (b * sq_ + i) * hq_ * d_ + h * d_ : ((b * hq_ + h) * sq_ + i) * d_);
         const float* kbase = keys_ + (b * hkv_ + hk) * total_ * d_;
         float best = kNegInf;
         for (int64_t j = 0; j < total_; ++j) {
@@ -106,8 +106,8 @@ class AttentionKernel : public Kernel {
           x = std::exp(x - best);
           sum += x;
         }
-        float* yrow = y_ + (three_d_ ? (b * sq_ + i) * hq_ * dv_ + h * dv_
-                                     : ((b * hq_ + h) * sq_ + i) * dv_);
+        float* yrow =
+            y_ + (three_d_ ? (b * sq_ + i) * hq_ * dv_ + h * dv_ : ((b * hq_ + h) * sq_ + i) * dv_);
         std::fill(yrow, yrow + dv_, 0.f);
         const float inv = static_cast<float>(1.0 / sum);  // a fully masked row: NaN, as ONNX's
         const float* vbase = values_ + (b * hkv_ + hk) * total_ * dv_;
@@ -127,8 +127,8 @@ class AttentionKernel : public Kernel {
   float bias(int64_t b, int64_t h, int64_t i, int64_t j) const {
     if (!mask_) return 0.f;
     if (j >= mask_len_) return kNegInf;
-    const int64_t at = b * mask_stride_[0] + h * mask_stride_[1] + i * mask_stride_[2] +
-                       j * mask_stride_[3];
+    const int64_t at =
+        b * mask_stride_[0] + h * mask_stride_[1] + i * mask_stride_[2] + j * mask_stride_[3];
     if (mask_bool_) return mask_[at] ? 0.f : kNegInf;
     return reinterpret_cast<const float*>(mask_)[at];
   }

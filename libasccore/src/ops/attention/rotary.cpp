@@ -44,8 +44,7 @@ Status inferRotary(InferContext& ctx) {
   if (x.size() == 3) {
     const int64_t h = ctx.attrs().getInt("num_heads", 0);
     if (h <= 0 || x[2] % h)
-      return ctx.fail("3-D input [{}] needs num_heads dividing its last dim",
-                      ir::shapeToString(x));
+      return ctx.fail("3-D input [{}] needs num_heads dividing its last dim", ir::shapeToString(x));
   }
   const RotaryDims g = rotaryDims(ctx.node(), x);
   if (g.r > g.d || g.r % 2)
@@ -75,9 +74,8 @@ class RotaryKernel : public Kernel {
         x_(k.inputs[0].f32()),
         cos_(k.inputs[1].f32()),
         sin_(k.inputs[2].f32()),
-        ids_(k.inputs.size() > 3 && k.inputs[3].data
-                 ? static_cast<const int64_t*>(k.inputs[3].data)
-                 : nullptr),
+        ids_(k.inputs.size() > 3 && k.inputs[3].data ? static_cast<const int64_t*>(k.inputs[3].data)
+                                                     : nullptr),
         max_pos_(ids_ ? k.inputs[1].shape()[0] : 0),
         y_(static_cast<float*>(k.outputs[0].data)) {}
 
@@ -112,9 +110,9 @@ class RotaryKernel : public Kernel {
     });
     if (bad_id)
       throw KernelRunError(Status::error(ErrorCode::InvalidParam,
-                                        "RotaryEmbedding: a position id lies outside the {} rows "
-                                        "of cos_cache/sin_cache",
-                                        max_pos_));
+                                         "RotaryEmbedding: a position id lies outside the {} rows "
+                                         "of cos_cache/sin_cache",
+                                         max_pos_));
   }
   std::string implName() const override { return "rotary"; }
 
@@ -147,8 +145,9 @@ const OpDef& defRotaryEmbedding() {
           .inputs(3, 4)
           .inferShape(inferRotary)
           .flops([](const ir::Node& n) { return 6 * n.outputs[0]->numel(); })
-          .summary("rotates each head's first rotary_embedding_dim values in pairs by the "
-                   "cos/sin caches (by position_ids when given)");
+          .summary(
+              "rotates each head's first rotary_embedding_dim values in pairs by the "
+              "cos/sin caches (by position_ids when given)");
   return d;
 }
 

@@ -194,7 +194,9 @@ Status inferResize(InferContext& ctx) {
   const std::string ctm = a.getString("coordinate_transformation_mode", "half_pixel");
   static const char* kCtm[] = {"half_pixel", "pytorch_half_pixel",   "align_corners",
                                "asymmetric", "tf_half_pixel_for_nn", "tf_crop_and_resize"};
-  if (std::none_of(std::begin(kCtm), std::end(kCtm), [&](const char* c) { return ctm == c; }))
+  const bool symmetric = ctm == "half_pixel_symmetric" && ctx.opset() >= 19;  // Resize-19
+  if (!symmetric &&
+      std::none_of(std::begin(kCtm), std::end(kCtm), [&](const char* c) { return ctm == c; }))
     return ctx.fail("coordinate_transformation_mode '{}' is not supported", ctm);
   const std::string nm = a.getString("nearest_mode", "round_prefer_floor");
   if (nm != "round_prefer_floor" && nm != "round_prefer_ceil" && nm != "floor" && nm != "ceil")

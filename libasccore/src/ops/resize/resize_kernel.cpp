@@ -20,10 +20,16 @@ struct Tap {
 };
 
 // `out_len` is the resized length as the spec defines it: in * scale when scales were given
-// (not floored), else the output size.
-double sourceCoord(const std::string& mode, int64_t x, double scale, int64_t in, double out_len) {
+// (not floored), else the output size; `out` the output size.
+double sourceCoord(const std::string& mode, int64_t x, double scale, int64_t in, double out_len,
+                   int64_t out) {
   const double xd = static_cast<double>(x);
   if (mode == "half_pixel") return (xd + 0.5) / scale - 0.5;
+  if (mode == "half_pixel_symmetric") {  // Resize-19: half_pixel, centred when out is rounded
+    const double adjustment = static_cast<double>(out) / out_len;
+    const double offset = static_cast<double>(in) / 2 * (1 - adjustment);
+    return offset + (xd + 0.5) / scale - 0.5;
+  }
   if (mode == "pytorch_half_pixel") return out_len > 1 ? (xd + 0.5) / scale - 0.5 : 0.0;
   if (mode == "align_corners")
     return out_len == 1 ? 0.0 : xd * static_cast<double>(in - 1) / (out_len - 1);
@@ -102,7 +108,7 @@ class ResizeKernel : public Kernel {
             continue;
           }
         } else {
-          src = sourceCoord(coord, o, scale, in, out_len);
+          src = sourceCoord(coord, o, scale, in, out_len, out);
         }
         if (mode == "nearest") {
           int64_t i = nearestIndex(nearest, src);
@@ -228,6 +234,13 @@ bool dnnlLinear(const ir::Node& n) {
     return false;
   for (size_t i = 2; i < x.size(); ++i)
     if (y[i] < x[i]) return false;
+  // oneDNN maps coordinates by out / in; ONNX by the scale given, which differs when in * scale
+  // is not whole (1.7 over 6 rows gives 10 rows, and 10 / 6 is not 1.7).
+  const auto scales = n.attrs.getFloats("scales");
+  if (scales.size() == x.size())
+    for (size_t i = 2; i < x.size(); ++i)
+      if (static_cast<double>(scales[i]) * static_cast<double>(x[i]) != static_cast<double>(y[i]))
+        return false;
   const std::string c = n.attrs.getString("coordinate_transformation_mode", "half_pixel");
   if (c == "half_pixel") return true;
   if (c != "pytorch_half_pixel") return false;

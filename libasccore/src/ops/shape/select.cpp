@@ -366,8 +366,10 @@ Status inferPad(InferContext& ctx) {
     return ctx.fail("pads [{}] has {} entries, expected 2 * rank = {}", ir::shapeToString(pads),
                     pads.size(), 2 * r);
   std::string mode = a.getString("mode", "constant");
-  if (mode != "constant" && mode != "reflect" && mode != "edge")
-    return ctx.fail("mode '{}' is not supported (constant, reflect, edge)", mode);
+  PadMode pm;
+  if (!padModeOf(mode, &pm) || (pm == PadMode::Wrap && ctx.opset() < 19))
+    return ctx.fail("mode '{}' is not one of Pad-{}'s: constant, reflect, edge{}", mode,
+                    ctx.opset() < 19 ? 2 : 19, ctx.opset() < 19 ? "" : ", wrap");
   ir::Shape out(r);
   for (int64_t i = 0; i < r; ++i) {
     out[i] = x[i] + pads[i] + pads[r + i];
@@ -378,8 +380,8 @@ Status inferPad(InferContext& ctx) {
     if (mode == "reflect" && most > 0 && most >= x[i])
       return ctx.fail("reflect padding of {} needs dim {} larger than that, it is {}", most, i,
                       x[i]);
-    if (mode == "edge" && most > 0 && x[i] == 0)
-      return ctx.fail("edge padding of the empty dim {}", i);
+    if ((mode == "edge" || mode == "wrap") && most > 0 && x[i] == 0)
+      return ctx.fail("{} padding of the empty dim {}", mode, i);
   }
   a.set("mode", mode);
   a.set("value", a.getFloat("value", 0.0f));
@@ -391,21 +393,16 @@ Eval evalPad(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   const ir::Shape& x = in[0].shape;
   const int64_t r = static_cast<int64_t>(x.size());
   const std::vector<int64_t> pads = n.attrs.getInts("pads");
-  const std::string mode = n.attrs.getString("mode", "constant");
+  PadMode mode = PadMode::Constant;
+  padModeOf(n.attrs.getString("mode", "constant"), &mode);
   TensorBuilder fill(in[0].dtype, {1});
   fill.setFloat(0, n.attrs.getFloat("value", 0.0f));
   std::vector<int64_t> st = stridesOf(x);
   auto src = [&](const std::vector<int64_t>& idx) -> int64_t {
     int64_t off = 0;
     for (int64_t i = 0; i < r; ++i) {
-      int64_t s = idx[i] - pads[i];
-      if (s < 0 || s >= x[i]) {
-        if (mode == "constant") return -1;
-        if (mode == "edge")
-          s = std::clamp<int64_t>(s, 0, x[i] - 1);
-        else
-          s = s < 0 ? -s : 2 * (x[i] - 1) - s;
-      }
+      const int64_t s = padSource(idx[i] - pads[i], x[i], mode);
+      if (s < 0) return -1;
       off += s * st[i];
     }
     return off;
@@ -601,7 +598,7 @@ const OpDef& defPad() {
           .canonicalize(canonPad)
           .inferShape(inferPad)
           .evalConst(evalPad)
-          .summary("pads (or crops) each dim; constant, reflect or edge");
+          .summary("pads (or crops) each dim; constant, reflect, edge or (Pad-19) wrap");
   return d;
 }
 

@@ -502,11 +502,25 @@ Result<std::unique_ptr<Kernel>> createGatherKernel(const KernelInit& k) {
       "gather");
 }
 
+bool padModeOf(const std::string& name, PadMode* mode) {
+  static const std::pair<const char*, PadMode> kModes[] = {{"constant", PadMode::Constant},
+                                                           {"reflect", PadMode::Reflect},
+                                                           {"edge", PadMode::Edge},
+                                                           {"wrap", PadMode::Wrap}};
+  for (const auto& [n, m] : kModes)
+    if (name == n) {
+      *mode = m;
+      return true;
+    }
+  return false;
+}
+
 Result<std::unique_ptr<Kernel>> createPadKernel(const KernelInit& k) {
   const ir::Shape& x = k.inputs[0].shape();
   const ir::Shape& y = k.outputs[0].shape();
   const auto pads = k.node.attrs.getInts("pads");
-  const std::string mode = k.node.attrs.getString("mode", "constant");
+  PadMode mode = PadMode::Constant;
+  padModeOf(k.node.attrs.getString("mode", "constant"), &mode);
   const int64_t r = static_cast<int64_t>(x.size());
   const size_t es = elemSize(k.inputs[0]);
   // The fill value in the tensor's own type.
@@ -522,14 +536,7 @@ Result<std::unique_ptr<Kernel>> createPadKernel(const KernelInit& k) {
   const int64_t rows = y.empty() ? 1 : ir::numElements(y) / std::max<int64_t>(1, y.back());
   const int64_t inner = y.empty() ? 1 : y.back();
   if (ir::numElements(y) == 0) return fnKernel([] {}, "pad");
-  auto srcIndex = [=](int64_t s, int64_t n) -> int64_t {  // -1: outside (constant mode)
-    if (s >= 0 && s < n) return s;
-    if (mode == "constant" || n == 0) return -1;
-    if (mode == "edge") return s < 0 ? 0 : n - 1;
-    const int64_t period = n == 1 ? 1 : 2 * (n - 1);  // reflect, without repeating the edge
-    s = ((s % period) + period) % period;
-    return s >= n ? period - s : s;
-  };
+  auto srcIndex = [=](int64_t s, int64_t n) { return padSource(s, n, mode); };
   const bool nonneg = std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p >= 0; });
   if (nonneg && r >= 1) {
     // Rows of the last dim: find the source row once, then left pad, one memcpy, right pad.
@@ -585,20 +592,10 @@ Result<std::unique_ptr<Kernel>> createPadKernel(const KernelInit& k) {
               int64_t off = 0;
               bool outside = false;
               for (int64_t d = 0; d < r; ++d) {
-                int64_t s = idx[d] - pads[d];
-                const int64_t n = x[d];
-                if (s < 0 || s >= n) {
-                  if (mode == "constant" || n == 0) {
-                    outside = true;
-                    break;
-                  }
-                  if (mode == "edge") {
-                    s = s < 0 ? 0 : n - 1;
-                  } else {  // reflect (without repeating the edge)
-                    const int64_t period = n == 1 ? 1 : 2 * (n - 1);
-                    s = ((s % period) + period) % period;
-                    if (s >= n) s = period - s;
-                  }
+                const int64_t s = srcIndex(idx[d] - pads[d], x[d]);
+                if (s < 0) {
+                  outside = true;
+                  break;
                 }
                 off += s * xs[d];
               }

@@ -16,6 +16,22 @@ Result<std::unique_ptr<Kernel>> createGatherKernel(const KernelInit& k);
 Result<std::unique_ptr<Kernel>> createExpandKernel(const KernelInit& k);
 Result<std::unique_ptr<Kernel>> createTileKernel(const KernelInit& k);
 Result<std::unique_ptr<Kernel>> createPadKernel(const KernelInit& k);
+/// Pad's modes: constant, reflect (mirrored without repeating the edge), edge (the edge value
+/// repeated), wrap (Pad-19: around, as if each dim were a ring).
+enum class PadMode { Constant, Reflect, Edge, Wrap };
+/// False for a name that is none of them.
+bool padModeOf(const std::string& name, PadMode* mode);
+/// The source index along a dim of n elements for output position s (already shifted by the
+/// begin pad): s itself inside [0, n), else by the mode; -1 for constant (the fill value).
+inline int64_t padSource(int64_t s, int64_t n, PadMode m) {
+  if (s >= 0 && s < n) return s;
+  if (m == PadMode::Constant || n == 0) return -1;
+  if (m == PadMode::Edge) return s < 0 ? 0 : n - 1;
+  if (m == PadMode::Wrap) return ((s % n) + n) % n;
+  const int64_t period = n == 1 ? 1 : 2 * (n - 1);
+  s = ((s % period) + period) % period;
+  return s >= n ? period - s : s;
+}
 Result<std::unique_ptr<Kernel>> createDepthToSpaceKernel(const KernelInit& k);
 Result<std::unique_ptr<Kernel>> createSpaceToDepthKernel(const KernelInit& k);
 /// ShuffleChannel: plain or channels-last (see shuffleChannelLayout).

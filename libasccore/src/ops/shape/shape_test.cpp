@@ -538,9 +538,14 @@ TEST_CASE("Pad: attributes before 11, inputs since, modes fold", "[ops][shape]")
   OpTester refl("Pad", 13);
   refl.input(DType::F32, {2}).constInts({2, 0}).attr("mode", std::string("reflect"));
   CHECK(mentions(refl.run(), "reflect"));
-  OpTester wrap("Pad", 19);
-  wrap.input(DType::F32, {2}).constInts({1, 0}).attr("mode", std::string("wrap"));
-  CHECK(mentions(wrap.run(), "not supported"));
+  OpTester wrap18("Pad", 18);
+  wrap18.input(DType::F32, {2}).constInts({1, 0}).attr("mode", std::string("wrap"));
+  CHECK(mentions(wrap18.run(), "not one of Pad-2's"));
+  // Pad-19 wrap folds too, around the dim as often as it takes (indices modulo the size).
+  OpTester w("Pad", 19);
+  w.constFloats({1, 2, 3}, {3}).constInts({4, 2}).attr("mode", std::string("wrap"));
+  REQUIRE(w.run().isOk());
+  CHECK(floatsOf(w.out()) == std::vector<float>{3, 1, 2, 3, 1, 2, 3, 1, 2});
 }
 
 TEST_CASE("canonical shape ops re-infer to the same node", "[ops][shape]") {
