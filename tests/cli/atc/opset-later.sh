@@ -147,6 +147,16 @@ for ctm in half_pixel half_pixel_symmetric; do
   run $PY "$ROOT/tests/support/resize_ref.py" x.bin "$(ls out_r_$ctm/*/r_${ctm}_output_0.bin)" $ctm 1.7 1.3
   expect_stdout_line "close"
 done
+# CenterCropPad-18: crop 6 -> 3 around the centre and pad 4 -> 7 (1 before, 2 after) on axes 2
+# and 3; without axes, every dim (channels 2 -> 1 keeps the first, rows 6 -> 5 the first five).
+model 18 'node { op_type: "CenterCropPad" name: "ccp" input: "x" input: "s" output: "y" attribute { name: "axes" type: INTS ints: [2, -1] } }
+  initializer { name: "s" data_type: 7 dims: 2 int64_data: [3, 7] }' > ccp.onnx || fail "protoc"
+convert ccp
+numpy_check ccp "np.pad(x[:, :, 1:4, :], ((0, 0), (0, 0), (0, 0), (1, 2)))"
+model 18 'node { op_type: "CenterCropPad" name: "ccp" input: "x" input: "s" output: "y" }
+  initializer { name: "s" data_type: 7 dims: 4 int64_data: [1, 1, 5, 4] }' > ccp2.onnx || fail "protoc"
+convert ccp2
+numpy_check ccp2 "x[:, :1, :5, :]"
 # Before their opsets they are no ONNX ops: refused naming node and opset.
 model 22 'node { op_type: "RMSNormalization" name: "rms" input: "x" input: "sc" output: "y" }
   initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 1, 1] }' > rms22.onnx || fail "protoc"
