@@ -157,6 +157,21 @@ model 18 'node { op_type: "CenterCropPad" name: "ccp" input: "x" input: "s" outp
   initializer { name: "s" data_type: 7 dims: 4 int64_data: [1, 1, 5, 4] }' > ccp2.onnx || fail "protoc"
 convert ccp2
 numpy_check ccp2 "x[:, :1, :5, :]"
+# LpPool-18 with dilations, ceil_mode and pads (p 3), LpPool-11 (p 2, strides), and GlobalLpPool
+# (p 1: the sum of |x| per plane), against loops over the ONNX definition.
+lp() {  # lp NAME OPSET P K S D PADS CEIL
+  local attrs="attribute { name: \"p\" type: INT i: $3 } attribute { name: \"kernel_shape\" type: INTS ints: [$4] } attribute { name: \"strides\" type: INTS ints: [$5] } attribute { name: \"pads\" type: INTS ints: [$7] }"
+  [ "$2" -ge 18 ] && attrs="$attrs attribute { name: \"dilations\" type: INTS ints: [$6] } attribute { name: \"ceil_mode\" type: INT i: $8 }"
+  model $2 "node { op_type: \"LpPool\" name: \"lp\" input: \"x\" output: \"y\" $attrs }" > $1.onnx || fail "protoc"
+  convert $1
+  run $PY "$ROOT/tests/support/lppool_ref.py" x.bin "$(ls out_$1/*/$1_output_0.bin)" $3 "$4" "$5" "$6" "$7" $8
+  expect_stdout_line "close"
+}
+lp lp18 18 3 "2,2" "2,1" "1,2" "0,1,0,1" 1
+lp lp11 11 2 "3,2" "1,2" "1,1" "1,0,1,0" 0
+model 18 'node { op_type: "GlobalLpPool" name: "glp" input: "x" output: "y" attribute { name: "p" type: INT i: 1 } }' > glp.onnx || fail "protoc"
+convert glp
+numpy_check glp "np.abs(x).sum(axis=(2, 3), keepdims=True)"
 # Before their opsets they are no ONNX ops: refused naming node and opset.
 model 22 'node { op_type: "RMSNormalization" name: "rms" input: "x" input: "sc" output: "y" }
   initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 1, 1] }' > rms22.onnx || fail "protoc"

@@ -151,6 +151,38 @@ Status inferGlobalAveragePool(InferContext& ctx) {
   return inferGlobalPool(ctx);
 }
 
+// LpPool-2+ (p an int; dilations and ceil_mode from 18) and GlobalLpPool, which becomes a
+// window over every spatial dim.
+Status checkP(InferContext& ctx) {
+  if (!ir::isFloat(ctx.dtype(0)))
+    return ctx.fail("input dtype {} is not a float type", ir::dtypeName(ctx.dtype(0)));
+  const int64_t p = ctx.attrs().getInt("p", 2);
+  if (p < 1) return ctx.fail("p {} must be at least 1", p);
+  ctx.attrs().set("p", p);
+  return Status::ok();
+}
+
+Status inferLpPool(InferContext& ctx) {
+  ASC_RETURN_IF_ERROR(checkP(ctx));
+  const auto dil = ctx.attrs().getInts("dilations", {});
+  if (ctx.opset() < 18 && (ctx.attrs().getInt("ceil_mode", 0) != 0 ||
+                           std::any_of(dil.begin(), dil.end(), [](int64_t v) { return v != 1; })))
+    return ctx.fail("dilations and ceil_mode are LpPool-18's; the model uses opset {}",
+                    ctx.opset());
+  ASC_TRY(PoolGeom g, poolGeometry(ctx, true));
+  ASC_TRY(ir::Shape out, poolOutShape(ctx, g));
+  ctx.setOutput(0, ctx.dtype(0), out);
+  return Status::ok();
+}
+
+Status inferGlobalLpPool(InferContext& ctx) {
+  ASC_RETURN_IF_ERROR(checkP(ctx));
+  ASC_RETURN_IF_ERROR(inferGlobalPool(ctx));
+  const ir::Shape& x = ctx.shape(0);
+  ctx.attrs().set("kernel_shape", std::vector<int64_t>(x.begin() + 2, x.end()));
+  return Status::ok();
+}
+
 int64_t poolFlops(const ir::Node& n) {
   int64_t k = ir::numElements(n.attrs.getInts("kernel_shape"));
   return n.outputs[0]->numel() * k;
@@ -224,6 +256,31 @@ const OpDef& defGlobalAveragePool() {
                              .inferShape(inferGlobalAveragePool)
                              .flops(globalPoolFlops)
                              .summary("mean over all spatial dims; output (N, C, 1, ..., 1)");
+  return d;
+}
+
+const OpDef& defLpPool() {
+  static const OpDef d =
+      OpDef("LpPool")
+          .kernel(createPoolKernel)
+          .layout(poolLayout)
+          .onnx(2)  // p is a float attribute in LpPool-1: that form is not read
+          .inferShape(inferLpPool)
+          .flops(poolFlops)
+          .summary(
+              "(sum |x|^p over the window)^(1/p); pads/auto_pad, strides, dilations and "
+              "ceil_mode (18)");
+  return d;
+}
+
+const OpDef& defGlobalLpPool() {
+  static const OpDef d = OpDef("GlobalLpPool")
+                             .kernel(createPoolKernel)
+                             .layout(poolLayout)
+                             .onnx(2)
+                             .inferShape(inferGlobalLpPool)
+                             .flops(globalPoolFlops)
+                             .summary("(sum |x|^p over all spatial dims)^(1/p)");
   return d;
 }
 

@@ -9,6 +9,7 @@
 
 #include <immintrin.h>
 
+#include <cmath>
 #include <limits>
 
 #include "cpu/parallel.h"
@@ -171,62 +172,82 @@ class BlockedMaxPool : public Kernel {
   int64_t kh_ = 1, kw_ = 1, sh_ = 1, sw_ = 1, ph_ = 0, pw_ = 0;
 };
 
-// MaxPool as a loop over the output positions of each (n, c) plane, any number of spatial dims.
-template <typename T>
-class LoopMaxPool : public Kernel {
+// The taps of pooling windows over the spatial dims of an (N, C, spatial...) tensor: for output
+// position o of a plane, each tap that lies inside the input (not in the padding), as a
+// row-major offset in the plane. Any number of spatial dims.
+class WindowWalk {
  public:
-  explicit LoopMaxPool(const KernelInit& k) : x_(k.inputs[0]), y_(k.outputs[0]) {
-    if (k.outputs.size() > 1) idx_ = k.outputs[1];
-    const ir::Attrs& a = k.node.attrs;
-    const size_t spatial = x_.shape().size() - 2;
+  WindowWalk(const ir::Attrs& a, const ir::Shape& xs, const ir::Shape& ys) : xs_(xs), ys_(ys) {
+    const size_t spatial = xs.size() - 2;
     kernel_ = a.getInts("kernel_shape");
     strides_ = a.getInts("strides", std::vector<int64_t>(spatial, 1));
     dil_ = a.getInts("dilations", std::vector<int64_t>(spatial, 1));
     pads_ = a.getInts("pads", std::vector<int64_t>(2 * spatial, 0));
-    col_major_ = a.getInt("storage_order", 0) != 0;
     opos_.resize(spatial);
     ipos_.resize(spatial);
+    for (size_t d = 0; d < spatial; ++d) {
+      in_plane_ *= xs[2 + d];
+      out_plane_ *= ys[2 + d];
+      window_ *= kernel_[d];
+    }
+  }
+  int64_t inPlane() const { return in_plane_; }
+  int64_t outPlane() const { return out_plane_; }
+  template <typename F>
+  void taps(int64_t o, F f) {
+    const int64_t sp = static_cast<int64_t>(kernel_.size());
+    for (int64_t d = sp - 1, r = o; d >= 0; --d) {
+      opos_[d] = r % ys_[2 + d];
+      r /= ys_[2 + d];
+    }
+    for (int64_t w = 0; w < window_; ++w) {
+      bool inside = true;
+      for (int64_t d = sp - 1, r = w; d >= 0; --d) {
+        const int64_t kd = r % kernel_[d];
+        r /= kernel_[d];
+        ipos_[d] = opos_[d] * strides_[d] - pads_[d] + kd * dil_[d];
+        inside = inside && ipos_[d] >= 0 && ipos_[d] < xs_[2 + d];
+      }
+      if (!inside) continue;
+      int64_t at = 0;
+      for (int64_t d = 0; d < sp; ++d) at = at * xs_[2 + d] + ipos_[d];
+      f(at);
+    }
+  }
+
+ private:
+  ir::Shape xs_, ys_;
+  std::vector<int64_t> kernel_, strides_, dil_, pads_;
+  std::vector<int64_t> opos_, ipos_;  // output and input positions (scratch)
+  int64_t in_plane_ = 1, out_plane_ = 1, window_ = 1;
+};
+
+// MaxPool as a loop over the output positions of each (n, c) plane.
+template <typename T>
+class LoopMaxPool : public Kernel {
+ public:
+  explicit LoopMaxPool(const KernelInit& k)
+      : x_(k.inputs[0]), y_(k.outputs[0]), walk_(k.node.attrs, x_.shape(), y_.shape()) {
+    if (k.outputs.size() > 1) idx_ = k.outputs[1];
+    col_major_ = k.node.attrs.getInt("storage_order", 0) != 0;
   }
   void run() override {
     const ir::Shape& xs = x_.shape();
-    const ir::Shape& ys = y_.shape();
-    const size_t sp = xs.size() - 2;
     const int64_t planes = xs[0] * xs[1];
-    int64_t in_plane = 1, out_plane = 1, window = 1;
-    for (size_t d = 0; d < sp; ++d) {
-      in_plane *= xs[2 + d];
-      out_plane *= ys[2 + d];
-      window *= kernel_[d];
-    }
+    const int64_t in_plane = walk_.inPlane(), out_plane = walk_.outPlane();
     const T* x = static_cast<const T*>(x_.data);
     T* y = static_cast<T*>(y_.data);
     auto* idx = static_cast<int64_t*>(idx_.data);
-    std::vector<int64_t>& opos = opos_;
-    std::vector<int64_t>& ipos = ipos_;
     for (int64_t p = 0; p < planes; ++p)
       for (int64_t o = 0; o < out_plane; ++o) {
-        for (int64_t d = static_cast<int64_t>(sp) - 1, r = o; d >= 0; --d) {
-          opos[d] = r % ys[2 + d];
-          r /= ys[2 + d];
-        }
         T best = std::numeric_limits<T>::lowest();
         int64_t best_at = -1;
-        for (int64_t w = 0; w < window; ++w) {
-          bool inside = true;
-          for (int64_t d = static_cast<int64_t>(sp) - 1, r = w; d >= 0; --d) {
-            const int64_t kd = r % kernel_[d];
-            r /= kernel_[d];
-            ipos[d] = opos[d] * strides_[d] - pads_[d] + kd * dil_[d];
-            inside = inside && ipos[d] >= 0 && ipos[d] < xs[2 + d];
-          }
-          if (!inside) continue;
-          int64_t at = 0;
-          for (size_t d = 0; d < sp; ++d) at = at * xs[2 + d] + ipos[d];
+        walk_.taps(o, [&](int64_t at) {
           if (best_at < 0 || x[p * in_plane + at] > best) {
             best = x[p * in_plane + at];
             best_at = at;
           }
-        }
+        });
         y[p * out_plane + o] = best;
         // A window whose taps all fall in the padding (dilated) has no maximum: index -1.
         if (idx)
@@ -252,14 +273,55 @@ class LoopMaxPool : public Kernel {
     return res;
   }
   TensorRef x_, y_, idx_;
-  std::vector<int64_t> kernel_, strides_, dil_, pads_;
-  std::vector<int64_t> opos_, ipos_;  // output and input positions (scratch for run())
+  WindowWalk walk_;
   bool col_major_ = false;
+};
+
+// LpPool / GlobalLpPool: (sum of |x|^p over the window's taps inside the input)^(1/p), padding
+// counting as zeros; in double, p = 1 and 2 without pow.
+class LoopLpPool : public Kernel {
+ public:
+  explicit LoopLpPool(const KernelInit& k)
+      : x_(k.inputs[0]),
+        y_(k.outputs[0]),
+        walk_(k.node.attrs, x_.shape(), y_.shape()),
+        p_(k.node.attrs.getInt("p", 2)) {}
+  void run() override {
+    const ir::Shape& xs = x_.shape();
+    const int64_t planes = xs[0] * xs[1];
+    const int64_t in_plane = walk_.inPlane(), out_plane = walk_.outPlane();
+    const float* x = x_.f32();
+    float* y = static_cast<float*>(y_.data);
+    const double p = static_cast<double>(p_);
+    for (int64_t pl = 0; pl < planes; ++pl)
+      for (int64_t o = 0; o < out_plane; ++o) {
+        double sum = 0;
+        walk_.taps(o, [&](int64_t at) {
+          const double v = std::fabs(static_cast<double>(x[pl * in_plane + at]));
+          sum += p_ == 1 ? v : p_ == 2 ? v * v : std::pow(v, p);
+        });
+        y[pl * out_plane + o] = static_cast<float>(p_ == 1   ? sum
+                                                   : p_ == 2 ? std::sqrt(sum)
+                                                             : std::pow(sum, 1 / p));
+      }
+  }
+  std::string implName() const override { return "lppool-loop"; }
+
+ private:
+  TensorRef x_, y_;
+  WindowWalk walk_;
+  int64_t p_;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Kernel>> createPoolKernel(const KernelInit& k) {
+  if (k.node.op_type == "LpPool" || k.node.op_type == "GlobalLpPool") {
+    if (k.inputs[0].dtype() != ir::DType::F32 || k.inputs[0].layout != Layout::Plain)
+      return Status::error(ErrorCode::NotImplemented, "node '{}': {} of {} is not supported",
+                           k.node.name, k.node.op_type, ir::dtypeName(k.inputs[0].dtype()));
+    return std::unique_ptr<Kernel>(std::make_unique<LoopLpPool>(k));
+  }
   const bool with_indices = k.outputs.size() > 1 && k.outputs[1].data;
   if (k.node.op_type == "MaxPool" && (with_indices || k.inputs[0].dtype() != ir::DType::F32)) {
     switch (k.inputs[0].dtype()) {
@@ -285,6 +347,7 @@ Result<std::unique_ptr<Kernel>> createPoolKernel(const KernelInit& k) {
 }
 
 Layout poolLayout(const ir::Node& n, const std::vector<Layout>& in) {
+  if (n.op_type == "LpPool" || n.op_type == "GlobalLpPool") return Layout::Plain;
   return n.outputs.size() > 1 ? Layout::Plain : in[0];
 }
 

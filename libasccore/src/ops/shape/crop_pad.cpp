@@ -33,8 +33,8 @@ Status inferCenterCropPad(InferContext& ctx) {
     for (int64_t i = 0; i < r; ++i) axes.push_back(i);
   }
   if (target.size() != axes.size())
-    return ctx.fail("shape [{}] has {} sizes for {} axes", ir::shapeToString(target),
-                    target.size(), axes.size());
+    return ctx.fail("shape [{}] has {} sizes for {} axes", ir::shapeToString(target), target.size(),
+                    axes.size());
   std::vector<int64_t> pads(2 * static_cast<size_t>(r), 0);
   ir::Shape out = x;
   for (size_t i = 0; i < axes.size(); ++i) {
@@ -63,8 +63,9 @@ const OpDef& defCenterCropPad() {
                              .inputs(1, 2)
                              .canonicalize(canonCenterCropPad)
                              .inferShape(inferCenterCropPad)
-                             .summary("crops or zero-pads each of `axes` around its centre to "
-                                      "the size in `shape` (Pad's kernel)");
+                             .summary(
+                                 "crops or zero-pads each of `axes` around its centre to "
+                                 "the size in `shape` (Pad's kernel)");
   return d;
 }
 
