@@ -90,7 +90,9 @@ expect_stdout_line "close"
 # "close" or how far it is.
 numpy_check() {
   run $PY -c "
-import numpy as np, math, glob
+import numpy as np, math, glob, sys
+sys.path.insert(0, '$ROOT/tests/support')
+import formulas
 x = np.fromfile('x.bin', np.float32).astype(np.float64).reshape(1, 2, 6, 4)
 want = $2
 got = np.fromfile(glob.glob('out_$1/*/$1_output_0.bin')[0], np.float32).reshape(want.shape)
@@ -172,6 +174,39 @@ lp lp11 11 2 "3,2" "1,2" "1,1" "1,0,1,0" 0
 model 18 'node { op_type: "GlobalLpPool" name: "glp" input: "x" output: "y" attribute { name: "p" type: INT i: 1 } }' > glp.onnx || fail "protoc"
 convert glp
 numpy_check glp "np.abs(x).sum(axis=(2, 3), keepdims=True)"
+# Col2Im-18 on x seen as [1, 4, 12] (blocks 2x2 of one channel): plain, then with dilations,
+# pads and strides, against a loop over the ONNX definition (tests/support/formulas.py).
+c2i() {  # c2i NAME ATTRS: Reshape x to [1, 4, 12], Col2Im to image [4, 5] with block [2, 2]
+  model 18 "node { op_type: \"Reshape\" name: \"r\" input: \"x\" input: \"shape\" output: \"cols\" }
+  node { op_type: \"Col2Im\" name: \"c2i\" input: \"cols\" input: \"img\" input: \"blk\" output: \"y\" $2 }
+  initializer { name: \"shape\" data_type: 7 dims: 3 int64_data: [1, 4, 12] }
+  initializer { name: \"img\" data_type: 7 dims: 2 int64_data: [4, 5] }
+  initializer { name: \"blk\" data_type: 7 dims: 2 int64_data: [2, 2] }" > $1.onnx || fail "protoc"
+  convert $1
+}
+c2i c2i ""
+numpy_check c2i "formulas.col2im(x.reshape(1, 4, 12), [4, 5], [2, 2], [1, 1], [0, 0, 0, 0], [1, 1])"
+c2i c2i_d 'attribute { name: "dilations" type: INTS ints: [2, 1] } attribute { name: "pads" type: INTS ints: [1, 0, 1, 1] } attribute { name: "strides" type: INTS ints: [1, 2] }'
+numpy_check c2i_d "formulas.col2im(x.reshape(1, 4, 12), [4, 5], [2, 2], [2, 1], [1, 0, 1, 1], [1, 2])"
+# AffineGrid-20, 2-D (align_corners 0 and 1) and 3-D, theta from x's first values.
+ag() {  # ag NAME THETA-SHAPE SIZE ALIGN
+  model 20 "node { op_type: \"Reshape\" name: \"r\" input: \"x\" input: \"shape\" output: \"flat\" }
+  node { op_type: \"Slice\" name: \"s\" input: \"flat\" input: \"zero\" input: \"count\" output: \"part\" }
+  node { op_type: \"Reshape\" name: \"r2\" input: \"part\" input: \"tshape\" output: \"theta\" }
+  node { op_type: \"AffineGrid\" name: \"ag\" input: \"theta\" input: \"size\" output: \"y\" attribute { name: \"align_corners\" type: INT i: $4 } }
+  initializer { name: \"shape\" data_type: 7 dims: 1 int64_data: [48] }
+  initializer { name: \"zero\" data_type: 7 dims: 1 int64_data: [0] }
+  initializer { name: \"count\" data_type: 7 dims: 1 int64_data: [$(( $(echo $2 | tr ',' '*') ))] }
+  initializer { name: \"tshape\" data_type: 7 dims: 3 int64_data: [$2] }
+  initializer { name: \"size\" data_type: 7 dims: $(echo $3 | tr ',' '\n' | wc -l) int64_data: [$3] }" > $1.onnx || fail "protoc"
+  convert $1
+}
+ag ag2 "2,2,3" "2,1,3,5" 0
+numpy_check ag2 "formulas.affine_grid(x.reshape(-1)[:12].reshape(2, 2, 3), [2, 1, 3, 5], False)"
+ag ag2a "2,2,3" "2,1,3,5" 1
+numpy_check ag2a "formulas.affine_grid(x.reshape(-1)[:12].reshape(2, 2, 3), [2, 1, 3, 5], True)"
+ag ag3 "1,3,4" "1,2,2,3,4" 0
+numpy_check ag3 "formulas.affine_grid(x.reshape(-1)[:12].reshape(1, 3, 4), [1, 2, 2, 3, 4], False)"
 # Before their opsets they are no ONNX ops: refused naming node and opset.
 model 22 'node { op_type: "RMSNormalization" name: "rms" input: "x" input: "sc" output: "y" }
   initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 1, 1] }' > rms22.onnx || fail "protoc"
