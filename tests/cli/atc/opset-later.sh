@@ -5,8 +5,8 @@
 # and bias) matches numpy and refuses a per-group scale; Gelu-20 tanh, Swish-24 and
 # RMSNormalization-23, Pad-19 wrap and Resize-19 half_pixel_symmetric match numpy (wrap and
 # half_pixel_symmetric are refused before 19). What changed and is not built yet is refused
-# naming node, op, version and why, with E10055 and no OM: DFT-20 (axis as an input),
-# DequantizeLinear-21 block_size, and opset 25.
+# naming node, op, version and why, with E10055 and no OM: DequantizeLinear-21 block_size, and
+# opset 25. DFT-20 (the axis as an input) matches numpy's FFTs.
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
@@ -207,6 +207,21 @@ ag ag2a "2,2,3" "2,1,3,5" 1
 numpy_check ag2a "formulas.affine_grid(x.reshape(-1)[:12].reshape(2, 2, 3), [2, 1, 3, 5], True)"
 ag ag3 "1,3,4" "1,2,2,3,4" 0
 numpy_check ag3 "formulas.affine_grid(x.reshape(-1)[:12].reshape(1, 3, 4), [1, 2, 2, 3, 4], False)"
+# DFT-20: the axis is input 2 (default -2); x as 2 complex signals of 12 points, then a real
+# [2, 6, 4, 1] input transformed along axis 2 (given), one-sided, and inverse along the default.
+dft() {  # dft NAME SHAPE [INPUTS [ATTRS]]
+  model 20 "node { op_type: \"Reshape\" name: \"r\" input: \"x\" input: \"shape\" output: \"sig\" }
+  node { op_type: \"DFT\" name: \"dft\" input: \"sig\" $3 output: \"y\" ${4:-} }
+  initializer { name: \"shape\" data_type: 7 dims: $(echo $2 | tr ',' '\n' | wc -l) int64_data: [$2] }
+  initializer { name: \"ax\" data_type: 7 int64_data: [2] }" > $1.onnx || fail "protoc"
+  convert $1
+}
+dft dft20 "2,12,2" ""
+numpy_check dft20 "(lambda f: np.stack([f.real, f.imag], -1))(np.fft.fft(x.reshape(2, 12, 2)[..., 0] + 1j * x.reshape(2, 12, 2)[..., 1], axis=1))"
+dft dft20r "2,6,4,1" 'input: "" input: "ax"' 'attribute { name: "onesided" type: INT i: 1 }'
+numpy_check dft20r "(lambda f: np.stack([f.real, f.imag], -1))(np.fft.rfft(x.reshape(2, 6, 4), axis=2))"
+dft dft20i "2,12,2" "" 'attribute { name: "inverse" type: INT i: 1 }'
+numpy_check dft20i "(lambda f: np.stack([f.real, f.imag], -1))(np.fft.ifft(x.reshape(2, 12, 2)[..., 0] + 1j * x.reshape(2, 12, 2)[..., 1], axis=1))"
 # Before their opsets they are no ONNX ops: refused naming node and opset.
 model 22 'node { op_type: "RMSNormalization" name: "rms" input: "x" input: "sc" output: "y" }
   initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 1, 1] }' > rms22.onnx || fail "protoc"
@@ -228,7 +243,6 @@ refused gn21bad 21 'node { op_type: "GroupNormalization" name: "gn" input: "x" i
   initializer { name: "sc" data_type: 1 dims: 1 float_data: [1] }
   initializer { name: "bi" data_type: 1 dims: 1 float_data: [0] }' \
   "node 'gn'" "scale (input 1) has shape [1], expected [2] (one value per channel)"
-refused dft20 20 'node { op_type: "DFT" name: "dft" input: "x" output: "y" }' "E10055" "DFT-20" "axis became an optional input"
 refused dq21 21 'node { op_type: "DequantizeLinear" name: "dq" input: "q" input: "s" output: "y" attribute { name: "block_size" type: INT i: 2 } }
   node { op_type: "Identity" name: "i" input: "x" output: "unused" }
   initializer { name: "q" data_type: 3 dims: 4 int32_data: [1, 2, 3, 4] }

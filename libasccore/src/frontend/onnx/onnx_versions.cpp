@@ -45,8 +45,7 @@ const std::vector<Later>& table() {
       {"Size", 19, Rule::Accept, ""},
       // opset 20 (ONNX 1.15)
       {"ConstantOfShape", 20, Rule::Accept, ""},
-      {"DFT", 20, Rule::Refuse,
-       "axis became an optional input and its default changed from 1 to -2"},
+      {"DFT", 20, Rule::Accept, ""},  // axis as input 2 (default -2): read by DFT
       {"GridSample", 20, Rule::GridSample20, ""},
       {"IsInf", 20, Rule::Accept, ""},
       {"IsNaN", 20, Rule::Accept, ""},

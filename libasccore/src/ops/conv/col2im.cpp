@@ -47,8 +47,9 @@ Status canonCol2Im(InferContext& ctx) {
 Status inferCol2Im(InferContext& ctx) {
   const ir::Shape& x = ctx.shape(0);
   const ir::Attrs& a = ctx.attrs();
-  if (x.size() != 3) return ctx.fail("input must be [N, C * prod(block_shape), L], it is [{}]",
-                                     ir::shapeToString(x));
+  if (x.size() != 3)
+    return ctx.fail("input must be [N, C * prod(block_shape), L], it is [{}]",
+                    ir::shapeToString(x));
   const auto image = a.getInts("image_shape"), block = a.getInts("block_shape");
   const size_t n = image.size();
   if (n == 0 || block.size() != n)
@@ -65,8 +66,7 @@ Status inferCol2Im(InferContext& ctx) {
       return ctx.fail("sizes, dilations and strides must be positive and pads >= 0");
   const Col2ImGeom g = geometry(a, x);
   if (x[1] % g.block_size)
-    return ctx.fail("input dim 1 ({}) is not a multiple of the block size {}", x[1],
-                    g.block_size);
+    return ctx.fail("input dim 1 ({}) is not a multiple of the block size {}", x[1], g.block_size);
   for (size_t i = 0; i < n; ++i)
     if (g.blocks[i] <= 0)
       return ctx.fail("the block does not fit the padded image in spatial dim {}", i);
@@ -147,8 +147,9 @@ const OpDef& defCol2Im() {
                              .canonicalize(canonCol2Im)
                              .inferShape(inferCol2Im)
                              .flops([](const ir::Node& n) { return n.inputs[0]->numel(); })
-                             .summary("adds the blocks of [N, C*prod(block), L] back into images "
-                                      "of image_shape (im2col's inverse; overlaps sum)");
+                             .summary(
+                                 "adds the blocks of [N, C*prod(block), L] back into images "
+                                 "of image_shape (im2col's inverse; overlaps sum)");
   return d;
 }
 

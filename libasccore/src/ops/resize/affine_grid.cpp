@@ -81,9 +81,8 @@ class AffineGridKernel : public Kernel {
 
 Result<std::unique_ptr<Kernel>> createAffineGridKernel(const KernelInit& k) {
   if (k.inputs[0].dtype() != ir::DType::F32)
-    return Status::error(ErrorCode::NotImplemented,
-                         "node '{}': AffineGrid of {} is not supported", k.node.name,
-                         ir::dtypeName(k.inputs[0].dtype()));
+    return Status::error(ErrorCode::NotImplemented, "node '{}': AffineGrid of {} is not supported",
+                         k.node.name, ir::dtypeName(k.inputs[0].dtype()));
   return std::unique_ptr<Kernel>(std::make_unique<AffineGridKernel>(k));
 }
 
@@ -98,8 +97,9 @@ const OpDef& defAffineGrid() {
                              .canonicalize(canonAffineGrid)
                              .inferShape(inferAffineGrid)
                              .flops([](const ir::Node& n) { return 4 * n.outputs[0]->numel(); })
-                             .summary("GridSample's grid: normalized output coordinates "
-                                      "transformed by theta (2-D and 3-D)");
+                             .summary(
+                                 "GridSample's grid: normalized output coordinates "
+                                 "transformed by theta (2-D and 3-D)");
   return d;
 }
 
