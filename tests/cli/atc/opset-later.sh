@@ -5,8 +5,8 @@
 # and bias) matches numpy and refuses a per-group scale; Gelu-20 tanh, Swish-24 and
 # RMSNormalization-23, Pad-19 wrap and Resize-19 half_pixel_symmetric match numpy (wrap and
 # half_pixel_symmetric are refused before 19). What changed and is not built yet is refused
-# naming node, op, version and why, with E10055 and no OM: DequantizeLinear-21 block_size, and
-# opset 25. DFT-20 (the axis as an input) matches numpy's FFTs.
+# naming node, op, version and why, with E10055 and no OM: QuantizeLinear-21 output_dtype, and
+# opset 25. Blocked quantization (block_size) matches numpy. DFT-20 (the axis as an input) matches numpy's FFTs.
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
@@ -222,6 +222,22 @@ dft dft20r "2,6,4,1" 'input: "" input: "ax"' 'attribute { name: "onesided" type:
 numpy_check dft20r "(lambda f: np.stack([f.real, f.imag], -1))(np.fft.rfft(x.reshape(2, 6, 4), axis=2))"
 dft dft20i "2,12,2" "" 'attribute { name: "inverse" type: INT i: 1 }'
 numpy_check dft20i "(lambda f: np.stack([f.real, f.imag], -1))(np.fft.ifft(x.reshape(2, 12, 2)[..., 0] + 1j * x.reshape(2, 12, 2)[..., 1], axis=1))"
+# Blocked quantization (Q/DQ-21 block_size): x quantized to int8 and back in blocks of 4 rows
+# (scales [1, 2, 2, 4], zero points 0 and 3), and int8 weights [4, 3] in blocks of 2 along axis 0
+# (folded at compile time) multiplied with x.
+sc=$($PY -c "import numpy as np; print(', '.join('%g' % v for v in np.linspace(0.01, 0.2, 16)))")
+model 21 "node { op_type: \"QuantizeLinear\" name: \"q\" input: \"x\" input: \"s\" input: \"z\" output: \"qx\" attribute { name: \"axis\" type: INT i: 2 } attribute { name: \"block_size\" type: INT i: 4 } }
+  node { op_type: \"DequantizeLinear\" name: \"dq\" input: \"qx\" input: \"s\" input: \"z\" output: \"y\" attribute { name: \"axis\" type: INT i: -2 } attribute { name: \"block_size\" type: INT i: 4 } }
+  initializer { name: \"s\" data_type: 1 dims: [1, 2, 2, 4] float_data: [$sc] }
+  initializer { name: \"z\" data_type: 3 dims: [1, 2, 2, 4] int32_data: [0, 3, 0, 3, 0, 3, 0, 3, 0, 3, 0, 3, 0, 3, 0, 3] }" > qdq21.onnx || fail "protoc"
+convert qdq21
+numpy_check qdq21 "(lambda s, z: (np.clip(np.round(x / s) + z, -128, 127) - z) * s)(np.repeat(np.linspace(0.01, 0.2, 16).reshape(1, 2, 2, 4), 4, axis=2)[:, :, :6], np.repeat(np.array([0, 3] * 8).reshape(1, 2, 2, 4), 4, axis=2)[:, :, :6])"
+model 21 'node { op_type: "DequantizeLinear" name: "dqw" input: "w" input: "ws" output: "wf" attribute { name: "axis" type: INT i: 0 } attribute { name: "block_size" type: INT i: 2 } }
+  node { op_type: "MatMul" name: "mm" input: "x" input: "wf" output: "y" }
+  initializer { name: "w" data_type: 3 dims: [4, 3] int32_data: [12, -7, 100, -128, 5, 0, 33, 127, -64, 9, -2, 71] }
+  initializer { name: "ws" data_type: 1 dims: [2, 3] float_data: [0.01, 0.02, 0.03, 0.5, 0.25, 0.125] }' > dqw21.onnx || fail "protoc"
+convert dqw21
+numpy_check dqw21 "x @ (np.array([12, -7, 100, -128, 5, 0, 33, 127, -64, 9, -2, 71]).reshape(4, 3) * np.repeat(np.array([0.01, 0.02, 0.03, 0.5, 0.25, 0.125]).reshape(2, 3), 2, axis=0))"
 # Before their opsets they are no ONNX ops: refused naming node and opset.
 model 22 'node { op_type: "RMSNormalization" name: "rms" input: "x" input: "sc" output: "y" }
   initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 1, 1] }' > rms22.onnx || fail "protoc"
@@ -243,10 +259,8 @@ refused gn21bad 21 'node { op_type: "GroupNormalization" name: "gn" input: "x" i
   initializer { name: "sc" data_type: 1 dims: 1 float_data: [1] }
   initializer { name: "bi" data_type: 1 dims: 1 float_data: [0] }' \
   "node 'gn'" "scale (input 1) has shape [1], expected [2] (one value per channel)"
-refused dq21 21 'node { op_type: "DequantizeLinear" name: "dq" input: "q" input: "s" output: "y" attribute { name: "block_size" type: INT i: 2 } }
-  node { op_type: "Identity" name: "i" input: "x" output: "unused" }
-  initializer { name: "q" data_type: 3 dims: 4 int32_data: [1, 2, 3, 4] }
-  initializer { name: "s" data_type: 1 dims: 2 float_data: [0.5, 0.25] }' "E10055" "DequantizeLinear-21 attribute block_size=2 is not supported yet"
+refused q21 21 'node { op_type: "QuantizeLinear" name: "q" input: "x" input: "s" output: "y" attribute { name: "output_dtype" type: INT i: 3 } }
+  initializer { name: "s" data_type: 1 float_data: [0.5] }' "E10055" "QuantizeLinear-21 attribute output_dtype=3 is not supported yet"
 refused gelux 20 'node { op_type: "Gelu" name: "g" input: "x" output: "y" attribute { name: "approximate" type: STRING s: "sigmoid" } }' "approximate='sigmoid' is not one of Gelu-20's"
 refused hps18 18 'node { op_type: "Resize" name: "rs" input: "x" input: "" input: "sc" output: "y" attribute { name: "coordinate_transformation_mode" type: STRING s: "half_pixel_symmetric" } }
   initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 2, 2] }' "half_pixel_symmetric"

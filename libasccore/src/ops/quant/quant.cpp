@@ -19,6 +19,29 @@ Status checkParams(InferContext& ctx) {
     return ctx.unsupported("scale of dtype {} is not supported (float32)",
                            ir::dtypeName(ctx.dtype(1)));
   const int64_t n = ctx.input(1).numel();
+  const int64_t block = ctx.attrs().getInt("block_size", 0);
+  if (block < 0) return ctx.fail("block_size {} must be >= 0", block);
+  if (block > 0) {  // blocked (opset 21): scale has x's shape, ceil(x[axis] / block) along axis
+    const int64_t raw = ctx.attrs().getInt("axis", 1);
+    auto axis = normalizeAxis(raw, ctx.rank(0));
+    if (!axis) return ctx.fail("axis {} is out of range for rank {}", raw, ctx.rank(0));
+    ir::Shape want = ctx.shape(0);
+    want[*axis] = (want[*axis] + block - 1) / block;
+    if (ctx.shape(1) != want)
+      return ctx.fail("scale [{}] must be [{}] for block_size {} along axis {}",
+                      ir::shapeToString(ctx.shape(1)), ir::shapeToString(want), block, *axis);
+    if (ctx.numInputs() > 2 && ctx.hasInput(2) && ctx.shape(2) != want)
+      return ctx.fail("zero point [{}] must have the scale's shape [{}]",
+                      ir::shapeToString(ctx.shape(2)), ir::shapeToString(want));
+    ctx.attrs().set("axis", *axis);
+    ctx.attrs().set("block_size", block);
+    if (ctx.numInputs() > 2 && ctx.hasInput(2)) {
+      const ir::DType z = ctx.dtype(2);
+      if (z != ir::DType::U8 && z != ir::DType::I8 && z != ir::DType::I32)
+        return ctx.unsupported("zero point of dtype {} is not supported", ir::dtypeName(z));
+    }
+    return Status::ok();
+  }
   if (ctx.rank(1) > 1) return ctx.fail("scale must be a scalar or 1-D");
   if (n > 1 || ctx.rank(1) == 1) {
     const int64_t raw = ctx.attrs().getInt("axis", 1);
@@ -73,19 +96,14 @@ Result<std::vector<ir::Tensor>> evalQuant(const ir::Node& n, const std::vector<i
   const ir::Tensor& x = in[0];
   const ir::Tensor& scale = in[1];
   const bool has_zp = in.size() > 2 && in[2].data;
-  int64_t dim = 1, inner = 1;
-  if (scale.numel() > 1) {
-    const int64_t axis = n.attrs.getInt("axis", 1);
-    dim = x.shape[axis];
-    for (size_t d = axis + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
-  }
+  const QuantSlots slot = quantSlots(n.attrs, x.shape, scale.numel());
   const ir::Value* o = n.outputs[0];
   TensorBuilder b(o->dtype, o->shape);
   const bool quantize = n.op_type == "QuantizeLinear";
   const int64_t lo = o->dtype == ir::DType::I8 ? -128 : 0,
                 hi = o->dtype == ir::DType::I8 ? 127 : 255;
   for (int64_t i = 0; i < x.numel(); ++i) {
-    const int64_t s = dim > 1 ? (i / inner) % dim : 0;
+    const int64_t s = slot(i);
     const float sc = static_cast<float>(scale.floatAt(s));
     const int64_t zp = has_zp ? in[2].intAt(s) : 0;
     if (quantize)

@@ -39,20 +39,15 @@ class QuantKernel : public Kernel {
     if (k.inputs.size() > 1) scale_ = k.inputs[1];
     if (k.inputs.size() > 2) zp_ = k.inputs[2];
     for (const auto& o : k.outputs) outs_.push_back(o);
-    const ir::Shape& s = x_.shape();
-    if (op_ != "DynamicQuantizeLinear" && scale_.numel() > 1) {
-      int64_t axis = k.node.attrs.getInt("axis", 1);
-      if (axis < 0) axis += static_cast<int64_t>(s.size());
-      dim_ = s[axis];
-      for (size_t d = axis + 1; d < s.size(); ++d) inner_ *= s[d];
-    }
+    if (op_ != "DynamicQuantizeLinear")
+      slots_ = quantSlots(k.node.attrs, x_.shape(), scale_.numel());
   }
 
   void run() override {
     const int64_t n = x_.numel();
     const float* scale = static_cast<const float*>(scale_.data);
     const bool has_zp = zp_.data != nullptr;
-    auto slot = [&](int64_t i) { return dim_ > 1 ? (i / inner_) % dim_ : 0; };
+    const QuantSlots& slot = slots_;
     if (op_ == "QuantizeLinear") {
       const ir::DType t = outs_[0].dtype();
       const int64_t lo = t == ir::DType::I8 ? -128 : 0, hi = t == ir::DType::I8 ? 127 : 255;
@@ -93,7 +88,7 @@ class QuantKernel : public Kernel {
   std::string op_;
   TensorRef x_, scale_, zp_;
   std::vector<TensorRef> outs_;
-  int64_t dim_ = 1, inner_ = 1;
+  QuantSlots slots_;
 };
 
 // MatMulInteger (int32 out) and QLinearMatMul (requantized to y's type): numpy matmul of

@@ -24,6 +24,35 @@ inline float dequantizeValue(int64_t x, float scale, int64_t zp) {
   return static_cast<float>(x - zp) * scale;
 }
 
+/// Which scale / zero-point element serves element i of x: 0 per tensor; the index along `axis`
+/// per axis; with a block size (Q/DQ-21 blocked quantization: the parameters have x's shape
+/// with ceil(x[axis] / block) along axis) the element whose axis index is i's divided by it.
+struct QuantSlots {
+  bool per_tensor = true;
+  int64_t dim = 1, inner = 1, block = 0, blocks = 1;
+  int64_t operator()(int64_t i) const {
+    if (per_tensor) return 0;
+    const int64_t a = (i / inner) % dim;
+    if (block == 0) return a;
+    const int64_t outer = i / (inner * dim);
+    return (outer * blocks + a / block) * inner + i % inner;
+  }
+};
+/// From the node's normalized `axis` and `block_size`, x's shape and the scale's element count.
+inline QuantSlots quantSlots(const ir::Attrs& a, const ir::Shape& x, int64_t scale_numel) {
+  QuantSlots s;
+  const int64_t block = a.getInt("block_size", 0);
+  if (scale_numel <= 1 && block == 0) return s;
+  s.per_tensor = false;
+  int64_t axis = a.getInt("axis", 1);
+  if (axis < 0) axis += static_cast<int64_t>(x.size());
+  s.dim = x[static_cast<size_t>(axis)];
+  for (size_t d = static_cast<size_t>(axis) + 1; d < x.size(); ++d) s.inner *= x[d];
+  s.block = block;
+  s.blocks = block > 0 ? (s.dim + block - 1) / block : 1;
+  return s;
+}
+
 /// DynamicQuantizeLinear's uint8 parameters from the data's range (widened to include 0).
 inline void dynamicParams(float lo, float hi, float* scale, int64_t* zp) {
   lo = std::min(lo, 0.f);
