@@ -22,7 +22,7 @@ for arg in "$@"; do
   case "$arg" in
     --models) pkgs+=(python3-onnx python3-numpy python3-torch python3-torchvision python3-sklearn) ;;
     --bench) pkgs+=(python3-onnx python3-numpy python3-torch python3-torchvision nodejs npm) ;;
-    --test) pkgs+=(chromium clang-format slurm-wlm) ;;
+    --test) pkgs+=(chromium clang-format slurm-wlm python3-onnx) ;;  # onnx: the precision-debugging tests' models and checker
     --fuzz) pkgs+=(clang libclang-rt-14-dev libomp-dev ccache) ;;
     *) echo "install-deps.sh: unknown option '$arg' (use --models, --bench, --test or --fuzz)" >&2; exit 2 ;;
   esac

@@ -5,6 +5,7 @@
 # keep_dtype.cfg it wrote, msame, and mscompare against the fp32 run (and without it, the same
 # comparison fails). A model fp16 does not break gets "nothing to do", exit 0 and an empty list.
 PY=/usr/bin/python3
+$PY -c "import onnx" 2>/dev/null || skip "needs python3-onnx (scripts/install-deps.sh --test installs it)"
 $PY "$ROOT/tests/support/make_fp16_breakers.py" m || fail "could not write the models"
 # The fp32 reference output of a model, by msame on the ONNX model itself.
 golden() {

@@ -4,6 +4,7 @@
 # at force_fp32 it matches. A model fp16 does not break gets "nothing diverges", exit 1 and no
 # reduced.onnx.
 PY=/usr/bin/python3
+$PY -c "import onnx" 2>/dev/null || skip "needs python3-onnx (scripts/install-deps.sh --test installs it)"
 $PY "$ROOT/tests/support/make_fp16_breakers.py" m || fail "could not write the models"
 for model in rms_square offset_mean underflow softmax_logits; do
   run mscompare debug_reduce --model "m/$model.onnx" --input m/x.npy --output "d_$model"
