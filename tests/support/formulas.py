@@ -35,3 +35,61 @@ def affine_grid(theta, size, align_corners):
     mesh = np.meshgrid(*axes, indexing="ij")
     base = np.stack([m for m in reversed(mesh)] + [np.ones_like(mesh[0])], axis=-1)  # x first
     return np.einsum("n...j,ncj->n...c", np.broadcast_to(base, (size[0],) + base.shape), theta)
+
+
+def prior_boxes(fh, fw, min_size, max_size, ratios, img, offset, variance):
+    """Caffe-SSD PriorBox (one min and max size, no clip): [1, 2, fh * fw * priors * 4], boxes
+    then variances. `ratios` lists the aspect ratios after 1, flipped ones included."""
+    step_h, step_w = img / fh, img / fw
+    boxes = []
+    for h in range(fh):
+        for w in range(fw):
+            cx, cy = (w + offset) * step_w, (h + offset) * step_h
+            sizes = [(min_size, min_size), (np.sqrt(min_size * max_size),) * 2]
+            sizes += [(min_size * np.sqrt(r), min_size / np.sqrt(r)) for r in ratios]
+            for bw, bh in sizes:
+                boxes += [(cx - bw / 2) / img, (cy - bh / 2) / img, (cx + bw / 2) / img,
+                          (cy + bh / 2) / img]
+    boxes = np.array(boxes)
+    return np.stack([boxes, np.tile(variance, len(boxes) // 4)])[None]
+
+
+def detection_output(loc, conf, prior, classes, background, nms, top_k, keep_top_k, threshold):
+    """Caffe-SSD DetectionOutput, CENTER_SIZE, share_location, one image: rows [0, label, score,
+    xmin, ymin, xmax, ymax], labels ascending, scores descending within a label, padded with -1
+    rows to keep_top_k."""
+    p = prior[0, 0].reshape(-1, 4)
+    v = prior[0, 1].reshape(-1, 4)
+    l = loc.reshape(-1, 4)
+    pw, ph = p[:, 2] - p[:, 0], p[:, 3] - p[:, 1]
+    cx = (p[:, 0] + p[:, 2]) / 2 + v[:, 0] * l[:, 0] * pw
+    cy = (p[:, 1] + p[:, 3]) / 2 + v[:, 1] * l[:, 1] * ph
+    w, h = np.exp(v[:, 2] * l[:, 2]) * pw, np.exp(v[:, 3] * l[:, 3]) * ph
+    boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
+    scores = conf.reshape(len(p), classes)
+
+    def overlap(a, b):
+        iw = min(a[2], b[2]) - max(a[0], b[0])
+        ih = min(a[3], b[3]) - max(a[1], b[1])
+        if iw <= 0 or ih <= 0:
+            return 0.0
+        inter = iw * ih
+        return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+    found = []
+    for c in range(classes):
+        if c == background:
+            continue
+        order = [i for i in np.argsort(-scores[:, c], kind="stable") if scores[i, c] > threshold]
+        order = order[:top_k]
+        kept = []
+        for i in order:
+            if all(overlap(boxes[i], boxes[j]) <= nms for j in kept):
+                kept.append(i)
+        found += [(scores[i, c], c, i) for i in kept]
+    found = sorted(found, key=lambda t: -t[0])[:keep_top_k]
+    rows = [[0, c, s, *boxes[i]] for s, c, i in sorted(found, key=lambda t: (t[1], -t[0]))]
+    out = -np.ones((keep_top_k, 7))
+    if rows:
+        out[:len(rows)] = rows
+    return out[None, None]

@@ -2,8 +2,9 @@
 # the squares with zero padding counted, then x * (1 + alpha * mean)^-beta), MVN converts (Caffe's formula, eps on the standard deviation; per map,
 # and across channels without variance), a net whose last layer is a Split keeps the Split's
 # bottom as a net output (Caffe makes every top nobody reads an output), and SSD's
-# DetectionOutput with its detection_output_param parses and is refused by name (E11009), not
-# with a parse error. Checked against numpy.
+# DetectionOutput with its full detection_output_param (save_output_param included) parses, and
+# with one bottom is refused naming the layer (E16001; tests/cli/atc/caffe-ssd.sh runs a real one),
+# not with a parse error. Checked against numpy.
 PY=/usr/bin/python3
 [ -x "$PY" ] || skip "needs /usr/bin/python3"
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
@@ -61,9 +62,8 @@ TXT
 run atc --model=ssd_tail.prototxt --weight=empty.caffemodel --framework=0 --output=ssd \
   --soc_version=Ascend310
 expect_exit_nonzero
-expect_stdout_contains "E11009"
-expect_stdout_contains "detection_out"
-expect_stdout_contains "DetectionOutput"
+expect_stdout_contains "E16001"
+expect_stdout_contains "Caffe layer 'detection_out' (DetectionOutput): takes 3 bottoms"
 expect_stdout_not_contains "E13018"
 expect_no_file ssd.om
 

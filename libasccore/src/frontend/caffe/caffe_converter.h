@@ -209,6 +209,7 @@ class Converter {
   Status crop(const caffe::LayerParameter& l);
   Status argmax(const caffe::LayerParameter& l);
   Status mvn(const caffe::LayerParameter& l);
+  Status detectionOutput(const caffe::LayerParameter& l);  // caffe_ssd.cpp
   Status lrnWithinChannel(const caffe::LayerParameter& l);
   Status power(const caffe::LayerParameter& l, float power, float scale, float shift);
   Status expLog(const caffe::LayerParameter& l, bool is_log);

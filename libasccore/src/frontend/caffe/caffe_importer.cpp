@@ -91,12 +91,11 @@ Status Converter::input(const caffe::LayerParameter& l) {
 
 const std::vector<std::string>& layerTypes() {
   static const std::vector<std::string> kTypes = {
-      "Input",     "Split",   "Silence", "Convolution", "Deconvolution", "InnerProduct",
-      "BatchNorm", "Scale",   "Bias",    "PReLU",       "Normalize",     "PriorBox",
-      "Pooling",   "ReLU",    "ELU",     "Sigmoid",     "TanH",          "AbsVal",
-      "Dropout",   "Power",   "Exp",     "Log",         "LRN",           "Softmax",
-      "Concat",    "Eltwise", "Flatten", "Reshape",     "Slice",         "Permute",
-      "Crop",      "ArgMax",  "MVN"};
+      "Input", "Split",   "Silence", "Convolution", "Deconvolution", "InnerProduct",   "BatchNorm",
+      "Scale", "Bias",    "PReLU",   "Normalize",   "PriorBox",      "Pooling",        "ReLU",
+      "ELU",   "Sigmoid", "TanH",    "AbsVal",      "Dropout",       "Power",          "Exp",
+      "Log",   "LRN",     "Softmax", "Concat",      "Eltwise",       "Flatten",        "Reshape",
+      "Slice", "Permute", "Crop",    "ArgMax",      "MVN",           "DetectionOutput"};
   return kTypes;
 }
 
@@ -234,6 +233,7 @@ Status Converter::convertLayer(const caffe::LayerParameter& l) {
   if (t == "Crop") return crop(l);
   if (t == "ArgMax") return argmax(l);
   if (t == "MVN") return mvn(l);
+  if (t == "DetectionOutput") return detectionOutput(l);
   return Status::error(ErrorCode::Internal,
                        "Caffe layer type '{}' is listed (layerTypes) but not converted", t);
 }
