@@ -93,3 +93,44 @@ def detection_output(loc, conf, prior, classes, background, nms, top_k, keep_top
     if rows:
         out[:len(rows)] = rows
     return out[None, None]
+
+
+def deform_conv(x, w, offset, b=None, mask=None, strides=(1, 1), pads=(0, 0, 0, 0),
+                dil=(1, 1), group=1, offset_group=1):
+    """DeformConv-19, 2-D: each tap samples x bilinearly (zeros outside) at its place moved by
+    the offset (dy, dx), times the mask; grouped like Conv."""
+    n, c, h, wd = x.shape
+    oc, icg, kh, kw = w.shape
+    oh = (h + pads[0] + pads[2] - ((kh - 1) * dil[0] + 1)) // strides[0] + 1
+    ow = (wd + pads[1] + pads[3] - ((kw - 1) * dil[1] + 1)) // strides[1] + 1
+    off = offset.reshape(n, offset_group, kh, kw, 2, oh, ow)
+    m = np.ones((n, offset_group, kh, kw, oh, ow)) if mask is None else mask.reshape(
+        n, offset_group, kh, kw, oh, ow)
+
+    def sample(img, y, xx):
+        y0, x0 = int(np.floor(y)), int(np.floor(xx))
+        v = 0.0
+        for yy, wy in ((y0, 1 - (y - y0)), (y0 + 1, y - y0)):
+            for xc, wx in ((x0, 1 - (xx - x0)), (x0 + 1, xx - x0)):
+                if 0 <= yy < h and 0 <= xc < wd:
+                    v += wy * wx * img[yy, xc]
+        return v
+
+    y = np.zeros((n, oc, oh, ow))
+    if b is not None:
+        y += b.reshape(1, -1, 1, 1)
+    ocg = oc // group
+    for bi in range(n):
+        for o in range(oc):
+            gi = o // ocg
+            for ci in range(icg):
+                cin = gi * icg + ci
+                og = cin // (c // offset_group)
+                for i in range(oh):
+                    for j in range(ow):
+                        for a in range(kh):
+                            for q in range(kw):
+                                sy = i * strides[0] - pads[0] + a * dil[0] + off[bi, og, a, q, 0, i, j]
+                                sx = j * strides[1] - pads[1] + q * dil[1] + off[bi, og, a, q, 1, i, j]
+                                y[bi, o, i, j] += w[o, ci, a, q] * m[bi, og, a, q, i, j] * sample(x[bi, cin], sy, sx)
+    return y

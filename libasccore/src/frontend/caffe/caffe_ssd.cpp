@@ -10,8 +10,8 @@ namespace asc::frontend::caffe_import {
 Status Converter::detectionOutput(const caffe::LayerParameter& l) {
   const auto& p = l.detection_output_param();
   if (l.bottom_size() != 3)
-    return invalid(l, fmt::format("takes 3 bottoms (loc, conf, prior boxes), it has {}",
-                                  l.bottom_size()));
+    return invalid(
+        l, fmt::format("takes 3 bottoms (loc, conf, prior boxes), it has {}", l.bottom_size()));
   if (!p.share_location())
     return unsupported(l, "share_location false (one box per class) is not converted");
   if (p.keep_top_k() < 1)

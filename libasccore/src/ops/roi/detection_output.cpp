@@ -44,9 +44,10 @@ Status inferDetectionOutput(InferContext& ctx) {
   const DetParams p = params(ctx.attrs());
   if (p.classes < 1) return ctx.fail("num_classes {} must be positive", p.classes);
   if (p.keep_top_k < 1)
-    return ctx.unsupported("keep_top_k {}: asc-tools gives a fixed N * keep_top_k rows, so "
-                           "keep_top_k must be set (Caffe-SSD deploy nets use 200)",
-                           p.keep_top_k);
+    return ctx.unsupported(
+        "keep_top_k {}: asc-tools gives a fixed N * keep_top_k rows, so "
+        "keep_top_k must be set (Caffe-SSD deploy nets use 200)",
+        p.keep_top_k);
   if (p.code < 1 || p.code > 3) return ctx.fail("code_type {} is not 1, 2 or 3", p.code);
   const ir::Shape &loc = ctx.shape(0), &conf = ctx.shape(1), &prior = ctx.shape(2);
   if (loc.size() < 2 || conf.size() < 2 || prior.size() != 3 || prior[1] != 2 || prior[2] % 4)
@@ -94,21 +95,23 @@ class DetectionOutputKernel : public Kernel {
     for (int64_t n = 0; n < images_; ++n) {
       for (int64_t i = 0; i < priors_; ++i) boxes[static_cast<size_t>(i)] = decode(n, i);
       std::map<int64_t, std::vector<std::pair<float, int64_t>>> kept;  // label -> (score, prior)
-      std::vector<std::tuple<float, int64_t, int64_t>> all;           // (score, label, prior)
+      std::vector<std::tuple<float, int64_t, int64_t>> all;            // (score, label, prior)
       for (int64_t c = 0; c < p_.classes; ++c) {
         if (c == p_.background) continue;
         for (auto& d : nms(n, c, boxes)) all.emplace_back(d.first, c, d.second);
       }
       // The keep_top_k best over all classes (stable: equal scores keep class, then NMS order).
-      std::stable_sort(all.begin(), all.end(),
-                       [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
-      if (static_cast<int64_t>(all.size()) > p_.keep_top_k) all.resize(static_cast<size_t>(p_.keep_top_k));
+      std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+        return std::get<0>(a) > std::get<0>(b);
+      });
+      if (static_cast<int64_t>(all.size()) > p_.keep_top_k)
+        all.resize(static_cast<size_t>(p_.keep_top_k));
       for (const auto& [score, c, i] : all) kept[c].emplace_back(score, i);
       for (const auto& [c, dets] : kept)
         for (const auto& [score, i] : dets) {
           const Box& b = boxes[static_cast<size_t>(i)];
-          const float v[7] = {static_cast<float>(n), static_cast<float>(c), score, b.x0, b.y0, b.x1,
-                              b.y1};
+          const float v[7] = {
+              static_cast<float>(n), static_cast<float>(c), score, b.x0, b.y0, b.x1, b.y1};
           std::copy(v, v + 7, row);
           row += 7;
         }
@@ -183,8 +186,9 @@ const OpDef& defDetectionOutput() {
                              .cann("SSDDetectionOutput")
                              .inputs(3, 3)
                              .inferShape(inferDetectionOutput)
-                             .summary("SSD: decode boxes, per-class NMS, keep_top_k rows of "
-                                      "[image, label, score, box] (-1 rows unused; from Caffe)");
+                             .summary(
+                                 "SSD: decode boxes, per-class NMS, keep_top_k rows of "
+                                 "[image, label, score, box] (-1 rows unused; from Caffe)");
   return d;
 }
 
