@@ -28,6 +28,7 @@
 #include "asc/support/strings.h"
 #include "asc/tensorio/tensor_file.h"
 #include "msame_options.h"
+#include "throughput.h"
 
 namespace asc::msame {
 namespace {
@@ -170,6 +171,17 @@ class Runner {
       return Status::error(ErrorCode::InvalidParam,
                            "--shard needs --output: each shard writes under "
                            "<output>/shard_<i>_of_<N>/");
+    if (throughputMode(o_.warmup, o_.duration_s, o_.concurrency, o_.summary_json)) {
+      if (o_.dump == "true" || o_.debug == "true")
+        return Status::error(ErrorCode::InvalidParam,
+                             "--warmup/--duration/--concurrency/--summary_json measure speed; "
+                             "run --dump or --debug without them");
+      if (o_.concurrency > 1 && endsWith(o_.model, ".onnx"))
+        return refuse("--concurrency with an .onnx model (convert it with atc first)");
+      if (!o_.dym_batch.empty() || !o_.dym_hw.empty() || !o_.dym_dims.empty() ||
+          !o_.dym_shape.empty())
+        return refuse("throughput mode on a dynamic-shape model");
+    }
     if (!o_.input_shape.empty() && !endsWith(o_.model, ".onnx"))
       return Status::error(ErrorCode::InvalidParam,
                            "--input_shape applies to .onnx models; an .om has fixed shapes");
@@ -224,6 +236,14 @@ class Runner {
     std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &t);
     return fmt::format("{}{}dump/{}/{}/{}/1", o_.output, endsWith(o_.output, "/") ? "" : "/", stamp,
                        o_.device, name);
+  }
+
+  // Another session over the same model, for --concurrency (.om only; no observers).
+  Result<std::unique_ptr<runtime::Session>> loadSession() {
+    runtime::SessionOptions so;
+    so.threads = o_.threads;
+    so.verify = om::Verify::Skip;  // the first session checked the file
+    return runtime::Session::load(o_.model, so);
   }
 
   Status load() {
@@ -456,6 +476,10 @@ class Runner {
       if (isDirectory(p) != dirs)
         return Status::error(ErrorCode::InvalidParam,
                              "--input mixes files and folders; give all files or all folders");
+    if (dirs && throughputMode(o_.warmup, o_.duration_s, o_.concurrency, o_.summary_json))
+      return Status::error(ErrorCode::InvalidParam,
+                           "--warmup/--duration/--concurrency/--summary_json run one input set; "
+                           "--input gives folders");
     if (dirs) return o_.shard_count > 0 ? runShard(items) : runDirectories(items);
     if (o_.shard_count > 0)
       return Status::error(ErrorCode::InvalidParam,
@@ -470,6 +494,13 @@ class Runner {
         line(fmt::format("[INFO] start to process file:{}", items[i]));
         ASC_RETURN_IF_ERROR(feed(i, items[i]));
       }
+    }
+    if (throughputMode(o_.warmup, o_.duration_s, o_.concurrency, o_.summary_json)) {
+      ThroughputOptions t{o_.warmup,      o_.duration_s,   o_.loop,
+                          o_.concurrency, o_.summary_json, load_ms_};
+      ASC_RETURN_IF_ERROR(runThroughput(
+          *session_, [this] { return loadSession(); }, t, out_));
+      return writeOutputs(fileStem(o_.model));
     }
     for (int l = 0; l < o_.loop; ++l) ASC_RETURN_IF_ERROR(runOnce());
     ASC_RETURN_IF_ERROR(writeOutputs(fileStem(o_.model)));

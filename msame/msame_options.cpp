@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <climits>
+#include <cstdlib>
 
 #include "asc/cli/common.h"
 
@@ -56,6 +57,12 @@ std::string usage() {
          "                 outputs, time and status in its manifest.jsonl; N processes on N\n"
          "                 machines cover a dataset exactly once (scripts/batch/merge.sh)\n"
          "  --resume       with --shard: skip the inputs the shard's manifest records done\n"
+         "  --warmup N     (asc-tools) untimed runs before the timed ones\n"
+         "  --duration S   (asc-tools) run for S seconds instead of --loop runs\n"
+         "  --concurrency K (asc-tools) K requests in flight on the one model (K sessions over\n"
+         "                 the same mapped .om, one arena each; use with --threads)\n"
+         "  --summary_json FILE (asc-tools) throughput_fps, latency mean/p50/p90/p99/max in ms,\n"
+         "                 load_ms, first_ms, runs, threads, concurrency as JSON\n"
          "  --version, --help\n"
          "example:\n"
          "  atc --model=resnet50.onnx --framework=5 --output=resnet50 --soc_version=Ascend310P3\n"
@@ -84,8 +91,10 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
       "random_input", "", cxxopts::value<std::string>())("log", "", cxxopts::value<std::string>())(
       "op_plugin_path", "", cxxopts::value<std::string>())(
       "shard", "", cxxopts::value<std::string>())("skip_verify", "", cxxopts::value<std::string>())(
-      "check_unwritten", "", cxxopts::value<std::string>())("resume", "")("version", "")("help",
-                                                                                         "");
+      "check_unwritten", "", cxxopts::value<std::string>())(
+      "warmup", "", cxxopts::value<std::string>())("duration", "", cxxopts::value<std::string>())(
+      "concurrency", "", cxxopts::value<std::string>())(
+      "summary_json", "", cxxopts::value<std::string>())("resume", "")("version", "")("help", "");
   // Integer options: strict syntax here (asc::cli), the real tool's range messages where the
   // value is used (msame.cpp).
   auto toInt = [](const std::string& name, const std::string& v,
@@ -155,6 +164,29 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
                                        fmt::format("i/N with i from 0 to {}", n - 1)));
       o.shard_index = static_cast<int>(i);
       o.shard_count = static_cast<int>(n);
+    }
+    if (r.count("warmup")) {
+      ASC_TRY(int64_t w, cli::parseInt("warmup", r["warmup"].as<std::string>(), 0, 100000));
+      o.warmup = static_cast<int>(w);
+    }
+    if (r.count("concurrency")) {
+      ASC_TRY(int64_t c, cli::parseInt("concurrency", r["concurrency"].as<std::string>(), 1, 64));
+      o.concurrency = static_cast<int>(c);
+    }
+    if (r.count("duration")) {
+      const std::string v = r["duration"].as<std::string>();
+      char* end = nullptr;
+      o.duration_s = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end || !(o.duration_s > 0 && o.duration_s <= 86400))
+        return Status::error(ErrorCode::InvalidParam,
+                             "Value {} for parameter --duration is invalid. Reason: seconds, "
+                             "above 0 and at most 86400, e.g. --duration 10",
+                             v.empty() ? "(empty)" : v);
+    }
+    if (r.count("summary_json")) {
+      o.summary_json = r["summary_json"].as<std::string>();
+      if (o.summary_json.empty())
+        return Status::error(ErrorCode::EmptyParam, "Value for --summary_json is empty.");
     }
     o.resume = r.count("resume") > 0;
     if (o.resume && o.shard_count == 0)

@@ -29,6 +29,12 @@ struct Options {
   // <output>/shard_<i>_of_<N>/ with a manifest.jsonl; --resume skips the inputs it records done.
   int shard_index = -1, shard_count = 0;
   bool resume = false;
+  // Throughput mode (asc-tools; msame/throughput.h): untimed warm-up runs, seconds of runs,
+  // requests in flight, and the JSON summary file.
+  int warmup = 0;
+  double duration_s = 0;
+  int concurrency = 1;
+  std::string summary_json;
   bool help = false, version = false, no_args = false;
 };
 

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstring>
 
+#include <omp.h>
+
 #include "asc/support/file.h"
 #include "asc/trace/trace.h"
 #include "runtime/dynamic.h"
@@ -121,6 +123,9 @@ void Session::zeroInputs() {
 Status Session::run() {
   if (dyn_) return dyn_->run();
   ASC_TRACE_SCOPE("AscendCL", "ModelExecute");
+  // OpenMP's thread count is per calling thread: a session run from another thread than the one
+  // that built it (msame --concurrency, AscendCL stream workers) would otherwise take every core.
+  if (omp_get_max_threads() != impl_->threads) omp_set_num_threads(impl_->threads);
   try {
     if (impl_->observer) {
       using Clock = std::chrono::steady_clock;

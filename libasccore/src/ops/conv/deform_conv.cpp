@@ -54,8 +54,7 @@ Status inferDeformConv(InferContext& ctx) {
     return ctx.fail("X has {} channels, W [{}], group {} and offset_group {} do not fit", g.c,
                     ir::shapeToString(wt), g.group, g.offset_group);
   if (wt[2] != g.kh || wt[3] != g.kw)
-    return ctx.fail("kernel_shape [{}, {}] differs from W [{}]", g.kh, g.kw,
-                    ir::shapeToString(wt));
+    return ctx.fail("kernel_shape [{}, {}] differs from W [{}]", g.kh, g.kw, ir::shapeToString(wt));
   for (int64_t v : g.strides)
     if (v < 1) return ctx.fail("strides must be positive");
   for (int64_t v : g.dil)
@@ -104,8 +103,10 @@ class DeformConvKernel : public Kernel {
           for (int64_t oy = 0; oy < g_.oh; ++oy)
             for (int64_t ox = 0; ox < g_.ow; ++ox) {
               const int64_t p = oy * g_.ow + ox;
-              const double sy = static_cast<double>(oy * g_.strides[0] - g_.pads[0] + ky * g_.dil[0]) + dy[p];
-              const double sx = static_cast<double>(ox * g_.strides[1] - g_.pads[1] + kx * g_.dil[1]) + dx[p];
+              const double sy =
+                  static_cast<double>(oy * g_.strides[0] - g_.pads[0] + ky * g_.dil[0]) + dy[p];
+              const double sx =
+                  static_cast<double>(ox * g_.strides[1] - g_.pads[1] + kx * g_.dil[1]) + dx[p];
               const float v = sample(img, sy, sx);
               col[p] = m ? v * m[p] : v;
             }
@@ -175,8 +176,9 @@ const OpDef& defDeformConv() {
             const ir::Shape& w = n.inputs[1]->shape;
             return 2 * n.outputs[0]->numel() * (w.size() == 4 ? w[1] * w[2] * w[3] : 1);
           })
-          .summary("2-D convolution sampling each tap at a learned offset (bilinear), with an "
-                   "optional mask; group and offset_group");
+          .summary(
+              "2-D convolution sampling each tap at a learned offset (bilinear), with an "
+              "optional mask; group and offset_group");
   return d;
 }
 
