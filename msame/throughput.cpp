@@ -101,8 +101,8 @@ Status runThroughput(runtime::Session& first,
   out << fmt::format(
       "[INFO] compute_time (ms): min = {:.3f}, max = {:.3f}, mean = {:.3f}, median = {:.3f}, "
       "percentile(90%) = {:.3f}, percentile(99%) = {:.3f}\n",
-      all.empty() ? 0 : all.front(), all.empty() ? 0 : all.back(), mean, pct(all, 50),
-      pct(all, 90), pct(all, 99));
+      all.empty() ? 0 : all.front(), all.empty() ? 0 : all.back(), mean, pct(all, 50), pct(all, 90),
+      pct(all, 99));
   out << fmt::format(
       "[INFO] throughput: {:.2f} fps ({} runs in {:.3f} s, concurrency {}, {} threads each, "
       "warmup {})\n",
@@ -113,10 +113,11 @@ Status runThroughput(runtime::Session& first,
         "{{\n  \"throughput_fps\": {:.3f},\n  \"latency_ms\": {{\"mean\": {:.4f}, \"p50\": {:.4f}, "
         "\"p90\": {:.4f}, \"p99\": {:.4f}, \"max\": {:.4f}, \"min\": {:.4f}}},\n"
         "  \"load_ms\": {:.3f},\n  \"first_ms\": {:.3f},\n  \"runs\": {},\n  \"wall_s\": {:.4f},\n"
-        "  \"threads\": {},\n  \"concurrency\": {},\n  \"warmup\": {},\n  \"duration_s\": {:g}\n}}\n",
+        "  \"threads\": {},\n  \"concurrency\": {},\n  \"warmup\": {},\n  \"duration_s\": "
+        "{:g}\n}}\n",
         fps, mean, pct(all, 50), pct(all, 90), pct(all, 99), all.empty() ? 0 : all.back(),
-        all.empty() ? 0 : all.front(), o.load_ms, first_ms, all.size(), wall_ms / 1000,
-        threads_per, o.concurrency, o.warmup, o.duration_s);
+        all.empty() ? 0 : all.front(), o.load_ms, first_ms, all.size(), wall_ms / 1000, threads_per,
+        o.concurrency, o.warmup, o.duration_s);
     ASC_RETURN_IF_ERROR(writeFileAtomic(o.summary_json, json.data(), json.size()));
   }
   return Status::ok();

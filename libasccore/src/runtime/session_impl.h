@@ -65,8 +65,12 @@ inline ir::DType computeType(ir::DType t) {
   return t == ir::DType::F16 || t == ir::DType::BF16 ? ir::DType::F32 : t;
 }
 
-/// Kernel threads: `requested` when positive, else ASC_NUM_THREADS, else every core.
-int resolveThreads(int requested);
+/// Kernel threads: `requested` when positive, else ASC_NUM_THREADS, else (with the graph's
+/// floating-point operations per run, `flops` >= 0) one thread per 4 MFLOP up to every core,
+/// else every core.
+int resolveThreads(int requested, int64_t flops = -1);
+/// The floating-point operations of one run (OpDef::flops, one per output element otherwise).
+int64_t graphFlops(const ir::Graph& g);
 
 class Session::Impl {
  public:
