@@ -5,8 +5,8 @@
 # and bias) matches numpy and refuses a per-group scale; Gelu-20 tanh, Swish-24 and
 # RMSNormalization-23, Pad-19 wrap and Resize-19 half_pixel_symmetric match numpy (wrap and
 # half_pixel_symmetric are refused before 19). What changed and is not built yet is refused
-# naming node, op, version and why, with E10055 and no OM: QuantizeLinear-21 output_dtype, and
-# opset 25. Blocked quantization (block_size) matches numpy. DFT-20 (the axis as an input) matches numpy's FFTs.
+# naming node, op, version and why, with E10055 and no OM: QuantizeLinear-23 precision, an
+# output_dtype asc-tools does not store, and opset 25. Blocked quantization (block_size) matches numpy. DFT-20 (the axis as an input) matches numpy's FFTs.
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
@@ -238,6 +238,13 @@ model 21 'node { op_type: "DequantizeLinear" name: "dqw" input: "w" input: "ws" 
   initializer { name: "ws" data_type: 1 dims: [2, 3] float_data: [0.01, 0.02, 0.03, 0.5, 0.25, 0.125] }' > dqw21.onnx || fail "protoc"
 convert dqw21
 numpy_check dqw21 "x @ (np.array([12, -7, 100, -128, 5, 0, 33, 127, -64, 9, -2, 71]).reshape(4, 3) * np.repeat(np.array([0.01, 0.02, 0.03, 0.5, 0.25, 0.125]).reshape(2, 3), 2, axis=0))"
+# QuantizeLinear-21 output_dtype int8 without a zero point (and DequantizeLinear-23's float32
+# output_dtype): x quantized to int8 (negative values kept) and back.
+model 23 'node { op_type: "QuantizeLinear" name: "q" input: "x" input: "s" output: "qx" attribute { name: "output_dtype" type: INT i: 3 } }
+  node { op_type: "DequantizeLinear" name: "dq" input: "qx" input: "s" output: "y" attribute { name: "output_dtype" type: INT i: 1 } }
+  initializer { name: "s" data_type: 1 float_data: [0.05] }' > qod.onnx || fail "protoc"
+convert qod
+numpy_check qod "np.clip(np.round(x / np.float32(0.05)), -128, 127) * np.float32(0.05)"
 # Before their opsets they are no ONNX ops: refused naming node and opset.
 model 22 'node { op_type: "RMSNormalization" name: "rms" input: "x" input: "sc" output: "y" }
   initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 1, 1] }' > rms22.onnx || fail "protoc"
@@ -259,8 +266,10 @@ refused gn21bad 21 'node { op_type: "GroupNormalization" name: "gn" input: "x" i
   initializer { name: "sc" data_type: 1 dims: 1 float_data: [1] }
   initializer { name: "bi" data_type: 1 dims: 1 float_data: [0] }' \
   "node 'gn'" "scale (input 1) has shape [1], expected [2] (one value per channel)"
-refused q21 21 'node { op_type: "QuantizeLinear" name: "q" input: "x" input: "s" output: "y" attribute { name: "output_dtype" type: INT i: 3 } }
-  initializer { name: "s" data_type: 1 float_data: [0.5] }' "E10055" "QuantizeLinear-21 attribute output_dtype=3 is not supported yet"
+refused q21 21 'node { op_type: "QuantizeLinear" name: "q" input: "x" input: "s" output: "y" attribute { name: "output_dtype" type: INT i: 6 } }
+  initializer { name: "s" data_type: 1 float_data: [0.5] }' "E10055" "output_dtype 6 is not supported (uint8 = 2 or int8 = 3)"
+refused q23 23 'node { op_type: "QuantizeLinear" name: "q" input: "x" input: "s" output: "y" attribute { name: "precision" type: INT i: 10 } }
+  initializer { name: "s" data_type: 1 float_data: [0.5] }' "E10055" "QuantizeLinear-23 attribute precision=10 is not supported yet"
 refused gelux 20 'node { op_type: "Gelu" name: "g" input: "x" output: "y" attribute { name: "approximate" type: STRING s: "sigmoid" } }' "approximate='sigmoid' is not one of Gelu-20's"
 refused hps18 18 'node { op_type: "Resize" name: "rs" input: "x" input: "" input: "sc" output: "y" attribute { name: "coordinate_transformation_mode" type: STRING s: "half_pixel_symmetric" } }
   initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 2, 2] }' "half_pixel_symmetric"

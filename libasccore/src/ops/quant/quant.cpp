@@ -65,7 +65,16 @@ Status inferQuantize(InferContext& ctx) {
   if (!ir::isFloat(ctx.dtype(0)))
     return ctx.fail("input dtype {} is not a float type", ir::dtypeName(ctx.dtype(0)));
   ASC_RETURN_IF_ERROR(checkParams(ctx));
-  const ir::DType t = ctx.numInputs() > 2 && ctx.hasInput(2) ? ctx.dtype(2) : ir::DType::U8;
+  // The output type: the zero point's, else output_dtype (opset 21), else uint8.
+  const bool zp = ctx.numInputs() > 2 && ctx.hasInput(2);
+  const int64_t od = ctx.attrs().getInt("output_dtype", 0);
+  const ir::DType want = od ? ir::dtypeFromOnnx(static_cast<int>(od)) : ir::DType::Undefined;
+  if (od && want != ir::DType::U8 && want != ir::DType::I8)
+    return ctx.unsupported("output_dtype {} is not supported (uint8 = 2 or int8 = 3)", od);
+  if (od && zp && ctx.dtype(2) != want)
+    return ctx.fail("output_dtype {} differs from the zero point's {}", ir::dtypeName(want),
+                    ir::dtypeName(ctx.dtype(2)));
+  const ir::DType t = zp ? ctx.dtype(2) : od ? want : ir::DType::U8;
   if (t == ir::DType::I32) return ctx.fail("QuantizeLinear output must be uint8 or int8");
   ctx.setOutput(0, t, ctx.shape(0));
   return Status::ok();
@@ -76,6 +85,9 @@ Status inferDequantize(InferContext& ctx) {
   if (x != ir::DType::U8 && x != ir::DType::I8 && x != ir::DType::I32)
     return ctx.unsupported("input of dtype {} is not supported", ir::dtypeName(x));
   ASC_RETURN_IF_ERROR(checkParams(ctx));
+  const int64_t od = ctx.attrs().getInt("output_dtype", 0);  // opset 23: the output's float type
+  if (od != 0 && ir::dtypeFromOnnx(static_cast<int>(od)) != ir::DType::F32)
+    return ctx.unsupported("output_dtype {} is not supported (float32 = 1)", od);
   if (ctx.numInputs() > 2 && ctx.hasInput(2) && ctx.dtype(2) != x)
     return ctx.fail("zero point dtype {} differs from the input's {}", ir::dtypeName(ctx.dtype(2)),
                     ir::dtypeName(x));
