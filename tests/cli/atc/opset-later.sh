@@ -275,4 +275,10 @@ refused hps18 18 'node { op_type: "Resize" name: "rs" input: "x" input: "" input
   initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 2, 2] }' "half_pixel_symmetric"
 refused wrap18 18 'node { op_type: "Pad" name: "pw" input: "x" input: "pads" output: "y" attribute { name: "mode" type: STRING s: "wrap" } }
   initializer { name: "pads" data_type: 7 dims: 8 int64_data: [0, 0, 1, 1, 0, 0, 1, 1] }' "mode 'wrap' is not one of Pad-2's"
+model 20 'node { op_type: "ImageDecoder" name: "dec" input: "x" output: "y" }' > dec.onnx || fail "protoc"
+run atc --model=dec.onnx --framework=5 --output=dec --soc_version=Ascend310P3
+expect_exit 255
+expect_stdout_contains "E2002"
+expect_stdout_contains "'dec'"
+expect_no_file dec.om
 refused o25 25 'node { op_type: "Relu" name: "r" input: "x" output: "y" }' "E10055" "opset 25" "to 24"

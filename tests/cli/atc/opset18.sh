@@ -4,7 +4,7 @@
 # noop_with_empty_axes), Split num_outputs, Pad axes (constant and reflect), Resize axes with
 # keep_aspect_ratio_policy, ScatterElements reduction max, the new Mish and GroupNormalization (per-group scale); the decomposed LayerNorm with its
 # ReduceMeans' axes as inputs still fuses into one LayerNorm. What is not built yet is refused
-# naming the node: an op new in 18 not built yet (OptionalHasElement: E2002) and Resize antialias=1 (E10055). Opset 25 is
+# naming the node: an op not built yet (ImageDecoder-20, in opset-later.sh) and Resize antialias=1 (E10055). Opset 25 is
 # refused (E10055); opsets 19-24 are tests/cli/atc/opset-later.sh.
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
@@ -41,12 +41,16 @@ one() {  # one OPSET NODE: a model of x [1, 2, 7, 4] -> NODE -> y
   output { name: "y" type { tensor_type { elem_type: 1 } } } }' "$1" "$2" |
     protoc --encode=onnx.ModelProto -I$proto $proto/onnx.proto
 }
-one 18 'node { op_type: "OptionalHasElement" name: "has" input: "x" output: "y" }' > opt.onnx
-run atc --model=opt.onnx --framework=5 --output=opt --soc_version=Ascend310
-expect_exit 255
-expect_stdout_contains "E2002"
-expect_stdout_contains "'has'"
-expect_no_file opt.om
+# OptionalHasElement-18 and OptionalGetElement-18 on a tensor: true, and the tensor itself.
+one 18 'node { op_type: "OptionalGetElement" name: "get" input: "x" output: "g" }
+  node { op_type: "OptionalHasElement" name: "has" input: "g" output: "h" }
+  node { op_type: "Cast" name: "c" input: "h" output: "hf" attribute { name: "to" type: INT i: 1 } }
+  node { op_type: "Mul" name: "m" input: "g" input: "hf" output: "y" }' > opt.onnx
+run atc --model=opt.onnx --framework=5 --output=opt --soc_version=Ascend310 --precision_mode=force_fp32
+expect_exit 0
+run msame --model opt.om --input x.bin --output out_opt
+expect_exit 0
+cmp x.bin "$(ls out_opt/*/opt_output_0.bin)" || fail "Optional ops on a tensor changed it"
 # CenterCropPad-18 is built; a shape with fewer sizes than axes is refused naming the node.
 one 18 'node { op_type: "CenterCropPad" name: "crop" input: "x" input: "shape" output: "y" }
   initializer { name: "shape" data_type: 7 dims: 2 int64_data: [4, 4] }' > crop.onnx
