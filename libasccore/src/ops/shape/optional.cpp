@@ -13,8 +13,9 @@ namespace {
 
 Status inferTensorOptional(InferContext& ctx) {
   if (ctx.numInputs() < 1 || !ctx.hasInput(0))
-    return ctx.unsupported("an empty optional (no input) is not supported: asc-tools models "
-                           "an optional as the tensor it holds");
+    return ctx.unsupported(
+        "an empty optional (no input) is not supported: asc-tools models "
+        "an optional as the tensor it holds");
   ctx.setOutput(0, ctx.dtype(0), ctx.shape(0));
   return Status::ok();
 }
