@@ -11,32 +11,10 @@
 #include <cmath>
 
 #include "asc/support/file.h"
+#include "asc/support/strings.h"
 
 namespace asc::mscompare {
 namespace {
-
-std::string esc(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '&':
-        o += "&amp;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      default:
-        o += c;
-    }
-  }
-  return o;
-}
 
 constexpr double kW = 960, kH = 220, kLeft = 60, kRight = 20, kTop = 16, kBottom = 28;
 
@@ -67,7 +45,7 @@ std::string chart(const char* id, const char* title, const std::vector<HtmlLayer
     s += fmt::format(
         "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" class=\"grid\"/><text x=\"{3}\" "
         "y=\"{4:.1f}\" class=\"tick\">{5}</text>\n",
-        kLeft, y(v), kW - kRight, kLeft - 6, y(v) + 4, esc(label));
+        kLeft, y(v), kW - kRight, kLeft - 6, y(v) + 4, htmlEscape(label));
   const size_t n = layers.size();
   if (first_failing >= 0)
     s += fmt::format(
@@ -75,7 +53,7 @@ std::string chart(const char* id, const char* title, const std::vector<HtmlLayer
         "x=\"{3:.1f}\" y=\"{4}\" class=\"firstlabel\">first failing: {5}</text>\n",
         xAt(static_cast<size_t>(first_failing), n), kTop, kH - kBottom,
         xAt(static_cast<size_t>(first_failing), n) + 4, kTop + 10,
-        esc(layers[static_cast<size_t>(first_failing)].label));
+        htmlEscape(layers[static_cast<size_t>(first_failing)].label));
   std::string path;
   for (size_t i = 0; i < n; ++i) {
     const double v = value(layers[i]);
@@ -89,8 +67,8 @@ std::string chart(const char* id, const char* title, const std::vector<HtmlLayer
     s += fmt::format(
         "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" class=\"{}\"><title>#{} {} ({}): {:.6g}"
         "</title></circle>\n",
-        xAt(i, n), y(v), layers[i].failed ? "bad" : "ok", i + 1, esc(layers[i].label),
-        esc(layers[i].op_type), v);
+        xAt(i, n), y(v), layers[i].failed ? "bad" : "ok", i + 1, htmlEscape(layers[i].label),
+        htmlEscape(layers[i].op_type), v);
   }
   s += fmt::format(
       "<text x=\"{}\" y=\"{}\" class=\"tick\">layers in execution order (1 to {})</text>\n", kLeft,
@@ -120,7 +98,7 @@ std::string htmlReport(const std::string& title, const std::vector<HtmlLayer>& l
       {1e-6, "1e-6"}, {1e-4, "1e-4"}, {1e-2, "1e-2"}, {1, "1"}, {100, "1e2"}};
   std::string s =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
-      esc(title) +
+      htmlEscape(title) +
       "</title>\n<style>\n"
       "body{font-family:sans-serif;margin:24px;color:#222}\n"
       "h1{font-size:20px}h2{font-size:16px;margin:20px 0 4px}\n"
@@ -133,15 +111,16 @@ std::string htmlReport(const std::string& title, const std::vector<HtmlLayer>& l
       "tr.bad td{background:#fff0f0}tr.firstrow td{background:#fed7d7;font-weight:bold}\n"
       ".advice{background:#fffbea;border:1px solid #ecc94b;padding:8px 12px;margin:12px 0}\n"
       "</style>\n</head>\n<body>\n<h1>" +
-      esc(title) + "</h1>\n";
+      htmlEscape(title) + "</h1>\n";
   size_t failed = 0, compared = 0;
   for (const auto& l : layers) {
     failed += l.failed;
     compared += l.compared;
   }
   s += fmt::format("<p>{} tensors, {} compared, {} failed; first failing layer: <b>{}</b></p>\n",
-                   layers.size(), compared, failed, first < 0 ? "none" : esc(layers[first].label));
-  if (!advice.empty()) s += "<div class=\"advice\">" + esc(advice) + "</div>\n";
+                   layers.size(), compared, failed,
+                   first < 0 ? "none" : htmlEscape(layers[first].label));
+  if (!advice.empty()) s += "<div class=\"advice\">" + htmlEscape(advice) + "</div>\n";
   s += chart("cosine", "Cosine similarity per layer", layers, cosineOf, lo, 1, false, cos_ticks,
              first);
   s += chart("maxrel", "Maximum relative error per layer (log scale)", layers, maxRelOf, 1e-6, 100,
@@ -154,8 +133,9 @@ std::string htmlReport(const std::string& title, const std::vector<HtmlLayer>& l
         "<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
         "<td>{}</td><td>{}</td></tr>\n",
         static_cast<int>(i) == first ? "bad firstrow" : (l.failed ? "bad" : "ok"), i + 1,
-        esc(l.label), esc(l.op_type), esc(l.golden), cell(l.cosine), cell(l.max_rel),
-        l.failed ? "fail" : (l.compared ? "pass" : "not compared"), esc(l.reason));
+        htmlEscape(l.label), htmlEscape(l.op_type), htmlEscape(l.golden), cell(l.cosine),
+        cell(l.max_rel), l.failed ? "fail" : (l.compared ? "pass" : "not compared"),
+        htmlEscape(l.reason));
   }
   s += "</table>\n<script>\n"
        "(function(){var out=[];document.querySelectorAll('svg.chart').forEach(function(c){"

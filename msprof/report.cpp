@@ -9,35 +9,14 @@
 #include <cstdio>
 #include <map>
 
+#include "asc/support/strings.h"
+
 namespace asc::msprof {
 namespace {
 
 using trace::OpStat;
 using trace::Profile;
 using trace::Summary;
-
-std::string esc(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '&':
-        o += "&amp;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      default:
-        o += c;
-    }
-  }
-  return o;
-}
 
 const char* const kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
                                 "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
@@ -102,13 +81,13 @@ std::string ganttSvg(const Profile& p) {
   s += fmt::format(
       R"(<text x="{}" y="14" font-size="12">{}: run {} ({:.1f} us, the median run)</text>)"
       "\n",
-      left, esc(p.models[model].name), run + 1, span / 1e3);
+      left, htmlEscape(p.models[model].name), run + 1, span / 1e3);
   for (size_t i = 0; i < types.size(); ++i) {
     const int y = top + row * int(i);
     s += fmt::format(R"(<text x="{}" y="{}" font-size="11" text-anchor="end">{}</text>)"
                      R"(<line x1="{}" x2="{}" y1="{}" y2="{}" stroke="#eee"/>)"
                      "\n",
-                     left - 6, y + 13, esc(types[i]), left, left + width, y + row, y + row);
+                     left - 6, y + 13, htmlEscape(types[i]), left, left + width, y + row, y + row);
   }
   for (const auto* t : tasks) {
     const trace::OpRecord& r = p.ops[t->op].rec;
@@ -118,9 +97,9 @@ std::string ganttSvg(const Profile& p) {
     s += fmt::format(
         R"(<rect class="op" x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}"><title>{} ({}, {}) {:.3f} us{}</title></rect>)"
         "\n",
-        x, top + row * int(lane) + 2, w, row - 4, kPalette[lane % 10], esc(r.name),
-        esc(r.cann_type), r.engine, double(t->end_ns - t->start_ns) / 1e3,
-        r.original.empty() ? "" : "; ONNX: " + esc(r.original));
+        x, top + row * int(lane) + 2, w, row - 4, kPalette[lane % 10], htmlEscape(r.name),
+        htmlEscape(r.cann_type), r.engine, double(t->end_ns - t->start_ns) / 1e3,
+        r.original.empty() ? "" : "; ONNX: " + htmlEscape(r.original));
   }
   for (int k = 0; k <= 4; ++k) {
     const double x = left + width * k / 4.0;
@@ -148,8 +127,8 @@ std::string hbarSvg(const char* id, const std::vector<std::pair<std::string, dou
         R"(<rect class="bar" x="{}" y="{}" width="{:.2f}" height="{}" fill="{}"><title>{}</title></rect>)"
         R"(<text x="{:.2f}" y="{}" font-size="11">{}</text>)"
         "\n",
-        left - 6, y + 14, esc(rows[i].first), left, y + 3, w, row - 6, color, esc(labels[i]),
-        left + w + 6, y + 14, esc(labels[i]));
+        left - 6, y + 14, htmlEscape(rows[i].first), left, y + 3, w, row - 6, color,
+        htmlEscape(labels[i]), left + w + 6, y + 14, htmlEscape(labels[i]));
   }
   return s + "</svg>\n";
 }
@@ -226,9 +205,9 @@ svg{{display:block}} rect.op:hover,rect.bar:hover{{opacity:.7}}
 <tr><th>estimate target</th><td>{} ({:.1f} TFLOP/s fp16 peak; times are estimates)</td></tr></table>
 <p>{}</p>
 )",
-                  esc(title), esc(title), esc(p.info.command), s.wall_us / 1e3, s.runs, s.tasks,
-                  p.processes.size(), s.op_us / 1e3, p.info.cpu_core_peak_gflops, esc(s.target_soc),
-                  s.target_tflops, esc(aicpuAdvice(s)));
+                  htmlEscape(title), htmlEscape(title), htmlEscape(p.info.command), s.wall_us / 1e3,
+                  s.runs, s.tasks, p.processes.size(), s.op_us / 1e3, p.info.cpu_core_peak_gflops,
+                  htmlEscape(s.target_soc), s.target_tflops, htmlEscape(aicpuAdvice(s)));
   h += "<h2>Timeline (Gantt of one run)</h2>\n" + ganttSvg(p);
 
   std::vector<std::pair<std::string, double>> rows;
@@ -276,8 +255,8 @@ svg{{display:block}} rect.op:hover,rect.bar:hover{{opacity:.7}}
     h += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.3f}</td><td>{:.3f}</td>"
         "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        esc(r.name), esc(r.cann_type), r.engine, st.count, st.total_us,
-        st.total_us / double(st.count), r.flops, r.bytes, esc(r.original));
+        htmlEscape(r.name), htmlEscape(r.cann_type), r.engine, st.count, st.total_us,
+        st.total_us / double(st.count), r.flops, r.bytes, htmlEscape(r.original));
   }
   h += "</table>\n";
   // For automated checks: what the browser actually laid out (no network, no external code).

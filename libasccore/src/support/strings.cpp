@@ -7,6 +7,30 @@
 
 namespace asc {
 
+std::string htmlEscape(std::string_view s) {
+  std::string o;
+  o.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '&':
+        o += "&amp;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      default:
+        o += c;
+    }
+  }
+  return o;
+}
+
 std::string jsonQuote(std::string_view s) {
   std::string o = "\"";
   o.reserve(s.size() + 2);

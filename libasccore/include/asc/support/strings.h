@@ -18,6 +18,8 @@ ASC_API std::string jsonQuote(std::string_view s);
 /// `s` as one CSV field (RFC 4180): as it is, or quoted with '"' doubled when it holds a comma,
 /// a quote or a line break.
 ASC_API std::string csvField(std::string_view s);
+/// `s` for HTML text or a quoted attribute: '<', '>', '&' and '"' as entities.
+ASC_API std::string htmlEscape(std::string_view s);
 ASC_API bool endsWith(std::string_view s, std::string_view suffix);
 /// The last component of a path ("a/b/c.om" -> "c.om"; trailing slashes ignored).
 ASC_API std::string baseName(std::string_view path);
