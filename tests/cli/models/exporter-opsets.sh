@@ -18,13 +18,7 @@ for o in 18 20 23; do
   expect_exit 0
   want=m/want.npy
   [ $o -eq 23 ] && want=m/want23.npy
-  run $PY -c "
-import numpy as np, glob
-want = np.load('$want')
-got = np.fromfile(glob.glob('out$o/*/t${o}_output_0.bin')[0], np.float32).reshape(want.shape)
-print('close' if np.allclose(got, want, rtol=1e-5, atol=1e-5) else 'differs %g' % np.abs(got - want).max())
-"
-  expect_stdout_line "close"
+  expect_close_npy "$(ls out$o/*/t${o}_output_0.bin)" $want
 done
 run grep -c "fuse-layernorm" atc18.log
 expect_stdout_line "2"
