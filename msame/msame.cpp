@@ -398,6 +398,19 @@ class Runner {
     return Status::ok();
   }
 
+  // An int4/uint4 input (one value per byte, from a raw file or an .npy of int8/uint8): every
+  // value must fit 4 bits.
+  static Status checkNarrow(const ir::Tensor& t, ir::DType want, const std::string& path) {
+    if (!ir::isInt4(want)) return Status::ok();
+    const int64_t lo = want == ir::DType::I4 ? -8 : 0, hi = want == ir::DType::I4 ? 7 : 15;
+    for (int64_t k = 0; k < t.numel(); ++k)
+      if (t.intAt(k) < lo || t.intAt(k) > hi)
+        return Status::error(ErrorCode::InvalidParam,
+                             "{}: element {} is {}, outside {}'s range [{}, {}]", path, k,
+                             t.intAt(k), ir::dtypeName(want), lo, hi);
+    return Status::ok();
+  }
+
   // Reads one input file for model input i and checks it against the model.
   Status feed(size_t i, const std::string& path) {
     ASC_TRY(tensorio::LoadedTensor lt, tensorio::readTensorFile(path));
@@ -409,6 +422,11 @@ class Runner {
     }
     const auto& info = session_->inputs()[i];
     if (lt.has_dtype) {
+      // numpy has no int4 or float8: an .npy of their carrier type (int8, uint8) holds them.
+      if (lt.tensor.dtype != info.dtype && lt.tensor.dtype == tensorio::npyCarrier(info.dtype) &&
+          info.dtype != ir::DType::BF16) {
+        lt.tensor.dtype = info.dtype;
+      }
       if (lt.tensor.dtype != info.dtype)
         return Status::error(
             ErrorCode::InputShapeMismatch, "{}: holds {} data, model input {} ('{}') is {}", path,
@@ -419,6 +437,10 @@ class Runner {
                              ir::shapeToString(lt.tensor.shape), lt.tensor.numel(), i, info.name,
                              ir::shapeToString(info.shape));
     }
+    if (ir::isInt4(info.dtype) && lt.tensor.data->size() == info.bytes)
+      ASC_RETURN_IF_ERROR(
+          checkNarrow(ir::Tensor{info.dtype, {static_cast<int64_t>(info.bytes)}, lt.tensor.data},
+                      info.dtype, path));
     Status st = session_->setInput(i, lt.tensor.data->data(), lt.tensor.data->size());
     return st.isOk() ? st : st.withContext(path);
   }

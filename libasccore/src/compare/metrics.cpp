@@ -90,8 +90,10 @@ bool convertIntegers(ir::DType t, const uint8_t* src, size_t n, bool swap, Out* 
   using ir::DType;
   switch (t) {
     case DType::I8:
+    case DType::I4:  // one element per byte
       return convertTo<int8_t>(src, n, false, out), true;
     case DType::U8:
+    case DType::U4:
       return convertTo<uint8_t>(src, n, false, out), true;
     case DType::I16:
       return convertTo<int16_t>(src, n, swap, out), true;
@@ -137,6 +139,12 @@ void loadChunk(const TensorView& v, uint64_t begin, size_t n, double* out) {
       for (size_t i = 0; i < n; ++i) out[i] = f[i];
       return;
     }
+    case DType::F8E4M3FN:
+    case DType::F8E4M3FNUZ:
+    case DType::F8E5M2:
+    case DType::F8E5M2FNUZ:
+      for (size_t i = 0; i < n; ++i) out[i] = float8ToFloat(src[i], ir::float8Kind(v.dtype));
+      return;
     default:
       assert(false && "dtype checked by compareTensors");
       return;
@@ -147,7 +155,9 @@ void loadChunk(const TensorView& v, uint64_t begin, size_t n, double* out) {
 // Integers and bool are compared in integer arithmetic: a double holds only 53 bits, so int64
 // 2^60 and 2^60 + 1 would convert to the same value and compare equal.
 
-bool isExact(ir::DType t) { return t != ir::DType::Undefined && !ir::isFloat(t); }
+bool isExact(ir::DType t) {
+  return t != ir::DType::Undefined && !ir::isFloat(t) && !ir::isFloat8(t);
+}
 
 using Wide = __int128;
 
@@ -547,6 +557,7 @@ bool isComparable(ir::DType t) { return t != ir::DType::Undefined && ir::dtypeSi
 
 ir::DType lessPrecise(ir::DType a, ir::DType b) {
   auto rank = [](ir::DType t) {
+    if (ir::isFloat8(t)) return -1;
     switch (t) {
       case ir::DType::BF16:
         return 0;
@@ -573,6 +584,12 @@ Tolerance defaultTolerance(ir::DType t) {
       return {1e-5, 1e-5};
     case ir::DType::F64:
       return {1e-8, 1e-7};
+    case ir::DType::F8E4M3FN:  // half a step of a 3-bit mantissa
+    case ir::DType::F8E4M3FNUZ:
+      return {0.0625, 0.0625};
+    case ir::DType::F8E5M2:
+    case ir::DType::F8E5M2FNUZ:
+      return {0.125, 0.125};
     default:
       return {0, 0};
   }

@@ -29,6 +29,15 @@ const Info kInfo[] = {
     {DType::I64, 8, "int64", 7, 8, "DT_INT64", "INT64"},
     {DType::U64, 8, "uint64", 13, 10, "DT_UINT64", "UINT64"},
     {DType::Bool, 1, "bool", 9, 11, "DT_BOOL", "BOOL"},
+    // GE has DT_INT4 (28), DT_FLOAT8_E5M2 (34) and DT_FLOAT8_E4M3FN (35); uint4 and the FNUZ
+    // formats have no GE number, so asc-tools' OMs use numbers of their own from 1001
+    // (docs/om-format.md). An OM holds int4 one element per byte, as the runtime does.
+    {DType::I4, 1, "int4", 22, 28, "DT_INT4", ""},
+    {DType::U4, 1, "uint4", 21, 1001, "DT_UINT4", ""},
+    {DType::F8E4M3FN, 1, "float8_e4m3fn", 17, 35, "DT_FLOAT8_E4M3FN", ""},
+    {DType::F8E4M3FNUZ, 1, "float8_e4m3fnuz", 18, 1002, "DT_FLOAT8_E4M3FNUZ", ""},
+    {DType::F8E5M2, 1, "float8_e5m2", 19, 34, "DT_FLOAT8_E5M2", ""},
+    {DType::F8E5M2FNUZ, 1, "float8_e5m2fnuz", 20, 1003, "DT_FLOAT8_E5M2FNUZ", ""},
 };
 const Info& info(DType t) {
   for (const auto& i : kInfo)
@@ -62,6 +71,23 @@ bool isFloat(DType t) {
 }
 
 bool isInteger(DType t) { return t >= DType::I8 && t <= DType::U64; }
+
+bool isFloat8(DType t) { return t >= DType::F8E4M3FN && t <= DType::F8E5M2FNUZ; }
+
+bool isInt4(DType t) { return t == DType::I4 || t == DType::U4; }
+
+Float8Kind float8Kind(DType t) {
+  switch (t) {
+    case DType::F8E4M3FNUZ:
+      return Float8Kind::E4M3FNUZ;
+    case DType::F8E5M2:
+      return Float8Kind::E5M2;
+    case DType::F8E5M2FNUZ:
+      return Float8Kind::E5M2FNUZ;
+    default:
+      return Float8Kind::E4M3FN;
+  }
+}
 
 int64_t numElements(const Shape& s) {
   for (auto d : s)

@@ -104,8 +104,10 @@ int64_t Tensor::intAt(int64_t i) const {
     case DType::I16:
       return load<int16_t>(p, i);
     case DType::I8:
+    case DType::I4:
       return load<int8_t>(p, i);
     case DType::U8:
+    case DType::U4:
       return p[i];
     case DType::U16:
       return load<uint16_t>(p, i);
@@ -139,6 +141,11 @@ double Tensor::floatAt(int64_t i) const {
       return bf16ToFloat(load<uint16_t>(p, i));
     case DType::U64:
       return static_cast<double>(load<uint64_t>(p, i));
+    case DType::F8E4M3FN:
+    case DType::F8E4M3FNUZ:
+    case DType::F8E5M2:
+    case DType::F8E5M2FNUZ:
+      return float8ToFloat(p[i], float8Kind(dtype));
     default:
       return static_cast<double>(intAt(i));
   }

@@ -54,6 +54,12 @@ void TensorBuilder::setFloat(int64_t i, double v) {
     case ir::DType::BF16:
       as<uint16_t>()[i] = floatToBf16(static_cast<float>(v));
       break;
+    case ir::DType::F8E4M3FN:
+    case ir::DType::F8E4M3FNUZ:
+    case ir::DType::F8E5M2:
+    case ir::DType::F8E5M2FNUZ:
+      as<uint8_t>()[i] = floatToFloat8(static_cast<float>(v), ir::float8Kind(dtype), true);
+      break;
     default:
       setInt(i, static_cast<int64_t>(v));
       break;
@@ -76,6 +82,12 @@ void TensorBuilder::setInt(int64_t i, int64_t v) {
       break;
     case ir::DType::U8:
       as<uint8_t>()[i] = static_cast<uint8_t>(v);
+      break;
+    case ir::DType::I4:  // saturated: a byte must hold a value of the type
+      as<int8_t>()[i] = static_cast<int8_t>(std::clamp<int64_t>(v, -8, 7));
+      break;
+    case ir::DType::U4:
+      as<uint8_t>()[i] = static_cast<uint8_t>(std::clamp<int64_t>(v, 0, 15));
       break;
     case ir::DType::U16:
       as<uint16_t>()[i] = static_cast<uint16_t>(v);

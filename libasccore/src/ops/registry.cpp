@@ -175,6 +175,16 @@ Status inferNode(ir::Graph& g, ir::Node& n, const InferOptions& opts, bool* fold
       return Status::error(ErrorCode::InvalidModel,
                            "node '{}' ({}): input {} ('{}') has an unknown or unsupported dtype",
                            n.name, n.op_type, i, n.inputs[i]->name);
+  if (!d->takesNarrowTypes())
+    for (size_t i = 0; i < n.inputs.size(); ++i)
+      if (n.inputs[i] && ir::isNarrow(n.inputs[i]->dtype))
+        return Status::error(ErrorCode::NotImplemented,
+                             "node '{}' ({}): input {} ('{}') is {}, which {} does not compute; "
+                             "only Cast, CastLike, QuantizeLinear, DequantizeLinear and the "
+                             "data-movement operators take float8 and int4 values: convert it "
+                             "with Cast or DequantizeLinear first",
+                             n.name, n.op_type, i, n.inputs[i]->name,
+                             ir::dtypeName(n.inputs[i]->dtype), n.op_type);
   InferContext ctx(g, n);
   // Partial: a node that cannot be inferred yet is put back as it was.
   std::optional<std::pair<std::vector<ir::Value*>, ir::Attrs>> before;

@@ -185,10 +185,17 @@ Result<LoadedTensor> readTensorFile(const std::string& path) {
   return lt;
 }
 
+ir::DType npyCarrier(ir::DType t) {
+  if (t == ir::DType::I4) return ir::DType::I8;
+  if (t == ir::DType::U4 || ir::isFloat8(t)) return ir::DType::U8;
+  if (t == ir::DType::BF16) return ir::DType::U16;
+  return t;
+}
+
 std::string encodeNpy(const ir::Tensor& t) {
   const char* code = "u1";
   for (const auto& nt : kNpyTypes)
-    if (nt.dtype == t.dtype) code = nt.code;
+    if (nt.dtype == npyCarrier(t.dtype)) code = nt.code;
   std::string shape;
   for (size_t i = 0; i < t.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(t.shape[i]);
   if (t.shape.size() == 1) shape += ",";

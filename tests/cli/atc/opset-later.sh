@@ -267,7 +267,7 @@ refused gn21bad 21 'node { op_type: "GroupNormalization" name: "gn" input: "x" i
   initializer { name: "bi" data_type: 1 dims: 1 float_data: [0] }' \
   "node 'gn'" "scale (input 1) has shape [1], expected [2] (one value per channel)"
 refused q21 21 'node { op_type: "QuantizeLinear" name: "q" input: "x" input: "s" output: "y" attribute { name: "output_dtype" type: INT i: 6 } }
-  initializer { name: "s" data_type: 1 float_data: [0.5] }' "E10055" "output_dtype 6 is not supported (uint8 = 2 or int8 = 3)"
+  initializer { name: "s" data_type: 1 float_data: [0.5] }' "E10055" "output_dtype 6 is not supported (uint8, int8, uint16, int16, uint4, int4 or a float8 type)"
 refused q23 23 'node { op_type: "QuantizeLinear" name: "q" input: "x" input: "s" output: "y" attribute { name: "precision" type: INT i: 10 } }
   initializer { name: "s" data_type: 1 float_data: [0.5] }' "E10055" "QuantizeLinear-23 attribute precision=10 is not supported yet"
 refused gelux 20 'node { op_type: "Gelu" name: "g" input: "x" output: "y" attribute { name: "approximate" type: STRING s: "sigmoid" } }' "approximate='sigmoid' is not one of Gelu-20's"

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "asc/asc.h"
+#include "asc/support/float8.h"
 
 namespace asc::ir {
 
@@ -25,6 +26,15 @@ enum class DType : uint8_t {
   I64,
   U64,
   Bool,
+  // Narrow types (opsets 19 and 21): kept one element per byte. An int4/uint4 element is its
+  // value in a byte (sign-extended, as ml_dtypes holds it); ONNX files pack two per byte and
+  // the importer unpacks them. A float8 element is its code.
+  I4,
+  U4,
+  F8E4M3FN,
+  F8E4M3FNUZ,
+  F8E5M2,
+  F8E5M2FNUZ,
 };
 
 using Shape = std::vector<int64_t>;
@@ -43,9 +53,19 @@ ASC_API int dtypeToGe(DType t);
 ASC_API const char* dtypeGeName(DType t);
 /// Parses "FP32", "FP16", "INT8", ... as --output_type spells them.
 ASC_API DType dtypeFromAtcName(const std::string& name);
+/// float32, float16, bfloat16, float64: the types kernels compute in (not the float8 types).
 ASC_API bool isFloat(DType t);
-/// Signed or unsigned integer (not bool).
+/// Signed or unsigned integer of 8 bits or more (not bool, not int4/uint4).
 ASC_API bool isInteger(DType t);
+/// One of the four float8 types.
+ASC_API bool isFloat8(DType t);
+/// int4 or uint4.
+ASC_API bool isInt4(DType t);
+/// A float8 or 4-bit type: only operators that convert (Cast, QuantizeLinear,
+/// DequantizeLinear) or move elements (OpDef::nativeDtypes) take these.
+inline bool isNarrow(DType t) { return isFloat8(t) || isInt4(t); }
+/// The codec of a float8 type (E4M3FN for any other type).
+ASC_API Float8Kind float8Kind(DType t);
 
 /// Product of dims (1 for a scalar). Assumes all dims are >= 0.
 ASC_API int64_t numElements(const Shape& s);

@@ -198,6 +198,13 @@ class ASC_API OpDef {
     native_dtypes_ = true;
     return *this;
   }
+  /// The op reads or writes the float8 and int4/uint4 types by value (QuantizeLinear,
+  /// DequantizeLinear). Besides these, only nativeDtypes ops (which move or convert elements)
+  /// take them; inference refuses them for any other op, naming the node and the type.
+  OpDef& narrowTypes() {
+    narrow_types_ = true;
+    return *this;
+  }
   /// Output 0 has exactly the bytes of input 0 (Reshape, Flatten, Squeeze, Identity...): on
   /// plain tensors the runtime gives the output the input's buffer and runs nothing.
   OpDef& aliasesInput() {
@@ -273,6 +280,7 @@ class ASC_API OpDef {
   /// nullptr: the op works on plain layouts only.
   LayoutFn layoutFn() const { return layout_; }
   bool hasNativeDtypes() const { return native_dtypes_; }
+  bool takesNarrowTypes() const { return narrow_types_ || native_dtypes_; }
   bool aliasesInputBytes() const { return alias_; }
   bool isCube() const { return cube_; }
   bool isInternal() const { return internal_; }
@@ -303,6 +311,7 @@ class ASC_API OpDef {
   KernelFactory kernel_ = nullptr;
   LayoutFn layout_ = nullptr;
   bool native_dtypes_ = false;
+  bool narrow_types_ = false;
   bool alias_ = false;
   bool cube_ = false;
   static constexpr int kNoOnnx = 1 << 30;

@@ -28,8 +28,12 @@ struct LoadedTensor {
 ASC_API Result<LoadedTensor> readTensorFile(const std::string& path);
 /// Parses .npy bytes.
 ASC_API Result<ir::Tensor> parseNpy(const void* data, size_t size, const std::string& what);
-/// The .npy encoding of a tensor (version 1.0, little-endian, C order).
+/// The .npy encoding of a tensor (version 1.0, little-endian, C order). numpy has no int4,
+/// float8 or bfloat16: those are written as their bytes in npyCarrier's type.
 ASC_API std::string encodeNpy(const ir::Tensor& t);
+/// The numpy type an .npy of `t` holds: `t` itself, or for the types numpy lacks int8 (int4,
+/// one value per byte), uint8 (uint4; the float8 types' codes) and uint16 (bfloat16's bits).
+ASC_API ir::DType npyCarrier(ir::DType t);
 /// Parses msame's text form (numbers separated by spaces, one row per line; also commas) as
 /// `dtype`. Shape {rows, cols} when every line has the same count, else {count}. E13005 on a
 /// token that is not a number.

@@ -212,12 +212,50 @@ std::shared_ptr<const ir::Blob> convertField(const google::protobuf::RepeatedFie
   return ir::Blob::fromVector(std::move(bytes));
 }
 
+// The packed bytes of an int4/uint4 tensor from wherever the file keeps them (raw data in the
+// file or the proto, external data, or int32_data with one packed byte per value), unpacked.
+Result<ir::Tensor> unpackInt4(ImportState& st, const onnx::TensorProto& t, ir::Tensor out) {
+  const size_t n = static_cast<size_t>(out.numel()), packed = (n + 1) / 2;
+  std::vector<uint8_t> bytes(packed);
+  auto wrong = [&](size_t have, const char* what) {
+    return invalid(fmt::format(
+        "tensor '{}' holds {} {}, its shape [{}] of {} needs {} (two "
+        "values to a byte)",
+        t.name(), have, what, ir::shapeToString(out.shape), ir::dtypeName(out.dtype), packed));
+  };
+  if (t.data_location() == onnx::TensorProto::EXTERNAL) {
+    ASC_TRY(auto blob, externalData(st, t, packed));
+    if (packed) std::memcpy(bytes.data(), blob->data(), packed);
+  } else if (auto ref = st.raw_refs.find(&t); ref != st.raw_refs.end()) {
+    if (ref->second.size != packed) return wrong(ref->second.size, "bytes of raw data");
+    if (packed) std::memcpy(bytes.data(), ref->second.data, packed);
+  } else if (t.has_raw_data()) {
+    if (t.raw_data().size() != packed) return wrong(t.raw_data().size(), "bytes of raw data");
+    if (packed) std::memcpy(bytes.data(), t.raw_data().data(), packed);
+  } else {
+    if (static_cast<size_t>(t.int32_data_size()) != packed)
+      return wrong(static_cast<size_t>(t.int32_data_size()), "int32_data values");
+    for (size_t i = 0; i < packed; ++i)
+      bytes[i] = static_cast<uint8_t>(t.int32_data(static_cast<int>(i)));
+  }
+  const bool is_signed = out.dtype == ir::DType::I4;
+  std::vector<uint8_t> values(n);
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned nib = (bytes[i / 2] >> (4 * (i % 2))) & 0xF;
+    values[i] = static_cast<uint8_t>(is_signed && nib >= 8 ? nib - 16 : nib);
+  }
+  out.data = ir::Blob::fromVector(std::move(values));
+  return out;
+}
+
 Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) {
   ir::Tensor out;
   out.dtype = ir::dtypeFromOnnx(t.data_type());
   if (out.dtype == ir::DType::Undefined)
-    return invalid(fmt::format("tensor '{}' has data type {} which asc-tools does not support",
-                               t.name(), t.data_type()));
+    return Status::error(ErrorCode::NotImplemented,
+                         "tensor '{}' has data type {}, which asc-tools does not support "
+                         "(string, complex, float4e2m1 and float8e8m0 are not read)",
+                         t.name(), t.data_type());
   if (static_cast<size_t>(t.dims_size()) > ir::kMaxRank)
     return invalid(fmt::format("tensor '{}' has {} dims, over the limit of {}", t.name(),
                                t.dims_size(), ir::kMaxRank));
@@ -230,6 +268,9 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
     return invalid(
         fmt::format("tensor '{}': {}", t.name(), ir::shapeLimitReason(out.shape, out.dtype)));
   const size_t n = static_cast<size_t>(out.numel());
+  // int4/uint4 lie packed in the file, two to a byte, the first element in the low nibble;
+  // asc-tools holds one per byte (sign-extended), so they are unpacked once read.
+  if (ir::isInt4(out.dtype)) return unpackInt4(st, t, std::move(out));
   const size_t want = out.byteSize();
   if (t.data_location() == onnx::TensorProto::EXTERNAL) {
     ASC_TRY(out.data, externalData(st, t, want));
@@ -296,7 +337,11 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
     case ir::DType::U16:
     case ir::DType::Bool:
     case ir::DType::F16:
-    case ir::DType::BF16: {
+    case ir::DType::BF16:
+    case ir::DType::F8E4M3FN:
+    case ir::DType::F8E4M3FNUZ:
+    case ir::DType::F8E5M2:
+    case ir::DType::F8E5M2FNUZ: {
       if (!count_ok(t.int32_data_size())) return bad_count(t.int32_data_size());
       switch (out.dtype) {
         case ir::DType::I32:
@@ -310,6 +355,10 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
           break;
         case ir::DType::U8:
         case ir::DType::Bool:
+        case ir::DType::F8E4M3FN:  // float8: the code, one per value
+        case ir::DType::F8E4M3FNUZ:
+        case ir::DType::F8E5M2:
+        case ir::DType::F8E5M2FNUZ:
           out.data = convertField<int32_t, uint8_t>(t.int32_data(), n);
           break;
         default:

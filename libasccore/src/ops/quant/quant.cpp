@@ -1,6 +1,8 @@
 // quant.cpp: linear quantization. QuantizeLinear (opset 10; per-axis since 13) gives
-// saturate(round(x / scale) + zero_point) in the zero point's type (uint8 without one, or int8);
-// DequantizeLinear gives (x - zero_point) * scale as float32 from uint8/int8/int32;
+// saturate(round(x / scale) + zero_point) in the zero point's type (uint8 without one, int8, and
+// from opset 19/21 uint16, int16, uint4, int4, or a float8 type, where x / scale + zero_point is
+// rounded to the type with `saturate`); DequantizeLinear gives (x - zero_point) * scale as
+// float32 from those types or int32;
 // DynamicQuantizeLinear (11) derives a uint8 scale and zero point from the data's range and
 // outputs them with the quantized data. Scale and zero point are a scalar or, with `axis`, one
 // value per index of that axis. QuantizeLinear/DequantizeLinear fold on constants (weights of
@@ -11,6 +13,14 @@
 
 namespace asc::ops {
 namespace {
+
+// The types a quantized tensor may have: uint8, int8, and from opset 19/21 on the float8
+// types, uint16, int16, uint4 and int4; DequantizeLinear also reads int32.
+bool quantizedType(ir::DType t, bool dequantizing) {
+  using DT = ir::DType;
+  return t == DT::U8 || t == DT::I8 || t == DT::U16 || t == DT::I16 || ir::isInt4(t) ||
+         ir::isFloat8(t) || (dequantizing && t == DT::I32);
+}
 
 // Checks scale (input 1) and zero point (input 2) against x and the axis (normalized into the
 // attribute when they hold one value per index of it).
@@ -35,11 +45,9 @@ Status checkParams(InferContext& ctx) {
                       ir::shapeToString(ctx.shape(2)), ir::shapeToString(want));
     ctx.attrs().set("axis", *axis);
     ctx.attrs().set("block_size", block);
-    if (ctx.numInputs() > 2 && ctx.hasInput(2)) {
-      const ir::DType z = ctx.dtype(2);
-      if (z != ir::DType::U8 && z != ir::DType::I8 && z != ir::DType::I32)
-        return ctx.unsupported("zero point of dtype {} is not supported", ir::dtypeName(z));
-    }
+    if (ctx.numInputs() > 2 && ctx.hasInput(2) && !quantizedType(ctx.dtype(2), true))
+      return ctx.unsupported("zero point of dtype {} is not supported",
+                             ir::dtypeName(ctx.dtype(2)));
     return Status::ok();
   }
   if (ctx.rank(1) > 1) return ctx.fail("scale must be a scalar or 1-D");
@@ -53,7 +61,7 @@ Status checkParams(InferContext& ctx) {
   }
   if (ctx.numInputs() > 2 && ctx.hasInput(2)) {
     const ir::DType z = ctx.dtype(2);
-    if (z != ir::DType::U8 && z != ir::DType::I8 && z != ir::DType::I32)
+    if (!quantizedType(z, true))
       return ctx.unsupported("zero point of dtype {} is not supported", ir::dtypeName(z));
     if (ctx.input(2).numel() != n)
       return ctx.fail("zero point has {} values, scale {}", ctx.input(2).numel(), n);
@@ -69,20 +77,26 @@ Status inferQuantize(InferContext& ctx) {
   const bool zp = ctx.numInputs() > 2 && ctx.hasInput(2);
   const int64_t od = ctx.attrs().getInt("output_dtype", 0);
   const ir::DType want = od ? ir::dtypeFromOnnx(static_cast<int>(od)) : ir::DType::Undefined;
-  if (od && want != ir::DType::U8 && want != ir::DType::I8)
-    return ctx.unsupported("output_dtype {} is not supported (uint8 = 2 or int8 = 3)", od);
+  if (od && !quantizedType(want, false))
+    return ctx.unsupported(
+        "output_dtype {} is not supported (uint8, int8, uint16, int16, uint4, int4 or a float8 "
+        "type)",
+        od);
   if (od && zp && ctx.dtype(2) != want)
     return ctx.fail("output_dtype {} differs from the zero point's {}", ir::dtypeName(want),
                     ir::dtypeName(ctx.dtype(2)));
   const ir::DType t = zp ? ctx.dtype(2) : od ? want : ir::DType::U8;
-  if (t == ir::DType::I32) return ctx.fail("QuantizeLinear output must be uint8 or int8");
+  if (!quantizedType(t, false))
+    return ctx.fail("QuantizeLinear's output cannot be {}", ir::dtypeName(t));
+  const int64_t sat = ctx.attrs().getInt("saturate", 1);
+  if (sat != 0 && sat != 1) return ctx.fail("saturate {} must be 0 or 1", sat);
   ctx.setOutput(0, t, ctx.shape(0));
   return Status::ok();
 }
 
 Status inferDequantize(InferContext& ctx) {
   const ir::DType x = ctx.dtype(0);
-  if (x != ir::DType::U8 && x != ir::DType::I8 && x != ir::DType::I32)
+  if (!quantizedType(x, true))
     return ctx.unsupported("input of dtype {} is not supported", ir::dtypeName(x));
   ASC_RETURN_IF_ERROR(checkParams(ctx));
   const int64_t od = ctx.attrs().getInt("output_dtype", 0);  // opset 23: the output's float type
@@ -112,11 +126,21 @@ Result<std::vector<ir::Tensor>> evalQuant(const ir::Node& n, const std::vector<i
   const ir::Value* o = n.outputs[0];
   TensorBuilder b(o->dtype, o->shape);
   const bool quantize = n.op_type == "QuantizeLinear";
-  const int64_t lo = o->dtype == ir::DType::I8 ? -128 : 0,
-                hi = o->dtype == ir::DType::I8 ? 127 : 255;
+  const bool saturate = n.attrs.getInt("saturate", 1) != 0;
+  const ir::DType qt = quantize ? o->dtype : x.dtype;
+  int64_t lo, hi;
+  quantRange(qt, &lo, &hi);
   for (int64_t i = 0; i < x.numel(); ++i) {
     const int64_t s = slot(i);
     const float sc = static_cast<float>(scale.floatAt(s));
+    if (ir::isFloat8(qt)) {
+      const float zp = has_zp ? static_cast<float>(in[2].floatAt(s)) : 0.f;
+      if (quantize)
+        b.as<uint8_t>()[i] = quantizeFloat8(static_cast<float>(x.floatAt(i)), sc, zp, qt, saturate);
+      else
+        b.setFloat(i, (static_cast<float>(x.floatAt(i)) - zp) * sc);
+      continue;
+    }
     const int64_t zp = has_zp ? in[2].intAt(s) : 0;
     if (quantize)
       b.setInt(i, quantizeValue(static_cast<float>(x.floatAt(i)), sc, zp, lo, hi));
@@ -197,6 +221,7 @@ const OpDef& defQuantizeLinear() {
                              .onnx(10)
                              .cann("AscendQuant")
                              .inputs(2, 3)
+                             .narrowTypes()
                              .inferShape(inferQuantize)
                              .evalConst(evalQuant)
                              .flops(perElement)
@@ -213,6 +238,7 @@ const OpDef& defDequantizeLinear() {
           .onnx(10)
           .cann("AscendDequant")
           .inputs(2, 3)
+          .narrowTypes()
           .inferShape(inferDequantize)
           .evalConst(evalQuant)
           .flops(perElement)

@@ -1,7 +1,8 @@
 // quant_kernel.cpp: linear (de)quantization, per tensor or per slice along `axis` (the scale and
 // zero point then hold one value per index of that axis). The scale and zero point may be
-// run-time inputs: they are read on every run. Zero points are uint8, int8 or int32. The integer
-// matmuls (MatMulInteger, QLinearMatMul) accumulate in int64.
+// run-time inputs: they are read on every run. Zero points are of the quantized type: uint8,
+// int8, uint16, int16, uint4, int4 (one per byte), a float8 type, or int32 (dequantizing). The
+// integer matmuls (MatMulInteger, QLinearMatMul) accumulate in int64.
 #include "quant_kernel.h"
 
 #include <algorithm>
@@ -10,12 +11,20 @@
 namespace asc::ops {
 namespace {
 
+// Element i of a quantized-type buffer as an integer (float8 codes read as decoded floats
+// through readReal).
 int64_t readInt(const void* p, ir::DType t, int64_t i) {
   switch (t) {
     case ir::DType::U8:
+    case ir::DType::U4:
       return static_cast<const uint8_t*>(p)[i];
     case ir::DType::I8:
+    case ir::DType::I4:
       return static_cast<const int8_t*>(p)[i];
+    case ir::DType::U16:
+      return static_cast<const uint16_t*>(p)[i];
+    case ir::DType::I16:
+      return static_cast<const int16_t*>(p)[i];
     case ir::DType::I32:
       return static_cast<const int32_t*>(p)[i];
     default:
@@ -23,18 +32,36 @@ int64_t readInt(const void* p, ir::DType t, int64_t i) {
   }
 }
 
+float readFloat8(const void* p, ir::DType t, int64_t i) {
+  return float8ToFloat(static_cast<const uint8_t*>(p)[i], ir::float8Kind(t));
+}
+
 void writeInt(void* p, ir::DType t, int64_t i, int64_t v) {
-  if (t == ir::DType::U8)
-    static_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(v);
-  else if (t == ir::DType::I8)
-    static_cast<int8_t*>(p)[i] = static_cast<int8_t>(v);
-  else
-    static_cast<int32_t*>(p)[i] = static_cast<int32_t>(v);
+  switch (t) {
+    case ir::DType::U8:
+    case ir::DType::U4:
+      static_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(v);
+      break;
+    case ir::DType::I8:
+    case ir::DType::I4:
+      static_cast<int8_t*>(p)[i] = static_cast<int8_t>(v);
+      break;
+    case ir::DType::U16:
+      static_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(v);
+      break;
+    case ir::DType::I16:
+      static_cast<int16_t*>(p)[i] = static_cast<int16_t>(v);
+      break;
+    default:
+      static_cast<int32_t*>(p)[i] = static_cast<int32_t>(v);
+      break;
+  }
 }
 
 class QuantKernel : public Kernel {
  public:
-  explicit QuantKernel(const KernelInit& k) : op_(k.node.op_type) {
+  explicit QuantKernel(const KernelInit& k)
+      : op_(k.node.op_type), saturate_(k.node.attrs.getInt("saturate", 1) != 0) {
     x_ = k.inputs[0];
     if (k.inputs.size() > 1) scale_ = k.inputs[1];
     if (k.inputs.size() > 2) zp_ = k.inputs[2];
@@ -48,14 +75,31 @@ class QuantKernel : public Kernel {
     const float* scale = static_cast<const float*>(scale_.data);
     const bool has_zp = zp_.data != nullptr;
     const QuantSlots& slot = slots_;
-    if (op_ == "QuantizeLinear") {
+    if (op_ == "QuantizeLinear" && ir::isFloat8(outs_[0].dtype())) {
       const ir::DType t = outs_[0].dtype();
-      const int64_t lo = t == ir::DType::I8 ? -128 : 0, hi = t == ir::DType::I8 ? 127 : 255;
+      const float* x = x_.f32();
+      auto* y = static_cast<uint8_t*>(outs_[0].data);
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t s = slot(i);
+        const float zp = has_zp ? readFloat8(zp_.data, zp_.dtype(), s) : 0.f;
+        y[i] = quantizeFloat8(x[i], scale[s], zp, t, saturate_);
+      }
+    } else if (op_ == "QuantizeLinear") {
+      const ir::DType t = outs_[0].dtype();
+      int64_t lo, hi;
+      quantRange(t, &lo, &hi);
       const float* x = x_.f32();
       for (int64_t i = 0; i < n; ++i) {
         const int64_t s = slot(i);
         const int64_t zp = has_zp ? readInt(zp_.data, zp_.dtype(), s) : 0;
         writeInt(outs_[0].data, t, i, quantizeValue(x[i], scale[s], zp, lo, hi));
+      }
+    } else if (op_ == "DequantizeLinear" && ir::isFloat8(x_.dtype())) {
+      float* y = static_cast<float*>(outs_[0].data);
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t s = slot(i);
+        const float zp = has_zp ? readFloat8(zp_.data, zp_.dtype(), s) : 0.f;
+        y[i] = (readFloat8(x_.data, x_.dtype(), i) - zp) * scale[s];
       }
     } else if (op_ == "DequantizeLinear") {
       float* y = static_cast<float*>(outs_[0].data);
@@ -86,6 +130,7 @@ class QuantKernel : public Kernel {
 
  private:
   std::string op_;
+  bool saturate_;
   TensorRef x_, scale_, zp_;
   std::vector<TensorRef> outs_;
   QuantSlots slots_;

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 
 #include "asc/ops/kernel.h"
 
@@ -17,6 +19,40 @@ Result<std::unique_ptr<Kernel>> createQuantMatMulKernel(const KernelInit& k);
 inline int64_t quantizeValue(float x, float scale, int64_t zp, int64_t lo, int64_t hi) {
   const float q = std::nearbyint(x / scale) + static_cast<float>(zp);
   return static_cast<int64_t>(std::clamp(q, static_cast<float>(lo), static_cast<float>(hi)));
+}
+
+/// The saturation range of an integer quantized type: uint8, int8, uint16, int16,
+/// uint4, int4 (Q-21, one element per byte), int32 (DequantizeLinear only).
+inline void quantRange(ir::DType t, int64_t* lo, int64_t* hi) {
+  switch (t) {
+    case ir::DType::I8:
+      *lo = -128, *hi = 127;
+      return;
+    case ir::DType::I16:
+      *lo = -32768, *hi = 32767;
+      return;
+    case ir::DType::U16:
+      *lo = 0, *hi = 65535;
+      return;
+    case ir::DType::I4:
+      *lo = -8, *hi = 7;
+      return;
+    case ir::DType::U4:
+      *lo = 0, *hi = 15;
+      return;
+    case ir::DType::I32:
+      *lo = INT32_MIN, *hi = INT32_MAX;
+      return;
+    default:
+      *lo = 0, *hi = 255;
+      return;
+  }
+}
+
+/// QuantizeLinear to a float8 type (opset 19): x / scale + zero_point rounded to the type,
+/// nearest even, beyond its range clamped with `saturate` (else infinity or NaN).
+inline uint8_t quantizeFloat8(float x, float scale, float zp, ir::DType t, bool saturate) {
+  return floatToFloat8(x / scale + zp, ir::float8Kind(t), saturate);
 }
 
 /// (x - zero_point) * scale.

@@ -124,3 +124,55 @@ TEST_CASE("MatMulInteger and QLinearMatMul", "[ops][quant]") {
   REQUIRE(shape.run().isOk());
   CHECK(shape.out().shape == ir::Shape{4, 5, 2, 6});
 }
+
+TEST_CASE("QuantizeLinear-21 to int4/uint4 and DequantizeLinear from them", "[ops][quant]") {
+  const std::vector<float> x = {0, 3, -3, 100, -100, 5, -17, 9};
+  const std::vector<float> scale = {2};
+  // x/2 = 0, 1.5->2, -1.5->-2, 50, -50, 2.5->2, -8.5->-8, 4.5->4; + zp, clamped to the type
+  OpTester s("QuantizeLinear", 21);
+  s.input(DType::F32, {8}).input(DType::F32, {}).input(DType::I4, {});
+  CHECK(runKernel<int8_t>(s, {bytesOf(x), bytesOf(scale), bytesOf(std::vector<int8_t>{-1})}) ==
+        std::vector<int8_t>{-1, 1, -3, 7, -8, 1, -8, 3});
+  OpTester u("QuantizeLinear", 21);
+  u.input(DType::F32, {8}).input(DType::F32, {}).attr("output_dtype", int64_t{21});  // uint4
+  CHECK(runKernel<uint8_t>(u, {bytesOf(x), bytesOf(scale)}) ==
+        std::vector<uint8_t>{0, 2, 0, 15, 0, 2, 0, 4});
+  OpTester d("DequantizeLinear", 21);
+  d.input(DType::I4, {4}).input(DType::F32, {}).input(DType::I4, {});
+  CHECK(runKernel<float>(d, {bytesOf(std::vector<int8_t>{-8, 7, 0, -1}), bytesOf(scale),
+                             bytesOf(std::vector<int8_t>{-1})}) ==
+        std::vector<float>{-14, 16, 2, 0});
+}
+
+TEST_CASE("QuantizeLinear-19 to float8 rounds, saturates, and DequantizeLinear reads it",
+          "[ops][quant]") {
+  const std::vector<float> x = {1, 3, 1000, -1000, 0.1f};
+  const std::vector<float> scale = {0.5f};
+  // x/0.5 = 2, 6, 2000, -2000, 0.2: E4M3FN codes 0x40, 0x4C, 448 = 0x7E (saturated), 0xFE and
+  // 0.203125 = 0x25 (nearest); without saturation 2000 is NaN (0x7F).
+  OpTester q("QuantizeLinear", 19);
+  q.input(DType::F32, {5}).input(DType::F32, {}).input(DType::F8E4M3FN, {});
+  CHECK(runKernel<uint8_t>(q, {bytesOf(x), bytesOf(scale), bytesOf(std::vector<uint8_t>{0})}) ==
+        std::vector<uint8_t>{0x40, 0x4C, 0x7E, 0xFE, 0x25});
+  OpTester n("QuantizeLinear", 19);
+  n.input(DType::F32, {5})
+      .input(DType::F32, {})
+      .input(DType::F8E4M3FN, {})
+      .attr("saturate", int64_t{0});
+  CHECK(runKernel<uint8_t>(n, {bytesOf(x), bytesOf(scale), bytesOf(std::vector<uint8_t>{0})}) ==
+        std::vector<uint8_t>{0x40, 0x4C, 0x7F, 0xFF, 0x25});
+  OpTester d("DequantizeLinear", 19);
+  d.input(DType::F8E5M2, {3}).input(DType::F32, {});
+  // E5M2 0x3C = 1, 0x7B = 57344, 0xC0 = -2
+  CHECK(runKernel<float>(d, {bytesOf(std::vector<uint8_t>{0x3C, 0x7B, 0xC0}), bytesOf(scale)}) ==
+        std::vector<float>{0.5f, 28672.f, -1.f});
+}
+
+TEST_CASE("an operator that does not compute float8 or int4 refuses them by name", "[ops][quant]") {
+  OpTester t("Relu", 21);
+  t.input(DType::F8E4M3FN, {4});
+  const Status s = t.run();
+  CHECK_FALSE(s.isOk());
+  CHECK(mentions(s, "float8_e4m3fn"));
+  CHECK(mentions(s, "Cast"));
+}

@@ -1,8 +1,8 @@
 // shape.cpp: shape-manipulation ops (Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze, Transpose,
-// Expand, Tile, Cast, CastLike, Identity, Dropout, Constant, ConstantOfShape, Range); select.cpp
-// has the indexing ones (Concat, Split, Slice, Gather, DepthToSpace, Pad). PyTorch exports shape
-// arithmetic as Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains, so every op of the
-// family folds on constant inputs (Shape even on a runtime input: it needs only the shape).
+// Expand, Tile, Identity, Dropout, Constant, ConstantOfShape, Range); cast.cpp Cast and CastLike;
+// select.cpp has the indexing ones (Concat, Split, Slice, Gather, DepthToSpace, Pad). PyTorch
+// exports shape arithmetic as Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains, so every op
+// of the family folds on constant inputs (Shape even on a runtime input: it needs only the shape).
 // Parameters that later opsets turned into inputs (Reshape shape, Squeeze/Unsqueeze axes, Expand
 // shape, Tile repeats, Split split, Slice starts/ends/axes/steps, Pad pads/value) must be
 // constant and become attributes, resolved and normalized (non-negative axes, explicit
@@ -293,69 +293,7 @@ Eval evalTile(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   }));
 }
 
-// --- Cast, Identity, Dropout -----------------------------------------------------------------
-
-Status canonCast(InferContext& ctx) {
-  // Cast-1 names the type as a string ("FLOAT").
-  const ir::AttrValue* v = ctx.attrs().find("to");
-  const std::string* s = v ? std::get_if<std::string>(v) : nullptr;
-  if (!s) return Status::ok();
-  static const std::pair<const char*, int64_t> kNames[] = {
-      {"FLOAT", 1},   {"UINT8", 2},   {"INT8", 3},     {"UINT16", 4},   {"INT16", 5},
-      {"INT32", 6},   {"INT64", 7},   {"BOOL", 9},     {"FLOAT16", 10}, {"DOUBLE", 11},
-      {"UINT32", 12}, {"UINT64", 13}, {"BFLOAT16", 16}};
-  for (const auto& [name, num] : kNames)
-    if (*s == name) {
-      ctx.attrs().set("to", num);
-      return Status::ok();
-    }
-  return ctx.fail("'to' names the unsupported type '{}'", *s);
-}
-
-// CastLike (opset 15) is Cast to the dtype of its second input: that dtype becomes `to` and the
-// input is dropped, so the node runs and folds as Cast does.
-Status canonCastLike(InferContext& ctx) {
-  if (ctx.numInputs() < 2 || !ctx.hasInput(1)) return Status::ok();
-  const int to = ir::dtypeToOnnx(ctx.dtype(1));
-  if (to <= 0)
-    return ctx.unsupported("target dtype {} is not supported", ir::dtypeName(ctx.dtype(1)));
-  ctx.attrs().set("to", static_cast<int64_t>(to));
-  ctx.truncateInputs(1);
-  return Status::ok();
-}
-
-Status inferCast(InferContext& ctx) {
-  if (!ctx.attrs().has("to")) return ctx.fail("attribute 'to' is required");
-  int64_t to = ctx.attrs().getInt("to", 0);
-  ir::DType t = ir::dtypeFromOnnx(static_cast<int>(to));
-  if (t == ir::DType::Undefined)
-    return ctx.unsupported(
-        "'to' = {} is not a supported ONNX data type (string, complex and 8-bit "
-        "float types are not supported)",
-        to);
-  ctx.setOutput(0, t, ctx.shape(0));
-  return Status::ok();
-}
-
-Eval evalCast(const ir::Node& n, const std::vector<ir::Tensor>& in) {
-  const ir::Tensor& x = in[0];
-  const ir::DType to = n.outputs[0]->dtype;
-  const bool from_float = ir::isFloat(x.dtype);
-  TensorBuilder b(to, x.shape);
-  for (int64_t i = 0; i < x.numel(); ++i) {
-    if (to == ir::DType::Bool) {
-      b.setInt(i, from_float ? x.floatAt(i) != 0 : x.intAt(i) != 0);
-    } else if (ir::isFloat(to)) {
-      b.setFloat(i, x.floatAt(i));
-    } else if (from_float) {
-      double f = x.floatAt(i);
-      b.setInt(i, std::isfinite(f) && std::fabs(f) < 9.2e18 ? static_cast<int64_t>(f) : 0);
-    } else {
-      b.setInt(i, x.intAt(i));
-    }
-  }
-  return one(b.finish());
-}
+// --- Identity, Dropout -----------------------------------------------------------------
 
 Eval evalIdentity(const ir::Node& n, const std::vector<ir::Tensor>& in) { return one(in[0]); }
 
@@ -496,14 +434,6 @@ CannSpelling tileSpelling(const ir::Node& n) {
   return c;
 }
 
-// Cast's target as GE's DataType (dst_type), where the IR keeps ONNX's `to`.
-CannSpelling castSpelling(const ir::Node& n) {
-  CannSpelling c;
-  c.attrs = {{"dst_type", static_cast<int64_t>(ir::dtypeToGe(
-                              ir::dtypeFromOnnx(static_cast<int>(n.attrs.getInt("to", 1)))))}};
-  return c;
-}
-
 }  // namespace
 
 const OpDef& defShape() {
@@ -626,33 +556,6 @@ const OpDef& defTile() {
           .inferShape(inferTile)
           .evalConst(evalTile)
           .summary("repeats the input `repeats[i]` times along each dim");
-  return d;
-}
-
-const OpDef& defCast() {
-  static const OpDef d =
-      OpDef("Cast")
-          .kernel(createCastKernel)
-          .cannSpelling(castSpelling)
-          .nativeDtypes()
-          .onnx(6)  // "to" is a type name string before opset 6: that form is not read
-          .canonicalize(canonCast)
-          .inferShape(inferCast)
-          .evalConst(evalCast)
-          .summary("converts to the element type `to`");
-  return d;
-}
-
-const OpDef& defCastLike() {
-  static const OpDef d = OpDef("CastLike")
-                             .kernel(createCastKernel)
-                             .nativeDtypes()
-                             .onnx(15)
-                             .inputs(1, 2)
-                             .canonicalize(canonCastLike)
-                             .inferShape(inferCast)
-                             .evalConst(evalCast)
-                             .summary("converts to the element type of the second input");
   return d;
 }
 

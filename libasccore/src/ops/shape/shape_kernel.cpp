@@ -1,6 +1,6 @@
 // shape_kernel.cpp: kernels that move bytes: copies, transposes, concat/split, slice, gather,
-// broadcast (Expand, Tile), Pad, DepthToSpace, Cast. They work on any element size, so fp16
-// tensors pass through unconverted. General index maps walk the output row by row (the last
+// broadcast (Expand, Tile), Pad, DepthToSpace (Cast is in cast.cpp). They work on any element size,
+// so fp16 tensors pass through unconverted. General index maps walk the output row by row (the last
 // dim) with a per-row source offset, in parallel over rows.
 #include "shape_kernel.h"
 
@@ -16,10 +16,8 @@
 #include "cpu/parallel.h"
 
 namespace asc::ops {
+
 namespace {
-
-using Bytes = uint8_t;
-
 struct FnKernel : Kernel {
   std::function<void()> fn;
   std::string name;
@@ -27,10 +25,15 @@ struct FnKernel : Kernel {
   void run() override { fn(); }
   std::string implName() const override { return name; }
 };
+}  // namespace
 
 std::unique_ptr<Kernel> fnKernel(std::function<void()> f, std::string name) {
   return std::make_unique<FnKernel>(std::move(f), std::move(name));
 }
+
+namespace {
+
+using Bytes = uint8_t;
 
 void copyElems(Bytes* dst, const Bytes* src, int64_t n, int64_t src_stride, size_t es) {
   if (src_stride == 1) {
@@ -609,92 +612,6 @@ Result<std::unique_ptr<Kernel>> createPadKernel(const KernelInit& k) {
         });
       },
       "pad");
-}
-
-Result<std::unique_ptr<Kernel>> createCastKernel(const KernelInit& k) {
-  const TensorRef in = k.inputs[0];
-  const TensorRef out = k.outputs[0];
-  const int64_t n = in.numel();
-  // fp32 <-> fp16/bf16, the casts --precision_mode inserts: the bulk F16C conversions.
-  using DT = ir::DType;
-  const DT a = in.dtype(), b = out.dtype();
-  const auto* s16 = static_cast<const uint16_t*>(in.data);
-  auto* d16 = static_cast<uint16_t*>(out.data);
-  const auto* s32 = static_cast<const float*>(in.data);
-  auto* d32 = static_cast<float*>(out.data);
-  const size_t count = static_cast<size_t>(n);
-  if (a == DT::F32 && b == DT::F16)
-    return fnKernel([=] { cpu::floatToHalf(s32, d16, count); }, "cast-f16c");
-  if (a == DT::F16 && b == DT::F32)
-    return fnKernel([=] { cpu::halfToFloat(s16, d32, count); }, "cast-f16c");
-  if (a == DT::F32 && b == DT::BF16)
-    return fnKernel([=] { cpu::floatToBf16(s32, d16, count); }, "cast-bf16");
-  if (a == DT::BF16 && b == DT::F32)
-    return fnKernel([=] { cpu::bf16ToFloat(s16, d32, count); }, "cast-bf16");
-  if (a == b) return fnKernel([=] { std::memcpy(out.data, in.data, out.bytes); }, "copy");
-  auto blob = std::make_shared<ir::Blob>(in.data, in.bytes, nullptr);
-  return fnKernel(
-      [=] {
-        ir::Tensor t{in.dtype(), in.shape(), blob};
-        Bytes* d = static_cast<Bytes*>(out.data);
-        const bool from_float = ir::isFloat(in.dtype());
-        cpu::parallelFor(n, 1 << 14, [&](int64_t b, int64_t e) {
-          for (int64_t i = b; i < e; ++i) {
-            switch (out.dtype()) {
-              case ir::DType::F32:
-                reinterpret_cast<float*>(d)[i] = static_cast<float>(t.floatAt(i));
-                break;
-              case ir::DType::F64:
-                reinterpret_cast<double*>(d)[i] = t.floatAt(i);
-                break;
-              case ir::DType::F16:
-                reinterpret_cast<uint16_t*>(d)[i] = floatToHalf(static_cast<float>(t.floatAt(i)));
-                break;
-              case ir::DType::BF16:
-                reinterpret_cast<uint16_t*>(d)[i] = floatToBf16(static_cast<float>(t.floatAt(i)));
-                break;
-              case ir::DType::Bool:
-                d[i] = from_float ? t.floatAt(i) != 0 : t.intAt(i) != 0;
-                break;
-              case ir::DType::I64:
-                reinterpret_cast<int64_t*>(d)[i] =
-                    from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i);
-                break;
-              case ir::DType::I32:
-                reinterpret_cast<int32_t*>(d)[i] = static_cast<int32_t>(
-                    from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i));
-                break;
-              case ir::DType::I16:
-                reinterpret_cast<int16_t*>(d)[i] = static_cast<int16_t>(
-                    from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i));
-                break;
-              case ir::DType::I8:
-                reinterpret_cast<int8_t*>(d)[i] = static_cast<int8_t>(
-                    from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i));
-                break;
-              case ir::DType::U8:
-                d[i] = static_cast<uint8_t>(from_float ? static_cast<int64_t>(t.floatAt(i))
-                                                       : t.intAt(i));
-                break;
-              case ir::DType::U16:
-                reinterpret_cast<uint16_t*>(d)[i] = static_cast<uint16_t>(
-                    from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i));
-                break;
-              case ir::DType::U32:
-                reinterpret_cast<uint32_t*>(d)[i] = static_cast<uint32_t>(
-                    from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i));
-                break;
-              case ir::DType::U64:
-                reinterpret_cast<uint64_t*>(d)[i] = static_cast<uint64_t>(
-                    from_float ? static_cast<int64_t>(t.floatAt(i)) : t.intAt(i));
-                break;
-              default:
-                break;
-            }
-          }
-        });
-      },
-      "cast");
 }
 
 Result<std::unique_ptr<Kernel>> createConstKernel(const KernelInit& k) {

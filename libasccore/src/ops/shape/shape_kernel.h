@@ -1,9 +1,13 @@
 // shape_kernel.h: data-movement kernels (see shape_kernel.cpp).
 #pragma once
 
+#include <functional>
+
 #include "asc/ops/kernel.h"
 
 namespace asc::ops {
+/// A kernel that runs `f`, reporting `name` as its implementation.
+std::unique_ptr<Kernel> fnKernel(std::function<void()> f, std::string name);
 /// Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout: a copy of the bytes.
 Result<std::unique_ptr<Kernel>> createCopyKernel(const KernelInit& k);
 Result<std::unique_ptr<Kernel>> createTransposeKernel(const KernelInit& k);
@@ -40,6 +44,10 @@ Result<std::unique_ptr<Kernel>> createShuffleChannelKernel(const KernelInit& k);
 /// ones go plain.
 Layout shuffleChannelLayout(const ir::Node& n, const std::vector<Layout>& in);
 Result<std::unique_ptr<Kernel>> createCastKernel(const KernelInit& k);
+/// Elements [b, e) of `in` converted to `to` into `out` (laid out as `to`), by Cast's rules
+/// (cast.cpp); `saturate` is Cast-19's, for the float8 types.
+void castElements(const ir::Tensor& in, ir::DType to, bool saturate, void* out, int64_t b,
+                  int64_t e);
 /// Shape, Constant, ConstantOfShape: outputs known at compile time (normally folded away).
 Result<std::unique_ptr<Kernel>> createConstKernel(const KernelInit& k);
 /// Concat along channels of blocked tensors whose channel counts are multiples of the block.

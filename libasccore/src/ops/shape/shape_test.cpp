@@ -669,3 +669,39 @@ TEST_CASE("Range folds from constant start, limit and delta", "[ops][shape]") {
   dyn.input(DType::I64, {}).constInts({4}, {}).constInts({1}, {});
   CHECK(mentions(dyn.run(), "compile time"));
 }
+
+TEST_CASE("Cast-19/21 to and from float8 and int4, folded and run", "[ops][shape]") {
+  using asc::test::bytesOf;
+  using asc::test::runKernel;
+  const std::vector<float> x = {1.f, 0.3f, 500.f, -1e5f, 7.6f, -8.5f};
+  // E4M3FN: 1 = 0x38; 0.3 -> 0.3125 = 0x2A; 500 -> 448 = 0x7E (saturate) or NaN 0x7F; -1e5
+  // -> 0xFE or 0xFF; 7.6 -> 7.5 = 0x4F; -8.5 -> -8 = 0xD0 (a tie, to the even code).
+  for (int64_t sat : {1, 0}) {
+    OpTester t("Cast", 19);
+    t.input(DType::F32, {6}).attr("to", int64_t{17}).attr("saturate", sat);
+    const std::vector<uint8_t> want = {
+        0x38, 0x2A, uint8_t(sat ? 0x7E : 0x7F), uint8_t(sat ? 0xFE : 0xFF), 0x4F, 0xD0};
+    CHECK(runKernel<uint8_t>(t, {bytesOf(x)}) == want);
+    OpTester f("Cast", 19);  // the same through constant folding
+    f.constFloats(x, {6}).attr("to", int64_t{17}).attr("saturate", sat);
+    REQUIRE(f.run().isOk());
+    CHECK(f.out().dtype == DType::F8E4M3FN);
+    ir::Tensor folded = f.out().tensor();
+    CHECK(std::vector<uint8_t>(folded.data->data(), folded.data->data() + 6) == want);
+  }
+  // E5M2 codes back to float32; to int4 clips, then rounds half to even.
+  OpTester back("Cast", 19);
+  back.input(DType::F8E5M2, {3}).attr("to", int64_t{1});
+  CHECK(runKernel<float>(back, {bytesOf(std::vector<uint8_t>{0x3C, 0xC2, 0x7C})}) ==
+        std::vector<float>{1.f, -3.f, std::numeric_limits<float>::infinity()});
+  OpTester i4("Cast", 21);
+  i4.input(DType::F32, {6}).attr("to", int64_t{22});
+  CHECK(runKernel<int8_t>(i4, {bytesOf(x)}) == std::vector<int8_t>{1, 0, 7, -8, 7, -8});
+  OpTester u4("Cast", 21);
+  u4.input(DType::I32, {4}).attr("to", int64_t{21});
+  CHECK(runKernel<uint8_t>(u4, {bytesOf(std::vector<int32_t>{-3, 4, 15, 99})}) ==
+        std::vector<uint8_t>{0, 4, 15, 15});
+  OpTester bad("Cast", 19);
+  bad.input(DType::F32, {2}).attr("to", int64_t{17}).attr("saturate", int64_t{2});
+  CHECK(mentions(bad.run(), "saturate 2"));
+}
