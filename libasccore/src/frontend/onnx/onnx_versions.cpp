@@ -14,7 +14,7 @@ enum class Rule {
   Accept,        // only types were added (the ops' dtype checks keep to what is supported), or the
                  // new attribute value is one the op's checks refuse by name
   Defaults,      // accepted when the attributes named keep their defaults
-  GridSample20,  // modes renamed: linear -> bilinear, cubic -> bicubic (4-D only, as before)
+  GridSample20,  // modes renamed: linear -> bilinear, cubic -> bicubic (images and volumes)
   PerChannelAffine,  // GroupNormalization-21: scale and bias per channel (marked on the node)
   Refuse,            // the computation changed, or an attribute became an input
 };
