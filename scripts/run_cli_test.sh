@@ -64,20 +64,21 @@ expect_msame_bytes() {
   [ -n "$m" ] || fail "msame wrote no $3 under $2"
   cmp "$1" "$m" >/dev/null || fail "$1 differs from msame's $m"
 }
-# expect_close_npy GOT.bin WANT.npy: msame's raw float32 output GOT matches the reference WANT
-# (numpy, any float dtype) to rtol = atol = 1e-5, in WANT's shape.
+# expect_close_npy GOT.bin WANT [TOL]: msame's raw float32 output GOT matches the reference WANT
+# (a .npy of any float dtype, or raw float32) to rtol = atol = TOL (default 1e-5).
 expect_close_npy() {
   CHECKS=$((CHECKS + 1))
   [ -f "$1" ] || fail "no output file '$1'"
-  /usr/bin/python3 - "$1" "$2" <<'PY' >"$STDOUT" 2>&1 || fail "$1 does not match $2: $(cat "$STDOUT")"
+  /usr/bin/python3 - "$1" "$2" "${3:-1e-5}" <<'PY' >"$STDOUT" 2>&1 || fail "$1 does not match $2: $(cat "$STDOUT")"
 import sys
 import numpy as np
-want = np.load(sys.argv[2])
+want = np.load(sys.argv[2]) if sys.argv[2].endswith(".npy") else np.fromfile(sys.argv[2], np.float32)
+tol = float(sys.argv[3])
 got = np.fromfile(sys.argv[1], np.float32)
 if got.size != want.size:
     sys.exit("%d values, expected %s" % (got.size, want.shape))
 diff = np.abs(got.reshape(want.shape) - want)
-sys.exit(0 if np.allclose(got.reshape(want.shape), want, rtol=1e-5, atol=1e-5) else "max |diff| %g" % diff.max())
+sys.exit(0 if np.allclose(got.reshape(want.shape), want, rtol=tol, atol=tol) else "max |diff| %g" % diff.max())
 PY
 }
 expect_no_file() { CHECKS=$((CHECKS + 1)); [ ! -e "$1" ] || fail "file '$1' exists, expected none"; }

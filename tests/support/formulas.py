@@ -1,5 +1,7 @@
 """formulas.py: numpy formulas of ONNX operator definitions, written here, for the CLI tests'
 numpy checks (tests/cli/atc/opset-later.sh imports it). float64 in, float64 out."""
+import itertools
+
 import numpy as np
 
 
@@ -95,30 +97,40 @@ def detection_output(loc, conf, prior, classes, background, nms, top_k, keep_top
     return out[None, None]
 
 
-def deform_conv(x, w, offset, b=None, mask=None, strides=(1, 1), pads=(0, 0, 0, 0),
-                dil=(1, 1), group=1, offset_group=1):
-    """DeformConv-19, 2-D: each tap samples x bilinearly (zeros outside) at its place moved by
-    the offset (dy, dx), times the mask; grouped like Conv."""
-    n, c, h, wd = x.shape
-    oc, icg, kh, kw = w.shape
-    oh = (h + pads[0] + pads[2] - ((kh - 1) * dil[0] + 1)) // strides[0] + 1
-    ow = (wd + pads[1] + pads[3] - ((kw - 1) * dil[1] + 1)) // strides[1] + 1
-    off = offset.reshape(n, offset_group, kh, kw, 2, oh, ow)
-    m = np.ones((n, offset_group, kh, kw, oh, ow)) if mask is None else mask.reshape(
-        n, offset_group, kh, kw, oh, ow)
+def deform_conv(x, w, offset, b=None, mask=None, strides=None, pads=None, dil=None, group=1,
+                offset_group=1):
+    """DeformConv-19 over 1 to 3 spatial dims: each tap samples x N-linearly (zeros outside) at
+    its place moved by the offset (one coordinate per spatial dim, in dim order: (dy, dx) in
+    2-D), times the mask; grouped like Conv."""
+    n, c = x.shape[:2]
+    sp = x.shape[2:]
+    nd = len(sp)
+    oc, icg = w.shape[:2]
+    ks = w.shape[2:]
+    strides = strides or (1,) * nd
+    dil = dil or (1,) * nd
+    pads = pads or (0,) * (2 * nd)
+    out = tuple((sp[d] + pads[d] + pads[nd + d] - ((ks[d] - 1) * dil[d] + 1)) // strides[d] + 1
+                for d in range(nd))
+    off = offset.reshape((n, offset_group) + tuple(ks) + (nd,) + out)
+    m = np.ones((n, offset_group) + tuple(ks) + out) if mask is None else mask.reshape(
+        (n, offset_group) + tuple(ks) + out)
 
-    def sample(img, y, xx):
-        y0, x0 = int(np.floor(y)), int(np.floor(xx))
+    def sample(img, at):
+        base = [int(np.floor(a)) for a in at]
         v = 0.0
-        for yy, wy in ((y0, 1 - (y - y0)), (y0 + 1, y - y0)):
-            for xc, wx in ((x0, 1 - (xx - x0)), (x0 + 1, xx - x0)):
-                if 0 <= yy < h and 0 <= xc < wd:
-                    v += wy * wx * img[yy, xc]
+        for corner in itertools.product((0, 1), repeat=nd):
+            idx = tuple(bd + cd for bd, cd in zip(base, corner))
+            if all(0 <= i < s for i, s in zip(idx, sp)):
+                wt = 1.0
+                for a, bd, cd in zip(at, base, corner):
+                    wt *= (a - bd) if cd else 1 - (a - bd)
+                v += wt * img[idx]
         return v
 
-    y = np.zeros((n, oc, oh, ow))
+    y = np.zeros((n, oc) + out)
     if b is not None:
-        y += b.reshape(1, -1, 1, 1)
+        y += b.reshape((1, -1) + (1,) * nd)
     ocg = oc // group
     for bi in range(n):
         for o in range(oc):
@@ -126,11 +138,9 @@ def deform_conv(x, w, offset, b=None, mask=None, strides=(1, 1), pads=(0, 0, 0, 
             for ci in range(icg):
                 cin = gi * icg + ci
                 og = cin // (c // offset_group)
-                for i in range(oh):
-                    for j in range(ow):
-                        for a in range(kh):
-                            for q in range(kw):
-                                sy = i * strides[0] - pads[0] + a * dil[0] + off[bi, og, a, q, 0, i, j]
-                                sx = j * strides[1] - pads[1] + q * dil[1] + off[bi, og, a, q, 1, i, j]
-                                y[bi, o, i, j] += w[o, ci, a, q] * m[bi, og, a, q, i, j] * sample(x[bi, cin], sy, sx)
+                for p in itertools.product(*[range(s) for s in out]):
+                    for k in itertools.product(*[range(s) for s in ks]):
+                        at = [p[d] * strides[d] - pads[d] + k[d] * dil[d] +
+                              off[(bi, og) + k + (d,) + p] for d in range(nd)]
+                        y[(bi, o) + p] += w[(o, ci) + k] * m[(bi, og) + k + p] * sample(x[bi, cin], at)
     return y

@@ -7,7 +7,11 @@ tests/cli/atc/attention.sh:
   gqa3d        3-D inputs, 4 query heads over 2 key/value heads, causal, scale 0.3
   boolmask     4-D, a [Sq, T] bool mask broadcast over batch and heads, softcap 2
   old22        mha4d at opset 22, where Attention does not exist yet (refused)
-  qkout        mha4d asking for the qk_matmul_output output (refused: not built)
+  qk0..qk3     4-D with softcap 1.5, a float mask and causal, also asking for the
+               qk_matmul_output output at each qk_matmul_output_mode: 0 the scaled Q K^T, 1 that
+               plus the mask, 2 the soft-capped scores plus the mask, 3 the softmax
+  nonpad       Attention-24, 3-D, nonpad_kv_seqlen [3, 5] over 5 keys (an external cache), causal
+               (offset per batch by the valid keys minus the queries)
   cache        4-D with past_key/past_value (2 cached steps), causal (offset by the cache), a
                float mask [1, 1, Sq, 4] shorter than the 5 keys (the rest masked out); outputs
                Y, present_key and present_value
@@ -28,7 +32,8 @@ rng = np.random.default_rng(23)
 
 
 def attention(q, k, v, mask=None, past=None, scale=None, causal=False, softcap=0.0,
-              hq=None, hkv=None):
+              hq=None, hkv=None, nonpad=None, qk_mode=None):
+    """Y and (present_key, present_value); with qk_mode also the qk_matmul_output."""
     three = q.ndim == 3
     if three:  # [B, S, H*D] -> [B, H, S, D]
         q = q.reshape(q.shape[0], q.shape[1], hq, -1).transpose(0, 2, 1, 3)
@@ -42,10 +47,10 @@ def attention(q, k, v, mask=None, past=None, scale=None, causal=False, softcap=0
     group = q.shape[1] // k.shape[1]
     kk = np.repeat(k, group, axis=1).astype(np.float64)
     vv = np.repeat(v, group, axis=1).astype(np.float64)
-    s = q.astype(np.float64) @ kk.transpose(0, 1, 3, 2) * (scale if scale else 1 / np.sqrt(d))
-    if softcap > 0:
-        s = softcap * np.tanh(s / softcap)
+    s0 = q.astype(np.float64) @ kk.transpose(0, 1, 3, 2) * (scale if scale else 1 / np.sqrt(d))
+    s = softcap * np.tanh(s0 / softcap) if softcap > 0 else s0
     sq, total = s.shape[-2:]
+    bias = np.zeros(s.shape)
     if mask is not None:
         cols = mask.shape[-1]
         if mask.dtype == np.bool_:
@@ -54,19 +59,29 @@ def attention(q, k, v, mask=None, past=None, scale=None, causal=False, softcap=0
             add = mask.astype(np.float64)
         full = np.full(add.shape[:-1] + (total,), -np.inf)
         full[..., :cols] = add
-        s = s + full
-    if causal:
-        p = total - sq if past is not None else 0
-        i = np.arange(sq)[:, None]
-        j = np.arange(total)[None, :]
-        s = np.where(j > i + p, -np.inf, s)
-    s = s - s.max(-1, keepdims=True)
-    w = np.exp(s)
+        bias = bias + full
+    i = np.arange(sq)[:, None]
+    j = np.arange(total)[None, :]
+    for b in range(s.shape[0]):
+        if causal:  # keys before this block: the cache's, or the valid ones minus the queries
+            p = total - sq if past is not None else (nonpad[b] - sq if nonpad is not None else 0)
+            bias[b] = np.where(j > i + p, -np.inf, bias[b])
+        if nonpad is not None:
+            bias[b] = np.where(j >= nonpad[b], -np.inf, bias[b])
+    s = s + bias
+    w = np.exp(s - s.max(-1, keepdims=True))
     w = w / w.sum(-1, keepdims=True)
+    if qk_mode is not None:
+        qk = [s0, s0 + bias, s, w][qk_mode]
+        return y_of(w, vv, three), present, qk.astype(np.float32)
+    return y_of(w, vv, three), present
+
+
+def y_of(w, vv, three):
     y = w @ vv
     if three:
         y = y.transpose(0, 2, 1, 3).reshape(y.shape[0], y.shape[2], -1)
-    return y.astype(np.float32), present
+    return y.astype(np.float32)
 
 
 def io(kind, name, arr):
@@ -131,7 +146,24 @@ write("cache", [("q", q), ("k", k), ("v", v), ("m", m), ("pk", pk), ("pv", pv)],
 q, k, v = r(1, 2, 3, 4), r(1, 2, 5, 4), r(1, 2, 5, 6)
 y = attention(q, k, v)[0]
 write("old22", [("q", q), ("k", k), ("v", v)], [("y", y)], "", opset=22)
-write("qkout", [("q", q), ("k", k), ("v", v)], [("y", y), ("", None), ("", None), ("qk", np.zeros((1, 2, 3, 5), np.float32))], "")
+
+q, k, v = r(1, 2, 3, 4) * 2, r(1, 2, 5, 4) * 2, r(1, 2, 5, 6)
+m = (r(1, 1, 3, 5) * 0.5).astype(np.float32)
+for mode in range(4):
+    y, _, qk = attention(q, k, v, mask=m, causal=True, softcap=1.5, qk_mode=mode)
+    write("qk%d" % mode, [("q", q), ("k", k), ("v", v), ("m", m)],
+          [("y", y), ("", None), ("", None), ("qk", qk)],
+          'attribute { name: "is_causal" type: INT i: 1 } '
+          'attribute { name: "softcap" type: FLOAT f: 1.5 } '
+          'attribute { name: "qk_matmul_output_mode" type: INT i: %d }' % mode)
+
+q, k, v = r(2, 3, 8), r(2, 5, 8), r(2, 5, 4)
+nonpad = np.array([3, 5], dtype=np.int64)
+y, _ = attention(q, k, v, causal=True, hq=2, hkv=2, nonpad=nonpad)
+write("nonpad", [("q", q), ("k", k), ("v", v), ("", None), ("", None), ("", None), ("n", nonpad)],
+      [("y", y)],
+      'attribute { name: "q_num_heads" type: INT i: 2 } attribute { name: "kv_num_heads" type: INT i: 2 } '
+      'attribute { name: "is_causal" type: INT i: 1 }', opset=24)
 
 
 def rotary(x, cos, sin, ids=None, interleaved=False, dim=0, heads=None):

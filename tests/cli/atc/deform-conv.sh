@@ -1,7 +1,8 @@
 # DeformConv-19 (issue 31), 2-D: with a mask, a bias and pads, offsets that move taps outside the
 # image; and with group 2, offset_group 2, strides, dilations, two images and neither mask nor
-# bias. Each converts and runs against a numpy loop over the ONNX definition
-# (tests/support/formulas.py). A 3-D DeformConv is refused with E10055.
+# bias; 3-D (volumes, trilinear sampling) with a mask, pads, strides and offset_group 2; 1-D with
+# dilations. Each converts and runs against a numpy loop over the ONNX definition
+# (tests/support/formulas.py). Four spatial dims are refused with E10055.
 PY=/usr/bin/python3
 $PY -c "import onnx" 2>/dev/null || skip "needs python3-onnx (scripts/install-deps.sh --test installs it)"
 $PY - "$ROOT/tests/support" <<'PYEOF' || fail "could not write the models"
@@ -34,8 +35,8 @@ def write(name, x, w, offset, b, mask, attrs, xs=None):
         want = formulas.deform_conv(x.astype(np.float64), w.astype(np.float64), offset.astype(np.float64),
                                     None if b is None else b.astype(np.float64),
                                     None if mask is None else mask.astype(np.float64),
-                                    strides=attrs.get("strides", (1, 1)), pads=attrs.get("pads", (0, 0, 0, 0)),
-                                    dil=attrs.get("dilations", (1, 1)), group=attrs.get("group", 1),
+                                    strides=attrs.get("strides"), pads=attrs.get("pads"),
+                                    dil=attrs.get("dilations"), group=attrs.get("group", 1),
                                     offset_group=attrs.get("offset_group", 1))
         np.save(name + "_want.npy", want)
 
@@ -44,17 +45,21 @@ write("dc1", f(1, 4, 5, 5), f(6, 4, 3, 3), f(1, 18, 5, 5) * 1.5, f(6), rng.rando
       {"pads": [1, 1, 1, 1]})
 write("dc2", f(2, 4, 7, 7), f(4, 2, 2, 2), f(2, 16, 3, 3), None, None,
       {"group": 2, "offset_group": 2, "strides": [2, 2], "dilations": [2, 2]})
-# 3-D: refused
-x3 = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 3, 3, 3])
-o3 = helper.make_tensor_value_info("offset", TensorProto.FLOAT, [1, 3, 3, 3, 3])
-g = helper.make_graph([helper.make_node("DeformConv", ["x", "w", "offset"], ["y"], name="dc3")], "dc3", [x3, o3],
+write("dc3", f(1, 4, 4, 5, 3), f(2, 2, 2, 2, 2), f(1, 48, 2, 3, 3) * 1.2, f(2),
+      rng.random((1, 16, 2, 3, 3)).astype(np.float32),
+      {"pads": [1, 0, 1, 0, 1, 0], "strides": [2, 2, 1], "offset_group": 2, "group": 2})
+write("dc1d", f(1, 3, 9), f(2, 3, 3), f(1, 3, 5) * 2, f(2), None, {"dilations": [2]})
+# 4 spatial dims: refused
+x4 = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 3, 3, 3, 3])
+o4 = helper.make_tensor_value_info("offset", TensorProto.FLOAT, [1, 4, 3, 3, 3, 3])
+g = helper.make_graph([helper.make_node("DeformConv", ["x", "w", "offset"], ["y"], name="dc4")], "dc4", [x4, o4],
                       [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-                      [numpy_helper.from_array(f(1, 1, 1, 1, 1), "w")])
+                      [numpy_helper.from_array(f(1, 1, 1, 1, 1, 1), "w")])
 m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 19)])
 m.ir_version = 9
-save(m, "dc3.onnx")
+save(m, "dc4.onnx")
 PYEOF
-for name in dc1 dc2; do
+for name in dc1 dc2 dc3 dc1d; do
   run atc --model=$name.onnx --framework=5 --output=$name --soc_version=Ascend310P3 --precision_mode=force_fp32
   expect_exit 0
   ins=${name}_x.npy,${name}_offset.npy
@@ -63,8 +68,8 @@ for name in dc1 dc2; do
   expect_exit 0
   expect_close_npy "$(ls out_$name/*/${name}_output_0.bin)" ${name}_want.npy
 done
-run atc --model=dc3.onnx --framework=5 --output=dc3 --soc_version=Ascend310P3
+run atc --model=dc4.onnx --framework=5 --output=dc4 --soc_version=Ascend310P3
 expect_exit 255
 expect_stdout_contains "E10055"
-expect_stdout_contains "only 2-D DeformConv"
-expect_no_file dc3.om
+expect_stdout_contains "DeformConv is built for 1 to 3 spatial dims"
+expect_no_file dc4.om

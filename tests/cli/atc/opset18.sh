@@ -4,7 +4,8 @@
 # noop_with_empty_axes), Split num_outputs, Pad axes (constant and reflect), Resize axes with
 # keep_aspect_ratio_policy, ScatterElements reduction max, the new Mish and GroupNormalization (per-group scale); the decomposed LayerNorm with its
 # ReduceMeans' axes as inputs still fuses into one LayerNorm. What is not built yet is refused
-# naming the node: an op not built yet (ImageDecoder-20, in opset-later.sh) and Resize antialias=1 (E10055). Opset 25 is
+# naming the node: an op not built yet (ImageDecoder-20, in opset-later.sh) and Resize antialias=1 with
+# tf_crop_and_resize (E10055; antialias itself is resize-antialias.sh). Opset 25 is
 # refused (E10055); opsets 19-24 are tests/cli/atc/opset-later.sh.
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
@@ -58,13 +59,15 @@ run atc --model=crop.onnx --framework=5 --output=crop --soc_version=Ascend310
 expect_exit 255
 expect_stdout_contains "node 'crop' (CenterCropPad): shape [4,4] has 2 sizes for 4 axes"
 expect_no_file crop.om
-one 18 'node { op_type: "Resize" name: "aa" input: "x" input: "" input: "s" output: "y"
-  attribute { name: "antialias" type: INT i: 1 } }
+one 18 'node { op_type: "Resize" name: "aa" input: "x" input: "roi" input: "s" output: "y"
+  attribute { name: "antialias" type: INT i: 1 } attribute { name: "mode" type: STRING s: "linear" }
+  attribute { name: "coordinate_transformation_mode" type: STRING s: "tf_crop_and_resize" } }
+  initializer { name: "roi" data_type: 1 dims: 8 float_data: [0, 0, 0, 0, 1, 1, 1, 1] }
   initializer { name: "s" data_type: 1 dims: 4 float_data: [1, 1, 0.5, 0.5] }' > aa.onnx
 run atc --model=aa.onnx --framework=5 --output=aa --soc_version=Ascend310
 expect_exit 255
 expect_stdout_contains "E10055"
-expect_stdout_contains "antialias"
+expect_stdout_contains "antialias=1 with tf_crop_and_resize"
 expect_no_file aa.om
 one 25 'node { op_type: "Relu" name: "r" input: "x" output: "y" }' > o25.onnx
 run atc --model=o25.onnx --framework=5 --output=o25 --soc_version=Ascend310

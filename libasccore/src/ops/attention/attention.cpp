@@ -3,8 +3,9 @@
 // and V [B, Hkv, Skv, Dv] (or their 3-D forms [B, S, H*D] with q_num_heads / kv_num_heads), with
 // an optional mask (bool: true attends; float: added), a causal mask, a softcap, grouped-query
 // heads (query head h reads key/value head h / (Hq / Hkv)) and a key/value cache (past_key and
-// past_value are put before K and V; present_key and present_value are the result). The
-// qk_matmul_output output and nonpad_kv_seqlen are refused (E10055).
+// past_value are put before K and V; present_key and present_value are the result), Attention-24's
+// nonpad_kv_seqlen (per batch, the keys from that index on are padding) and the qk_matmul_output
+// output at the stage qk_matmul_output_mode names (see attention_kernel.cpp).
 #include "../op_util.h"
 #include "attention_kernel.h"
 
@@ -22,10 +23,9 @@ Status inferAttention(InferContext& ctx) {
     if (ctx.dtype(i) != ctx.dtype(0) || !ir::isFloat(ctx.dtype(i)))
       return ctx.fail("Q, K and V must have one float dtype; input {} is {}", i,
                       ir::dtypeName(ctx.dtype(i)));
-  if (ctx.node().outputs.size() > 3 && ctx.node().outputs[3])
-    return ctx.unsupported("the qk_matmul_output output (4) is not supported yet");
-  if (ctx.numInputs() > 6 && ctx.hasInput(6))
-    return ctx.unsupported("the nonpad_kv_seqlen input (Attention-24) is not supported yet");
+  const int64_t qk_mode = ctx.attrs().getInt("qk_matmul_output_mode", 0);
+  if (qk_mode < 0 || qk_mode > 3)
+    return ctx.fail("qk_matmul_output_mode {} is not 0, 1, 2 or 3", qk_mode);
   const ir::Shape &q = ctx.shape(0), &k = ctx.shape(1), &v = ctx.shape(2);
   int64_t b = q[0], hq, hkv, sq, skv, d, dv;
   if (rank == 4) {
@@ -80,6 +80,15 @@ Status inferAttention(InferContext& ctx) {
     if (ctx.dtype(3) != ir::DType::Bool && ctx.dtype(3) != ctx.dtype(0))
       return ctx.fail("attn_mask is {}; it is bool or Q's dtype", ir::dtypeName(ctx.dtype(3)));
   }
+  if (ctx.numInputs() > 6 && ctx.hasInput(6)) {
+    if (ctx.opset() < 24)
+      return ctx.fail("nonpad_kv_seqlen (input 6) is Attention-24's; the model's opset is {}",
+                      ctx.opset());
+    if (ctx.dtype(6) != ir::DType::I64 || ctx.shape(6) != ir::Shape{b})
+      return ctx.fail("nonpad_kv_seqlen is {} [{}]; it must be int64 [B] = [{}]",
+                      ir::dtypeName(ctx.dtype(6)), ir::shapeToString(ctx.shape(6)), b);
+    if (past > 0) return ctx.fail("nonpad_kv_seqlen is for an external cache: not with past_key");
+  }
   const float softcap = ctx.attrs().getFloat("softcap", 0.f);
   if (!(softcap >= 0)) return ctx.fail("softcap {} must be >= 0", softcap);
   ctx.attrs().set("q_num_heads", hq);
@@ -91,6 +100,7 @@ Status inferAttention(InferContext& ctx) {
     ctx.setOutput(0, ctx.dtype(0), {b, sq, hq * dv});
   if (ctx.node().outputs.size() > 1) ctx.setOutput(1, ctx.dtype(0), {b, hkv, total, d});
   if (ctx.node().outputs.size() > 2) ctx.setOutput(2, ctx.dtype(0), {b, hkv, total, dv});
+  if (ctx.node().outputs.size() > 3) ctx.setOutput(3, ctx.dtype(0), {b, hq, sq, total});
   return Status::ok();
 }
 

@@ -1,8 +1,13 @@
 // attention_kernel.cpp: Attention as one loop kernel. The keys and values (the cache's first,
 // then the new ones) are laid out once per run as [B, Hkv, T, D] / [B, Hkv, T, Dv], in the
 // present_key / present_value outputs when the model asks for them; then each query row (b, h, i)
-// is scored against its key/value head (h / (Hq / Hkv)), soft-capped, masked, soft-maxed (in
-// fp32, after subtracting the row's maximum) and multiplied into V, rows in parallel.
+// is scored against its key/value head (h / (Hq / Hkv)), soft-capped, masked (the mask, causal,
+// nonpad_kv_seqlen), soft-maxed (in fp32, after subtracting the row's maximum) and multiplied into
+// V, rows in parallel. Softcap comes before the mask, so a masked score stays -inf (ONNX's
+// reference). The optional qk_matmul_output is the row at qk_matmul_output_mode's stage:
+// 0 the scaled Q K^T, 1 that plus the mask, 2 the soft-capped scores plus the mask (what the
+// softmax reads), 3 the softmax. (ONNX's text lists mask before softcap; its reference moved
+// softcap first and its modes are in flux; these are the stages with softcap first.)
 #include "attention_kernel.h"
 
 #include <algorithm>
@@ -58,6 +63,8 @@ class AttentionKernel : public Kernel {
     scale_ = n.attrs.getFloat("scale", 1.f / std::sqrt(static_cast<float>(d_)));
     softcap_ = n.attrs.getFloat("softcap", 0.f);
     causal_ = n.attrs.getInt("is_causal", 0) != 0;
+    qk_mode_ = n.attrs.getInt("qk_matmul_output_mode", 0);
+    if (has(6)) nonpad_ = static_cast<const int64_t*>(k.inputs[6].data);
     y_ = static_cast<float*>(k.outputs[0].data);
     auto out = [&](size_t i) {
       return k.outputs.size() > i && k.outputs[i].data ? static_cast<float*>(k.outputs[i].data)
@@ -65,6 +72,7 @@ class AttentionKernel : public Kernel {
     };
     keys_ = out(1);
     values_ = out(2);
+    qk_ = out(3);
     if (!keys_) {
       own_keys_.resize(static_cast<size_t>(b_ * hkv_ * total_ * d_));
       keys_ = own_keys_.data();
@@ -76,6 +84,13 @@ class AttentionKernel : public Kernel {
   }
 
   void run() override {
+    if (nonpad_)
+      for (int64_t b = 0; b < b_; ++b)
+        if (nonpad_[b] < 0 || nonpad_[b] > total_)
+          throw KernelRunError(
+              Status::error(ErrorCode::InvalidParam,
+                            "Attention: nonpad_kv_seqlen[{}] = {} lies outside the {} keys", b,
+                            nonpad_[b], total_));
     gather(k_, pk_, d_, keys_);
     gather(v_, pv_, dv_, values_);
     const int64_t rows = b_ * hq_ * sq_;
@@ -89,14 +104,22 @@ class AttentionKernel : public Kernel {
             q_ + (three_d_ ? (b * sq_ + i) * hq_ * d_ + h * d_ : ((b * hq_ + h) * sq_ + i) * d_);
         const float* kbase = keys_ + (b * hkv_ + hk) * total_ * d_;
         float best = kNegInf;
+        // Causal: key j is seen from query i when j <= i + the keys before this block (the
+        // cache's, or with nonpad_kv_seqlen its count minus the queries).
+        const int64_t offset = nonpad_ ? nonpad_[b] - sq_ : past_;
+        const int64_t valid = nonpad_ ? nonpad_[b] : total_;
+        float* qk = qk_ ? qk_ + ((b * hq_ + h) * sq_ + i) * total_ : nullptr;
         for (int64_t j = 0; j < total_; ++j) {
           const float* krow = kbase + j * d_;
           float s = 0;
           for (int64_t c = 0; c < d_; ++c) s += qrow[c] * krow[c];
           s *= scale_;
+          float add = bias(b, h, i, j);
+          if ((causal_ && j > i + offset) || j >= valid) add = kNegInf;
+          if (qk && qk_mode_ < 2) qk[j] = qk_mode_ == 0 ? s : s + add;
           if (softcap_ > 0) s = softcap_ * std::tanh(s / softcap_);
-          s += bias(b, h, i, j);
-          if (causal_ && j > i + past_) s = kNegInf;
+          s += add;
+          if (qk && qk_mode_ == 2) qk[j] = s;
           p[static_cast<size_t>(j)] = s;
           best = std::max(best, s);
         }
@@ -110,6 +133,8 @@ class AttentionKernel : public Kernel {
             y_ + (three_d_ ? (b * sq_ + i) * hq_ * dv_ + h * dv_ : ((b * hq_ + h) * sq_ + i) * dv_);
         std::fill(yrow, yrow + dv_, 0.f);
         const float inv = static_cast<float>(1.0 / sum);  // a fully masked row: NaN, as ONNX's
+        if (qk && qk_mode_ == 3)
+          for (int64_t j = 0; j < total_; ++j) qk[j] = p[static_cast<size_t>(j)] * inv;
         const float* vbase = values_ + (b * hkv_ + hk) * total_ * dv_;
         for (int64_t j = 0; j < total_; ++j) {
           const float w = p[static_cast<size_t>(j)] * inv;
@@ -154,6 +179,9 @@ class AttentionKernel : public Kernel {
   int64_t b_ = 1, hq_ = 1, hkv_ = 1, sq_ = 1, skv_ = 1, past_ = 0, total_ = 1, d_ = 1, dv_ = 1;
   float scale_ = 1, softcap_ = 0;
   const float *q_ = nullptr, *k_ = nullptr, *v_ = nullptr, *pk_ = nullptr, *pv_ = nullptr;
+  const int64_t* nonpad_ = nullptr;
+  int64_t qk_mode_ = 0;
+  float* qk_ = nullptr;
   const uint8_t* mask_ = nullptr;
   int64_t mask_stride_[4] = {0, 0, 0, 0};
   int64_t mask_len_ = 0;

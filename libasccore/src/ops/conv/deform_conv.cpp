@@ -1,10 +1,10 @@
-// deform_conv.cpp: DeformConv (ONNX opset 19), 2-D. Like Conv, but each kernel tap (kh, kw) of
-// each output position samples the input at its regular place moved by a learned offset,
-// offset [N, offset_group * kH * kW * 2, oH, oW] ((dy, dx) per tap), bilinearly with zeros
-// outside the image, and scaled by the optional mask [N, offset_group * kH * kW, oH, oW]. Input
-// channels are split into `group` convolution groups and `offset_group` offset groups. The
-// kernel gathers the sampled columns [C * kH * kW, oH * oW] of one image, then multiplies each
-// group's weights into them.
+// deform_conv.cpp: DeformConv (ONNX opset 19) over 1, 2 or 3 spatial dims. Like Conv, but each
+// kernel tap of each output position samples the input at its regular place moved by a learned
+// offset, offset [N, offset_group * taps * nd, out...] (one coordinate per spatial dim and tap,
+// in dim order: (dy, dx) in 2-D), N-linearly with zeros outside the input, and scaled by the
+// optional mask [N, offset_group * taps, out...]. Input channels are split into `group`
+// convolution groups and `offset_group` offset groups. The kernel gathers the sampled columns
+// [C * taps, out positions] of one image, then multiplies each group's weights into them.
 #include <cmath>
 
 #include "../op_util.h"
@@ -14,62 +14,82 @@ namespace asc::ops {
 namespace {
 
 struct DeformGeom {
-  int64_t n = 1, c = 1, h = 1, w = 1, oc = 1, kh = 1, kw = 1, oh = 1, ow = 1;
-  int64_t group = 1, offset_group = 1;
+  int64_t n = 1, c = 1, oc = 1, group = 1, offset_group = 1;
+  size_t nd = 0;                    // spatial dims
+  std::vector<int64_t> in, k, out;  // per spatial dim
   std::vector<int64_t> strides, dil, pads;
+  int64_t taps() const { return ir::numElements(k); }
+  int64_t inPlane() const { return ir::numElements(in); }
+  int64_t outPlane() const { return ir::numElements(out); }
 };
 
 DeformGeom deformGeom(const ir::Attrs& a, const ir::Shape& x, const ir::Shape& wt) {
   DeformGeom g;
-  g.n = x[0], g.c = x[1], g.h = x[2], g.w = x[3];
-  g.oc = wt[0];
-  const auto k = a.getInts("kernel_shape", {wt[2], wt[3]});
-  g.kh = k[0], g.kw = k[1];
-  g.strides = a.getInts("strides", {1, 1});
-  g.dil = a.getInts("dilations", {1, 1});
-  g.pads = a.getInts("pads", {0, 0, 0, 0});
+  g.nd = x.size() - 2;
+  g.n = x[0], g.c = x[1], g.oc = wt[0];
+  g.in.assign(x.begin() + 2, x.end());
+  g.k = a.getInts("kernel_shape", std::vector<int64_t>(wt.begin() + 2, wt.end()));
+  g.strides = a.getInts("strides", std::vector<int64_t>(g.nd, 1));
+  g.dil = a.getInts("dilations", std::vector<int64_t>(g.nd, 1));
+  g.pads = a.getInts("pads", std::vector<int64_t>(2 * g.nd, 0));
   g.group = a.getInt("group", 1);
   g.offset_group = a.getInt("offset_group", 1);
-  g.oh = (g.h + g.pads[0] + g.pads[2] - ((g.kh - 1) * g.dil[0] + 1)) / g.strides[0] + 1;
-  g.ow = (g.w + g.pads[1] + g.pads[3] - ((g.kw - 1) * g.dil[1] + 1)) / g.strides[1] + 1;
+  if (g.k.size() != g.nd || g.strides.size() != g.nd || g.dil.size() != g.nd ||
+      g.pads.size() != 2 * g.nd)
+    return g;  // inferDeformConv reports it; out stays empty
+  for (size_t d = 0; d < g.nd; ++d)
+    g.out.push_back((g.in[d] + g.pads[d] + g.pads[g.nd + d] - ((g.k[d] - 1) * g.dil[d] + 1)) /
+                        std::max<int64_t>(g.strides[d], 1) +
+                    1);
   return g;
 }
 
 Status inferDeformConv(InferContext& ctx) {
   const ir::Shape &x = ctx.shape(0), &wt = ctx.shape(1);
-  if (x.size() != 4 || wt.size() != 4)
-    return ctx.unsupported("X [{}] and W [{}]: only 2-D DeformConv (4-D tensors) is built",
-                           ir::shapeToString(x), ir::shapeToString(wt));
+  if (x.size() < 3 || x.size() > 5 || wt.size() != x.size())
+    return ctx.unsupported(
+        "X [{}] and W [{}]: DeformConv is built for 1 to 3 spatial dims, with X and W of the "
+        "same rank",
+        ir::shapeToString(x), ir::shapeToString(wt));
   for (size_t i = 0; i < ctx.numInputs(); ++i)
     if (ctx.hasInput(i) && ctx.dtype(i) != ir::DType::F32)
       return ctx.unsupported("input {} is {}; float32 is supported", i,
                              ir::dtypeName(ctx.dtype(i)));
   const ir::Attrs& a = ctx.attrs();
-  for (const char* n : {"strides", "dilations"})
-    if (a.has(n) && a.getInts(n).size() != 2) return ctx.fail("{} must have 2 values", n);
-  if (a.has("pads") && a.getInts("pads").size() != 4) return ctx.fail("pads must have 4 values");
+  const size_t nd = x.size() - 2;
+  for (const char* n : {"strides", "dilations", "kernel_shape"})
+    if (a.has(n) && a.getInts(n).size() != nd) return ctx.fail("{} must have {} values", n, nd);
+  if (a.has("pads") && a.getInts("pads").size() != 2 * nd)
+    return ctx.fail("pads must have {} values", 2 * nd);
   const DeformGeom g = deformGeom(a, x, wt);
   if (g.group < 1 || g.offset_group < 1 || g.c % g.group || g.oc % g.group ||
       wt[1] * g.group != g.c || g.c % g.offset_group)
     return ctx.fail("X has {} channels, W [{}], group {} and offset_group {} do not fit", g.c,
                     ir::shapeToString(wt), g.group, g.offset_group);
-  if (wt[2] != g.kh || wt[3] != g.kw)
-    return ctx.fail("kernel_shape [{}, {}] differs from W [{}]", g.kh, g.kw, ir::shapeToString(wt));
+  if (!std::equal(g.k.begin(), g.k.end(), wt.begin() + 2))
+    return ctx.fail("kernel_shape [{}] differs from W [{}]", ir::shapeToString(g.k),
+                    ir::shapeToString(wt));
   for (int64_t v : g.strides)
     if (v < 1) return ctx.fail("strides must be positive");
   for (int64_t v : g.dil)
     if (v < 1) return ctx.fail("dilations must be positive");
-  if (g.oh < 1 || g.ow < 1) return ctx.fail("the kernel does not fit the padded input");
-  const int64_t taps = g.offset_group * g.kh * g.kw;
-  if (ctx.shape(2) != ir::Shape{g.n, taps * 2, g.oh, g.ow})
-    return ctx.fail("offset [{}] must be [{}, {}, {}, {}]", ir::shapeToString(ctx.shape(2)), g.n,
-                    taps * 2, g.oh, g.ow);
+  for (int64_t v : g.out)
+    if (v < 1) return ctx.fail("the kernel does not fit the padded input");
+  const int64_t taps = g.offset_group * g.taps();
+  auto expect = [&](int64_t channels) {
+    ir::Shape s{g.n, channels};
+    s.insert(s.end(), g.out.begin(), g.out.end());
+    return s;
+  };
+  if (ctx.shape(2) != expect(taps * static_cast<int64_t>(nd)))
+    return ctx.fail("offset [{}] must be [{}]", ir::shapeToString(ctx.shape(2)),
+                    ir::shapeToString(expect(taps * static_cast<int64_t>(nd))));
   if (ctx.numInputs() > 3 && ctx.hasInput(3) && ctx.shape(3) != ir::Shape{g.oc})
     return ctx.fail("B [{}] must be [{}]", ir::shapeToString(ctx.shape(3)), g.oc);
-  if (ctx.numInputs() > 4 && ctx.hasInput(4) && ctx.shape(4) != ir::Shape{g.n, taps, g.oh, g.ow})
-    return ctx.fail("mask [{}] must be [{}, {}, {}, {}]", ir::shapeToString(ctx.shape(4)), g.n,
-                    taps, g.oh, g.ow);
-  ctx.setOutput(0, ir::DType::F32, {g.n, g.oc, g.oh, g.ow});
+  if (ctx.numInputs() > 4 && ctx.hasInput(4) && ctx.shape(4) != expect(taps))
+    return ctx.fail("mask [{}] must be [{}]", ir::shapeToString(ctx.shape(4)),
+                    ir::shapeToString(expect(taps)));
+  ctx.setOutput(0, ir::DType::F32, expect(g.oc));
   return Status::ok();
 }
 
@@ -83,33 +103,34 @@ class DeformConvKernel : public Kernel {
         b_(k.inputs.size() > 3 && k.inputs[3].data ? k.inputs[3].f32() : nullptr),
         mask_(k.inputs.size() > 4 && k.inputs[4].data ? k.inputs[4].f32() : nullptr),
         y_(static_cast<float*>(k.outputs[0].data)),
-        cols_(static_cast<size_t>(g_.c * g_.kh * g_.kw * g_.oh * g_.ow)) {}
+        cols_(static_cast<size_t>(g_.c * g_.taps() * g_.outPlane())) {}
 
   void run() override {
-    const int64_t taps = g_.kh * g_.kw, plane = g_.oh * g_.ow;
+    const int64_t taps = g_.taps(), plane = g_.outPlane(), nd = static_cast<int64_t>(g_.nd);
     const int64_t per_offset_group = g_.c / g_.offset_group;
     for (int64_t n = 0; n < g_.n; ++n) {
-      // The sampled columns: row (c, tap), column (oy, ox).
+      // The sampled columns: row (c, tap), column (output position).
       cpu::parallelFor(g_.c * taps, 1, [&](int64_t from, int64_t to) {
+        std::vector<int64_t> tap(g_.nd), pos(g_.nd);
+        std::vector<double> at(g_.nd);
         for (int64_t row = from; row < to; ++row) {
-          const int64_t c = row / taps, t = row % taps, ky = t / g_.kw, kx = t % g_.kw;
+          const int64_t c = row / taps, t = row % taps;
+          unravel(t, g_.k, tap);
           const int64_t og = c / per_offset_group;
-          const float* img = x_ + (n * g_.c + c) * g_.h * g_.w;
-          const float* dy = off_ + ((n * g_.offset_group + og) * taps * 2 + 2 * t) * plane;
-          const float* dx = dy + plane;
+          const float* img = x_ + (n * g_.c + c) * g_.inPlane();
+          const float* off = off_ + ((n * g_.offset_group + og) * taps + t) * nd * plane;
           const float* m =
               mask_ ? mask_ + ((n * g_.offset_group + og) * taps + t) * plane : nullptr;
           float* col = cols_.data() + row * plane;
-          for (int64_t oy = 0; oy < g_.oh; ++oy)
-            for (int64_t ox = 0; ox < g_.ow; ++ox) {
-              const int64_t p = oy * g_.ow + ox;
-              const double sy =
-                  static_cast<double>(oy * g_.strides[0] - g_.pads[0] + ky * g_.dil[0]) + dy[p];
-              const double sx =
-                  static_cast<double>(ox * g_.strides[1] - g_.pads[1] + kx * g_.dil[1]) + dx[p];
-              const float v = sample(img, sy, sx);
-              col[p] = m ? v * m[p] : v;
-            }
+          for (int64_t p = 0; p < plane; ++p) {
+            unravel(p, g_.out, pos);
+            for (size_t d = 0; d < g_.nd; ++d)
+              at[d] =
+                  static_cast<double>(pos[d] * g_.strides[d] - g_.pads[d] + tap[d] * g_.dil[d]) +
+                  off[static_cast<int64_t>(d) * plane + p];
+            const float v = sample(img, at);
+            col[p] = m ? v * m[p] : v;
+          }
         }
       });
       // Per group: y[oc, p] = B[oc] + W[oc, (c, tap)] . cols[(c, tap), p].
@@ -133,18 +154,30 @@ class DeformConvKernel : public Kernel {
   std::string implName() const override { return "deform-conv"; }
 
  private:
-  // Bilinear sample at (y, x) in pixel units; the corners outside the image count as 0.
-  float sample(const float* img, double y, double x) const {
-    const double fy = std::floor(y), fx = std::floor(x);
-    const int64_t y0 = static_cast<int64_t>(fy), x0 = static_cast<int64_t>(fx);
-    const double wy = y - fy, wx = x - fx;
+  static void unravel(int64_t i, const std::vector<int64_t>& dims, std::vector<int64_t>& idx) {
+    for (size_t d = dims.size(); d-- > 0;) {
+      idx[d] = i % dims[d];
+      i /= dims[d];
+    }
+  }
+
+  // N-linear sample at `at` (input index units); the corners outside the input count as 0.
+  float sample(const float* img, const std::vector<double>& at) const {
     double v = 0;
-    for (int dyi = 0; dyi < 2; ++dyi)
-      for (int dxi = 0; dxi < 2; ++dxi) {
-        const int64_t yy = y0 + dyi, xx = x0 + dxi;
-        if (yy < 0 || yy >= g_.h || xx < 0 || xx >= g_.w) continue;
-        v += (dyi ? wy : 1 - wy) * (dxi ? wx : 1 - wx) * img[yy * g_.w + xx];
+    for (int corner = 0; corner < (1 << g_.nd); ++corner) {
+      double w = 1;
+      int64_t off = 0;
+      bool inside = true;
+      for (size_t d = 0; d < g_.nd && inside; ++d) {
+        const double f = std::floor(at[d]);
+        const bool hi = (corner >> d) & 1;
+        const int64_t i = static_cast<int64_t>(f) + hi;
+        inside = i >= 0 && i < g_.in[d];
+        w *= hi ? at[d] - f : 1 - (at[d] - f);
+        off = off * g_.in[d] + i;
       }
+      if (inside && w != 0) v += w * img[off];
+    }
     return static_cast<float>(v);
   }
 
@@ -174,11 +207,11 @@ const OpDef& defDeformConv() {
           .inferShape(inferDeformConv)
           .flops([](const ir::Node& n) {
             const ir::Shape& w = n.inputs[1]->shape;
-            return 2 * n.outputs[0]->numel() * (w.size() == 4 ? w[1] * w[2] * w[3] : 1);
+            return 2 * n.outputs[0]->numel() * (ir::numElements(w) / std::max<int64_t>(w[0], 1));
           })
           .summary(
-              "2-D convolution sampling each tap at a learned offset (bilinear), with an "
-              "optional mask; group and offset_group");
+              "1-D to 3-D convolution sampling each tap at a learned offset (N-linear), with "
+              "an optional mask; group and offset_group");
   return d;
 }
 

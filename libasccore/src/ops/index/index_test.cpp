@@ -152,3 +152,33 @@ TEST_CASE("OneHot: axis, negative indices, run-time values", "[ops][index]") {
   dyn.input(DType::I64, {2}).input(DType::I64, {}).input(DType::F32, {2});
   CHECK(mentions(dyn.run(), "depth"));
 }
+
+TEST_CASE("TensorScatter: linear, circular, default indices, misfits", "[ops][index]") {
+  // cache [2, 3, 2] (batch, sequence, width), update [2, 2, 2] along axis 1 (= -2)
+  const std::vector<float> cache = {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15};
+  const std::vector<float> upd = {-1, -2, -3, -4, -5, -6, -7, -8};
+  OpTester lin("TensorScatter", 24);
+  lin.input(DType::F32, {2, 3, 2}).input(DType::F32, {2, 2, 2}).input(DType::I64, {2});
+  CHECK(runKernel<float>(lin, {bytesOf(cache), bytesOf(upd), bytesOf(Ints{1, 0})}) ==
+        std::vector<float>{0, 1, -1, -2, -3, -4, -5, -6, -7, -8, 14, 15});
+  OpTester circ("TensorScatter", 24);
+  circ.input(DType::F32, {2, 3, 2}).input(DType::F32, {2, 2, 2}).input(DType::I64, {2});
+  circ.attr("mode", std::string("circular"));
+  CHECK(runKernel<float>(circ, {bytesOf(cache), bytesOf(upd), bytesOf(Ints{2, 1})}) ==
+        std::vector<float>{-3, -4, 2, 3, -1, -2, 10, 11, -5, -6, -7, -8});
+  OpTester none("TensorScatter", 24);  // no write_indices: row 0; int8 rows copied as bytes
+  none.input(DType::I8, {1, 3, 1}).input(DType::I8, {1, 1, 1}).attr("axis", int64_t{1});
+  CHECK(runKernel<int8_t>(
+            none, {bytesOf(std::vector<int8_t>{1, 2, 3}), bytesOf(std::vector<int8_t>{-128})}) ==
+        std::vector<int8_t>{-128, 2, 3});
+  OpTester longer("TensorScatter", 24);
+  longer.input(DType::F32, {2, 3, 2}).input(DType::F32, {2, 4, 2});
+  CHECK(mentions(longer.run(), "at most as long"));
+  OpTester batch("TensorScatter", 24);
+  batch.input(DType::F32, {2, 3, 2}).input(DType::F32, {2, 3, 2}).attr("axis", int64_t{0});
+  CHECK(mentions(batch.run(), "batch dim"));
+  OpTester mode("TensorScatter", 24);
+  mode.input(DType::F32, {2, 3, 2}).input(DType::F32, {2, 1, 2});
+  mode.attr("mode", std::string("ring"));
+  CHECK(mentions(mode.run(), "linear or circular"));
+}

@@ -117,12 +117,14 @@ Status canonResize(InferContext& ctx) {
     ctx.truncateInputs(1);
   }
   ASC_RETURN_IF_ERROR(expandAxes(ctx));
-  // antialias (opset 18): a downscale through a widened filter, not built yet.
-  if (a.getInt("antialias", 0) != 0)
+  // antialias (opset 18) widens the linear and cubic filters when downscaling; nearest ignores
+  // it. It stays on the node only where it acts.
+  if (a.getInt("antialias", 0) == 0 || a.getString("mode", "nearest") == "nearest")
+    a.erase("antialias");
+  else if (a.getString("coordinate_transformation_mode", "") == "tf_crop_and_resize")
     return ctx.unsupported(
-        "antialias=1 (Resize-18) is not supported yet; export with "
-        "antialias=0");
-  a.erase("antialias");
+        "antialias=1 with tf_crop_and_resize is not supported; export with antialias=0 or "
+        "another coordinate_transformation_mode");
   // keep_aspect_ratio_policy (opset 18) turns the given sizes into one common scale.
   std::string policy = a.getString("keep_aspect_ratio_policy", "stretch");
   if (policy != "stretch" && a.has("sizes") && !a.has("scales")) {
@@ -247,7 +249,8 @@ CannSpelling resizeSpelling(const ir::Node& n) {
   const std::string mode = n.attrs.getString("mode", "nearest");
   const std::string ctm = n.attrs.getString("coordinate_transformation_mode", "half_pixel");
   const ir::Value* y = n.outputs.empty() ? nullptr : n.outputs[0];
-  if (y && y->shape.size() == 4 && (mode == "nearest" || mode == "linear")) {
+  const int64_t antialias = n.attrs.getInt("antialias", 0);
+  if (y && y->shape.size() == 4 && (mode == "nearest" || mode == "linear") && !antialias) {
     c.type = mode == "nearest" ? "ResizeNearestNeighborV2D" : "ResizeBilinearV2D";
     c.attrs = {{"size", std::vector<int64_t>{y->shape[2], y->shape[3]}},
                {"align_corners", ctm == "align_corners"},
@@ -260,6 +263,7 @@ CannSpelling resizeSpelling(const ir::Node& n) {
              {"nearest_mode", n.attrs.getString("nearest_mode", "round_prefer_floor")},
              {"cubic_coeff_a", n.attrs.getFloat("cubic_coeff_a", -0.75f)},
              {"exclude_outside", n.attrs.getInt("exclude_outside", 0)}};
+  if (antialias) c.attrs.push_back({"antialias", antialias});
   return c;
 }
 }  // namespace

@@ -52,6 +52,49 @@ double cubicWeight(double t, double a) {
   return 0;
 }
 
+// Resize-18 antialias when downscaling (s = scale < 1): the linear or cubic filter is stretched
+// by 1 / s, so 2 * (support - start) input indices around the source coordinate x contribute,
+// start = floor(-support / s) + 1 counted from the index left of x (x - 1 when x is whole), each
+// with f((j - x) * s), normalized. An index off the input reads the edge value, or with
+// exclude_outside its weight is dropped and the rest renormalized (ONNX's definition; ONNX
+// Runtime gives the same).
+std::vector<Tap> antialiasTaps(double x, int64_t in, double s, bool cubic, double a, bool exclude) {
+  const int support = cubic ? 2 : 1;
+  const int64_t start = static_cast<int64_t>(std::floor(-support / s)) + 1;
+  const int64_t n = 2 * (support - start);
+  const double fl = std::floor(x);
+  const int64_t left = static_cast<int64_t>(fl == x ? x - 1 : fl);
+  std::vector<std::pair<int64_t, double>> ws;
+  double sum = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t j = left + start + k;
+    const double t = (static_cast<double>(j) - x) * s;
+    const double w = cubic ? cubicWeight(t, a) : std::max(0.0, 1 - std::fabs(t));
+    ws.push_back({j, w});
+    sum += w;
+  }
+  if (exclude) {  // normalize, drop the outside weights, normalize again
+    double kept = 0;
+    for (auto& [j, w] : ws) kept += (j < 0 || j >= in) ? 0 : w / sum;
+    sum *= kept;
+    for (auto& [j, w] : ws)
+      if (j < 0 || j >= in) w = 0;
+  }
+  std::vector<Tap> taps;
+  for (const auto& [j, w] : ws) {
+    if (w == 0 || sum == 0) continue;
+    const int64_t idx = std::clamp<int64_t>(j, 0, in - 1);
+    auto same =
+        std::find_if(taps.begin(), taps.end(), [&](const Tap& t) { return t.index == idx; });
+    if (same != taps.end())
+      same->weight += static_cast<float>(w / sum);
+    else
+      taps.push_back({idx, static_cast<float>(w / sum)});
+  }
+  if (taps.empty()) taps.push_back({std::clamp<int64_t>(left, 0, in - 1), 0.f});
+  return taps;
+}
+
 class ResizeKernel : public Kernel {
  public:
   Status init(const KernelInit& k) {
@@ -67,6 +110,7 @@ class ResizeKernel : public Kernel {
         upsample ? "floor" : n.attrs.getString("nearest_mode", "round_prefer_floor");
     const double a = n.attrs.getFloat("cubic_coeff_a", -0.75f);
     const bool exclude = n.attrs.getInt("exclude_outside", 0) != 0;
+    const bool antialias = n.attrs.getInt("antialias", 0) != 0 && mode != "nearest";
     // tf_crop_and_resize samples the region roi = [starts..., ends...] (fractions of each dim);
     // an output whose source lies outside the input takes extrapolation_value.
     const bool crop = coord == "tf_crop_and_resize";
@@ -110,7 +154,9 @@ class ResizeKernel : public Kernel {
         } else {
           src = sourceCoord(coord, o, scale, in, out_len, out);
         }
-        if (mode == "nearest") {
+        if (antialias && scale < 1.0) {
+          t = antialiasTaps(src, in, scale, mode == "cubic", a, exclude);
+        } else if (mode == "nearest") {
           int64_t i = nearestIndex(nearest, src);
           t.push_back({std::clamp<int64_t>(i, 0, in - 1), 1.f});
         } else if (mode == "linear") {
@@ -226,7 +272,9 @@ class ResizeKernel : public Kernel {
 // tensors, so the tensor needs no reorder around the op. (Downsampling differs: oneDNN does not
 // interpolate between the two nearest sources there, so it stays on the plain kernel.)
 bool dnnlLinear(const ir::Node& n) {
-  if (n.op_type != "Resize" || n.attrs.getString("mode", "nearest") != "linear") return false;
+  if (n.op_type != "Resize" || n.attrs.getString("mode", "nearest") != "linear" ||
+      n.attrs.getInt("antialias", 0) != 0)
+    return false;
   const ir::Shape& x = n.inputs[0]->shape;
   const ir::Shape& y = n.outputs[0]->shape;
   if ((x.size() != 4 && x.size() != 5) || x[0] != y[0] || x[1] != y[1] ||

@@ -2,12 +2,15 @@
 // axes, the canonical attributes, and Upsample at opset 7 (attribute) and 9 (input).
 #include <catch2/catch.hpp>
 
+#include "support/kernel_runner.h"
 #include "support/op_tester.h"
 
 using namespace asc;
+using asc::test::bytesOf;
 using asc::test::doublesOf;
 using asc::test::mentions;
 using asc::test::OpTester;
+using asc::test::runKernel;
 using ir::DType;
 using Ints = std::vector<int64_t>;
 
@@ -128,4 +131,42 @@ TEST_CASE("canonical Resize/Upsample re-infer to the same node", "[ops][resize]"
   OpTester up("Upsample", 9);
   up.input(DType::F32, {1, 3, 5, 5}).constFloats({1, 1, 2, 2}, {4});
   stable(up);
+}
+
+TEST_CASE("Resize-18 antialias widens the filter when downscaling", "[ops][resize]") {
+  // 0..7 halved, half_pixel, linear: output o sits at 2o + 0.5 and the stretched triangle
+  // gives indices 2o-1..2o+2 the weights 1/8, 3/8, 3/8, 1/8 (index -1 reads the edge, 0; 8
+  // reads 7), worked by hand.
+  const std::vector<float> x = {0, 1, 2, 3, 4, 5, 6, 7};
+  OpTester aa("Resize", 18);
+  aa.input(DType::F32, {1, 1, 1, 8})
+      .none()
+      .constFloats({1, 1, 1, 0.5f}, {4})
+      .attr("mode", std::string("linear"))
+      .attr("antialias", int64_t{1});
+  const std::vector<float> got = runKernel<float>(aa, {bytesOf(x)});
+  const std::vector<float> want = {0.625f, 2.5f, 4.5f, 6.375f};
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < want.size(); ++i) CHECK(got[i] == Approx(want[i]).margin(1e-6));
+  // Without antialias the same halving interpolates between two neighbours only.
+  OpTester plain("Resize", 18);
+  plain.input(DType::F32, {1, 1, 1, 8})
+      .none()
+      .constFloats({1, 1, 1, 0.5f}, {4})
+      .attr("mode", std::string("linear"));
+  CHECK(runKernel<float>(plain, {bytesOf(x)}) == std::vector<float>{0.5f, 2.5f, 4.5f, 6.5f});
+  // Nearest ignores antialias (the attribute leaves the node); tf_crop_and_resize refuses it.
+  OpTester nearest("Resize", 18);
+  nearest.input(DType::F32, {1, 1, 4, 4}).none().constFloats({1, 1, 0.5f, 0.5f}, {4});
+  nearest.attr("antialias", int64_t{1});
+  REQUIRE(nearest.run().isOk());
+  CHECK_FALSE(nearest.node()->attrs.has("antialias"));
+  OpTester crop("Resize", 18);
+  crop.input(DType::F32, {1, 1, 4, 4})
+      .constFloats({0, 0, 0, 0, 1, 1, 1, 1}, {8})
+      .constFloats({1, 1, 0.5f, 0.5f}, {4})
+      .attr("mode", std::string("linear"))
+      .attr("coordinate_transformation_mode", std::string("tf_crop_and_resize"))
+      .attr("antialias", int64_t{1});
+  CHECK(mentions(crop.run(), "antialias=1 with tf_crop_and_resize"));
 }
