@@ -5,8 +5,9 @@
 # and bias) matches numpy and refuses a per-group scale; Gelu-20 tanh, Swish-24 and
 # RMSNormalization-23, Pad-19 wrap and Resize-19 half_pixel_symmetric match numpy (wrap and
 # half_pixel_symmetric are refused before 19). What changed and is not built yet is refused
-# naming node, op, version and why, with E10055 and no OM: QuantizeLinear-23 precision, an
-# output_dtype asc-tools does not store, and opset 25. Blocked quantization (block_size) matches numpy. DFT-20 (the axis as an input) matches numpy's FFTs.
+# naming node, op, version and why, with E10055 and no OM: a QuantizeLinear-23 precision that is
+# not a float type, an output_dtype asc-tools does not store, and opset 25. QuantizeLinear-23
+# precision float16 and bfloat16 match numpy. Blocked quantization (block_size) matches numpy. DFT-20 (the axis as an input) matches numpy's FFTs.
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
@@ -46,6 +47,32 @@ convert types17
 convert types24
 cmp out_types17/*/types17_output_0.bin out_types24/*/types24_output_0.bin ||
   fail "opset 24 gave other bytes than opset 17"
+
+# QuantizeLinear-23 precision: x / scale in float16 (10) and bfloat16 (16), to int16 and back,
+# against numpy's float16 division (bfloat16 by rounding float32 to 8 significant bits).
+for p in 10 16; do
+  model 23 "node { op_type: \"QuantizeLinear\" name: \"q\" input: \"x\" input: \"s\" input: \"z\" output: \"q\" attribute { name: \"precision\" type: INT i: $p } }
+  node { op_type: \"DequantizeLinear\" name: \"d\" input: \"q\" input: \"s\" input: \"z\" output: \"y\" }
+  initializer { name: \"s\" data_type: 1 float_data: [0.0013] }
+  initializer { name: \"z\" data_type: 5 int32_data: [3] }" > qp$p.onnx || fail "protoc"
+  convert qp$p
+  run $PY -c "
+import numpy as np, glob
+x = np.fromfile('x.bin', np.float32)
+def bf16(v):  # round to nearest even on the upper 16 bits
+    b = np.asarray(v, np.float32).view(np.uint32).astype(np.uint64)
+    b = (b + np.uint64(0x7FFF) + ((b >> np.uint64(16)) & np.uint64(1))) >> np.uint64(16) << np.uint64(16)
+    return b.astype(np.uint32).view(np.float32)
+s = np.float32(0.0013)
+q = (x.astype(np.float16) / np.float16(s)).astype(np.float32) if $p == 10 else bf16(bf16(x) / bf16(s))
+want = (np.clip(np.rint(q) + 3, -32768, 32767) - 3) * s
+got = np.fromfile(glob.glob('out_qp$p/*/qp${p}_output_0.bin')[0], np.float32)
+plain = (np.clip(np.rint(x / s) + 3, -32768, 32767) - 3) * s
+print('close' if np.allclose(got, want, rtol=0, atol=1e-6) and not np.allclose(got, plain, rtol=0, atol=1e-6)
+      else 'differs %g' % np.abs(got - want).max())
+"
+  expect_stdout_line "close"
+done
 
 # Gelu-20, the erf form, against numpy.
 model 20 'node { op_type: "Gelu" name: "gelu" input: "x" output: "y" }' > gelu.onnx || fail "protoc"
@@ -268,8 +295,8 @@ refused gn21bad 21 'node { op_type: "GroupNormalization" name: "gn" input: "x" i
   "node 'gn'" "scale (input 1) has shape [1], expected [2] (one value per channel)"
 refused q21 21 'node { op_type: "QuantizeLinear" name: "q" input: "x" input: "s" output: "y" attribute { name: "output_dtype" type: INT i: 6 } }
   initializer { name: "s" data_type: 1 float_data: [0.5] }' "E10055" "output_dtype 6 is not supported (uint8, int8, uint16, int16, uint4, int4 or a float8 type)"
-refused q23 23 'node { op_type: "QuantizeLinear" name: "q" input: "x" input: "s" output: "y" attribute { name: "precision" type: INT i: 10 } }
-  initializer { name: "s" data_type: 1 float_data: [0.5] }' "E10055" "QuantizeLinear-23 attribute precision=10 is not supported yet"
+refused q23 23 'node { op_type: "QuantizeLinear" name: "q" input: "x" input: "s" output: "y" attribute { name: "precision" type: INT i: 11 } }
+  initializer { name: "s" data_type: 1 float_data: [0.5] }' "E10055" "node 'q'" "precision 11 is not supported"
 refused gelux 20 'node { op_type: "Gelu" name: "g" input: "x" output: "y" attribute { name: "approximate" type: STRING s: "sigmoid" } }' "approximate='sigmoid' is not one of Gelu-20's"
 refused hps18 18 'node { op_type: "Resize" name: "rs" input: "x" input: "" input: "sc" output: "y" attribute { name: "coordinate_transformation_mode" type: STRING s: "half_pixel_symmetric" } }
   initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 2, 2] }' "half_pixel_symmetric"

@@ -127,7 +127,7 @@ const std::vector<Later>& table() {
       {"Flatten", 23, Rule::Accept, ""},
       {"Identity", 23, Rule::Accept, ""},
       {"Pad", 23, Rule::Accept, ""},
-      {"QuantizeLinear", 23, Rule::Defaults, "precision=0"},
+      {"QuantizeLinear", 23, Rule::Accept, ""},  // precision: read by the op
       {"Reshape", 23, Rule::Accept, ""},
       {"Shape", 23, Rule::Accept, ""},
       {"Size", 23, Rule::Accept, ""},
@@ -143,7 +143,7 @@ const std::vector<Later>& table() {
       {"Flatten", 24, Rule::Accept, ""},
       {"Identity", 24, Rule::Accept, ""},
       {"Pad", 24, Rule::Accept, ""},
-      {"QuantizeLinear", 24, Rule::Defaults, "precision=0"},
+      {"QuantizeLinear", 24, Rule::Accept, ""},
       {"Reshape", 24, Rule::Accept, ""},
       {"Shape", 24, Rule::Accept, ""},
       {"Size", 24, Rule::Accept, ""},

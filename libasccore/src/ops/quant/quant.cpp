@@ -90,6 +90,13 @@ Status inferQuantize(InferContext& ctx) {
     return ctx.fail("QuantizeLinear's output cannot be {}", ir::dtypeName(t));
   const int64_t sat = ctx.attrs().getInt("saturate", 1);
   if (sat != 0 && sat != 1) return ctx.fail("saturate {} must be 0 or 1", sat);
+  // precision (opset 23): the float type x / scale is computed in; 0 (the scale's type, float32
+  // here) and float32 change nothing, float16 and bfloat16 round x, the scale and the quotient.
+  const int64_t precision = ctx.attrs().getInt("precision", 0);
+  if (precision != 0 && precision != 1 && precision != 10 && precision != 16)
+    return ctx.unsupported(
+        "precision {} is not supported (0, float32 = 1, float16 = 10 or bfloat16 = 16)",
+        precision);
   ctx.setOutput(0, t, ctx.shape(0));
   return Status::ok();
 }
@@ -127,6 +134,7 @@ Result<std::vector<ir::Tensor>> evalQuant(const ir::Node& n, const std::vector<i
   TensorBuilder b(o->dtype, o->shape);
   const bool quantize = n.op_type == "QuantizeLinear";
   const bool saturate = n.attrs.getInt("saturate", 1) != 0;
+  const int64_t precision = n.attrs.getInt("precision", 0);
   const ir::DType qt = quantize ? o->dtype : x.dtype;
   int64_t lo, hi;
   quantRange(qt, &lo, &hi);
@@ -135,17 +143,21 @@ Result<std::vector<ir::Tensor>> evalQuant(const ir::Node& n, const std::vector<i
     const float sc = static_cast<float>(scale.floatAt(s));
     if (ir::isFloat8(qt)) {
       const float zp = has_zp ? static_cast<float>(in[2].floatAt(s)) : 0.f;
-      if (quantize)
-        b.as<uint8_t>()[i] = quantizeFloat8(static_cast<float>(x.floatAt(i)), sc, zp, qt, saturate);
-      else
+      if (quantize) {
+        const auto [v, vs] = inPrecision(static_cast<float>(x.floatAt(i)), sc, precision);
+        b.as<uint8_t>()[i] = quantizeFloat8(v, vs, zp, qt, saturate);
+      } else {
         b.setFloat(i, (static_cast<float>(x.floatAt(i)) - zp) * sc);
+      }
       continue;
     }
     const int64_t zp = has_zp ? in[2].intAt(s) : 0;
-    if (quantize)
-      b.setInt(i, quantizeValue(static_cast<float>(x.floatAt(i)), sc, zp, lo, hi));
-    else
+    if (quantize) {
+      const auto [v, vs] = inPrecision(static_cast<float>(x.floatAt(i)), sc, precision);
+      b.setInt(i, quantizeValue(v, vs, zp, lo, hi));
+    } else {
       b.setFloat(i, dequantizeValue(x.intAt(i), sc, zp));
+    }
   }
   return std::vector<ir::Tensor>{b.finish()};
 }

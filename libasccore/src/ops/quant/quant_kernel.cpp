@@ -61,7 +61,9 @@ void writeInt(void* p, ir::DType t, int64_t i, int64_t v) {
 class QuantKernel : public Kernel {
  public:
   explicit QuantKernel(const KernelInit& k)
-      : op_(k.node.op_type), saturate_(k.node.attrs.getInt("saturate", 1) != 0) {
+      : op_(k.node.op_type),
+        saturate_(k.node.attrs.getInt("saturate", 1) != 0),
+        precision_(k.node.attrs.getInt("precision", 0)) {
     x_ = k.inputs[0];
     if (k.inputs.size() > 1) scale_ = k.inputs[1];
     if (k.inputs.size() > 2) zp_ = k.inputs[2];
@@ -82,7 +84,8 @@ class QuantKernel : public Kernel {
       for (int64_t i = 0; i < n; ++i) {
         const int64_t s = slot(i);
         const float zp = has_zp ? readFloat8(zp_.data, zp_.dtype(), s) : 0.f;
-        y[i] = quantizeFloat8(x[i], scale[s], zp, t, saturate_);
+        const auto [v, sc] = inPrecision(x[i], scale[s], precision_);
+        y[i] = quantizeFloat8(v, sc, zp, t, saturate_);
       }
     } else if (op_ == "QuantizeLinear") {
       const ir::DType t = outs_[0].dtype();
@@ -92,7 +95,8 @@ class QuantKernel : public Kernel {
       for (int64_t i = 0; i < n; ++i) {
         const int64_t s = slot(i);
         const int64_t zp = has_zp ? readInt(zp_.data, zp_.dtype(), s) : 0;
-        writeInt(outs_[0].data, t, i, quantizeValue(x[i], scale[s], zp, lo, hi));
+        const auto [v, sc] = inPrecision(x[i], scale[s], precision_);
+        writeInt(outs_[0].data, t, i, quantizeValue(v, sc, zp, lo, hi));
       }
     } else if (op_ == "DequantizeLinear" && ir::isFloat8(x_.dtype())) {
       float* y = static_cast<float*>(outs_[0].data);
@@ -131,6 +135,7 @@ class QuantKernel : public Kernel {
  private:
   std::string op_;
   bool saturate_;
+  int64_t precision_;
   TensorRef x_, scale_, zp_;
   std::vector<TensorRef> outs_;
   QuantSlots slots_;

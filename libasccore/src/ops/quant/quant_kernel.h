@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "asc/ops/kernel.h"
+#include "asc/support/fp16.h"
 
 namespace asc::ops {
 
@@ -19,6 +20,18 @@ Result<std::unique_ptr<Kernel>> createQuantMatMulKernel(const KernelInit& k);
 inline int64_t quantizeValue(float x, float scale, int64_t zp, int64_t lo, int64_t hi) {
   const float q = std::nearbyint(x / scale) + static_cast<float>(zp);
   return static_cast<int64_t>(std::clamp(q, static_cast<float>(lo), static_cast<float>(hi)));
+}
+
+/// QuantizeLinear-23's `precision`, the float type x / scale is computed in: float16 (10) and
+/// bfloat16 (16) round both operands and the quotient to it (float32's quotient rounded once
+/// more is the correctly rounded 16-bit one) and return (quotient, 1); any other value (0,
+/// float32) returns (x, scale) for the quantizers to divide in fp32.
+inline std::pair<float, float> inPrecision(float x, float scale, int64_t precision) {
+  auto round = [precision](float v) {
+    return precision == 10 ? halfToFloat(floatToHalf(v)) : bf16ToFloat(floatToBf16(v));
+  };
+  if (precision != 10 && precision != 16) return {x, scale};
+  return {round(round(x) / round(scale)), 1.f};
 }
 
 /// The saturation range of an integer quantized type: uint8, int8, uint16, int16,

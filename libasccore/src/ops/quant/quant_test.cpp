@@ -176,3 +176,25 @@ TEST_CASE("an operator that does not compute float8 or int4 refuses them by name
   CHECK(mentions(s, "float8_e4m3fn"));
   CHECK(mentions(s, "Cast"));
 }
+
+TEST_CASE("QuantizeLinear-23 precision: x / scale in float16 or bfloat16", "[ops][quant]") {
+  // 1000.3 / 0.1 to int16. In fp32: 10003. In float16: 1000.5 / 0.0999755859375 = 10007.44,
+  // rounded to float16 (steps of 8 there): 10008. In bfloat16: 1000 / 0.10009765625 = 9990.2,
+  // rounded to bfloat16 (steps of 64): 9984. Worked by hand; numpy's float16 division agrees.
+  const std::vector<float> x = {1000.3f}, scale = {0.1f};
+  const std::vector<int16_t> zp = {0};
+  auto quantize = [&](int64_t precision) {
+    OpTester q("QuantizeLinear", 23);
+    q.input(DType::F32, {1}).input(DType::F32, {}).input(DType::I16, {});
+    q.attr("precision", precision);
+    return runKernel<int16_t>(q, {bytesOf(x), bytesOf(scale), bytesOf(zp)});
+  };
+  CHECK(quantize(0) == std::vector<int16_t>{10003});
+  CHECK(quantize(1) == std::vector<int16_t>{10003});
+  CHECK(quantize(10) == std::vector<int16_t>{10008});
+  CHECK(quantize(16) == std::vector<int16_t>{9984});
+  OpTester bad("QuantizeLinear", 23);
+  bad.input(DType::F32, {1}).input(DType::F32, {}).input(DType::I16, {});
+  bad.attr("precision", int64_t{11});
+  CHECK(mentions(bad.run(), "precision 11 is not supported"));
+}
