@@ -674,6 +674,15 @@ Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionO
     impl->om_offsets = std::move(plan->activation_offsets);
   }
   impl->threads = resolveThreads(opts.threads, graphFlops(impl->graph));
+  {
+    const char* spin = std::getenv("GOMP_SPINCOUNT");
+    const char* wait = std::getenv("OMP_WAIT_POLICY");
+    ASC_LOG_INFO("model '{}': {} kernel thread(s); OpenMP idle wait: {}", impl->graph.name,
+                 impl->threads,
+                 wait   ? fmt::format("OMP_WAIT_POLICY={}", wait)
+                 : spin ? fmt::format("GOMP_SPINCOUNT={}", spin)
+                        : std::string("the OpenMP runtime's default spin"));
+  }
   impl->shared_arena = opts.shared_arena;
   impl->profile = opts.profile;
   impl->check_unwritten = opts.check_unwritten;
