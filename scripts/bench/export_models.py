@@ -4,8 +4,11 @@ weights, fixed seed, opset 13, batch 1. Writes bench-models/<name>.onnx (not che
 
     /usr/bin/python3 scripts/bench/export_models.py [name ...]
 Names: resnet18 resnet50 mobilenet_v2 squeezenet1_1 shufflenet_v2_x1_0 efficientnet_b0
-       densenet121 googlenet transformer unet (default: all ten), and the recurrent nets
-       lstm2 (nn.LSTM, 2 layers) and bigru (bidirectional nn.GRU), exported only when named
+       densenet121 googlenet transformer unet (default: all ten), and, exported only when
+       named, the families that lagged ONNX Runtime (issue 34): mobilenet_v3_large (HardSwish,
+       squeeze-excite), deeplabv3 (DeepLabV3 on MobileNetV3-Large: dilated depthwise
+       convolutions), inception_v3 (1x7 / 7x1 convolutions, 299x299), lstm2 (nn.LSTM, 2 layers)
+       and bigru (bidirectional nn.GRU)
 """
 import os
 import sys
@@ -26,6 +29,17 @@ class Recurrent(nn.Module):
 
     def forward(self, x):
         return self.rnn(x)[0]
+
+
+class Segmenter(nn.Module):
+    """A torchvision segmentation model's "out" map (the model returns a dict)."""
+
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def forward(self, x):
+        return self.net(x)["out"]
 
 
 class UNetSmall(nn.Module):
@@ -69,6 +83,13 @@ def build(name):
     if name == "bigru":
         return (Recurrent(nn.GRU(64, 128, bidirectional=True, batch_first=True)),
                 torch.randn(1, 32, 64))
+    if name == "deeplabv3":
+        net = tv.segmentation.deeplabv3_mobilenet_v3_large(weights=None, weights_backbone=None,
+                                                           aux_loss=False)
+        return Segmenter(net), torch.randn(1, 3, 224, 224)
+    if name == "inception_v3":
+        return (tv.inception_v3(weights=None, aux_logits=False, init_weights=False),
+                torch.randn(1, 3, 299, 299))
     if name == "googlenet":
         return tv.googlenet(weights=None, aux_logits=False, init_weights=True), torch.randn(1, 3, 224, 224)
     return getattr(tv, name)(weights=None), torch.randn(1, 3, 224, 224)

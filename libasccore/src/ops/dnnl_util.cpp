@@ -530,7 +530,11 @@ Status appendActivation(const ir::Node& n, dnnl::post_ops& po) {
     po.append_eltwise(1.f, alg::eltwise_tanh, 0.f, 0.f);
   else if (act == "HardSwish")
     po.append_eltwise(1.f, alg::eltwise_hardswish, 0.f, 0.f);
-  else if (act == "Gelu")
+  else if (act == "HardSigmoid") {  // oneDNN 2.6 has none: alpha * x + beta, clipped to [0, 1]
+    po.append_eltwise(1.f, alg::eltwise_linear, n.attrs.getFloat("activation_alpha", 0.2f),
+                      n.attrs.getFloat("activation_beta", 0.5f));
+    po.append_eltwise(1.f, alg::eltwise_clip_v2, 0.f, 1.f);
+  } else if (act == "Gelu")
     po.append_eltwise(1.f,
                       n.attrs.getString("activation_approximate", "none") == "tanh"
                           ? alg::eltwise_gelu_tanh

@@ -43,6 +43,10 @@ void rewrite(const Match& m, PassContext& ctx) {
   if (a->op_type == "LeakyRelu")
     p->attrs.set("activation_alpha", a->attrs.getFloat("alpha", 0.01f));
   if (a->op_type == "Swish") p->attrs.set("activation_alpha", a->attrs.getFloat("alpha", 1.f));
+  if (a->op_type == "HardSigmoid") {
+    p->attrs.set("activation_alpha", a->attrs.getFloat("alpha", 0.2f));
+    p->attrs.set("activation_beta", a->attrs.getFloat("beta", 0.5f));
+  }
   if (a->op_type == "Gelu")
     p->attrs.set("activation_approximate", a->attrs.getString("approximate", "none"));
   if (a->op_type == "Clip") {

@@ -45,13 +45,17 @@ ir::Graph build(const std::string& producer, const std::string& act, bool also_o
   }
   ir::Node* a = addOp(g, act, "act", ins);
   if (act == "LeakyRelu") a->attrs.set("alpha", 0.2f);
+  if (act == "HardSigmoid") {  // not ONNX's defaults, so the test sees them carried over
+    a->attrs.set("alpha", 0.3f);
+    a->attrs.set("beta", 0.4f);
+  }
   std::vector<ir::Value*> outs = {a->outputs[0]};
   if (also_output) outs.push_back(p->outputs[0]);
   finish(g, outs);
   return g;
 }
 
-const char* const kActs[] = {"Relu", "LeakyRelu", "Clip", "Sigmoid",
+const char* const kActs[] = {"Relu", "LeakyRelu", "Clip", "Sigmoid", "HardSigmoid",
                              "Tanh", "HardSwish", "Gelu", "Swish"};
 
 }  // namespace
@@ -74,6 +78,10 @@ TEST_CASE("fuse-conv-activation folds each activation into the Conv",
     CHECK(conv.inputs.size() == 3);
     CHECK(hasOriginalNames(conv, {"prod", "act"}));
     if (std::string(act) == "LeakyRelu") CHECK(conv.attrs.getFloat("activation_alpha", 0) == 0.2f);
+    if (std::string(act) == "HardSigmoid") {
+      CHECK(conv.attrs.getFloat("activation_alpha", 0) == 0.3f);
+      CHECK(conv.attrs.getFloat("activation_beta", 0) == 0.4f);
+    }
     if (std::string(act) == "Clip") {
       CHECK(conv.attrs.getFloat("activation_min", 0) == -0.25f);
       CHECK(conv.attrs.getFloat("activation_max", 0) == 0.4f);

@@ -118,3 +118,41 @@ TEST_CASE("fuse-swish keeps the numbers", "[passes][fuse-swish]") {
       expectClose(runGraph(std::move(fused)), runGraph(build(o)));
     }
 }
+
+namespace {
+
+// Mul(x, HardSigmoid(x)) with the given constants, x = in * 4.
+ir::Graph hardSwishGraph(float alpha, float beta) {
+  ir::Graph g;
+  g.opset = 13;
+  ir::Value* in = addInput(g, "in", {2, 3, 8, 8});
+  ir::Value* x = addOp(g, "Mul", "pre", {in, addFloats(g, "four", {}, {4.f})})->outputs[0];
+  ir::Node* hs = addOp(g, "HardSigmoid", "hsig", {x});
+  hs->attrs.set("alpha", alpha);
+  hs->attrs.set("beta", beta);
+  ir::Node* mul = addOp(g, "Mul", "mul", {x, hs->outputs[0]});
+  finish(g, {mul->outputs[0]});
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("fuse-swish replaces hard-swish's Mul(x, HardSigmoid(x)) by HardSwish",
+          "[passes][fuse-swish]") {
+  ir::Graph g = hardSwishGraph(1.f / 6.f, 0.5f);
+  passes::PassContext ctx = runPass(g, "fuse-swish");
+  REQUIRE(ctx.log.size() == 1);
+  CHECK(ctx.log[0].find("HardSigmoid 'hsig'") != std::string::npos);
+  REQUIRE(g.nodes().size() == 2);
+  CHECK(g.nodes()[1]->op_type == "HardSwish");
+  CHECK(hasOriginalNames(*g.nodes()[1], {"hsig", "mul"}));
+  ir::Graph fused = hardSwishGraph(1.f / 6.f, 0.5f);
+  runPass(fused, "fuse-swish");
+  expectClose(runGraph(std::move(fused)), runGraph(hardSwishGraph(1.f / 6.f, 0.5f)));
+  // Other constants are not hard-swish: ONNX's default HardSigmoid (0.2, 0.5) stays.
+  for (auto [alpha, beta] : {std::pair{0.2f, 0.5f}, std::pair{1.f / 6.f, 0.4f}}) {
+    ir::Graph other = hardSwishGraph(alpha, beta);
+    CHECK(runPass(other, "fuse-swish").log.empty());
+    CHECK(countOps(other, "HardSwish") == 0);
+  }
+}

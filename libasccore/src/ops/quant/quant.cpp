@@ -95,8 +95,7 @@ Status inferQuantize(InferContext& ctx) {
   const int64_t precision = ctx.attrs().getInt("precision", 0);
   if (precision != 0 && precision != 1 && precision != 10 && precision != 16)
     return ctx.unsupported(
-        "precision {} is not supported (0, float32 = 1, float16 = 10 or bfloat16 = 16)",
-        precision);
+        "precision {} is not supported (0, float32 = 1, float16 = 10 or bfloat16 = 16)", precision);
   ctx.setOutput(0, t, ctx.shape(0));
   return Status::ok();
 }

@@ -199,6 +199,7 @@ const OpDef& defErf() {
 const OpDef& defHardSigmoid() {
   static const OpDef d = unaryOp("HardSigmoid", 6, inferFloatUnary)
                              .works5hd(FiveHd::Elementwise)
+                             .fusableActivation()
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 3); })
                              .summary("max(0, min(1, alpha*x + beta)), alpha 0.2, beta 0.5");
   return d;
