@@ -19,22 +19,6 @@
 
 namespace asc::runtime {
 
-int resolveThreads(int requested, int64_t flops) {
-  if (requested > 0) return requested;
-  if (const char* env = std::getenv("ASC_NUM_THREADS")) {
-    int n = std::atoi(env);
-    if (n > 0) return n;
-  }
-  const int cores = omp_get_num_procs();
-  if (flops < 0) return cores;
-  // The default follows the work: a thread per kMinWorkPerThread floating-point operations of
-  // one run, at least one, at most every core. Waking and joining a team costs more than a
-  // small model's whole run (the digits MLP: 0.010 ms on one thread, 0.082 ms on two beside a
-  // busy process); the benchmark models have hundreds of MFLOP and keep every core.
-  constexpr int64_t kMinWorkPerThread = 4'000'000;
-  return static_cast<int>(std::clamp<int64_t>(flops / kMinWorkPerThread, 1, cores));
-}
-
 int64_t graphFlops(const ir::Graph& g) {
   int64_t total = 0;
   for (const auto& n : g.nodes()) {

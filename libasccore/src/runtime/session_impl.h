@@ -66,9 +66,14 @@ inline ir::DType computeType(ir::DType t) {
 }
 
 /// Kernel threads: `requested` when positive, else ASC_NUM_THREADS, else (with the graph's
-/// floating-point operations per run, `flops` >= 0) one thread per 4 MFLOP up to every core,
-/// else every core.
+/// floating-point operations per run, `flops` >= 0) threadsForWork over the cores OpenMP may use
+/// and the threads other processes keep busy now (busyElsewhere), else every core (threads.cpp).
 int resolveThreads(int requested, int64_t flops = -1);
+/// One thread per 4 MFLOP of a run, at least one, at most one per core not busy elsewhere.
+int threadsForWork(int64_t flops, int cores, int busy);
+/// Threads of other processes running or ready to run now (the fewest over a few samples of
+/// /proc/loadavg, less this process's running threads); 0 if unknown.
+int busyElsewhere();
 /// The floating-point operations of one run (OpDef::flops, one per output element otherwise).
 int64_t graphFlops(const ir::Graph& g);
 

@@ -1,0 +1,96 @@
+// threads.cpp: how many kernel threads a session runs on (docs/runtime.md, "Threads on a busy
+// machine"). A count the caller gives wins, then ASC_NUM_THREADS; otherwise the count follows
+// the model's work (a thread per kMinWorkPerThread floating-point operations of one run) and the
+// cores that are free now: a core another process keeps busy gives a second thread only a
+// share of a core, and a team's threads wait at every barrier for the slowest of them, so one
+// thread on the free core runs faster (SqueezeNet beside one busy loop: 7.1 ms on one thread,
+// 10.4 ms on two). The count is fixed when the session is built: oneDNN's kernels are made for
+// it.
+#include <dirent.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "runtime/session_impl.h"
+
+namespace asc::runtime {
+namespace {
+
+// Waking and joining a team costs more than a small model's whole run (the digits MLP: 0.010 ms
+// on one thread, 0.082 ms on two beside a busy process); the benchmark models have hundreds of
+// MFLOP.
+constexpr int64_t kMinWorkPerThread = 4'000'000;
+
+// Threads running or ready to run on the machine now (/proc/loadavg's "running/total"), -1 if
+// unknown.
+int runnableOnMachine() {
+  FILE* f = std::fopen("/proc/loadavg", "r");
+  if (!f) return -1;
+  double a, b, c;
+  int running = -1, total = 0;
+  if (std::fscanf(f, "%lf %lf %lf %d/%d", &a, &b, &c, &running, &total) != 5) running = -1;
+  std::fclose(f);
+  return running;
+}
+
+// This process's threads in state R (running or ready), from /proc/self/task/*/stat.
+int runnableHere() {
+  DIR* d = opendir("/proc/self/task");
+  if (!d) return 1;
+  int n = 0;
+  while (const dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    char path[64], buf[256];
+    std::snprintf(path, sizeof path, "/proc/self/task/%.20s/stat", e->d_name);
+    FILE* f = std::fopen(path, "r");
+    if (!f) continue;
+    const size_t len = std::fread(buf, 1, sizeof buf - 1, f);
+    std::fclose(f);
+    buf[len] = 0;
+    const char* close = std::strrchr(buf, ')');  // the state follows "(comm) "
+    if (close && close[1] == ' ' && close[2] == 'R') ++n;
+  }
+  closedir(d);
+  return std::max(n, 1);
+}
+
+}  // namespace
+
+int busyElsewhere() {
+  // The fewest over a few samples 0.2 ms apart: a process that runs for a moment (a shell, a
+  // kernel worker) is not load.
+  int fewest = INT_MAX;
+  for (int i = 0; i < 4; ++i) {
+    if (i) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    const int all = runnableOnMachine();
+    if (all < 0) return 0;
+    fewest = std::min(fewest, all - runnableHere());
+  }
+  return std::max(fewest, 0);
+}
+
+int threadsForWork(int64_t flops, int cores, int busy) {
+  const int64_t by_work = std::clamp<int64_t>(flops / kMinWorkPerThread, 1, std::max(cores, 1));
+  const int free_cores = std::max(1, cores - std::max(busy, 0));
+  return static_cast<int>(std::min<int64_t>(by_work, free_cores));
+}
+
+int resolveThreads(int requested, int64_t flops) {
+  if (requested > 0) return requested;
+  if (const char* env = std::getenv("ASC_NUM_THREADS")) {
+    int n = std::atoi(env);
+    if (n > 0) return n;
+  }
+  const int cores = omp_get_num_procs();
+  if (flops < 0) return cores;
+  const int by_work = threadsForWork(flops, cores, 0);
+  return by_work > 1 ? threadsForWork(flops, cores, busyElsewhere()) : 1;
+}
+
+}  // namespace asc::runtime
