@@ -12,9 +12,9 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <fstream>
+#include <string>
 #include <thread>
 
 #include "runtime/session_impl.h"
@@ -30,12 +30,11 @@ constexpr int64_t kMinWorkPerThread = 4'000'000;
 // Threads running or ready to run on the machine now (/proc/loadavg's "running/total"), -1 if
 // unknown.
 int runnableOnMachine() {
-  FILE* f = std::fopen("/proc/loadavg", "r");
-  if (!f) return -1;
+  std::ifstream f("/proc/loadavg");
   double a, b, c;
-  int running = -1, total = 0;
-  if (std::fscanf(f, "%lf %lf %lf %d/%d", &a, &b, &c, &running, &total) != 5) running = -1;
-  std::fclose(f);
+  int running = -1;
+  char slash = 0;
+  if (!(f >> a >> b >> c >> running >> slash) || slash != '/') return -1;
   return running;
 }
 
@@ -46,15 +45,11 @@ int runnableHere() {
   int n = 0;
   while (const dirent* e = readdir(d)) {
     if (e->d_name[0] == '.') continue;
-    char path[64], buf[256];
-    std::snprintf(path, sizeof path, "/proc/self/task/%.20s/stat", e->d_name);
-    FILE* f = std::fopen(path, "r");
-    if (!f) continue;
-    const size_t len = std::fread(buf, 1, sizeof buf - 1, f);
-    std::fclose(f);
-    buf[len] = 0;
-    const char* close = std::strrchr(buf, ')');  // the state follows "(comm) "
-    if (close && close[1] == ' ' && close[2] == 'R') ++n;
+    std::ifstream f(std::string("/proc/self/task/") + e->d_name + "/stat");
+    std::string stat;
+    if (!std::getline(f, stat)) continue;
+    const size_t close = stat.rfind(')');  // the state follows "(comm) "
+    if (close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'R') ++n;
   }
   closedir(d);
   return std::max(n, 1);
