@@ -515,6 +515,14 @@ void listOps(std::ostream& out) {
                d->cannType(), ops::engineName(d->engineKind()), d->summaryText());
 }
 
+// --list_caffe_layers: the Caffe layers from their one declaration (caffe_layers.def), a row
+// "type | IR ops | notes" each (scripts/gen_docs.sh writes docs/caffe.md's table from it).
+void listCaffeLayers(std::ostream& out) {
+  fmt::print(out, "Caffe layer (--framework=0) | IR ops | notes\n");
+  for (const auto& l : frontend::caffeLayers())
+    fmt::print(out, "{} | {} | {}\n", l.type, l.shown, l.notes);
+}
+
 // --compatibility: the matrix of docs/compatibility.md, from the registry and the soc table.
 void printCompatibility(std::ostream& out) {
   const auto& socs = soc::allSocs();
@@ -635,6 +643,10 @@ int main(int argc, const char* const* argv, std::ostream& out) {
   }
   if (opts && opts->list_ops) {
     listOps(out);
+    return 0;
+  }
+  if (opts && opts->list_caffe_layers) {
+    listCaffeLayers(out);
     return 0;
   }
   if (opts && opts->compatibility) {

@@ -159,6 +159,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
   adder("help", "show this help");
   adder("version", "print the asc-tools version");
   adder("list_ops", "list the supported ONNX operators");
+  adder("list_caffe_layers", "list the Caffe layer types atc converts, with their IR ops");
   adder("compatibility", "print the compatibility matrix (Markdown): frameworks, chips, ops");
   adder("list_errors", "list the error codes");
   adder("list_passes", "list the graph passes (names for --fusion_switch_file)");
@@ -178,6 +179,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     o.help = r.count("help") > 0;
     o.version = r.count("version") > 0;
     o.list_ops = r.count("list_ops") > 0;
+    o.list_caffe_layers = r.count("list_caffe_layers") > 0;
     o.compatibility = r.count("compatibility") > 0;
     o.list_errors = r.count("list_errors") > 0;
     o.list_passes = r.count("list_passes") > 0;
@@ -207,6 +209,7 @@ std::string usage() {
       "  --help, --h                      show this help\n"
       "  --version                        print the asc-tools version\n"
       "  --list_ops                       list the supported ONNX operators\n"
+      "  --list_caffe_layers              list the Caffe layer types converted (docs/caffe.md)\n"
       "  --compatibility                  the compatibility matrix: frameworks, chips, ops\n"
       "                                   and their opsets (docs/compatibility.md)\n"
       "  --list_errors                    list the error codes\n"

@@ -16,6 +16,7 @@ struct Options {
   bool help = false;
   bool version = false;
   bool list_ops = false;
+  bool list_caffe_layers = false;
   bool compatibility = false;
   bool list_errors = false;
   bool list_passes = false;

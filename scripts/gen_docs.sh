@@ -29,5 +29,16 @@ atc=${ATC:-$root/build/bin/atc}
   echo '```'
 } > "$root/docs/operators.md"
 "$atc" --compatibility > "$root/docs/compatibility.md"
-echo "wrote docs/error-codes.md docs/operators.md docs/compatibility.md"
+# docs/caffe.md's layer table: `atc --list_caffe_layers` (caffe_layers.def), replacing the rows
+# under the table's header.
+rows=$("$atc" --list_caffe_layers | tail -n +2 |
+  awk -F' [|] ' '{ printf "| %s | %s | %s |\n", $1, $2, $3 }')
+awk -v rows="$rows" '
+  done == 0 && $0 == "| Caffe layer | IR ops | notes |" { print; getline; print; print rows; skip = 1; next }
+  skip == 1 && /^\|/ { next }
+  skip == 1 && /^$/ { skip = 0; done = 1 }
+  skip == 1 { next }
+  { print }
+' "$root/docs/caffe.md" > "$root/docs/caffe.md.tmp" && mv "$root/docs/caffe.md.tmp" "$root/docs/caffe.md"
+echo "wrote docs/error-codes.md docs/operators.md docs/compatibility.md docs/caffe.md (layer table)"
 /usr/bin/env python3 "$root/scripts/gen_counts.py" "$atc"

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "asc/frontend/caffe.h"
+#include "asc/ops/registry.h"
 #include "asc/support/file.h"
 #include "caffe.pb.h"
 #include "frontend/caffe/caffe_converter.h"
@@ -330,4 +331,17 @@ layer { name: "l" type: "Mish" bottom: "data" top: "out" })");
   auto r = frontend::precheckCaffe(odd, "");
   REQUIRE(r.isOk());
   CHECK(r->failed() == 1);
+}
+
+TEST_CASE("every Caffe layer's IR ops are registered ops", "[caffe]") {
+  // caffe_layers.def declares each layer once; what it says a layer writes must exist.
+  REQUIRE(frontend::caffeLayers().size() == frontend::caffe_import::layerTypes().size());
+  for (const auto& l : frontend::caffeLayers()) {
+    INFO(l.type);
+    CHECK_FALSE(l.shown.empty());
+    for (const std::string& op : l.ops) {
+      INFO(op);
+      CHECK(ops::lookup(op) != nullptr);
+    }
+  }
 }

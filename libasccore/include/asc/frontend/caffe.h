@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "asc/asc.h"
 #include "asc/frontend/onnx.h"
@@ -39,6 +40,16 @@ ASC_API Result<ir::Graph> importCaffe(const std::string& prototxt, const std::st
 ASC_API Result<PrecheckReport> precheckCaffe(const std::string& prototxt,
                                              const std::string& caffemodel,
                                              const CaffeImportOptions& opts = {});
+
+/// A Caffe layer type asc-tools converts, as declared once in caffe_layers.def: the IR ops it may
+/// write, and its row of docs/caffe.md (`shown` ops, `notes`).
+struct CaffeLayerInfo {
+  std::string type;
+  std::vector<std::string> ops;
+  std::string shown, notes;
+};
+/// Every Caffe layer type the importer converts, in the order of caffe_layers.def.
+ASC_API const std::vector<CaffeLayerInfo>& caffeLayers();
 
 /// atc --mode=1 --framework=0: the prototxt as JSON (protobuf's JSON form of caffe.NetParameter).
 /// E13001/E13018 when it cannot be read.

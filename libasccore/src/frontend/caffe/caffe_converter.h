@@ -27,9 +27,8 @@ Status unsupported(const caffe::LayerParameter& l, const std::string& msg);
 Result<int64_t> caffeAxis(const caffe::LayerParameter& l, int64_t axis, int64_t r,
                           const char* what = "axis");
 
-/// The layer types Converter::convertLayer takes, the one list the pre-check (atc --mode=3) and
-/// the dispatch both read: a type missing from it is E11009 in both; a listed type the dispatch
-/// lacks is an internal error a unit test catches (caffe_import_test.cpp).
+/// The layer types Converter::convertLayer takes (caffe_layers.def), the one list the pre-check
+/// (atc --mode=3), the dispatch and the docs read: a type missing from it is E11009 in both.
 const std::vector<std::string>& layerTypes();
 bool isLayerType(const std::string& type);
 
@@ -194,28 +193,20 @@ class Converter {
     return std::vector<float>(p, p + v->numel());
   }
 
-  // ---- layers ----
-  Status input(const caffe::LayerParameter& l);
+  // ---- layers: one method per line of caffe_layers.def ----
+  struct Entry;  // a line of caffe_layers.def with its method (caffe_importer.cpp)
+  static const Entry* entry(const std::string& type);
+#define CAFFE_LAYER(Type, Method, Tops, Weights, Ops, Shown, Notes) \
+  Status Method(const caffe::LayerParameter& l);
+#include "caffe_layers.def"
+#undef CAFFE_LAYER
+  // helpers the methods share
   Status addInput(const std::string& name, ir::Shape shape);
-  Status convolution(const caffe::LayerParameter& l, bool deconv);
-  Status pooling(const caffe::LayerParameter& l);
-  Status innerProduct(const caffe::LayerParameter& l);
-  Status batchNorm(const caffe::LayerParameter& l);
+  Status convolutionLike(const caffe::LayerParameter& l, bool deconv);
   Status scale(const caffe::LayerParameter& l, bool bias_only);
-  Status eltwise(const caffe::LayerParameter& l);
-  Status reshape(const caffe::LayerParameter& l);
-  Status flatten(const caffe::LayerParameter& l);
-  Status slice(const caffe::LayerParameter& l);
-  Status crop(const caffe::LayerParameter& l);
-  Status argmax(const caffe::LayerParameter& l);
-  Status mvn(const caffe::LayerParameter& l);
-  Status detectionOutput(const caffe::LayerParameter& l);  // caffe_ssd.cpp
   Status lrnWithinChannel(const caffe::LayerParameter& l);
   Status power(const caffe::LayerParameter& l, float power, float scale, float shift);
   Status expLog(const caffe::LayerParameter& l, bool is_log);
-  Status prelu(const caffe::LayerParameter& l);
-  Status normalize(const caffe::LayerParameter& l);
-  Status priorBox(const caffe::LayerParameter& l);
   Status convertLayer(const caffe::LayerParameter& l);
   void mergeBatchNormScale();
 

@@ -89,13 +89,36 @@ Status Converter::input(const caffe::LayerParameter& l) {
   return Status::ok();
 }
 
+// ---- the layer table (caffe_layers.def) ----
+
+enum class Tops { One, Any };
+enum class Weights { Blobs, None };
+
+struct Converter::Entry {
+  const char* type;
+  Status (Converter::*convert)(const caffe::LayerParameter&);
+  Tops tops;
+  Weights weights;
+};
+
+const Converter::Entry* Converter::entry(const std::string& type) {
+  static const Entry kEntries[] = {
+#define CAFFE_LAYER(Type, Method, TopsKind, WeightsKind, Ops, Shown, Notes) \
+  {#Type, &Converter::Method, Tops::TopsKind, Weights::WeightsKind},
+#include "caffe_layers.def"
+#undef CAFFE_LAYER
+  };
+  for (const Entry& e : kEntries)
+    if (type == e.type) return &e;
+  return nullptr;
+}
+
 const std::vector<std::string>& layerTypes() {
-  static const std::vector<std::string> kTypes = {
-      "Input", "Split",   "Silence", "Convolution", "Deconvolution", "InnerProduct",   "BatchNorm",
-      "Scale", "Bias",    "PReLU",   "Normalize",   "PriorBox",      "Pooling",        "ReLU",
-      "ELU",   "Sigmoid", "TanH",    "AbsVal",      "Dropout",       "Power",          "Exp",
-      "Log",   "LRN",     "Softmax", "Concat",      "Eltwise",       "Flatten",        "Reshape",
-      "Slice", "Permute", "Crop",    "ArgMax",      "MVN",           "DetectionOutput"};
+  static const std::vector<std::string> kTypes = [] {
+    std::vector<std::string> v;
+    for (const auto& l : caffeLayers()) v.push_back(l.type);
+    return v;
+  }();
   return kTypes;
 }
 
@@ -106,136 +129,126 @@ bool isLayerType(const std::string& type) {
 
 Status Converter::convertLayer(const caffe::LayerParameter& l) {
   layer_tops_.clear();
-  const std::string& t = l.type();
-  if (!isLayerType(t))
+  const Entry* e = entry(l.type());
+  if (!e)
     return Status::error(ErrorCode::UnsupportedOp,
                          "unsupported Caffe layer '{}' of type '{}' (E11009: no Caffe parser is "
                          "registered for this layer type); see docs/caffe.md for the supported "
                          "layers",
-                         l.name(), t);
-  auto tops = [&](int n) -> Status {
-    if (l.top_size() != n)
-      return invalid(l, fmt::format("has {} tops, the layer gives {}", l.top_size(), n));
-    return Status::ok();
-  };
-  auto noWeights = [&]() -> Status {
+                         l.name(), l.type());
+  if (e->tops == Tops::One && l.top_size() != 1)
+    return invalid(l, fmt::format("has {} tops, the layer gives 1", l.top_size()));
+  if (e->weights == Weights::None) {
     auto it = weights_.find(l.name());
     if ((it != weights_.end() && it->second->size()) || l.blobs_size())
       return invalid(l, fmt::format("has weight blobs in {}, but a {} layer takes none; the "
                                     "caffemodel does not match the prototxt",
-                                    source_, t));
-    return Status::ok();
-  };
-  if (t == "Input") return input(l);
-  if (t == "Split") {
-    // Every top is the bottom. Split reads nothing itself: a bottom whose tops no layer reads
-    // stays a net output, as in Caffe (a net may end in a Split).
-    const bool read_before =
-        l.bottom_size() > 0 && blobs_.count(l.bottom(0)) && consumed_.count(blobs_.at(l.bottom(0)));
-    ASC_TRY(ir::Value * x, bottom(l, 0));
-    if (!read_before) consumed_.erase(x);
-    for (const auto& name : l.top()) blobs_[name] = x;
-    return Status::ok();
+                                    source_, l.type()));
   }
-  if (t == "Silence") {
-    for (int i = 0; i < l.bottom_size(); ++i) ASC_RETURN_IF_ERROR(bottom(l, i).status());
-    return Status::ok();
+  return (this->*(e->convert))(l);
+}
+
+// ---- the layers converted here; the larger ones are in caffe_layers.cpp ----
+
+Status Converter::splitLayer(const caffe::LayerParameter& l) {
+  // Every top is the bottom. Split reads nothing itself: a bottom whose tops no layer reads
+  // stays a net output, as in Caffe (a net may end in a Split).
+  const bool read_before =
+      l.bottom_size() > 0 && blobs_.count(l.bottom(0)) && consumed_.count(blobs_.at(l.bottom(0)));
+  ASC_TRY(ir::Value * x, bottom(l, 0));
+  if (!read_before) consumed_.erase(x);
+  for (const auto& name : l.top()) blobs_[name] = x;
+  return Status::ok();
+}
+
+Status Converter::silenceLayer(const caffe::LayerParameter& l) {
+  for (int i = 0; i < l.bottom_size(); ++i) ASC_RETURN_IF_ERROR(bottom(l, i).status());
+  return Status::ok();
+}
+
+Status Converter::convolution(const caffe::LayerParameter& l) { return convolutionLike(l, false); }
+Status Converter::deconvolution(const caffe::LayerParameter& l) { return convolutionLike(l, true); }
+Status Converter::scaleLayer(const caffe::LayerParameter& l) { return scale(l, false); }
+Status Converter::biasLayer(const caffe::LayerParameter& l) { return scale(l, true); }
+
+Status Converter::reluLayer(const caffe::LayerParameter& l) {
+  const float slope = l.relu_param().negative_slope();
+  if (slope == 0.f) return unary(l, "Relu");
+  ir::Attrs a;
+  a.set("alpha", slope);
+  return unary(l, "LeakyRelu", std::move(a));
+}
+
+Status Converter::eluLayer(const caffe::LayerParameter& l) {
+  ir::Attrs a;
+  a.set("alpha", l.elu_param().alpha());
+  return unary(l, "Elu", std::move(a));
+}
+
+Status Converter::sigmoidLayer(const caffe::LayerParameter& l) { return unary(l, "Sigmoid"); }
+Status Converter::tanhLayer(const caffe::LayerParameter& l) { return unary(l, "Tanh"); }
+Status Converter::absValLayer(const caffe::LayerParameter& l) { return unary(l, "Abs"); }
+// Inference: Caffe scales at training time.
+Status Converter::dropoutLayer(const caffe::LayerParameter& l) { return unary(l, "Identity"); }
+
+Status Converter::powerLayer(const caffe::LayerParameter& l) {
+  return power(l, l.power_param().power(), l.power_param().scale(), l.power_param().shift());
+}
+Status Converter::expLayer(const caffe::LayerParameter& l) { return expLog(l, false); }
+Status Converter::logLayer(const caffe::LayerParameter& l) { return expLog(l, true); }
+
+Status Converter::lrnLayer(const caffe::LayerParameter& l) {
+  const auto& p = l.lrn_param();
+  if (p.local_size() % 2 == 0) return invalid(l, "local_size must be odd");
+  if (p.norm_region() != caffe::LRNParameter::ACROSS_CHANNELS) return lrnWithinChannel(l);
+  ir::Attrs a;
+  a.set("size", int64_t{p.local_size()});
+  a.set("alpha", p.alpha());
+  a.set("beta", p.beta());
+  a.set("bias", p.k());
+  return unary(l, "LRN", std::move(a));
+}
+
+Status Converter::softmaxLayer(const caffe::LayerParameter& l) {
+  ASC_TRY(ir::Value * x, bottom(l, 0));
+  ASC_TRY(int64_t axis,
+          caffeAxis(l, l.softmax_param().axis(), static_cast<int64_t>(x->shape.size())));
+  ir::Attrs a;
+  a.set("axis", axis);
+  return unaryOn(l, x, "Softmax", std::move(a));
+}
+
+Status Converter::concatLayer(const caffe::LayerParameter& l) {
+  std::vector<ir::Value*> xs;
+  for (int i = 0; i < l.bottom_size(); ++i) {
+    ASC_TRY(ir::Value * v, bottom(l, i));
+    xs.push_back(v);
   }
-  const bool multi_top = t == "Slice";
-  if (!multi_top) ASC_RETURN_IF_ERROR(tops(1));
-  if (t == "Convolution") return convolution(l, false);
-  if (t == "Deconvolution") return convolution(l, true);
-  if (t == "InnerProduct") return innerProduct(l);
-  if (t == "BatchNorm") return batchNorm(l);
-  if (t == "Scale") return scale(l, false);
-  if (t == "Bias") return scale(l, true);
-  if (t == "PReLU") return prelu(l);
-  if (t == "Normalize") return normalize(l);
-  ASC_RETURN_IF_ERROR(noWeights());
-  if (t == "PriorBox") return priorBox(l);
-  if (t == "Pooling") return pooling(l);
-  if (t == "ReLU") {
-    const float slope = l.relu_param().negative_slope();
-    if (slope == 0.f) return unary(l, "Relu");
-    ir::Attrs a;
-    a.set("alpha", slope);
-    return unary(l, "LeakyRelu", std::move(a));
+  if (xs.empty()) return invalid(l, "has no bottoms");
+  const auto& p = l.concat_param();
+  const int64_t raw = p.has_axis() || !p.has_concat_dim() ? p.axis() : p.concat_dim();
+  ASC_TRY(int64_t axis, caffeAxis(l, raw, static_cast<int64_t>(xs[0]->shape.size())));
+  ir::Attrs a;
+  a.set("axis", axis);
+  return node(l, "Concat", xs, {top(l, 0)}, std::move(a)).status();
+}
+
+Status Converter::permuteLayer(const caffe::LayerParameter& l) {
+  ASC_TRY(ir::Value * x, bottom(l, 0));
+  const int64_t r = static_cast<int64_t>(x->shape.size());
+  std::vector<int64_t> perm;
+  std::vector<bool> seen(r, false);
+  for (auto o : l.permute_param().order()) {
+    if (o >= r || seen[o])
+      return invalid(l, fmt::format("order names axis {} twice or out of range", o));
+    seen[o] = true;
+    perm.push_back(o);
   }
-  if (t == "ELU") {
-    ir::Attrs a;
-    a.set("alpha", l.elu_param().alpha());
-    return unary(l, "Elu", std::move(a));
-  }
-  if (t == "Sigmoid") return unary(l, "Sigmoid");
-  if (t == "TanH") return unary(l, "Tanh");
-  if (t == "AbsVal") return unary(l, "Abs");
-  if (t == "Dropout") return unary(l, "Identity");  // inference: Caffe scales at training time
-  if (t == "Power")
-    return power(l, l.power_param().power(), l.power_param().scale(), l.power_param().shift());
-  if (t == "Exp") return expLog(l, false);
-  if (t == "Log") return expLog(l, true);
-  if (t == "LRN") {
-    const auto& p = l.lrn_param();
-    if (p.local_size() % 2 == 0) return invalid(l, "local_size must be odd");
-    if (p.norm_region() != caffe::LRNParameter::ACROSS_CHANNELS) return lrnWithinChannel(l);
-    ir::Attrs a;
-    a.set("size", int64_t{p.local_size()});
-    a.set("alpha", p.alpha());
-    a.set("beta", p.beta());
-    a.set("bias", p.k());
-    return unary(l, "LRN", std::move(a));
-  }
-  if (t == "Softmax") {
-    ASC_TRY(ir::Value * x, bottom(l, 0));
-    ASC_TRY(int64_t axis,
-            caffeAxis(l, l.softmax_param().axis(), static_cast<int64_t>(x->shape.size())));
-    ir::Attrs a;
-    a.set("axis", axis);
-    return unaryOn(l, x, "Softmax", std::move(a));
-  }
-  if (t == "Concat") {
-    std::vector<ir::Value*> xs;
-    for (int i = 0; i < l.bottom_size(); ++i) {
-      ASC_TRY(ir::Value * v, bottom(l, i));
-      xs.push_back(v);
-    }
-    if (xs.empty()) return invalid(l, "has no bottoms");
-    const auto& p = l.concat_param();
-    const int64_t raw = p.has_axis() || !p.has_concat_dim() ? p.axis() : p.concat_dim();
-    ASC_TRY(int64_t axis, caffeAxis(l, raw, static_cast<int64_t>(xs[0]->shape.size())));
-    ir::Attrs a;
-    a.set("axis", axis);
-    ASC_TRY(ir::Node * n, node(l, "Concat", xs, {top(l, 0)}, std::move(a)));
-    (void)n;
-    return Status::ok();
-  }
-  if (t == "Eltwise") return eltwise(l);
-  if (t == "Flatten") return flatten(l);
-  if (t == "Reshape") return reshape(l);
-  if (t == "Slice") return slice(l);
-  if (t == "Permute") {
-    ASC_TRY(ir::Value * x, bottom(l, 0));
-    const int64_t r = static_cast<int64_t>(x->shape.size());
-    std::vector<int64_t> perm;
-    std::vector<bool> seen(r, false);
-    for (auto o : l.permute_param().order()) {
-      if (o >= r || seen[o])
-        return invalid(l, fmt::format("order names axis {} twice or out of range", o));
-      seen[o] = true;
-      perm.push_back(o);
-    }
-    for (int64_t i = 0; i < r; ++i)
-      if (!seen[i]) perm.push_back(i);  // Caffe keeps the unnamed axes in order
-    ir::Attrs a;
-    a.set("perm", perm);
-    return unaryOn(l, x, "Transpose", std::move(a));
-  }
-  if (t == "Crop") return crop(l);
-  if (t == "ArgMax") return argmax(l);
-  if (t == "MVN") return mvn(l);
-  if (t == "DetectionOutput") return detectionOutput(l);
-  return Status::error(ErrorCode::Internal,
-                       "Caffe layer type '{}' is listed (layerTypes) but not converted", t);
+  for (int64_t i = 0; i < r; ++i)
+    if (!seen[i]) perm.push_back(i);  // Caffe keeps the unnamed axes in order
+  ir::Attrs a;
+  a.set("perm", perm);
+  return unaryOn(l, x, "Transpose", std::move(a));
 }
 
 // BatchNorm followed by Scale (Caffe's pair for one batch normalization) becomes one
@@ -352,6 +365,32 @@ Result<ir::Graph> Converter::run() {
 }
 
 }  // namespace caffe_import
+
+const std::vector<CaffeLayerInfo>& caffeLayers() {
+  static const std::vector<CaffeLayerInfo> kLayers = [] {
+    auto words = [](const char* text) {
+      std::vector<std::string> out;
+      std::string w;
+      for (const char* p = text;; ++p) {
+        if (*p && *p != ' ') {
+          w += *p;
+          continue;
+        }
+        if (!w.empty()) out.push_back(std::move(w));
+        w.clear();
+        if (!*p) break;
+      }
+      return out;
+    };
+    return std::vector<CaffeLayerInfo>{
+#define CAFFE_LAYER(Type, Method, TopsKind, WeightsKind, Ops, Shown, Notes) \
+  {#Type, words(Ops), Shown, Notes},
+#include "caffe_layers.def"
+#undef CAFFE_LAYER
+    };
+  }();
+  return kLayers;
+}
 
 Result<ir::Graph> importCaffe(const std::string& prototxt, const std::string& caffemodel,
                               const CaffeImportOptions& opts) {

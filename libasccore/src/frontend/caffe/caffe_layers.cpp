@@ -1,7 +1,8 @@
-// caffe_layers.cpp: one converter per Caffe layer type with parameters (Convolution, Pooling,
-// InnerProduct, BatchNorm, Scale, Eltwise, Reshape, ...), each writing IR nodes through
-// Converter::node so they are named after the layer and shape-inferred at once. The formulas are
-// Caffe's (pooling rounding and divisors, BatchNorm's scale factor, Exp/Log/Power bases).
+// caffe_layers.cpp: the converters of the Caffe layer types with parameters (Convolution, Pooling,
+// InnerProduct, Eltwise, Reshape, Slice, Crop, ArgMax, Power, Exp, Log, PReLU; the normalizing ones
+// are caffe_norm.cpp, SSD's caffe_ssd.cpp), each writing IR nodes through Converter::node so they
+// are named after the layer and shape-inferred at once. The formulas are Caffe's (pooling rounding
+// and divisors, BatchNorm's scale factor, Exp/Log/Power bases).
 #include <cmath>
 
 #include "caffe_converter.h"
@@ -40,7 +41,7 @@ int64_t caffePoolDim(int64_t in, int64_t k, int64_t s, int64_t p, bool ceil_mode
 
 }  // namespace
 
-Status Converter::convolution(const caffe::LayerParameter& l, bool deconv) {
+Status Converter::convolutionLike(const caffe::LayerParameter& l, bool deconv) {
   const auto& p = l.convolution_param();
   ASC_TRY(ir::Value * x, bottom(l, 0));
   if (l.bottom_size() != 1 || l.top_size() != 1)
@@ -211,102 +212,6 @@ Status Converter::innerProduct(const caffe::LayerParameter& l) {
   ra.set("shape", shape);
   ASC_TRY(ir::Node * rn, node(l, "Reshape", {flat}, {top(l, 0)}, std::move(ra)));
   (void)rn;
-  return Status::ok();
-}
-
-Status Converter::batchNorm(const caffe::LayerParameter& l) {
-  ASC_TRY(ir::Value * x, bottom(l, 0));
-  if (x->shape.size() < 2) return invalid(l, "the input needs a channel axis");
-  const int64_t c = x->shape[1];
-  ASC_TRY(auto blobs, layerBlobs(l, 3, 3));
-  ASC_TRY(ir::Value * mean, weight(l, *blobs[0], 0, {c}));
-  ASC_TRY(ir::Value * var, weight(l, *blobs[1], 1, {c}));
-  ASC_TRY(ir::Value * f, weight(l, *blobs[2], 2, {1}));
-  // Caffe stores running sums: the statistics are blob / scale factor (0 means none yet).
-  const float factor = blobFloats(f)[0];
-  const float inv = factor == 0.f ? 0.f : 1.f / factor;
-  std::vector<float> m = blobFloats(mean), v = blobFloats(var);
-  for (auto& e : m) e *= inv;
-  for (auto& e : v) e *= inv;
-  ir::Value* mv = constant(l.name() + "/mean", {c}, m);
-  ir::Value* vv = constant(l.name() + "/variance", {c}, v);
-  ir::Value* sv = constant(l.name() + "/scale", {c}, std::vector<float>(c, 1.f));
-  ir::Value* bv = constant(l.name() + "/bias", {c}, std::vector<float>(c, 0.f));
-  ir::Attrs a;
-  a.set("epsilon", l.batch_norm_param().eps());
-  ASC_TRY(ir::Node * n,
-          node(l, "BatchNormalization", {x, sv, bv, mv, vv}, {top(l, 0)}, std::move(a)));
-  (void)n;
-  return Status::ok();
-}
-
-// Scale (x * s [+ b]) and Bias (x + b): s and b cover the dims [axis, axis + num_axes) of x and
-// are broadcast over the rest; from the layer's blobs, or from a second bottom.
-Status Converter::scale(const caffe::LayerParameter& l, bool bias_only) {
-  ASC_TRY(ir::Value * x, bottom(l, 0));
-  const int64_t r = static_cast<int64_t>(x->shape.size());
-  const int64_t axis_raw = bias_only ? l.bias_param().axis() : l.scale_param().axis();
-  const int64_t num_axes = bias_only ? l.bias_param().num_axes() : l.scale_param().num_axes();
-  const bool bias_term = bias_only || l.scale_param().bias_term();
-  ir::Value* factor = nullptr;
-  ir::Value* second = nullptr;
-  if (l.bottom_size() > 1) {
-    ASC_TRY(second, bottom(l, 1));
-  }
-  ASC_TRY(int64_t axis, caffeAxis(l, axis_raw, r == 0 ? 1 : r));
-  ir::Shape pshape;
-  if (second) {
-    pshape = second->shape;
-    if (axis + static_cast<int64_t>(pshape.size()) > r)
-      return invalid(l, "the second bottom has too many axes");
-  } else {
-    int64_t end = num_axes < 0 ? r : axis + num_axes;
-    if (num_axes < -1 || end > r)
-      return invalid(l, fmt::format("num_axes {} does not fit the input", num_axes));
-    pshape.assign(x->shape.begin() + axis, x->shape.begin() + end);
-  }
-  ir::Shape bshape = pshape;  // broadcast form: trailing 1s up to the input's rank
-  while (static_cast<int64_t>(bshape.size()) + axis < r) bshape.push_back(1);
-  const int want_blobs =
-      (second ? 0 : 1) + (bias_only ? 0 : (bias_term ? 1 : 0)) - (bias_only && second ? 1 : 0);
-  std::vector<const caffe::BlobProto*> blobs;
-  if (want_blobs > 0) {
-    ASC_TRY(blobs, layerBlobs(l, want_blobs, want_blobs));
-  }
-  size_t next = 0;
-  ir::Value* cur = x;
-  auto reshaped = [&](ir::Value* v) -> Result<ir::Value*> {
-    if (v->shape == bshape) return v;
-    ir::Attrs ra;
-    ra.set("shape", std::vector<int64_t>(bshape.begin(), bshape.end()));
-    ir::Value* o = temp(l.name() + "/reshape");
-    ASC_TRY(ir::Node * rn, node(l, "Reshape", {v}, {o}, std::move(ra)));
-    (void)rn;
-    return o;
-  };
-  ir::Value* out = top(l, 0);
-  if (!bias_only) {
-    if (second) {
-      ASC_TRY(factor, reshaped(second));
-    } else {
-      ASC_TRY(factor, weight(l, *blobs[next], static_cast<int>(next), bshape));
-      ++next;
-    }
-    ir::Value* prod = bias_term ? temp(l.name() + "/mul") : out;
-    ASC_TRY(ir::Node * mn, node(l, "Mul", {cur, factor}, {prod}));
-    (void)mn;
-    cur = prod;
-  }
-  if (bias_term) {
-    ir::Value* b;
-    if (bias_only && second) {
-      ASC_TRY(b, reshaped(second));
-    } else {
-      ASC_TRY(b, weight(l, *blobs[next], static_cast<int>(next), bshape));
-    }
-    ASC_TRY(ir::Node * an, node(l, "Add", {cur, b}, {out}));
-    (void)an;
-  }
   return Status::ok();
 }
 
@@ -586,182 +491,6 @@ Status Converter::prelu(const caffe::LayerParameter& l) {
   ASC_TRY(ir::Value * slope, weight(l, *blobs[0], 0, s));
   ASC_TRY(ir::Node * n, node(l, "PRelu", {x, slope}, {top(l, 0)}));
   (void)n;
-  return Status::ok();
-}
-
-// SSD's Normalize: x / sqrt(sum of squares + eps) over the channels (or the whole sample with
-// across_spatial), times a learned scale per channel (or one shared).
-Status Converter::normalize(const caffe::LayerParameter& l) {
-  const auto& p = l.norm_param();
-  ASC_TRY(ir::Value * x, bottom(l, 0));
-  if (x->shape.size() != 4) return unsupported(l, "input of rank other than 4");
-  const int64_t c = x->shape[1];
-  ASC_TRY(auto blobs, layerBlobs(l, 1, 1));
-  ASC_TRY(ir::Value * s,
-          weight(l, *blobs[0], 0, p.channel_shared() ? ir::Shape{1} : ir::Shape{c, 1, 1}));
-  ir::Attrs ra;
-  ra.set("axes", p.across_spatial() ? std::vector<int64_t>{1, 2, 3} : std::vector<int64_t>{1});
-  ra.set("keepdims", int64_t{1});
-  ir::Value* ss = temp(l.name() + "/sumsq");
-  ASC_TRY(ir::Node * n1, node(l, "ReduceSumSquare", {x}, {ss}, std::move(ra)));
-  ir::Value* se = temp(l.name() + "/eps");
-  ASC_TRY(ir::Node * n2, node(l, "Add", {ss, constant(l.name() + "/eps", {}, {p.eps()})}, {se}));
-  ir::Value* nr = temp(l.name() + "/norm");
-  ASC_TRY(ir::Node * n3, node(l, "Sqrt", {se}, {nr}));
-  ir::Value* dv = temp(l.name() + "/div");
-  ASC_TRY(ir::Node * n4, node(l, "Div", {x, nr}, {dv}));
-  ASC_TRY(ir::Node * n5, node(l, "Mul", {dv, s}, {top(l, 0)}));
-  (void)n1, (void)n2, (void)n3, (void)n4, (void)n5;
-  return Status::ok();
-}
-
-// SSD's PriorBox: the default boxes of a feature map, which depend only on shapes and parameters,
-// so they are computed here into a constant [1, 2, H * W * priors * 4]: the boxes (xmin, ymin,
-// xmax, ymax, relative to the image), then their variances.
-Status Converter::priorBox(const caffe::LayerParameter& l) {
-  const auto& p = l.prior_box_param();
-  ASC_TRY(ir::Value * feat, bottom(l, 0));
-  ir::Value* img = nullptr;
-  if (l.bottom_size() > 1) {
-    ASC_TRY(img, bottom(l, 1));
-  }
-  if (feat->shape.size() != 4 || (img && img->shape.size() != 4))
-    return invalid(l, "its bottoms must be 4-D (feature map, image)");
-  if (p.min_size_size() == 0) return invalid(l, "min_size is required");
-  if (p.max_size_size() && p.max_size_size() != p.min_size_size())
-    return invalid(l, "max_size takes one value per min_size");
-  const int64_t lh = feat->shape[2], lw = feat->shape[3];
-  float img_h = p.has_img_h() ? p.img_h() : p.img_size(),
-        img_w = p.has_img_w() ? p.img_w() : p.img_size();
-  if (img_h == 0 || img_w == 0) {
-    if (!img) return invalid(l, "give img_size (or img_h/img_w), or the image as a second bottom");
-    img_h = static_cast<float>(img->shape[2]);
-    img_w = static_cast<float>(img->shape[3]);
-  }
-  float step_h = p.has_step_h() ? p.step_h() : p.step(),
-        step_w = p.has_step_w() ? p.step_w() : p.step();
-  if (step_h == 0 || step_w == 0) {
-    step_h = img_h / static_cast<float>(lh);
-    step_w = img_w / static_cast<float>(lw);
-  }
-  std::vector<float> ratios{1.f};
-  for (float r : p.aspect_ratio()) {
-    if (!(r > 0.f)) return invalid(l, fmt::format("aspect_ratio {} must be positive", r));
-    bool seen = false;
-    for (float e : ratios) seen |= std::fabs(r - e) < 1e-6f;
-    if (seen) continue;
-    ratios.push_back(r);
-    if (p.flip()) ratios.push_back(1.f / r);
-  }
-  const int64_t priors =
-      static_cast<int64_t>(ratios.size()) * p.min_size_size() + p.max_size_size();
-  const int64_t count = lh * lw * priors * 4;
-  if (count > (int64_t{1} << 28)) return invalid(l, "too many prior boxes");
-  if (p.variance_size() != 0 && p.variance_size() != 1 && p.variance_size() != 4)
-    return invalid(l, "variance takes 1 or 4 values");
-  std::vector<float> out(static_cast<size_t>(2 * count));
-  size_t k = 0;
-  auto box = [&](float cx, float cy, float bw, float bh) {
-    const float v[4] = {(cx - bw / 2) / img_w, (cy - bh / 2) / img_h, (cx + bw / 2) / img_w,
-                        (cy + bh / 2) / img_h};
-    for (float e : v) out[k++] = p.clip() ? std::min(std::max(e, 0.f), 1.f) : e;
-  };
-  for (int64_t h = 0; h < lh; ++h)
-    for (int64_t w = 0; w < lw; ++w) {
-      const float cx = (static_cast<float>(w) + p.offset()) * step_w;
-      const float cy = (static_cast<float>(h) + p.offset()) * step_h;
-      for (int s = 0; s < p.min_size_size(); ++s) {
-        const float mn = p.min_size(s);
-        if (!(mn > 0.f)) return invalid(l, "min_size must be positive");
-        box(cx, cy, mn, mn);
-        if (p.max_size_size()) {
-          const float mx = p.max_size(s);
-          if (!(mx > mn)) return invalid(l, "max_size must be above min_size");
-          box(cx, cy, std::sqrt(mn * mx), std::sqrt(mn * mx));
-        }
-        for (float r : ratios)
-          if (std::fabs(r - 1.f) >= 1e-6f) box(cx, cy, mn * std::sqrt(r), mn / std::sqrt(r));
-      }
-    }
-  for (int64_t i = 0; i < count; ++i)
-    out[k++] = p.variance_size() == 0   ? 0.1f
-               : p.variance_size() == 1 ? p.variance(0)
-                                        : p.variance(static_cast<int>(i % 4));
-  // The boxes are a constant: the top blob is that constant (no node runs).
-  ir::Value* c = constant(l.top(0), {1, 2, count}, out);
-  blobs_[l.top(0)] = c;
-  return Status::ok();
-}
-
-// MVN: Caffe's mean-variance normalization over each map (or each sample, across_channels):
-// y = x - mean, divided by (sqrt(variance) + eps) with normalize_variance. Built from the IR's
-// ops so that eps sits where Caffe puts it (on the standard deviation).
-Status Converter::mvn(const caffe::LayerParameter& l) {
-  ASC_TRY(ir::Value * x, bottom(l, 0));
-  const auto& p = l.mvn_param();
-  std::vector<int64_t> axes;
-  for (int64_t i = p.across_channels() ? 1 : 2; i < static_cast<int64_t>(x->shape.size()); ++i)
-    axes.push_back(i);
-  if (axes.empty())
-    return invalid(l, fmt::format("its bottom of shape [{}] has no dims to normalize over",
-                                  ir::shapeToString(x->shape)));
-  auto mean = [&](ir::Value* v, const char* what) -> Result<ir::Value*> {
-    ir::Attrs a;
-    a.set("axes", axes);
-    a.set("keepdims", int64_t{1});
-    ir::Value* m = temp(l.name() + "/" + what);
-    ASC_TRY(ir::Node * n, node(l, "ReduceMean", {v}, {m}, std::move(a)));
-    (void)n;
-    return m;
-  };
-  ASC_TRY(ir::Value * mu, mean(x, "mean"));
-  if (!p.normalize_variance()) {
-    ASC_TRY(ir::Node * n, node(l, "Sub", {x, mu}, {top(l, 0)}));
-    (void)n;
-    return Status::ok();
-  }
-  ir::Value* d = temp(l.name() + "/centered");
-  ASC_TRY(ir::Node * sub, node(l, "Sub", {x, mu}, {d}));
-  ir::Value* sq = temp(l.name() + "/squared");
-  ASC_TRY(ir::Node * mul, node(l, "Mul", {d, d}, {sq}));
-  ASC_TRY(ir::Value * var, mean(sq, "variance"));
-  ir::Value* sd = temp(l.name() + "/std");
-  ASC_TRY(ir::Node * root, node(l, "Sqrt", {var}, {sd}));
-  ir::Value* den = temp(l.name() + "/std_eps");
-  ASC_TRY(ir::Node * add, node(l, "Add", {sd, constant(l.name() + "/eps", {}, {p.eps()})}, {den}));
-  ASC_TRY(ir::Node * div, node(l, "Div", {d, den}, {top(l, 0)}));
-  (void)sub, (void)mul, (void)root, (void)add, (void)div;
-  return Status::ok();
-}
-
-// LRN over a local_size x local_size window of each map (WITHIN_CHANNEL), as Caffe builds it:
-// the squares averaged over the window (zero padding counted, (local_size - 1) / 2 each side),
-// then x * (1 + alpha * average)^-beta. (Caffe's k is not used in this mode.)
-Status Converter::lrnWithinChannel(const caffe::LayerParameter& l) {
-  ASC_TRY(ir::Value * x, bottom(l, 0));
-  if (x->shape.size() != 4)
-    return invalid(l, fmt::format("WITHIN_CHANNEL needs a 4-D bottom, it is [{}]",
-                                  ir::shapeToString(x->shape)));
-  const auto& p = l.lrn_param();
-  const int64_t size = p.local_size(), pad = (size - 1) / 2;
-  ir::Value* sq = temp(l.name() + "/squared");
-  ASC_TRY(ir::Node * mul, node(l, "Mul", {x, x}, {sq}));
-  ir::Attrs a;
-  a.set("kernel_shape", std::vector<int64_t>{size, size});
-  a.set("pads", std::vector<int64_t>{pad, pad, pad, pad});
-  a.set("count_include_pad", int64_t{1});
-  ir::Value* avg = temp(l.name() + "/window_mean");
-  ASC_TRY(ir::Node * pool, node(l, "AveragePool", {sq}, {avg}, std::move(a)));
-  ir::Value* scaled = temp(l.name() + "/scaled");
-  ASC_TRY(ir::Node * scale,
-          node(l, "Mul", {avg, constant(l.name() + "/alpha", {}, {p.alpha()})}, {scaled}));
-  ir::Value* base = temp(l.name() + "/base");
-  ASC_TRY(ir::Node * add, node(l, "Add", {scaled, constant(l.name() + "/one", {}, {1.f})}, {base}));
-  ir::Value* factor = temp(l.name() + "/factor");
-  ASC_TRY(ir::Node * pow,
-          node(l, "Pow", {base, constant(l.name() + "/minus_beta", {}, {-p.beta()})}, {factor}));
-  ASC_TRY(ir::Node * out, node(l, "Mul", {x, factor}, {top(l, 0)}));
-  (void)mul, (void)pool, (void)scale, (void)add, (void)pow, (void)out;
   return Status::ok();
 }
 
