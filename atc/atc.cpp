@@ -523,6 +523,14 @@ void listCaffeLayers(std::ostream& out) {
     fmt::print(out, "{} | {} | {}\n", l.type, l.shown, l.notes);
 }
 
+// --list_tf_ops: the TensorFlow op types from their one declaration (the converter table), a row
+// "type | IR ops | notes" each (scripts/gen_docs.sh writes docs/tensorflow.md's table from it).
+void listTfOps(std::ostream& out) {
+  fmt::print(out, "TensorFlow op (--framework=3) | IR ops | notes\n");
+  for (const auto& o : frontend::tfOps())
+    fmt::print(out, "{} | {} | {}\n", o.type, o.shown, o.notes);
+}
+
 // --compatibility: the matrix of docs/compatibility.md, from the registry and the soc table.
 void printCompatibility(std::ostream& out) {
   const auto& socs = soc::allSocs();
@@ -647,6 +655,10 @@ int main(int argc, const char* const* argv, std::ostream& out) {
   }
   if (opts && opts->list_caffe_layers) {
     listCaffeLayers(out);
+    return 0;
+  }
+  if (opts && opts->list_tf_ops) {
+    listTfOps(out);
     return 0;
   }
   if (opts && opts->compatibility) {

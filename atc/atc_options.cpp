@@ -160,6 +160,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
   adder("version", "print the asc-tools version");
   adder("list_ops", "list the supported ONNX operators");
   adder("list_caffe_layers", "list the Caffe layer types atc converts, with their IR ops");
+  adder("list_tf_ops", "list the TensorFlow op types atc converts, with their IR ops");
   adder("compatibility", "print the compatibility matrix (Markdown): frameworks, chips, ops");
   adder("list_errors", "list the error codes");
   adder("list_passes", "list the graph passes (names for --fusion_switch_file)");
@@ -180,6 +181,7 @@ Result<Options> parseOptions(int argc, const char* const* argv) {
     o.version = r.count("version") > 0;
     o.list_ops = r.count("list_ops") > 0;
     o.list_caffe_layers = r.count("list_caffe_layers") > 0;
+    o.list_tf_ops = r.count("list_tf_ops") > 0;
     o.compatibility = r.count("compatibility") > 0;
     o.list_errors = r.count("list_errors") > 0;
     o.list_passes = r.count("list_passes") > 0;
@@ -210,6 +212,8 @@ std::string usage() {
       "  --version                        print the asc-tools version\n"
       "  --list_ops                       list the supported ONNX operators\n"
       "  --list_caffe_layers              list the Caffe layer types converted (docs/caffe.md)\n"
+      "  --list_tf_ops                    list the TensorFlow op types converted\n"
+      "                                   (docs/tensorflow.md)\n"
       "  --compatibility                  the compatibility matrix: frameworks, chips, ops\n"
       "                                   and their opsets (docs/compatibility.md)\n"
       "  --list_errors                    list the error codes\n"

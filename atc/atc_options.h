@@ -17,6 +17,7 @@ struct Options {
   bool version = false;
   bool list_ops = false;
   bool list_caffe_layers = false;
+  bool list_tf_ops = false;
   bool compatibility = false;
   bool list_errors = false;
   bool list_passes = false;

@@ -29,16 +29,20 @@ atc=${ATC:-$root/build/bin/atc}
   echo '```'
 } > "$root/docs/operators.md"
 "$atc" --compatibility > "$root/docs/compatibility.md"
-# docs/caffe.md's layer table: `atc --list_caffe_layers` (caffe_layers.def), replacing the rows
-# under the table's header.
-rows=$("$atc" --list_caffe_layers | tail -n +2 |
-  awk -F' [|] ' '{ printf "| %s | %s | %s |\n", $1, $2, $3 }')
-awk -v rows="$rows" '
-  done == 0 && $0 == "| Caffe layer | IR ops | notes |" { print; getline; print; print rows; skip = 1; next }
-  skip == 1 && /^\|/ { next }
-  skip == 1 && /^$/ { skip = 0; done = 1 }
-  skip == 1 { next }
-  { print }
-' "$root/docs/caffe.md" > "$root/docs/caffe.md.tmp" && mv "$root/docs/caffe.md.tmp" "$root/docs/caffe.md"
-echo "wrote docs/error-codes.md docs/operators.md docs/compatibility.md docs/caffe.md (layer table)"
+# The mapping tables of docs/caffe.md and docs/tensorflow.md: `atc --list_caffe_layers` and
+# `atc --list_tf_ops` (each mapping's one declaration), replacing the rows under the table's
+# header.
+table() {  # table LIST_OPTION DOC HEADER
+  local rows
+  rows=$("$atc" "$1" | tail -n +2 | awk -F' [|] ' '{ printf "| %s | %s | %s |\n", $1, $2, $3 }')
+  awk -v rows="$rows" -v header="$3" '
+    done == 0 && $0 == header { print; getline; print; print rows; skip = 1; next }
+    skip == 1 && /^\|/ { next }
+    skip == 1 { skip = 0; done = 1 }
+    { print }
+  ' "$2" > "$2.tmp" && mv "$2.tmp" "$2"
+}
+table --list_caffe_layers "$root/docs/caffe.md" "| Caffe layer | IR ops | notes |"
+table --list_tf_ops "$root/docs/tensorflow.md" "| TensorFlow op | IR ops | notes |"
+echo "wrote docs/error-codes.md docs/operators.md docs/compatibility.md and the tables of docs/caffe.md, docs/tensorflow.md"
 /usr/bin/env python3 "$root/scripts/gen_counts.py" "$atc"

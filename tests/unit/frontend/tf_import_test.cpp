@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "asc/frontend/tf.h"
+#include "asc/ops/registry.h"
 #include "tf_graph.pb.h"
 
 using namespace asc;
@@ -321,4 +322,18 @@ TEST_CASE("the supported op list holds the issue's ops", "[tf][frontend]") {
                          "ResizeNearestNeighbor",
                          "Shape"})
     CHECK(std::binary_search(ops.begin(), ops.end(), std::string(op)));
+}
+
+TEST_CASE("every TensorFlow op's IR ops are registered ops", "[tf]") {
+  // Each op is declared once, with its converter (frontend/tf): what it says it writes must
+  // exist, and the list atc --mode=3 reads is the same table.
+  REQUIRE(frontend::tfOps().size() == frontend::tfSupportedOps().size());
+  for (const auto& o : frontend::tfOps()) {
+    INFO(o.type);
+    CHECK_FALSE(o.shown.empty());
+    for (const std::string& op : o.ir_ops) {
+      INFO(op);
+      CHECK(ops::lookup(op) != nullptr);
+    }
+  }
 }

@@ -43,6 +43,16 @@ ASC_API Result<ir::Graph> importTfBytes(const void* data, size_t size,
 /// The TensorFlow op types the importer maps, sorted.
 ASC_API std::vector<std::string> tfSupportedOps();
 
+/// A TensorFlow op type as declared once in the converter table (frontend/tf): the IR ops it may
+/// write, and its row of docs/tensorflow.md (`shown` ops, `notes`).
+struct TfOpInfo {
+  std::string type;
+  std::vector<std::string> ir_ops;
+  std::string shown, notes;
+};
+/// Every TensorFlow op type the importer takes, sorted by name.
+ASC_API const std::vector<TfOpInfo>& tfOps();
+
 /// atc --mode=3 for a GraphDef: per node, whether asc-tools can take it (causes as for ONNX).
 /// E13001/E13005 when the file cannot be read as a GraphDef.
 ASC_API Result<PrecheckReport> precheckTf(const std::string& path,

@@ -399,10 +399,15 @@ void Converter::dropFolded() {
 
 // --- the op table -----------------------------------------------------------------------------
 
-namespace {
-const std::map<std::string, OpConverter>& table() {
-  static const std::map<std::string, OpConverter> t = [] {
-    std::map<std::string, OpConverter> m;
+const OpTable& opTable() {
+  static const OpTable t = [] {
+    OpTable m;
+    // The ops the importer handles itself, declared here for the list and the docs.
+    m["Placeholder"] = {nullptr, "", "graph input", "shape from the attribute or `--input_shape`"};
+    m["Const"] = {nullptr, "", "constant",
+                  "`tensor_content` (no copy) or typed values; a short value list repeats its "
+                  "last value (splat, up to 1 GiB)"};
+    m["NoOp"] = {nullptr, "", "-", ""};
     addNnConverters(m);
     addShapeConverters(m);
     addMoreConverters(m);
@@ -410,17 +415,10 @@ const std::map<std::string, OpConverter>& table() {
   }();
   return t;
 }
-}  // namespace
 
 OpConverter findConverter(const std::string& op) {
-  auto it = table().find(op);
-  return it == table().end() ? nullptr : it->second;
-}
-
-std::vector<std::string> converterNames() {
-  std::vector<std::string> out;
-  for (const auto& [k, v] : table()) out.push_back(k);
-  return out;
+  auto it = opTable().find(op);
+  return it == opTable().end() ? nullptr : it->second.convert;
 }
 
 }  // namespace asc::frontend::tf

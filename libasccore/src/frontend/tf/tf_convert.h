@@ -41,13 +41,24 @@ Result<ir::Tensor> tensorFromTf(const tensorflow::TensorProto& t, const std::str
 
 class Converter;
 using OpConverter = Status (*)(Converter&);
+/// A TensorFlow op type's one declaration: its converter (nullptr for Placeholder, Const and
+/// NoOp, which the importer handles itself), the IR ops it may write (a unit test checks they
+/// are registered) and its row of docs/tensorflow.md (`shown` ops, `notes`; atc
+/// --list_tf_ops, scripts/gen_docs.sh).
+struct OpEntry {
+  OpConverter convert = nullptr;
+  const char* ir_ops = "";
+  const char* shown = "";
+  const char* notes = "";
+};
+using OpTable = std::map<std::string, OpEntry>;
 /// The converter of a TensorFlow op type, or nullptr.
 OpConverter findConverter(const std::string& op);
-/// Every op type with a converter (Placeholder and Const are handled by the importer itself).
-std::vector<std::string> converterNames();
-void addNnConverters(std::map<std::string, OpConverter>& table);
-void addShapeConverters(std::map<std::string, OpConverter>& table);
-void addMoreConverters(std::map<std::string, OpConverter>& table);
+/// Every declared op type, sorted, with its entry.
+const OpTable& opTable();
+void addNnConverters(OpTable& table);
+void addShapeConverters(OpTable& table);
+void addMoreConverters(OpTable& table);
 
 class Converter {
  public:

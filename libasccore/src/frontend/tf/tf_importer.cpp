@@ -259,10 +259,31 @@ Result<ir::Graph> importTf(const std::string& path, const TfImportOptions& opts)
 }
 
 std::vector<std::string> tfSupportedOps() {
-  std::vector<std::string> ops = tf::converterNames();
-  for (const char* op : {"Const", "NoOp", "Placeholder"}) ops.push_back(op);
-  std::sort(ops.begin(), ops.end());
-  return ops;
+  std::vector<std::string> ops;
+  for (const auto& [op, entry] : tf::opTable()) ops.push_back(op);
+  return ops;  // the table is sorted
+}
+
+const std::vector<TfOpInfo>& tfOps() {
+  static const std::vector<TfOpInfo> kOps = [] {
+    std::vector<TfOpInfo> v;
+    for (const auto& [op, e] : tf::opTable()) {
+      TfOpInfo info{op, {}, e.shown, e.notes};
+      std::string w;
+      for (const char* p = e.ir_ops;; ++p) {
+        if (*p && *p != ' ') {
+          w += *p;
+          continue;
+        }
+        if (!w.empty()) info.ir_ops.push_back(std::move(w));
+        w.clear();
+        if (!*p) break;
+      }
+      v.push_back(std::move(info));
+    }
+    return v;
+  }();
+  return kOps;
 }
 
 Result<PrecheckReport> precheckTf(const std::string& path, const TfImportOptions& opts) {

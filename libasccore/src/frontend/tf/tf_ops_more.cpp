@@ -117,22 +117,29 @@ Status convSelect(Converter& c) {
 
 }  // namespace
 
-void addMoreConverters(std::map<std::string, OpConverter>& m) {
-  m["LRN"] = convLrn;
-  m["DepthToSpace"] = [](Converter& c) { return convBlocks(c, "DepthToSpace"); };
-  m["SpaceToDepth"] = [](Converter& c) { return convBlocks(c, "SpaceToDepth"); };
-  m["ArgMax"] = [](Converter& c) { return convArg(c, "ArgMax"); };
-  m["ArgMin"] = [](Converter& c) { return convArg(c, "ArgMin"); };
-  m["LogSoftmax"] = convLogSoftmax;
-  m["GatherV2"] = convGather;
-  m["Tile"] = convTile;
-  m["Less"] = [](Converter& c) { return convCompare(c, "Less"); };
-  m["LessEqual"] = [](Converter& c) { return convCompare(c, "LessOrEqual"); };
-  m["Greater"] = [](Converter& c) { return convCompare(c, "Greater"); };
-  m["GreaterEqual"] = [](Converter& c) { return convCompare(c, "GreaterOrEqual"); };
-  m["Equal"] = [](Converter& c) { return convCompare(c, "Equal"); };
-  m["Select"] = convSelect;
-  m["SelectV2"] = convSelect;
+void addMoreConverters(OpTable& m) {
+  m["LRN"] = {convLrn, "LRN Transpose", "LRN",
+              "ONNX `alpha` = TensorFlow `alpha` * (2 * depth_radius + 1)"};
+  m["DepthToSpace"] = {[](Converter& c) { return convBlocks(c, "DepthToSpace"); },
+                       "DepthToSpace Transpose", "DepthToSpace (DCR)", "NHWC"};
+  m["SpaceToDepth"] = {[](Converter& c) { return convBlocks(c, "SpaceToDepth"); },
+                       "SpaceToDepth Transpose", "SpaceToDepth", "NHWC"};
+  m["ArgMax"] = {[](Converter& c) { return convArg(c, "ArgMax"); }, "ArgMax Cast",
+                 "ArgMax (+ Cast to `output_type`)", ""};
+  m["ArgMin"] = {[](Converter& c) { return convArg(c, "ArgMin"); }, "ArgMin Cast",
+                 "ArgMin (+ Cast to `output_type`)", ""};
+  m["LogSoftmax"] = {convLogSoftmax, "LogSoftmax", "LogSoftmax (last axis)", ""};
+  m["GatherV2"] = {convGather, "Gather", "Gather", "constant axis; `batch_dims` 0"};
+  m["Tile"] = {convTile, "Tile", "Tile", "constant multiples"};
+  m["Less"] = {[](Converter& c) { return convCompare(c, "Less"); }, "Less", "Less", ""};
+  m["LessEqual"] = {[](Converter& c) { return convCompare(c, "LessOrEqual"); }, "LessOrEqual",
+                    "LessOrEqual", ""};
+  m["Greater"] = {[](Converter& c) { return convCompare(c, "Greater"); }, "Greater", "Greater", ""};
+  m["GreaterEqual"] = {[](Converter& c) { return convCompare(c, "GreaterOrEqual"); },
+                       "GreaterOrEqual", "GreaterOrEqual", ""};
+  m["Equal"] = {[](Converter& c) { return convCompare(c, "Equal"); }, "Equal", "Equal", ""};
+  m["Select"] = {convSelect, "Where Reshape", "Where", "a vector condition picks rows"};
+  m["SelectV2"] = {convSelect, "Where", "Where", "numpy broadcasting"};
 }
 
 }  // namespace asc::frontend::tf

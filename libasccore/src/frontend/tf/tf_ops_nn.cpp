@@ -400,55 +400,82 @@ ir::Attrs floatAttrs(const char* key, float v) {
 
 }  // namespace
 
-void addNnConverters(std::map<std::string, OpConverter>& m) {
-  m["Conv2D"] = convConv2D;
-  m["DepthwiseConv2dNative"] = convDepthwise;
-  m["Conv2DBackpropInput"] = convBackpropInput;
-  m["FusedBatchNorm"] = convFusedBatchNorm;
-  m["FusedBatchNormV2"] = convFusedBatchNorm;
-  m["FusedBatchNormV3"] = convFusedBatchNorm;
-  m["BiasAdd"] = convBiasAdd;
-  m["MaxPool"] = [](Converter& c) { return pool(c, "MaxPool"); };
-  m["AvgPool"] = [](Converter& c) { return pool(c, "AveragePool"); };
-  m["Relu"] = [](Converter& c) { return unary(c, "Relu"); };
-  m["Relu6"] = [](Converter& c) {
-    ir::Attrs a;
-    a.set("min", 0.0f);
-    a.set("max", 6.0f);
-    return unary(c, "Clip", std::move(a));
-  };
-  m["Elu"] = [](Converter& c) { return unary(c, "Elu", floatAttrs("alpha", 1.0f)); };
-  m["LeakyRelu"] = [](Converter& c) {
-    return unary(c, "LeakyRelu", floatAttrs("alpha", c.floatAttr("alpha", 0.2f)));
-  };
-  m["Sigmoid"] = [](Converter& c) { return unary(c, "Sigmoid"); };
-  m["Tanh"] = [](Converter& c) { return unary(c, "Tanh"); };
-  m["Softplus"] = [](Converter& c) { return unary(c, "Softplus"); };
-  m["Sqrt"] = [](Converter& c) { return unary(c, "Sqrt"); };
-  m["Exp"] = [](Converter& c) { return unary(c, "Exp"); };
-  m["Log"] = [](Converter& c) { return unary(c, "Log"); };
-  m["Neg"] = [](Converter& c) { return unary(c, "Neg"); };
-  m["Abs"] = [](Converter& c) { return unary(c, "Abs"); };
-  m["Floor"] = [](Converter& c) { return unary(c, "Floor"); };
-  m["Reciprocal"] = [](Converter& c) { return unary(c, "Reciprocal"); };
-  m["Rsqrt"] = [](Converter& c) { return twoStep(c, "Sqrt", "Reciprocal", false); };
-  m["Square"] = [](Converter& c) { return twoStep(c, nullptr, nullptr, true); };
-  m["Add"] = [](Converter& c) { return binary(c, "Add"); };
-  m["AddV2"] = [](Converter& c) { return binary(c, "Add"); };
-  m["Sub"] = [](Converter& c) { return binary(c, "Sub"); };
-  m["Mul"] = [](Converter& c) { return binary(c, "Mul"); };
-  m["RealDiv"] = [](Converter& c) { return binary(c, "Div"); };
-  m["Maximum"] = [](Converter& c) { return binary(c, "Max"); };
-  m["Minimum"] = [](Converter& c) { return binary(c, "Min"); };
-  m["Pow"] = [](Converter& c) { return binary(c, "Pow"); };
-  m["SquaredDifference"] = convSquaredDifference;
-  m["AddN"] = convAddN;
-  m["MatMul"] = [](Converter& c) { return matmul(c, "transpose_a", "transpose_b", false); };
-  m["BatchMatMul"] = [](Converter& c) { return matmul(c, "adj_x", "adj_y", true); };
-  m["BatchMatMulV2"] = [](Converter& c) { return matmul(c, "adj_x", "adj_y", true); };
-  m["Softmax"] = convSoftmax;
-  m["ResizeBilinear"] = [](Converter& c) { return resize(c, true); };
-  m["ResizeNearestNeighbor"] = [](Converter& c) { return resize(c, false); };
+void addNnConverters(OpTable& m) {
+  m["Conv2D"] = {convConv2D, "Conv Transpose", "Conv",
+                 "filter HWIO -> OIHW; grouped when the input has a multiple of the filter's "
+                 "channels; strides, dilations"};
+  m["DepthwiseConv2dNative"] = {convDepthwise, "Conv Transpose", "Conv (group = channels)",
+                                "channel multiplier m: weight `[C*m, 1, kh, kw]`"};
+  m["Conv2DBackpropInput"] = {
+      convBackpropInput, "ConvTranspose Transpose", "ConvTranspose",
+      "`input_sizes` constant; pads and output_padding from the forward convolution"};
+  m["FusedBatchNorm"] = {convFusedBatchNorm, "BatchNormalization Transpose", "BatchNormalization",
+                         "`is_training=false` only; outputs 1-5 are the given mean/variance"};
+  m["FusedBatchNormV2"] = {convFusedBatchNorm, "BatchNormalization Transpose", "BatchNormalization",
+                           "as FusedBatchNorm"};
+  m["FusedBatchNormV3"] = {convFusedBatchNorm, "BatchNormalization Transpose", "BatchNormalization",
+                           "as FusedBatchNorm"};
+  m["BiasAdd"] = {convBiasAdd, "Add", "Add", "NHWC and NCHW `data_format`"};
+  m["MaxPool"] = {[](Converter& c) { return pool(c, "MaxPool"); }, "MaxPool Transpose", "MaxPool",
+                  "`ksize`/`strides` attributes, SAME/VALID"};
+  m["AvgPool"] = {[](Converter& c) { return pool(c, "AveragePool"); }, "AveragePool Transpose",
+                  "AveragePool", "`ksize`/`strides` attributes, SAME/VALID"};
+  m["Relu"] = {[](Converter& c) { return unary(c, "Relu"); }, "Relu", "Relu", ""};
+  m["Relu6"] = {[](Converter& c) {
+                  ir::Attrs a;
+                  a.set("min", 0.0f);
+                  a.set("max", 6.0f);
+                  return unary(c, "Clip", std::move(a));
+                },
+                "Clip", "Clip(0, 6)", ""};
+  m["Elu"] = {[](Converter& c) { return unary(c, "Elu", floatAttrs("alpha", 1.0f)); }, "Elu", "Elu",
+              ""};
+  m["LeakyRelu"] = {[](Converter& c) {
+                      return unary(c, "LeakyRelu", floatAttrs("alpha", c.floatAttr("alpha", 0.2f)));
+                    },
+                    "LeakyRelu", "LeakyRelu", "`alpha`"};
+  m["Sigmoid"] = {[](Converter& c) { return unary(c, "Sigmoid"); }, "Sigmoid", "Sigmoid", ""};
+  m["Tanh"] = {[](Converter& c) { return unary(c, "Tanh"); }, "Tanh", "Tanh", ""};
+  m["Softplus"] = {[](Converter& c) { return unary(c, "Softplus"); }, "Softplus", "Softplus", ""};
+  m["Sqrt"] = {[](Converter& c) { return unary(c, "Sqrt"); }, "Sqrt", "Sqrt", ""};
+  m["Exp"] = {[](Converter& c) { return unary(c, "Exp"); }, "Exp", "Exp", ""};
+  m["Log"] = {[](Converter& c) { return unary(c, "Log"); }, "Log", "Log", ""};
+  m["Neg"] = {[](Converter& c) { return unary(c, "Neg"); }, "Neg", "Neg", ""};
+  m["Abs"] = {[](Converter& c) { return unary(c, "Abs"); }, "Abs", "Abs", ""};
+  m["Floor"] = {[](Converter& c) { return unary(c, "Floor"); }, "Floor", "Floor", ""};
+  m["Reciprocal"] = {[](Converter& c) { return unary(c, "Reciprocal"); }, "Reciprocal",
+                     "Reciprocal", ""};
+  m["Rsqrt"] = {[](Converter& c) { return twoStep(c, "Sqrt", "Reciprocal", false); },
+                "Sqrt Reciprocal", "Reciprocal(Sqrt)", ""};
+  m["Square"] = {[](Converter& c) { return twoStep(c, nullptr, nullptr, true); }, "Mul",
+                 "Mul(x, x)", ""};
+  m["Add"] = {[](Converter& c) { return binary(c, "Add"); }, "Add", "Add", "numpy broadcasting"};
+  m["AddV2"] = {[](Converter& c) { return binary(c, "Add"); }, "Add", "Add", "numpy broadcasting"};
+  m["Sub"] = {[](Converter& c) { return binary(c, "Sub"); }, "Sub", "Sub", "numpy broadcasting"};
+  m["Mul"] = {[](Converter& c) { return binary(c, "Mul"); }, "Mul", "Mul", "numpy broadcasting"};
+  m["RealDiv"] = {[](Converter& c) { return binary(c, "Div"); }, "Div", "Div",
+                  "numpy broadcasting"};
+  m["Maximum"] = {[](Converter& c) { return binary(c, "Max"); }, "Max", "Max",
+                  "numpy broadcasting"};
+  m["Minimum"] = {[](Converter& c) { return binary(c, "Min"); }, "Min", "Min",
+                  "numpy broadcasting"};
+  m["Pow"] = {[](Converter& c) { return binary(c, "Pow"); }, "Pow", "Pow", "numpy broadcasting"};
+  m["SquaredDifference"] = {convSquaredDifference, "Sub Mul", "Sub, Mul",
+                            "(x - y)^2, numpy broadcasting"};
+  m["AddN"] = {convAddN, "Sum", "Sum", ""};
+  m["MatMul"] = {[](Converter& c) { return matmul(c, "transpose_a", "transpose_b", false); },
+                 "MatMul Transpose", "MatMul (+ Transpose for `transpose_a/b`)", ""};
+  m["BatchMatMul"] = {[](Converter& c) { return matmul(c, "adj_x", "adj_y", true); },
+                      "MatMul Transpose", "MatMul (+ Transpose for `adj_x/y`)", ""};
+  m["BatchMatMulV2"] = {[](Converter& c) { return matmul(c, "adj_x", "adj_y", true); },
+                        "MatMul Transpose", "MatMul (+ Transpose for `adj_x/y`)",
+                        "numpy broadcasting of the batch dims"};
+  m["Softmax"] = {convSoftmax, "Softmax", "Softmax (last axis)", ""};
+  m["ResizeBilinear"] = {[](Converter& c) { return resize(c, true); }, "Resize Transpose", "Resize",
+                         "`align_corners`, `half_pixel_centers` as TensorFlow computes them"};
+  m["ResizeNearestNeighbor"] = {
+      [](Converter& c) { return resize(c, false); }, "Resize Transpose", "Resize",
+      "`align_corners`, `half_pixel_centers` as TensorFlow computes them"};
 }
 
 }  // namespace asc::frontend::tf

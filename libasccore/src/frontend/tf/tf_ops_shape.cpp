@@ -474,33 +474,45 @@ Status reduce(Converter& c, const char* op_type) {
 
 }  // namespace
 
-void addShapeConverters(std::map<std::string, OpConverter>& m) {
-  for (const char* op : {"Identity", "StopGradient", "Snapshot", "PreventGradient",
-                         "PlaceholderWithDefault", "CheckNumerics"})
-    m[op] = convIdentity;
-  m["IdentityN"] = convIdentityN;
-  m["Reshape"] = convReshape;
-  m["Squeeze"] = convSqueeze;
-  m["ExpandDims"] = convExpandDims;
-  m["ConcatV2"] = convConcatV2;
-  m["Concat"] = convConcat;
-  m["Pack"] = convPack;
-  m["Unpack"] = convUnpack;
-  m["Pad"] = convPad;
-  m["PadV2"] = convPad;
-  m["MirrorPad"] = convPad;
-  m["Transpose"] = convTranspose;
-  m["StridedSlice"] = convStridedSlice;
-  m["Slice"] = convSlice;
-  m["Split"] = convSplit;
-  m["SplitV"] = convSplitV;
-  m["Cast"] = convCast;
-  m["Shape"] = convShape;
-  m["Mean"] = [](Converter& c) { return reduce(c, "ReduceMean"); };
-  m["Sum"] = [](Converter& c) { return reduce(c, "ReduceSum"); };
-  m["Max"] = [](Converter& c) { return reduce(c, "ReduceMax"); };
-  m["Min"] = [](Converter& c) { return reduce(c, "ReduceMin"); };
-  m["Prod"] = [](Converter& c) { return reduce(c, "ReduceProd"); };
+void addShapeConverters(OpTable& m) {
+  m["Identity"] = {convIdentity, "Identity", "Identity",
+                   "removed by `eliminate-identity`; the name stays for `--out_nodes`"};
+  m["StopGradient"] = {convIdentity, "Identity", "Identity", "as Identity"};
+  m["Snapshot"] = {convIdentity, "Identity", "Identity", "as Identity"};
+  m["PreventGradient"] = {convIdentity, "Identity", "Identity", "as Identity"};
+  m["PlaceholderWithDefault"] = {convIdentity, "Identity", "Identity", "its default, as Identity"};
+  m["CheckNumerics"] = {convIdentity, "Identity", "Identity", "as Identity (no check at run time)"};
+  m["IdentityN"] = {convIdentityN, "Identity", "Identity", "each output its input"};
+  m["Reshape"] = {convReshape, "Reshape", "Reshape",
+                  "constant shape (TensorFlow's 0 is a zero dim, not a copy)"};
+  m["Squeeze"] = {convSqueeze, "Squeeze", "Squeeze", ""};
+  m["ExpandDims"] = {convExpandDims, "Unsqueeze", "Unsqueeze", ""};
+  m["ConcatV2"] = {convConcatV2, "Concat", "Concat", "constant axis"};
+  m["Concat"] = {convConcat, "Concat", "Concat", "constant axis (the first input)"};
+  m["Pack"] = {convPack, "Unsqueeze Concat", "Unsqueeze + Concat", ""};
+  m["Unpack"] = {convUnpack, "Split Squeeze", "Split + Squeeze", ""};
+  m["Pad"] = {convPad, "Pad", "Pad (constant)", ""};
+  m["PadV2"] = {convPad, "Pad", "Pad (constant)", "`constant_values`"};
+  m["MirrorPad"] = {convPad, "Pad Slice Concat",
+                    "Pad (reflect); SYMMETRIC: reversed border Slices + Concat", ""};
+  m["Transpose"] = {convTranspose, "Transpose", "Transpose", "constant perm"};
+  m["StridedSlice"] = {convStridedSlice, "Slice Reshape", "Slice (+ Reshape)",
+                       "begin, end, ellipsis, new-axis and shrink-axis masks; negative strides"};
+  m["Slice"] = {convSlice, "Slice", "Slice", "`size=-1` to the end"};
+  m["Split"] = {convSplit, "Split", "Split", "constant axis, equal parts"};
+  m["SplitV"] = {convSplitV, "Split", "Split", "one `-1` in `size_splits`"};
+  m["Cast"] = {convCast, "Cast", "Cast", "`DstT`"};
+  m["Shape"] = {convShape, "Shape Cast", "Shape (+ Cast to `out_type`)", "folds at conversion"};
+  m["Mean"] = {[](Converter& c) { return reduce(c, "ReduceMean"); }, "ReduceMean", "ReduceMean",
+               "constant axes; `keep_dims`; no axes = identity"};
+  m["Sum"] = {[](Converter& c) { return reduce(c, "ReduceSum"); }, "ReduceSum", "ReduceSum",
+              "constant axes; `keep_dims`; no axes = identity"};
+  m["Max"] = {[](Converter& c) { return reduce(c, "ReduceMax"); }, "ReduceMax", "ReduceMax",
+              "constant axes; `keep_dims`; no axes = identity"};
+  m["Min"] = {[](Converter& c) { return reduce(c, "ReduceMin"); }, "ReduceMin", "ReduceMin",
+              "constant axes; `keep_dims`; no axes = identity"};
+  m["Prod"] = {[](Converter& c) { return reduce(c, "ReduceProd"); }, "ReduceProd", "ReduceProd",
+               "constant axes; `keep_dims`; no axes = identity"};
 }
 
 }  // namespace asc::frontend::tf
