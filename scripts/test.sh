@@ -34,4 +34,7 @@ cd "$build"
 # spin, or they starve each other (a 2-thread squeezenet run on a busy 2-core machine: 153 ms
 # spinning, 24 ms passive; docs/runtime.md). A caller's own choice is kept.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
+# The default thread count follows the work only, not the machine's load (docs/runtime.md):
+# tests that compare two runs' bytes then get one count however busy the machine is.
+export ASC_THREADS_FOLLOW_LOAD=${ASC_THREADS_FOLLOW_LOAD:-0}
 ctest --output-on-failure --no-tests=error -j "$(nproc)" ${ctest_args[@]+"${ctest_args[@]}"}

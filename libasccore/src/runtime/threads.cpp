@@ -85,7 +85,11 @@ int resolveThreads(int requested, int64_t flops) {
   const int cores = omp_get_num_procs();
   if (flops < 0) return cores;
   const int by_work = threadsForWork(flops, cores, 0);
-  return by_work > 1 ? threadsForWork(flops, cores, busyElsewhere()) : 1;
+  // ASC_THREADS_FOLLOW_LOAD=0: the count follows the work only (scripts/test.sh sets it, so that
+  // tests comparing two runs' bytes get one count whatever else runs).
+  const char* follow = std::getenv("ASC_THREADS_FOLLOW_LOAD");
+  if (by_work <= 1 || (follow && std::string(follow) == "0")) return by_work;
+  return threadsForWork(flops, cores, busyElsewhere());
 }
 
 }  // namespace asc::runtime

@@ -20,6 +20,14 @@ using namespace asc;
 
 namespace {
 
+// Some of oneDNN's weight layouts follow the thread count, and a session takes fewer threads
+// when other processes keep cores busy: the tests that read packed weights in place pin the
+// count (as packWeights does for an idle machine) so that they hold on a loaded machine.
+struct PinThreads {
+  PinThreads() { setenv("ASC_NUM_THREADS", "2", 1); }
+  ~PinThreads() { unsetenv("ASC_NUM_THREADS"); }
+};
+
 std::string tmp(const char* name) {
   REQUIRE(makeDirs(ASC_TEST_TMP "/packed").isOk());
   return std::string(ASC_TEST_TMP "/packed/") + name;
@@ -96,6 +104,7 @@ std::string readAll(const std::string& p) {
 
 TEST_CASE("packed weights are read in place and give the unpacked model's bits",
           "[runtime][packed]") {
+  PinThreads pin;
   auto plain = runtime::Session::fromGraph(model());
   REQUIRE(plain.isOk());
   const auto want = run(**plain);
@@ -168,6 +177,7 @@ TEST_CASE(
     "weights stored only packed are unpacked, exactly, for a kernel that wants another "
     "layout",
     "[runtime][packed]") {
+  PinThreads pin;
   auto plain = runtime::Session::fromGraph(model());
   REQUIRE(plain.isOk());
   const auto want = run(**plain);
@@ -202,6 +212,7 @@ TEST_CASE(
 }
 
 TEST_CASE("a packed layout's name from a file is checked before it is used", "[runtime][packed]") {
+  PinThreads pin;
   ir::Graph g = model();
   REQUIRE(runtime::packWeights(g).isOk());
   const ir::Value* w2 = g.findValue("w2");
@@ -266,6 +277,7 @@ TEST_CASE("a packed layout's name from a file is checked before it is used", "[r
 }
 
 TEST_CASE("weights packed for another CPU are reordered from the plain copy", "[runtime][packed]") {
+  PinThreads pin;
   auto plain = runtime::Session::fromGraph(model());
   REQUIRE(plain.isOk());
   const auto want = run(**plain);
@@ -298,6 +310,7 @@ ir::Graph misalignedModel() {
 
 TEST_CASE("atc packs misaligned weights from where they lie, as it writes the OM",
           "[runtime][packed][om]") {
+  PinThreads pin;
   auto plain = runtime::Session::fromGraph(model());
   REQUIRE(plain.isOk());
   const auto want = run(**plain);
@@ -344,6 +357,7 @@ TEST_CASE("atc packs misaligned weights from where they lie, as it writes the OM
 }
 
 TEST_CASE("a constant two nodes read, or a dynamic graph, is not packed", "[runtime][packed]") {
+  PinThreads pin;
   ir::Graph g = model();
   // The 1x1 convolution's weights also become an output of the graph: not packed (an output is
   // read plain).
@@ -362,6 +376,7 @@ TEST_CASE("a constant two nodes read, or a dynamic graph, is not packed", "[runt
 
 TEST_CASE("a load checks every byte, packed weights included, unless told to skip",
           "[runtime][packed][om]") {
+  PinThreads pin;
   ir::Graph g = model();
   REQUIRE(runtime::packWeights(g).isOk());
   const std::string path = tmp("crc.om");

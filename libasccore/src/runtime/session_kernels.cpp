@@ -1,0 +1,174 @@
+// session_kernels.cpp: the last steps of building a Session: each step's kernel created on its
+// fixed buffers (reading packed weights in place where the OM has them for this CPU), oneDNN's
+// scratchpads bound to the arena, and the arena's pages touched once before the first run.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <unordered_map>
+
+#include "asc/ops/registry.h"
+#include "asc/support/log.h"
+#include "asc/trace/trace.h"
+#include "runtime/session_impl.h"
+
+namespace asc::runtime {
+
+bool Session::Impl::packedOnly(const ir::Value* v) {
+  return v->isConstant() && v->packed && v->data && !v->data->ready();
+}
+
+Status Session::Impl::createKernel(Step& s) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    // A discarded attempt's workspace goes with it: this step's is what the last one adds.
+    s.scratch_from = env.scratchpads.size();
+    for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k)
+      s.temp_from[k] = env.temporaries[k].size();
+    ops::KernelInit init{*s.node, {}, {}, env, threads, check_unwritten};
+    for (int id : s.ins) init.inputs.push_back(ref(id));
+    for (int id : s.outs) init.outputs.push_back(ref(id));
+    env.weights_read.clear();
+    auto k = ops::lookup(s.node->op_type)->kernelFactory()(init);
+    if (!k) return k.status();
+    s.kernel = std::move(*k);
+    s.scratch_to = env.scratchpads.size();
+    for (int t = 0; t < ops::KernelEnv::kTemporaries; ++t) s.temp_to[t] = env.temporaries[t].size();
+    bool rebuild = false;
+    for (int id : s.ins) {
+      if (id < 0) continue;
+      Slot& slot = slots[id];
+      const ir::Value* v = slot.value;
+      if (!v || !v->packed || slot.external != v->packed->data() || v->data->ready() ||
+          std::find(env.weights_read.begin(), env.weights_read.end(), v) != env.weights_read.end())
+        continue;
+      slot.external = v->data->data();
+      slot.ptr = const_cast<void*>(slot.external);
+      rebuild = true;
+    }
+    if (!rebuild) break;
+    ASC_LOG_DEBUG("node '{}': its kernel reads weights stored packed as plain ones; unpacked",
+                  s.node->name);
+    // The discarded kernel's queued weight reorders may read buffers it owned: they go too.
+    auto& q = env.pending_reorders;
+    q.erase(std::remove_if(q.begin(), q.end(), [&](const auto& r) { return r.node == s.node; }),
+            q.end());
+    s.kernel.reset();
+    env.scratchpads.resize(s.scratch_from);
+    for (int t = 0; t < ops::KernelEnv::kTemporaries; ++t)
+      env.temporaries[t].resize(s.temp_from[t]);
+  }
+  return Status::ok();
+}
+
+int64_t Session::Impl::freeArenaBytes(int s, size_t bytes, const uint8_t* arena_base,
+                                      size_t arena_size) const {
+  // The arena bytes of the buffers live at step s (the planner's own lifetimes), in order.
+  std::vector<std::pair<size_t, size_t>> busy;
+  for (const Slot& slot : slots) {
+    if (slot.external || slot.alias_of >= 0 || !slot.ptr) continue;
+    const uint8_t* p = static_cast<const uint8_t*>(slot.ptr);
+    if (p < arena_base || p >= arena_base + arena_size) continue;
+    if (s < slot.first || s > std::max(slot.first, slot.last)) continue;
+    const size_t at = static_cast<size_t>(p - arena_base);
+    busy.emplace_back(at, at + slot.bytes);
+  }
+  std::sort(busy.begin(), busy.end());
+  size_t at = 0;
+  for (const auto& [begin, end] : busy) {
+    if (begin >= at + bytes) break;
+    at = std::max(at, (end + kAlign - 1) / kAlign * kAlign);
+  }
+  return at + bytes <= arena_size ? static_cast<int64_t>(at) : -1;
+}
+
+Status Session::Impl::bindScratchpads(uint8_t* arena_base, size_t arena_size) {
+  auto aligned = [](size_t n) { return (n + kAlign - 1) / kAlign * kAlign; };
+  // Each kernel's memories one after another from `p`.
+  auto bind = [&](const Step& s, uint8_t* p) {
+    for (size_t m = s.scratch_from; m < s.scratch_to; ++m) {
+      env.scratchpads[m].set_data_handle(p);
+      p += aligned(env.scratchpads[m].get_desc().get_size());
+    }
+    for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k)
+      for (size_t m = s.temp_from[k]; m < s.temp_to[k]; ++m) {
+        env.temporaries[k][m].set_data_handle(p);
+        p += aligned(env.temporaries[k][m].get_desc().get_size());
+      }
+  };
+  std::vector<size_t> need(steps.size(), 0);
+  std::vector<bool> placed(steps.size(), false);
+  size_t shared = 0, in_arena = 0, with_workspace = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const Step& s = steps[i];
+    if (s.kind != StepKind::Kernel) continue;
+    for (size_t m = s.scratch_from; m < s.scratch_to; ++m)
+      need[i] += aligned(env.scratchpads[m].get_desc().get_size());
+    for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k)
+      for (size_t m = s.temp_from[k]; m < s.temp_to[k]; ++m)
+        need[i] += aligned(env.temporaries[k][m].get_desc().get_size());
+    if (need[i] == 0) continue;
+    ++with_workspace;
+    // With reuse off every value stays readable after the run: no bytes of the arena are free.
+    const int64_t at =
+        reuse_ ? freeArenaBytes(static_cast<int>(i), need[i], arena_base, arena_size) : -1;
+    if (at >= 0) {
+      bind(s, arena_base + at);
+      placed[i] = true;
+      ++in_arena;
+    } else {
+      shared = std::max(shared, need[i]);
+    }
+  }
+  if (with_workspace)
+    ASC_LOG_DEBUG("kernel workspaces: {} of {} in free bytes of the arena", in_arena,
+                  with_workspace);
+  if (shared == 0) return Status::ok();
+  // The others share one buffer of the largest size (kernels run one at a time), faulted in
+  // now rather than in the first run.
+  workspace = pageBuffer(shared);
+  if (!workspace)
+    return Status::error(ErrorCode::MemoryExceeded, "cannot allocate the {}-byte kernel workspace",
+                         shared);
+  populatePages(workspace.get(), shared);
+  for (size_t i = 0; i < steps.size(); ++i)
+    if (need[i] && !placed[i]) bind(steps[i], workspace.get());
+  ASC_LOG_DEBUG("kernel workspace {} bytes, shared by {} kernels", shared,
+                with_workspace - in_arena);
+  return Status::ok();
+}
+
+void Session::Impl::warmUp(uint8_t* base, size_t bytes) {
+#pragma omp parallel num_threads(threads)
+  { omp_get_thread_num(); }
+  populatePages(base, bytes);
+  // oneDNN's gemm (MatMul, Gemm and inner products where no brgemm kernel serves: AVX2 CPUs)
+  // generates its code at its first call, not at primitive creation: the benchmark
+  // transformer's first MatMul took 25 ms against 0.6 ms later, ResNet-50's FC 5.7 ms against
+  // 0.35 ms. Their outputs are written again by every run.
+  for (auto& s : steps)
+    if (s.kind == StepKind::Kernel && s.kernel->implName().find("gemm:jit") != std::string::npos)
+      s.kernel->run();
+}
+
+void Session::Impl::usePacked(const Step& s) {
+  bool any = false;
+  for (int id : s.ins) any |= id >= 0 && slots[id].value && slots[id].value->packed;
+  if (!any) return;
+  const auto mine = s.kernel->packedInputs();
+  for (int id : s.ins) {
+    const ir::Value* v = id < 0 ? nullptr : slots[id].value;
+    if (!v || !v->packed) continue;
+    bool used = false;
+    for (const auto& p : mine) used |= p.data == v->packed->data();
+    ++(used ? packed.in_place : packed.reordered);
+    // Page tables now (the pages are the page cache's, the very ones the run reads; nothing
+    // is copied). In a virtual machine that shadows page tables, the first read still costs
+    // a fault per page: reading them on a second thread here took longer than the load.
+    if (used) prefaultForReading(v->packed->data(), v->packed->size());
+  }
+}
+
+}  // namespace asc::runtime
