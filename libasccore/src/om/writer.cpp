@@ -1,6 +1,7 @@
 // writer.cpp: ir::Graph -> .om. The ModelDef carries the graph (Data, Const, compute ops and
-// NetOutput), each tensor's dtype/shape/format, the activation offsets (output_i) and the model
-// attributes; weights are streamed from their source mapping straight into WEIGHTS_DATA.
+// NetOutput), each tensor's dtype/shape/format, the activation offsets (output_i, planned by
+// activation_plan.cpp) and the model attributes; weights are streamed from their source mapping
+// straight into WEIGHTS_DATA.
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <algorithm>
@@ -19,7 +20,9 @@
 #include "asc/support/file.h"
 #include "checksum.h"
 #include "format.h"
+#include "om/activation_plan.h"
 #include "om/inplace.h"
+#include "om/weight_stream.h"
 #include "support/memory_planner.h"
 #include "support/pages.h"
 #include "ge_convert.h"
@@ -51,144 +54,6 @@ std::string deterministicBytes(const google::protobuf::MessageLite& m) {
 }
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-
-// Lifetimes of every node output in execution order: from its node to its last consumer (graph
-// outputs live to the end). Model inputs are caller buffers (Data ops), not in the arena.
-// In-place sharing: a Reshape-like op's output is its input's bytes, and a Conv whose fused
-// residual (input 3) dies at it writes its output into the residual's buffer (as the CPU
-// runtime does); each such group is one buffer living from its first producer to its last use.
-struct ActivationPlan {
-  std::unordered_map<const ir::Value*, uint64_t> offsets;
-  MemoryPlan plan;
-};
-
-ActivationPlan planActivations(const ir::Graph& g, bool reuse) {
-  std::unordered_map<const ir::Value*, int> last_use;
-  const int end = static_cast<int>(g.nodes().size());
-  for (int i = 0; i < end; ++i)
-    for (auto* in : g.nodes()[i]->inputs)
-      if (in) last_use[in] = i;
-  for (auto* out : g.outputs) last_use[out] = end;
-  const ReaderIndex readers = readerIndex(g);
-  // Concats whose output is to be the first bytes of a later one's (om::prefixHost), by the
-  // later one's index.
-  std::unordered_map<size_t, std::vector<const ir::Node*>> prefixes;
-  std::unordered_set<const ir::Value*> graph_inputs(g.inputs.begin(), g.inputs.end());
-  std::unordered_map<const ir::Value*, size_t> group_of;  // value -> its buffer request
-  std::unordered_map<const ir::Value*, uint64_t> within;  // value -> its offset in the buffer
-  std::vector<BufferRequest> reqs;
-  std::vector<std::vector<const ir::Value*>> members;  // per buffer request
-  std::vector<const ir::Value*> values;
-  auto lastOf = [&](const ir::Value* v, int i) {
-    auto it = last_use.find(v);
-    return it == last_use.end() ? i : it->second;
-  };
-  // The buffer request holding v, or -1 (a constant, a model input: no arena buffer).
-  auto bufferOf = [&](const ir::Value* v) -> int {
-    auto it = group_of.find(v);
-    if (v->isConstant() || graph_inputs.count(v) || it == group_of.end()) return -1;
-    return static_cast<int>(it->second);
-  };
-  for (int i = 0; i < end; ++i) {
-    const ir::Node& n = *g.nodes()[i];
-    const ops::OpDef* d = ops::lookup(n.op_type);
-    // The input whose buffer output 0 may share, if any: a Reshape-like op reads its input's
-    // bytes as they are; an accumulating op (a Conv over its fused residual) writes into them,
-    // by the rule the runtime follows too (om/inplace.h).
-    const ir::Value* share = nullptr;
-    if (reuse && n.outputs.size() == 1 && !n.inputs.empty() && n.inputs[0] && d &&
-        d->aliasesInputBytes() && n.inputs[0]->byteSize() == n.outputs[0]->byteSize())
-      share = n.inputs[0];
-    if (share && (share->isConstant() || graph_inputs.count(share) || !group_of.count(share)))
-      share = nullptr;
-    if (reuse) {
-      BufferQueries q;
-      q.buffer_of = bufferOf;
-      q.used_after = [&](int buffer, size_t node) {
-        return reqs[buffer].last > static_cast<int>(node);
-      };
-      const int k = inPlaceInput(n, static_cast<size_t>(i), q);
-      if (k >= 0) share = n.inputs[k];
-    }
-    for (auto* v : n.outputs) {
-      if (share && v == n.outputs[0]) {
-        const size_t gid = group_of[share];
-        reqs[gid].last = std::max(reqs[gid].last, lastOf(v, i));
-        group_of[v] = gid;
-        within[v] = within[share];
-        members[gid].push_back(v);
-        values.push_back(v);
-        continue;
-      }
-      group_of[v] = reqs.size();
-      reqs.push_back({v->byteSize(), i, lastOf(v, i)});
-      members.push_back({v});
-      values.push_back(v);
-    }
-    // Inputs joined into an output that is their bytes one after another (Concat), by the rule
-    // the runtime follows too (om/inplace.h): each input's buffer, holding just that input,
-    // becomes a part of the output's, living from the input's producer to the output's last use.
-    JoinQueries jq;
-    jq.buffer_of = bufferOf;
-    jq.last_read = [&](const ir::Value* v) { return static_cast<size_t>(lastOf(v, i)); };
-    if (reuse && n.outputs.size() == 1 && n.outputs[0] && group_of.count(n.outputs[0])) {
-      const size_t out_group = group_of[n.outputs[0]];
-      std::vector<uint64_t> at(n.inputs.size(), 0);
-      uint64_t sum = 0;
-      for (size_t k = 0; k < n.inputs.size(); ++k) {
-        at[k] = sum;
-        sum += n.inputs[k] ? n.inputs[k]->byteSize() : 0;
-      }
-      if (sum == n.outputs[0]->byteSize())
-        for (size_t k : joinedInputs(n, ops::Layout::Plain, jq)) {
-          const ir::Value* in = n.inputs[k];
-          const size_t gid = group_of[in];
-          if (gid == out_group || reqs[gid].bytes != in->byteSize() || within[in] != 0) continue;
-          for (const ir::Value* m : members[gid]) {
-            group_of[m] = out_group;
-            within[m] += at[k];
-            members[out_group].push_back(m);
-          }
-          members[gid].clear();
-          reqs[out_group].first = std::min(reqs[out_group].first, reqs[gid].first);
-          reqs[out_group].last = std::max(reqs[out_group].last, reqs[gid].last);
-          reqs[gid].bytes = 0;  // an empty request from now on
-        }
-      // Earlier Concats of this one's first inputs, now that those are joined: their outputs
-      // are this output's first bytes (the rule the runtime follows too, om/inplace.h).
-      auto pending = prefixes.find(static_cast<size_t>(i));
-      if (pending != prefixes.end())
-        for (const ir::Node* p : pending->second) {
-          const ir::Value* pv = p->outputs[0];
-          const size_t pg = group_of[pv];
-          bool in_place = pg != out_group && members[pg].size() == 1 && within[pv] == 0 &&
-                          reqs[pg].bytes == pv->byteSize();
-          for (size_t k = 0; in_place && k < p->inputs.size(); ++k)
-            in_place = group_of.count(p->inputs[k]) && group_of[p->inputs[k]] == out_group &&
-                       within[p->inputs[k]] == at[k];
-          if (!in_place) continue;
-          group_of[pv] = out_group;
-          members[out_group].push_back(pv);
-          members[pg].clear();
-          reqs[out_group].first = std::min(reqs[out_group].first, reqs[pg].first);
-          reqs[out_group].last = std::max(reqs[out_group].last, reqs[pg].last);
-          reqs[pg].bytes = 0;
-        }
-    }
-    if (reuse && n.outputs.size() == 1 && n.outputs[0] && group_of.count(n.outputs[0])) {
-      PrefixQueries pq;
-      pq.join = jq;
-      pq.graph = &g;
-      pq.readers = &readers;
-      const int host = prefixHost(n, static_cast<size_t>(i), ops::Layout::Plain, pq);
-      if (host >= 0) prefixes[static_cast<size_t>(host)].push_back(&n);
-    }
-  }
-  ActivationPlan ap;
-  ap.plan = planMemory(reqs, kActivationAlign, reuse);
-  for (const ir::Value* v : values) ap.offsets[v] = ap.plan.offsets[group_of[v]] + within[v];
-  return ap;
-}
 
 struct WeightSlot {
   const ir::Value* value;
@@ -463,143 +328,6 @@ class OmBuilder {
     }
   }
 
-  static Status makeBytes(const ir::Value& v, const ir::Blob& b, uint8_t* out) {
-    try {
-      b.copyTo(out);
-    } catch (const std::exception& e) {
-      return Status::error(ErrorCode::Internal, "cannot make the bytes of weight '{}': {}", v.name,
-                           e.what());
-    }
-    return Status::ok();
-  }
-  static size_t largestToMake(const std::vector<const ir::Blob*>& blobs) {
-    size_t most = 0;
-    for (const ir::Blob* b : blobs)
-      if (!b->ready()) most = std::max(most, b->size());
-    return most;
-  }
-
-  // The weights' bytes, made on a second thread in file order while write() writes (and hashes)
-  // them on the first (the page-cache copies alone took half of atc's time on ResNet-50).
-  // A weight whose Blob has its bytes only on request (ir::Blob::copyTo: a packed copy atc makes
-  // now, plain data misaligned in its ONNX file) is made into one of three buffers in turn,
-  // reused once written, rather than each into memory of its own: every new page costs a fault
-  // (on a 2-core VM, ResNet-50's 190 MB of such copies took ~150 ms of page clearing).
-  // Without a thread to be had, next() makes each weight itself.
-  class WeightStream {
-   public:
-    struct Item {
-      const ir::Value* value;
-      const ir::Blob* blob;
-      size_t size;
-      const uint8_t* bytes = nullptr;
-    };
-
-    Status start(std::vector<Item> items) {
-      items_ = std::move(items);
-      std::vector<const ir::Blob*> blobs;
-      for (const Item& it : items_) blobs.push_back(it.blob);
-      if (const size_t most = largestToMake(blobs))
-        for (auto& b : buffers_) {
-          b.bytes = pageBuffer(most);
-          if (!b.bytes)
-            return Status::error(ErrorCode::MemoryExceeded,
-                                 "cannot allocate {} bytes to write the weights through", most);
-          populatePages(b.bytes.get(), most);
-        }
-      try {
-        thread_ = std::thread([this] { loop(); });
-      } catch (const std::system_error&) {
-      }
-      return Status::ok();
-    }
-    ~WeightStream() { stop(); }
-
-    // Item i's bytes, once made (items are asked for in order, each once).
-    Result<const Item*> next(size_t i) {
-      if (!thread_.joinable()) {  // made here
-        ASC_RETURN_IF_ERROR(make(i));
-        written_ = i + 1;
-        return &items_[i];
-      }
-      std::unique_lock<std::mutex> lock(mu_);
-      written_ = i;  // the item before is out: its buffer may be made into again
-      cv_.notify_all();
-      cv_.wait(lock, [&] { return made_ > i || !status_.isOk(); });
-      if (!status_.isOk()) return status_;
-      return &items_[i];
-    }
-    // After the last next(); the items stay until the stream goes.
-    Status finish() {
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        written_ = items_.size();
-        cv_.notify_all();
-      }
-      if (thread_.joinable()) thread_.join();
-      return status_;
-    }
-    const std::vector<Item>& items() const { return items_; }
-
-   private:
-    struct Buffer {
-      PageBuffer bytes;
-      size_t user = SIZE_MAX;  // the item last made into it
-    };
-    Status make(size_t i) {
-      Item& it = items_[i];
-      if (it.blob->ready()) {
-        it.bytes = it.blob->data();
-      } else {
-        Buffer& b = buffers_[turn_++ % kBuffers];
-        ASC_RETURN_IF_ERROR(makeBytes(*it.value, *it.blob, b.bytes.get()));
-        b.user = i;
-        it.bytes = b.bytes.get();
-      }
-      return Status::ok();
-    }
-    // Makes the items in order, each into a buffer once write() is done with it.
-    void loop() {
-      for (size_t i = 0; i < items_.size(); ++i) {
-        const Buffer& b = buffers_[turn_ % kBuffers];
-        const bool needs = !items_[i].blob->ready() && b.user != SIZE_MAX;
-        {
-          std::unique_lock<std::mutex> lock(mu_);
-          cv_.wait(lock, [&] { return stopping_ || !needs || written_ > b.user; });
-          if (stopping_) return;
-        }
-        Status st = make(i);
-        std::lock_guard<std::mutex> lock(mu_);
-        if (!st.isOk()) {
-          status_ = st;
-          cv_.notify_all();
-          return;
-        }
-        made_ = i + 1;
-        cv_.notify_all();
-      }
-    }
-    void stop() {
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        stopping_ = true;
-        cv_.notify_all();
-      }
-      if (thread_.joinable()) thread_.join();
-    }
-
-    std::vector<Item> items_;
-    static constexpr size_t kBuffers = 3;
-    Buffer buffers_[kBuffers];
-    size_t turn_ = 0;
-    std::thread thread_;
-    std::mutex mu_;
-    std::condition_variable cv_;
-    size_t made_ = 0, written_ = 0;
-    bool stopping_ = false;
-    Status status_ = Status::ok();
-  };
-
   // --external_weight: weight/<stem>.<k>.bin per constant (1) or weight/<stem>.bin for all (2),
   // each written atomically and streamed from the constant's own storage.
   Status writeExternal(const std::string& path) {
@@ -749,18 +477,6 @@ class OmBuilder {
 };
 
 }  // namespace
-
-MemoryPlanSummary planActivationMemory(const ir::Graph& g, bool reuse) {
-  ActivationPlan ap = planActivations(g, reuse);
-  MemoryPlanSummary s;
-  s.arena_bytes = ap.plan.arena_bytes;
-  s.peak_live_bytes = ap.plan.peak_live_bytes;
-  std::unordered_set<const ir::Value*> seen;
-  for (const auto& n : g.nodes())
-    for (auto* in : n->inputs)
-      if (in && in->isConstant() && seen.insert(in).second) s.weight_bytes += in->byteSize();
-  return s;
-}
 
 Status writeOm(const ir::Graph& g, const ModelInfo& info, const std::string& path) {
   OmBuilder b(g, info);
