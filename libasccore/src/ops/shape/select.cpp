@@ -1,6 +1,6 @@
 // select.cpp: indexing and rearranging ops of the shape family: Concat, Split, Slice, Gather,
-// DepthToSpace, SpaceToDepth and Pad. Like the rest of the family they fold on constant inputs, and
-// their constant parameter inputs become attributes (see shape.cpp for the rules).
+// DepthToSpace and SpaceToDepth (Pad is pad.cpp). Like the rest of the family they fold on constant
+// inputs, and their constant parameter inputs become attributes (see shape.cpp for the rules).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -265,7 +265,8 @@ Eval evalGather(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   return one(b.finish());
 }
 
-// --- DepthToSpace, Pad -----------------------------------------------------------------------
+// --- DepthToSpace, SpaceToDepth
+// -------------------------------------------------------------------
 
 Status inferDepthToSpace(InferContext& ctx) {
   const ir::Shape& x = ctx.shape(0);
@@ -321,95 +322,6 @@ Eval evalSpaceToDepth(const ir::Node& n, const std::vector<ir::Tensor>& in) {
   }));
 }
 
-Status canonPad(InferContext& ctx) {
-  ir::Attrs& a = ctx.attrs();
-  if (a.has("paddings") && !a.has("pads")) {  // Pad-1
-    a.set("pads", a.getInts("paddings"));
-    a.erase("paddings");
-  }
-  if (ctx.opset() < 11 || ctx.numInputs() < 2) return Status::ok();
-  if (ctx.hasInput(1)) ASC_RETURN_IF_ERROR(moveParam(ctx, 1, "pads"));
-  if (ctx.hasInput(2)) {
-    const ir::Value* cv = ctx.constInput(2);
-    if (cv && cv->numel() == 0) {
-      a.set("value", 0.0f);  // an empty constant_value means 0
-    } else {
-      ASC_RETURN_IF_ERROR(ctx.moveInputToFloat(2, "value"));
-    }
-  }
-  if (ctx.hasInput(3)) {  // opset 18 axes: pads are given for these axes only
-    const ir::Value* c = ctx.constInput(3);
-    if (!c) return ctx.fail("axes (input 3) must be known at compile time (a constant)");
-    const int64_t r = ctx.rank(0);
-    ASC_TRY(std::vector<int64_t> axes, normalizeAxes(ctx, c->tensor().toInts(), r, false));
-    std::vector<int64_t> p = a.getInts("pads"), full(2 * r, 0);
-    if (p.size() != 2 * axes.size())
-      return ctx.fail("pads [{}] must have 2 entries per axis of [{}]", ir::shapeToString(p),
-                      ir::shapeToString(axes));
-    for (size_t i = 0; i < axes.size(); ++i) {
-      full[axes[i]] = p[i];
-      full[r + axes[i]] = p[axes.size() + i];
-    }
-    a.set("pads", full);
-  }
-  ctx.truncateInputs(1);
-  return Status::ok();
-}
-
-Status inferPad(InferContext& ctx) {
-  const ir::Shape& x = ctx.shape(0);
-  const int64_t r = ctx.rank(0);
-  ir::Attrs& a = ctx.attrs();
-  if (!a.has("pads")) return ctx.fail("pads are missing");
-  std::vector<int64_t> pads = a.getInts("pads");
-  if (static_cast<int64_t>(pads.size()) != 2 * r)
-    return ctx.fail("pads [{}] has {} entries, expected 2 * rank = {}", ir::shapeToString(pads),
-                    pads.size(), 2 * r);
-  std::string mode = a.getString("mode", "constant");
-  PadMode pm;
-  if (!padModeOf(mode, &pm) || (pm == PadMode::Wrap && ctx.opset() < 19))
-    return ctx.fail("mode '{}' is not one of Pad-{}'s: constant, reflect, edge{}", mode,
-                    ctx.opset() < 19 ? 2 : 19, ctx.opset() < 19 ? "" : ", wrap");
-  ir::Shape out(r);
-  for (int64_t i = 0; i < r; ++i) {
-    out[i] = x[i] + pads[i] + pads[r + i];
-    if (out[i] < 0)
-      return ctx.fail("pads [{}] remove more than dim {} of size {}", ir::shapeToString(pads), i,
-                      x[i]);
-    int64_t most = std::max(pads[i], pads[r + i]);
-    if (mode == "reflect" && most > 0 && most >= x[i])
-      return ctx.fail("reflect padding of {} needs dim {} larger than that, it is {}", most, i,
-                      x[i]);
-    if ((mode == "edge" || mode == "wrap") && most > 0 && x[i] == 0)
-      return ctx.fail("{} padding of the empty dim {}", mode, i);
-  }
-  a.set("mode", mode);
-  a.set("value", a.getFloat("value", 0.0f));
-  ctx.setOutput(0, ctx.dtype(0), out);
-  return Status::ok();
-}
-
-Eval evalPad(const ir::Node& n, const std::vector<ir::Tensor>& in) {
-  const ir::Shape& x = in[0].shape;
-  const int64_t r = static_cast<int64_t>(x.size());
-  const std::vector<int64_t> pads = n.attrs.getInts("pads");
-  PadMode mode = PadMode::Constant;
-  padModeOf(n.attrs.getString("mode", "constant"), &mode);
-  TensorBuilder fill(in[0].dtype, {1});
-  fill.setFloat(0, n.attrs.getFloat("value", 0.0f));
-  std::vector<int64_t> st = stridesOf(x);
-  auto src = [&](const std::vector<int64_t>& idx) -> int64_t {
-    int64_t off = 0;
-    for (int64_t i = 0; i < r; ++i) {
-      const int64_t s = padSource(idx[i] - pads[i], x[i], mode);
-      if (s < 0) return -1;
-      off += s * st[i];
-    }
-    return off;
-  };
-  return one(mapElements(in[0], n.outputs[0]->shape, src, fill.bytes.data()));
-}
-
 // Split with its sizes as attributes is CANN's SplitVD: size_splits, split_dim, num_split.
 CannSpelling splitSpelling(const ir::Node& n) {
   CannSpelling c;
@@ -453,22 +365,6 @@ CannSpelling sliceSpelling(const ir::Node& n) {
              {"ellipsis_mask", int64_t{0}},
              {"new_axis_mask", int64_t{0}},
              {"shrink_axis_mask", int64_t{0}}};
-  return c;
-}
-
-CannSpelling padSpelling(const ir::Node& n) {
-  CannSpelling c;
-  const std::string mode = n.attrs.getString("mode", "constant");
-  const std::vector<int64_t> pads = n.attrs.getInts("pads");
-  if (mode != "constant") {
-    c.attrs = {{"mode", mode}, {"paddings_contiguous", true}};
-    return c;
-  }
-  c.type = "PadD";
-  std::vector<std::vector<int64_t>> paddings;
-  const size_t r = pads.size() / 2;
-  for (size_t i = 0; i < r; ++i) paddings.push_back({pads[i], pads[i + r]});
-  c.attrs = {{"paddings", paddings}};
   return c;
 }
 
@@ -583,22 +479,6 @@ const OpDef& defShuffleChannel() {
                              .summary(
                                  "fused: channel i*g+j <- channel j*(C/g)+i, for group g "
                                  "(from the fuse-channel-shuffle pass)");
-  return d;
-}
-
-const OpDef& defPad() {
-  static const OpDef d =
-      OpDef("Pad")
-          .kernel(createPadKernel)
-          .nativeDtypes()
-          .onnx(2)  // the attribute is "paddings" before opset 2: that form is not read
-          .cann("PadV3")
-          .cannSpelling(padSpelling)
-          .inputs(1, 4)
-          .canonicalize(canonPad)
-          .inferShape(inferPad)
-          .evalConst(evalPad)
-          .summary("pads (or crops) each dim; constant, reflect, edge or (Pad-19) wrap");
   return d;
 }
 

@@ -1,7 +1,7 @@
 // shape_kernel.cpp: kernels that move bytes: copies, transposes, concat/split, slice, gather,
-// broadcast (Expand, Tile), Pad, DepthToSpace (Cast is in cast.cpp). They work on any element size,
-// so fp16 tensors pass through unconverted. General index maps walk the output row by row (the last
-// dim) with a per-row source offset, in parallel over rows.
+// broadcast (Expand, Tile), DepthToSpace (Cast is in cast.cpp, Pad in pad.cpp). They work on any
+// element size, so fp16 tensors pass through unconverted. General index maps walk the output row by
+// row (the last dim) with a per-row source offset, in parallel over rows.
 #include "shape_kernel.h"
 
 #include <algorithm>
@@ -503,115 +503,6 @@ Result<std::unique_ptr<Kernel>> createGatherKernel(const KernelInit& k) {
         });
       },
       "gather");
-}
-
-bool padModeOf(const std::string& name, PadMode* mode) {
-  static const std::pair<const char*, PadMode> kModes[] = {{"constant", PadMode::Constant},
-                                                           {"reflect", PadMode::Reflect},
-                                                           {"edge", PadMode::Edge},
-                                                           {"wrap", PadMode::Wrap}};
-  for (const auto& [n, m] : kModes)
-    if (name == n) {
-      *mode = m;
-      return true;
-    }
-  return false;
-}
-
-Result<std::unique_ptr<Kernel>> createPadKernel(const KernelInit& k) {
-  const ir::Shape& x = k.inputs[0].shape();
-  const ir::Shape& y = k.outputs[0].shape();
-  const auto pads = k.node.attrs.getInts("pads");
-  PadMode mode = PadMode::Constant;
-  padModeOf(k.node.attrs.getString("mode", "constant"), &mode);
-  const int64_t r = static_cast<int64_t>(x.size());
-  const size_t es = elemSize(k.inputs[0]);
-  // The fill value in the tensor's own type.
-  std::vector<Bytes> fill(es, 0);
-  {
-    TensorBuilder b(k.inputs[0].dtype(), {1});
-    b.setFloat(0, k.node.attrs.getFloat("value", 0.f));
-    std::memcpy(fill.data(), b.bytes.data(), es);
-  }
-  const Bytes* src = static_cast<const Bytes*>(k.inputs[0].data);
-  Bytes* dst = static_cast<Bytes*>(k.outputs[0].data);
-  const auto xs = stridesOf(x);
-  const int64_t rows = y.empty() ? 1 : ir::numElements(y) / std::max<int64_t>(1, y.back());
-  const int64_t inner = y.empty() ? 1 : y.back();
-  if (ir::numElements(y) == 0) return fnKernel([] {}, "pad");
-  auto srcIndex = [=](int64_t s, int64_t n) { return padSource(s, n, mode); };
-  const bool nonneg = std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p >= 0; });
-  if (nonneg && r >= 1) {
-    // Rows of the last dim: find the source row once, then left pad, one memcpy, right pad.
-    const int64_t lp = pads[r - 1], xin = x[r - 1];
-    return fnKernel(
-        [=] {
-          cpu::parallelFor(rows, 16, [&](int64_t b, int64_t e) {
-            for (int64_t row = b; row < e; ++row) {
-              int64_t rem = row, off = 0;
-              bool outside = false;
-              for (int64_t d = r - 2; d >= 0; --d) {
-                const int64_t s = srcIndex(rem % y[d] - pads[d], x[d]);
-                rem /= y[d];
-                if (s < 0)
-                  outside = true;
-                else
-                  off += s * xs[d];
-              }
-              Bytes* d = dst + row * inner * es;
-              if (outside) {
-                for (int64_t j = 0; j < inner; ++j) std::memcpy(d + j * es, fill.data(), es);
-                continue;
-              }
-              const Bytes* srow = src + off * es;
-              for (int64_t j = 0; j < inner; ++j) {
-                const int64_t sj = j - lp;
-                if (sj >= 0 && sj < xin) {  // the middle run in one copy
-                  const int64_t run = std::min(inner - j, xin - sj);
-                  std::memcpy(d + j * es, srow + sj * es, static_cast<size_t>(run) * es);
-                  j += run - 1;
-                  continue;
-                }
-                const int64_t si = srcIndex(sj, xin);
-                std::memcpy(d + j * es, si < 0 ? fill.data() : srow + si * es, es);
-              }
-            }
-          });
-        },
-        "pad-rows");
-  }
-  return fnKernel(
-      [=] {
-        cpu::parallelFor(rows, 16, [&](int64_t b, int64_t e) {
-          std::vector<int64_t> idx(r);
-          for (int64_t row = b; row < e; ++row) {
-            int64_t rem = row;
-            for (int64_t d = r - 2; d >= 0; --d) {
-              idx[d] = rem % y[d];
-              rem /= y[d];
-            }
-            for (int64_t j = 0; j < inner; ++j) {
-              if (r) idx[r - 1] = j;
-              int64_t off = 0;
-              bool outside = false;
-              for (int64_t d = 0; d < r; ++d) {
-                const int64_t s = srcIndex(idx[d] - pads[d], x[d]);
-                if (s < 0) {
-                  outside = true;
-                  break;
-                }
-                off += s * xs[d];
-              }
-              Bytes* d = dst + (row * inner + j) * es;
-              if (outside)
-                std::memcpy(d, fill.data(), es);
-              else
-                std::memcpy(d, src + off * es, es);
-            }
-          }
-        });
-      },
-      "pad");
 }
 
 Result<std::unique_ptr<Kernel>> createConstKernel(const KernelInit& k) {
