@@ -1,4 +1,5 @@
-// ophost.cpp: see asc/ophost/ophost.h.
+// ophost.cpp: see asc/ophost/ophost.h. The registry of host operators, their contexts and shape
+// inference; their kernel is host_kernel.cpp.
 #include "asc/ophost/ophost.h"
 
 #include <cstring>
@@ -15,32 +16,11 @@
 #include "asc/support/log.h"
 #include "register/op_def_registry.h"
 #include "register/register.h"
+#include "ophost/ophost_detail.h"
 
 namespace asc::ophost {
 
-namespace {
-
-struct Entry {
-  std::string op_type, kernel;
-  std::vector<int> dtypes;  // inputs, then outputs
-  KernelEntry fn = nullptr;
-};
-
-/// A registered operator: its prototype, its ONNX mapping and its kernels.
-struct HostOp {
-  std::unique_ptr<::ops::OpDef> def;
-  std::vector<Entry> entries;
-};
-
-struct State {
-  std::mutex mu;
-  // What the plugin being loaded added (static initializers run at dlopen).
-  std::vector<std::unique_ptr<::ops::OpDef>> pending_defs;
-  std::vector<domi::OpRegistrationData> pending_maps;
-  std::vector<Entry> pending_entries;
-  // Registered operators by type; never removed (the plugin stays loaded).
-  std::map<std::string, std::unique_ptr<HostOp>> ops;
-};
+namespace detail {
 
 State& state() {
   static State s;
@@ -254,235 +234,6 @@ Status inferHostOp(ops::InferContext& c) {
   return Status::ok();
 }
 
-// --- the kernel ----------------------------------------------------------------------------------
-
-/// A tensor as the kernel sees it: the runtime's buffer, or a converted copy when the column
-/// holds another float type.
-struct Arg {
-  void* data = nullptr;
-  ir::DType have = ir::DType::Undefined, want = ir::DType::Undefined;
-  int64_t numel = 0;
-  std::vector<uint8_t> scratch;
-};
-
-void convert(const void* src, ir::DType from, void* dst, ir::DType to, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    float f = 0;
-    switch (from) {
-      case ir::DType::F16:
-        f = halfToFloat(static_cast<const uint16_t*>(src)[i]);
-        break;
-      case ir::DType::BF16:
-        f = bf16ToFloat(static_cast<const uint16_t*>(src)[i]);
-        break;
-      default:
-        f = static_cast<const float*>(src)[i];
-        break;
-    }
-    switch (to) {
-      case ir::DType::F16:
-        static_cast<uint16_t*>(dst)[i] = floatToHalf(f);
-        break;
-      case ir::DType::BF16:
-        static_cast<uint16_t*>(dst)[i] = floatToBf16(f);
-        break;
-      default:
-        static_cast<float*>(dst)[i] = f;
-        break;
-    }
-  }
-}
-
-class HostOpKernel : public ops::Kernel {
- public:
-  HostOpKernel(const Entry& e, std::string node, uint32_t block_dim, uint64_t tiling_key,
-               std::vector<uint8_t> tiling, size_t workspace, std::vector<Arg> ins,
-               std::vector<Arg> outs, bool parallel, bool check_unwritten)
-      : entry_(e),
-        node_(std::move(node)),
-        check_unwritten_(check_unwritten),
-        parallel_(parallel),
-        block_dim_(block_dim),
-        tiling_key_(tiling_key),
-        tiling_(std::move(tiling)),
-        workspace_(std::max<size_t>(workspace, 32)),
-        ins_(std::move(ins)),
-        outs_(std::move(outs)) {
-    for (auto* list : {&ins_, &outs_})
-      for (Arg& a : *list) {
-        if (a.have != a.want) a.scratch.assign(a.numel * ir::dtypeSize(a.want), 0);
-        args_.push_back(static_cast<uint8_t*>(a.have != a.want ? a.scratch.data() : a.data));
-      }
-    args_.push_back(workspace_.data());
-    args_.push_back(tiling_.data());
-  }
-
-  void run() override {
-    for (Arg& a : ins_)
-      if (a.have != a.want) convert(a.data, a.have, a.scratch.data(), a.want, a.numel);
-    if (check_unwritten_)
-      for (size_t i = 0; i < outs_.size(); ++i) fillPattern(i);
-    const KernelEntry fn = entry_.fn;
-    uint8_t** args = args_.data();
-    ascendc::LaunchOptions opt;
-    opt.parallel = parallel_;      // blocks on threads when the session has more than one
-    opt.tiling_key = tiling_key_;  // TilingContext::SetTilingKey's, for TILING_KEY_IS
-    Status st = ascendc::launchKernel(
-        entry_.kernel.c_str(), block_dim_, [fn, args] { fn(args); }, opt);
-    if (!st.isOk()) throw ops::KernelRunError(std::move(st));
-    if (check_unwritten_)
-      for (size_t i = 0; i < outs_.size(); ++i) checkPattern(i);
-    for (Arg& a : outs_)
-      if (a.have != a.want) convert(a.scratch.data(), a.want, a.data, a.have, a.numel);
-  }
-  std::string implName() const override { return "ascendc:" + entry_.kernel; }
-
- private:
-  // --check_unwritten: every element of an output starts as a pattern no kernel computes by
-  // chance (a NaN with a payload for floats), so one the kernel never wrote is found after it.
-  static uint64_t pattern(size_t elem) {
-    switch (elem) {
-      case 1:
-        return 0xA5;
-      case 2:
-        return 0x7E5A;  // fp16 NaN
-      case 4:
-        return 0x7FBADBADu;  // fp32 NaN
-      default:
-        return 0x7FFBADBADBADBAD5ull;  // fp64 NaN
-    }
-  }
-  uint8_t* outData(size_t i) { return args_[ins_.size() + i]; }
-  void fillPattern(size_t i) {
-    const Arg& a = outs_[i];
-    const size_t elem = ir::dtypeSize(a.want);
-    const uint64_t p = pattern(elem);
-    uint8_t* d = outData(i);
-    for (int64_t k = 0; k < a.numel; ++k) std::memcpy(d + k * elem, &p, elem);
-  }
-  void checkPattern(size_t i) {
-    const Arg& a = outs_[i];
-    const size_t elem = ir::dtypeSize(a.want);
-    const uint64_t p = pattern(elem);
-    const uint8_t* d = outData(i);
-    int64_t first = -1, last = -1, count = 0;
-    for (int64_t k = 0; k < a.numel; ++k)
-      if (std::memcmp(d + k * elem, &p, elem) == 0) {
-        if (first < 0) first = k;
-        last = k;
-        ++count;
-      }
-    if (count == 0) return;
-    throw ops::KernelRunError(Status::error(
-        ErrorCode::KernelCheckFailed,
-        "node '{}': kernel '{}' left {} of the {} elements of output {} unwritten (the first at "
-        "{}, the last at {}); an NPU would leave whatever the memory held there. Check the "
-        "kernel's tiling (block and tile counts, the tail) and its TILING_KEY_IS branches",
-        node_, entry_.kernel, count, a.numel, i, first, last));
-  }
-
-  Entry entry_;
-  std::string node_;
-  bool check_unwritten_;
-  bool parallel_;
-  uint32_t block_dim_;
-  uint64_t tiling_key_;
-  std::vector<uint8_t> tiling_, workspace_;
-  std::vector<Arg> ins_, outs_;
-  std::vector<uint8_t*> args_;
-};
-
-Result<std::unique_ptr<ops::Kernel>> makeHostKernel(const ops::KernelInit& k) {
-  const ir::Node& n = k.node;
-  const HostOp* op = findOp(n.op_type);
-  if (!op)
-    return Status::error(ErrorCode::UnsupportedOp,
-                         "node '{}': the custom operator {}'s plugin is "
-                         "not loaded",
-                         n.name, n.op_type);
-  const ::ops::OpDef& d = *op->def;
-  // The kernel whose column matches the buffers' dtypes; else one that differs in float types
-  // only (the tensors are converted around it).
-  std::vector<int> have;
-  for (auto* list : {&k.inputs, &k.outputs})
-    for (const auto& t : *list) have.push_back(t.data ? toGe(t.dtype()) : ge::DT_UNDEFINED);
-  const Entry* pick = nullptr;
-  for (int pass = 0; pass < 2 && !pick; ++pass)
-    for (const Entry& e : op->entries) {
-      bool ok = e.dtypes.size() == have.size();
-      for (size_t i = 0; ok && i < have.size(); ++i)
-        ok = have[i] == ge::DT_UNDEFINED || e.dtypes[i] == have[i] ||
-             (pass == 1 && isFloat(e.dtypes[i]) && isFloat(have[i]));
-      if (ok) {
-        pick = &e;
-        break;
-      }
-    }
-  if (!pick) {
-    std::string built;
-    for (const Entry& e : op->entries) built += " " + columnText(e.dtypes);
-    return Status::error(ErrorCode::UnsupportedOp,
-                         "node '{}' ({}): no kernel of the custom operator takes the dtypes {}; "
-                         "the plugin has kernels for{}",
-                         n.name, n.op_type, columnText(have), built.empty() ? " none" : built);
-  }
-
-  // Tiling, on the kernel's own dtypes.
-  if (!d.aicore().tiling())
-    return Status::error(ErrorCode::UnsupportedOp,
-                         "custom operator {} has no tiling function (AICore().SetTiling)",
-                         n.op_type);
-  gert::TilingContext tc;
-  fillNames(n, &tc);
-  ASC_RETURN_IF_ERROR(fillAttrs(d, n, &tc.attrs_));
-  size_t idx = 0;
-  for (auto* list : {&k.inputs, &k.outputs}) {
-    for (const auto& t : *list) {
-      gert::Shape s;
-      if (t.value)
-        ASC_RETURN_IF_ERROR(
-            shapeOf(t.shape(), &s, fmt::format("node '{}' tensor {}", n.name, idx)));
-      auto& shapes = list == &k.inputs ? tc.inputs_ : tc.outputs_;
-      auto& descs = list == &k.inputs ? tc.input_descs_ : tc.output_descs_;
-      shapes.emplace_back(s);
-      descs.emplace_back(static_cast<ge::DataType>(pick->dtypes[idx]), ge::FORMAT_ND);
-      ++idx;
-    }
-  }
-  if (d.aicore().tiling()(&tc) != ge::GRAPH_SUCCESS)
-    return Status::error(ErrorCode::InvalidParam,
-                         "node '{}' ({}): the operator's tiling function failed", n.name,
-                         n.op_type);
-  const uint32_t blocks = tc.GetBlockDim();
-  if (blocks < 1 || blocks > 65535)
-    return Status::error(ErrorCode::InvalidParam,
-                         "node '{}' ({}): the tiling function set block dim {}; it must be 1 to "
-                         "65535",
-                         n.name, n.op_type, blocks);
-  gert::TilingData* raw = tc.GetRawTilingData();
-  std::vector<uint8_t> tiling(static_cast<const uint8_t*>(raw->GetData()),
-                              static_cast<const uint8_t*>(raw->GetData()) + raw->GetCapacity());
-  size_t workspace = 0;
-  for (size_t w : tc.workspaceSizes()) workspace += w;
-
-  std::vector<Arg> ins, outs;
-  idx = 0;
-  for (auto* list : {&k.inputs, &k.outputs}) {
-    for (const auto& t : *list) {
-      Arg a;
-      a.data = t.data;
-      a.have = t.dtype();
-      a.want = t.data ? toIr(pick->dtypes[idx]) : a.have;
-      a.numel = t.value ? t.numel() : 0;
-      (list == &k.inputs ? ins : outs).push_back(std::move(a));
-      ++idx;
-    }
-  }
-  return std::unique_ptr<ops::Kernel>(
-      new HostOpKernel(*pick, n.name, blocks, tc.GetTilingKey(), std::move(tiling), workspace,
-                       std::move(ins), std::move(outs), k.threads > 1, k.check_unwritten));
-}
-
 /// Splits "<domain>::<opset>::<type>".
 bool parseOrigin(const std::string& s, std::string* domain, int* opset, std::string* type) {
   size_t a = s.find("::");
@@ -499,7 +250,9 @@ bool parseOrigin(const std::string& s, std::string* domain, int* opset, std::str
   return !type->empty() && *opset >= 1;
 }
 
-}  // namespace
+}  // namespace detail
+
+using namespace detail;
 
 void addKernelEntry(const char* op_type, const char* kernel_name, std::vector<int> dtypes,
                     KernelEntry entry) {

@@ -1,0 +1,54 @@
+// ophost_detail.h: what ophost.cpp (the registry, contexts, inference) and host_kernel.cpp (the
+// kernel that launches an Ascend C operator's CPU twin) share. Private to ophost.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "asc/ophost/ophost.h"
+#include "asc/ops/kernel.h"
+#include "asc/ops/registry.h"
+#include "register/op_def_registry.h"
+#include "register/register.h"
+
+namespace asc::ophost::detail {
+
+struct Entry {
+  std::string op_type, kernel;
+  std::vector<int> dtypes;  // inputs, then outputs
+  KernelEntry fn = nullptr;
+};
+
+/// A registered operator: its prototype, its ONNX mapping and its kernels.
+struct HostOp {
+  std::unique_ptr<::ops::OpDef> def;
+  std::vector<Entry> entries;
+};
+
+struct State {
+  std::mutex mu;
+  // What the plugin being loaded added (static initializers run at dlopen).
+  std::vector<std::unique_ptr<::ops::OpDef>> pending_defs;
+  std::vector<domi::OpRegistrationData> pending_maps;
+  std::vector<Entry> pending_entries;
+  // Registered operators by type; never removed (the plugin stays loaded).
+  std::map<std::string, std::unique_ptr<HostOp>> ops;
+};
+
+State& state();
+const HostOp* findOp(const std::string& type);
+int toGe(ir::DType t);
+ir::DType toIr(int t);
+std::string columnText(const std::vector<int>& col);
+/// A GE float type (float, float16, bfloat16).
+bool isFloat(int t);
+Status shapeOf(const ir::Shape& s, gert::Shape* out, const std::string& what);
+Status fillAttrs(const ::ops::OpDef& d, const ir::Node& n, gert::RuntimeAttrs* out);
+void fillNames(const ir::Node& n, gert::ExtendedKernelContext* c);
+/// The kernel of a host operator's node: its tiling function, then its CPU-twin kernel.
+Result<std::unique_ptr<ops::Kernel>> makeHostKernel(const ops::KernelInit& k);
+
+}  // namespace asc::ophost::detail
