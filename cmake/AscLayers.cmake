@@ -55,6 +55,16 @@ function(asc_check_layers root)
     foreach(f ${files})
       file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
       foreach(line ${lines})
+        # A relative include hides which module it reaches: write it from the module root
+        # ("ops/op_util.h"). Template text with @PLACEHOLDERS@ (opgen's generated files) is
+        # not this project's code.
+        if(line MATCHES "#[ \t]*include[ \t]*\"\\.\\./" AND NOT line MATCHES "@")
+          file(RELATIVE_PATH rel ${root} ${f})
+          string(STRIP "${line}" line)
+          string(APPEND errors
+            "  ${rel}: '${line}': a relative include; name the header from its module (\"ops/op_util.h\")\n")
+          continue()
+        endif()
         if(NOT line MATCHES "#[ \t]*include[ \t]*\"(asc/)?([a-z_]+)/")
           continue()
         endif()

@@ -13,6 +13,7 @@
 
 #include "asc/om/om_file.h"
 #include "asc/ops/kernel.h"
+#include "asc/ops/packing.h"
 #include "asc/ops/plugin.h"
 #include "asc/ops/registry.h"
 #include "asc/support/file.h"
@@ -21,7 +22,6 @@
 #include "format.h"
 #include "ge_convert.h"
 #include "om/container.h"
-#include "ops/dnnl_util.h"
 #include "support/protobuf_log.h"
 
 namespace asc::om {
@@ -175,7 +175,7 @@ Status readPacked(const std::string& path, const Container& c, const PartitionIn
 }
 
 // A Const stored only packed (kPackedOnlyAttr): its layout name must describe exactly this
-// tensor inside its bytes (cpu::parsePacking), and the plain bytes are made from it only if a
+// tensor inside its bytes (ops::plainFromPacked), and the plain bytes are made from it only if a
 // kernel asks for them (ir::Blob::lazy).
 Status readPackedOnly(const std::string& path, const Container& c, const PartitionInfo* wp,
                       const std::string& op, const ge::proto::TensorDescriptor& td, ir::Value* v) {
@@ -184,14 +184,9 @@ Status readPackedOnly(const std::string& path, const Container& c, const Partiti
   if (td.attr().find(kPackingAttr) == td.attr().end())
     return bad(path, fmt::format("Const op '{}' is stored packed but names no layout", op));
   ASC_RETURN_IF_ERROR(readPacked(path, c, wp, op, td, v, true));
-  auto md = cpu::parsePacking(v->packing, v->shape, v->packed->size());
-  if (!md) return bad(path, fmt::format("Const op '{}': {}", op, md.status().message()));
-  v->data = ir::Blob::lazy(v->byteSize(), [md = *md, packed = v->packed](uint8_t* out) {
-    if (!cpu::unpackWeights(md, packed->data(), out)) {
-      float* f = reinterpret_cast<float*>(out);
-      std::fill(f, f + md.get_size() / sizeof(float), std::numeric_limits<float>::quiet_NaN());
-    }
-  });
+  auto unpack = ops::plainFromPacked(v->packing, v->shape, v->packed);
+  if (!unpack) return bad(path, fmt::format("Const op '{}': {}", op, unpack.status().message()));
+  v->data = ir::Blob::lazy(v->byteSize(), std::move(*unpack));
   return Status::ok();
 }
 

@@ -549,3 +549,19 @@ Status appendActivation(const ir::Node& n, dnnl::post_ops& po) {
 }
 
 }  // namespace asc::cpu
+
+namespace asc::ops {
+
+Result<std::function<void(uint8_t*)>> plainFromPacked(const std::string& packing,
+                                                      const ir::Shape& shape,
+                                                      std::shared_ptr<const ir::Blob> packed) {
+  ASC_TRY(dnnl::memory::desc md, cpu::parsePacking(packing, shape, packed->size()));
+  return std::function<void(uint8_t*)>([md, packed](uint8_t* out) {
+    if (!cpu::unpackWeights(md, packed->data(), out)) {
+      float* f = reinterpret_cast<float*>(out);
+      std::fill(f, f + md.get_size() / sizeof(float), std::numeric_limits<float>::quiet_NaN());
+    }
+  });
+}
+
+}  // namespace asc::ops

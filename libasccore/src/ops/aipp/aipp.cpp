@@ -4,7 +4,7 @@
 // raw input against them and gives the fp32 NCHW image the model's first layer reads.
 #include <fmt/format.h>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "aipp_kernel.h"
 #include "aipp_params.h"
 

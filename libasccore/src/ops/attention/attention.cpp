@@ -6,7 +6,7 @@
 // past_value are put before K and V; present_key and present_value are the result), Attention-24's
 // nonpad_kv_seqlen (per batch, the keys from that index on are padding) and the qk_matmul_output
 // output at the stage qk_matmul_output_mode names (see attention_kernel.cpp).
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "attention_kernel.h"
 
 namespace asc::ops {

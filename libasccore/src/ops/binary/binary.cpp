@@ -9,7 +9,7 @@
 #include <functional>
 #include <limits>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "binary_kernel.h"
 
 namespace asc::ops {

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "ops/dnnl_util.h"
 #include "cpu/parallel.h"
 

@@ -3,7 +3,7 @@
 // values; Col2Im adds each back at its place in an image of `image_shape` (overlaps sum, what
 // falls in the padding is dropped). image_shape and block_shape must be constants; dilations,
 // pads (begins then ends) and strides default to 1, 0 and 1.
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "cpu/parallel.h"
 
 namespace asc::ops {

@@ -1,7 +1,7 @@
 // conv.cpp: Conv (-> CANN Conv2D) and ConvTranspose (-> Conv2DTransposeD). N-d spatial,
 // groups, dilations, strides, explicit pads or auto_pad (SAME_UPPER/SAME_LOWER/VALID); and the
 // integer ConvInteger and QLinearConv (1 to 3 spatial dims, a loop).
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "conv_kernel.h"
 
 namespace asc::ops {

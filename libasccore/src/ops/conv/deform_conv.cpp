@@ -7,7 +7,7 @@
 // [C * taps, out positions] of one image, then multiplies each group's weights into them.
 #include <cmath>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "cpu/parallel.h"
 
 namespace asc::ops {

@@ -4,7 +4,7 @@
 // scatters take reduction none/add/mul (opset 16) and max/min (18). Data of every dtype moves as
 // bytes (nativeDtypes); the reductions need a numeric type other than fp16/bf16. All fold on
 // constants through the kernels' own walk (index_core.h).
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "index_kernel.h"
 
 namespace asc::ops {

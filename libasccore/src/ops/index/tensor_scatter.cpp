@@ -5,7 +5,7 @@
 // them around the cache's length. Any element type: rows are copied as bytes.
 #include <cstring>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 
 namespace asc::ops {
 namespace {

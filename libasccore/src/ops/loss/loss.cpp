@@ -3,7 +3,7 @@
 // [C]; reduction none (output of the target's shape), sum or mean (default; a scalar);
 // ignore_index. SoftmaxCrossEntropyLoss has an optional second output, the log-softmax of the
 // scores (their shape).
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "loss_kernel.h"
 
 namespace asc::ops {

@@ -4,7 +4,7 @@
 // type, integers exact), IsNaN and IsInf (float -> bool) and Not (bool). Output = the input's
 // shape; dtype = the input's (bool for IsNaN/IsInf). All fold on constants through the same
 // scalar functions the kernels use (math_fn.h).
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "math_fn.h"
 #include "math_kernel.h"
 

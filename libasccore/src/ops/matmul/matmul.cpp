@@ -2,7 +2,7 @@
 // operand a column vector, and the added dim is dropped from the result; batch dims broadcast)
 // -> CANN MatMulV2, and Gemm: alpha * A' * B' + beta * C with A' = transA ? A^T : A (2-D only),
 // C broadcast one way to [M, N] (optional since opset 11) -> CANN GEMM. FLOPs = 2*M*N*K*batch.
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "matmul_kernel.h"
 
 namespace asc::ops {

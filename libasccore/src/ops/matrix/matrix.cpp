@@ -5,8 +5,8 @@
 // Both fold (EyeLike from the input's shape alone). Det (opset 11) gives the determinants of
 // [*, M, M] matrices; ReverseSequence (10) reverses each batch row's first sequence_lens[b] steps
 // (the lengths may be a run-time input); Einsum (12) sums products by its equation.
-#include "../op_util.h"
-#include "../shape/shape_kernel.h"
+#include "ops/op_util.h"
+#include "ops/shape/shape_kernel.h"
 #include "einsum.h"
 #include "matrix_kernel.h"
 

@@ -8,7 +8,7 @@
 // added to the standard deviation).
 #include <algorithm>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "norm_kernel.h"
 
 namespace asc::ops {

@@ -6,7 +6,7 @@
 // count in the default shape; with an output_shape each one keeps its coordinates there, so a
 // larger output gets zeros past the default one's end in every dim (what the ONNX node test
 // expects), and a position outside a smaller output is dropped.
-#include "../op_util.h"
+#include "ops/op_util.h"
 
 namespace asc::ops {
 namespace {

@@ -5,7 +5,7 @@
 // GlobalAveragePool and GlobalMaxPool reduce every spatial dim to 1.
 #include <algorithm>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "pool_kernel.h"
 
 namespace asc::ops {

@@ -8,7 +8,7 @@
 // value per index of that axis. QuantizeLinear/DequantizeLinear fold on constants (weights of
 // QDQ models). MatMulInteger and QLinearMatMul multiply uint8/int8 matrices with per-tensor
 // zero points (and scales).
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "quant_kernel.h"
 
 namespace asc::ops {

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "reduce_kernel.h"
 
 namespace asc::ops {

@@ -3,7 +3,7 @@
 // normalized coordinates in [-1, 1] (x along W first; with align_corners the end points are the
 // corner pixels' centres, else their outer edges) transformed by theta ([N, 2, 3] or [N, 3, 4]).
 // Output [N, H, W, 2] or [N, D, H, W, 3].
-#include "../op_util.h"
+#include "ops/op_util.h"
 
 namespace asc::ops {
 namespace {

@@ -3,7 +3,7 @@
 // [N, C, D, H, W] at the (x, y, z) points of [N, Dout, Hout, Wout, 3] (GridSample-20's N-D form,
 // CANN GridSampler3D); mode bilinear (default; trilinear on volumes), nearest or bicubic
 // (tricubic); padding_mode zeros (default), border or reflection; align_corners.
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "grid_sample_kernel.h"
 
 namespace asc::ops {

@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "resize_kernel.h"
 
 namespace asc::ops {

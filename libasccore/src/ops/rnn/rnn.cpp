@@ -6,7 +6,7 @@
 // [seq, dirs, batch, hidden] and Y_h (LSTM: Y_c) [dirs, batch, hidden] (layout 1: batch first).
 // Weights may be run-time inputs: the loop kernel (rnn_kernel.cpp) reads them on every run;
 // LSTM and GRU with constant weights and oneDNN's semantics run fused (rnn_fused.cpp).
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "rnn_kernel.h"
 
 namespace asc::ops {

@@ -15,7 +15,7 @@
 #include <map>
 #include <numeric>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 
 namespace asc::ops {
 namespace {

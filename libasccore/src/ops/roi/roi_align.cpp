@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "cpu/parallel.h"
 
 namespace asc::ops {

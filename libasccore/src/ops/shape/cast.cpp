@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "asc/support/fp16.h"
 #include "cpu/convert.h"
 #include "cpu/parallel.h"

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <limits>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "shape_kernel.h"
 #include "shape_util.h"
 

@@ -16,7 +16,7 @@
 #include <limits>
 #include <numeric>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "shape_kernel.h"
 #include "shape_util.h"
 #include "asc/support/log.h"

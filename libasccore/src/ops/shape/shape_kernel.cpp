@@ -8,7 +8,7 @@
 #include <cstring>
 #include <functional>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "asc/ops/registry.h"
 #include "asc/support/fp16.h"
 #include "cpu/convert.h"

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 
 namespace asc::ops::shape_detail {
 

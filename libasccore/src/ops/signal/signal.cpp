@@ -9,8 +9,8 @@
 // and mel ops then fold into constants.
 #include <cmath>
 
-#include "../op_util.h"
-#include "../shape/shape_kernel.h"
+#include "ops/op_util.h"
+#include "ops/shape/shape_kernel.h"
 #include "signal_kernel.h"
 
 namespace asc::ops {

@@ -3,7 +3,7 @@
 // (axis default 1); since 13 the op normalizes along one axis (default -1). The canonical form
 // has an explicit, non-negative "axis" and, for the old semantics, "coerce_2d" = 1 (both
 // meanings agree when the axis is the last one).
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "softmax_kernel.h"
 
 namespace asc::ops {

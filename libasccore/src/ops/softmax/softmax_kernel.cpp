@@ -4,7 +4,7 @@
 // softmax over the last axis of the [prod(d[:axis]), prod(d[axis:])] view.
 #include "softmax_kernel.h"
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "ops/dnnl_util.h"
 
 namespace asc::ops {

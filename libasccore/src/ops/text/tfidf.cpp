@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <map>
 
-#include "../op_util.h"
+#include "ops/op_util.h"
 
 namespace asc::ops {
 namespace {

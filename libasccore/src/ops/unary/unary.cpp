@@ -7,9 +7,9 @@
 #include <limits>
 
 #include "asc/support/fp16.h"
-#include "../op_util.h"
+#include "ops/op_util.h"
 #include "unary_kernel.h"
-#include "../binary/binary_kernel.h"
+#include "ops/binary/binary_kernel.h"
 
 namespace asc::ops {
 namespace {
