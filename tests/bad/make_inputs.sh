@@ -100,7 +100,7 @@ for mk, tag in ((no_crc, "nock"), (with_crc, "crc")):
 PY
 printf 'IMOD but not a model\n' > om/text.om
 # Files laid out as CANN's ATC writes them (both generations) and damaged CANN 8 copies.
-$PY "$HERE/../support/make_cann_om.py" "$HERE/../../libasccore/src/proto" om
+$PY "$HERE/../testkit/make_cann_om.py" "$HERE/../../libasccore/src/proto" om
 mkdir -p om/dir.om
 
 # --- ONNX ------------------------------------------------------------------------------------

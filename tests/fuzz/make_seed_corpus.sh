@@ -29,7 +29,7 @@ done
 "$bin/atc" --model="$data/tiny_conv.onnx" --framework=5 --output="$tmp/fp16" \
   --soc_version=Ascend310 --precision_mode=force_fp16 >/dev/null && cp "$tmp/fp16.om" "$c/fuzz_om/"
 # Both generations of CANN's own container (64-bit table, MODEL_INOUT_INFO; 32-bit with kernels).
-/usr/bin/python3 "$here/../support/make_cann_om.py" "$here/../../libasccore/src/proto" "$tmp" &&
+/usr/bin/python3 "$here/../testkit/make_cann_om.py" "$here/../../libasccore/src/proto" "$tmp" &&
   cp "$tmp/cann8.om" "$tmp/cann5.om" "$c/fuzz_om/"
 
 # .npy: one per dtype, plus big-endian, Fortran order, version 2 and a 0-d array.

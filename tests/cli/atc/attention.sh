@@ -3,11 +3,11 @@
 # qk_matmul_output output in each of its four modes, and Attention-24's nonpad_kv_seqlen; and
 # RotaryEmbedding-23, 4-D and 3-D (partial, interleaved, by position ids). Each is converted by
 # atc and run by msame against a numpy formula of the ONNX definition
-# (tests/support/make_attention.py). Attention before opset 23 is refused naming the node, with
+# (tests/testkit/make_attention.py). Attention before opset 23 is refused naming the node, with
 # no OM.
 PY=/usr/bin/python3
 command -v protoc >/dev/null || skip "needs protoc"
-$PY "$ROOT/tests/support/make_attention.py" /usr/include/onnx m || fail "could not write the models"
+$PY "$ROOT/tests/testkit/make_attention.py" /usr/include/onnx m || fail "could not write the models"
 for case in mha4d gqa3d boolmask cache qk0 qk1 qk2 qk3 nonpad rot4d rot3d; do
   read -r -a files < m/$case.txt
   ins=() wants=()

@@ -1,7 +1,7 @@
 # SSD's DetectionOutput (issue 31): a Caffe-SSD head (PriorBox on a 3x3 map, conf through
 # Reshape, Softmax and Flatten, DetectionOutput with CENTER_SIZE decoding, per-class NMS,
 # top_k and keep_top_k) converts and runs; its rows match numpy formulas of Caffe-SSD's
-# PriorBox and DetectionOutput (tests/support/formulas.py). The output has keep_top_k rows,
+# PriorBox and DetectionOutput (tests/testkit/formulas.py). The output has keep_top_k rows,
 # unused ones -1; with a threshold nothing passes, every row is -1. keep_top_k -1 is refused.
 PY=/usr/bin/python3
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
@@ -40,7 +40,7 @@ for case in "ssd 0.2" "none 0.99"; do
   run $PY -c "
 import glob, sys
 import numpy as np
-sys.path.insert(0, '$ROOT/tests/support')
+sys.path.insert(0, '$ROOT/tests/testkit')
 import formulas
 loc = np.load('loc.npy').astype(np.float64)
 logits = np.load('conf.npy').astype(np.float64).reshape(36, 3)

@@ -2,10 +2,10 @@
 # image; and with group 2, offset_group 2, strides, dilations, two images and neither mask nor
 # bias; 3-D (volumes, trilinear sampling) with a mask, pads, strides and offset_group 2; 1-D with
 # dilations. Each converts and runs against a numpy loop over the ONNX definition
-# (tests/support/formulas.py). Four spatial dims are refused with E10055.
+# (tests/testkit/formulas.py). Four spatial dims are refused with E10055.
 PY=/usr/bin/python3
 $PY -c "import onnx" 2>/dev/null || skip "needs python3-onnx (scripts/install-deps.sh --test installs it)"
-$PY - "$ROOT/tests/support" <<'PYEOF' || fail "could not write the models"
+$PY - "$ROOT/tests/testkit" <<'PYEOF' || fail "could not write the models"
 import sys
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper, save

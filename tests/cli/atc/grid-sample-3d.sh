@@ -1,12 +1,12 @@
 # GridSample on volumes (GridSample-20's N-D form, issue 31): x [1, 2, 3, 4, 5] sampled at a
 # constant grid [1, 2, 3, 4, 3] in every mode (linear, nearest, cubic), padding mode and
-# align_corners matches a numpy loop over ONNX's definition (tests/support/make_grid_sample3d.py),
+# align_corners matches a numpy loop over ONNX's definition (tests/testkit/make_grid_sample3d.py),
 # and the OM names the node GridSampler3D. Where onnxruntime-node is installed, ONNX Runtime's
 # outputs are checked against the same loop too (it has no cubic mode on volumes).
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
-$PY "$ROOT/tests/support/make_grid_sample3d.py" /usr/include/onnx/onnx.proto . ||
+$PY "$ROOT/tests/testkit/make_grid_sample3d.py" /usr/include/onnx/onnx.proto . ||
   fail "could not write the models"
 cat > close.py <<'PY'
 import numpy as np, sys

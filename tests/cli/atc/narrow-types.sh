@@ -1,5 +1,5 @@
 # The float8 types (opset 19) and int4/uint4 (opset 21), issue 31: models written by
-# tests/support/make_narrow_types.py (protoc; Debian's onnx 1.12 knows neither type) convert and
+# tests/testkit/make_narrow_types.py (protoc; Debian's onnx 1.12 knows neither type) convert and
 # run to exactly what numpy formulas of the ONNX definitions give: Cast to each float8 type and
 # back with saturate 1 and 0 (specials, midpoints, extremes, subnormals), QuantizeLinear-19 to
 # float8 and back, an int4 weight with blocked scale and zero point under a MatMul, QuantizeLinear
@@ -10,7 +10,7 @@
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
-$PY "$ROOT/tests/support/make_narrow_types.py" /usr/include/onnx/onnx.proto . ||
+$PY "$ROOT/tests/testkit/make_narrow_types.py" /usr/include/onnx/onnx.proto . ||
   fail "could not write the models"
 cat > same.py <<'PY'
 import numpy as np, sys

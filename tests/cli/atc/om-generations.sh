@@ -1,12 +1,12 @@
 # OMs of both container generations CANN's ATC writes (docs/om-format.md, "Generations"),
-# made by tests/support/make_cann_om.py independently of our writer: the CANN 8 one (length 0,
+# made by tests/testkit/make_cann_om.py independently of our writer: the CANN 8 one (length 0,
 # model_length at byte 184, a 64-bit partition table, MODEL_INOUT_INFO) and the older one (a
 # 32-bit table, CUST_AICPU_KERNELS). --mode=6 prints the real block with every partition,
 # --mode=1 writes the ModelDef with CANN's spellings, and msame says why it cannot run an NPU
 # model and what to do, writing nothing. An asc-tools OM still reads with its 32-bit table.
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
-$PY "$ROOT/tests/support/make_cann_om.py" "$ROOT/libasccore/src/proto" . || fail "could not write the OMs"
+$PY "$ROOT/tests/testkit/make_cann_om.py" "$ROOT/libasccore/src/proto" . || fail "could not write the OMs"
 
 run atc --mode=6 --om=cann8.om
 expect_exit 0

@@ -118,7 +118,7 @@ expect_stdout_line "close"
 numpy_check() {
   run $PY -c "
 import numpy as np, math, glob, sys
-sys.path.insert(0, '$ROOT/tests/support')
+sys.path.insert(0, '$ROOT/tests/testkit')
 import formulas
 x = np.fromfile('x.bin', np.float32).astype(np.float64).reshape(1, 2, 6, 4)
 want = $2
@@ -167,13 +167,13 @@ model 19 'node { op_type: "Pad" name: "pw" input: "x" input: "pads" output: "y" 
 convert wrap
 numpy_check wrap "np.pad(x, ((0, 0), (1, 0), (2, 3), (3, 1)), mode='wrap')"
 # Resize-19 half_pixel_symmetric (linear, scales 1.7 and 1.3, so the sizes round down), against
-# a numpy formula of the spec (tests/support/resize_ref.py); the same formula with half_pixel's
+# a numpy formula of the spec (tests/testkit/resize_ref.py); the same formula with half_pixel's
 # coordinates checks the interpolation convention on the half_pixel kernel first.
 sc='initializer { name: "sc" data_type: 1 dims: 4 float_data: [1, 1, 1.7, 1.3] }'
 for ctm in half_pixel half_pixel_symmetric; do
   model 19 "node { op_type: \"Resize\" name: \"rs\" input: \"x\" input: \"\" input: \"sc\" output: \"y\" attribute { name: \"mode\" type: STRING s: \"linear\" } attribute { name: \"coordinate_transformation_mode\" type: STRING s: \"$ctm\" } } $sc" > r_$ctm.onnx || fail "protoc"
   convert r_$ctm
-  run $PY "$ROOT/tests/support/resize_ref.py" x.bin "$(ls out_r_$ctm/*/r_${ctm}_output_0.bin)" $ctm 1.7 1.3
+  run $PY "$ROOT/tests/testkit/resize_ref.py" x.bin "$(ls out_r_$ctm/*/r_${ctm}_output_0.bin)" $ctm 1.7 1.3
   expect_stdout_line "close"
 done
 # CenterCropPad-18: crop 6 -> 3 around the centre and pad 4 -> 7 (1 before, 2 after) on axes 2
@@ -193,7 +193,7 @@ lp() {  # lp NAME OPSET P K S D PADS CEIL
   [ "$2" -ge 18 ] && attrs="$attrs attribute { name: \"dilations\" type: INTS ints: [$6] } attribute { name: \"ceil_mode\" type: INT i: $8 }"
   model $2 "node { op_type: \"LpPool\" name: \"lp\" input: \"x\" output: \"y\" $attrs }" > $1.onnx || fail "protoc"
   convert $1
-  run $PY "$ROOT/tests/support/lppool_ref.py" x.bin "$(ls out_$1/*/$1_output_0.bin)" $3 "$4" "$5" "$6" "$7" $8
+  run $PY "$ROOT/tests/testkit/lppool_ref.py" x.bin "$(ls out_$1/*/$1_output_0.bin)" $3 "$4" "$5" "$6" "$7" $8
   expect_stdout_line "close"
 }
 lp lp18 18 3 "2,2" "2,1" "1,2" "0,1,0,1" 1
@@ -202,7 +202,7 @@ model 18 'node { op_type: "GlobalLpPool" name: "glp" input: "x" output: "y" attr
 convert glp
 numpy_check glp "np.abs(x).sum(axis=(2, 3), keepdims=True)"
 # Col2Im-18 on x seen as [1, 4, 12] (blocks 2x2 of one channel): plain, then with dilations,
-# pads and strides, against a loop over the ONNX definition (tests/support/formulas.py).
+# pads and strides, against a loop over the ONNX definition (tests/testkit/formulas.py).
 c2i() {  # c2i NAME ATTRS: Reshape x to [1, 4, 12], Col2Im to image [4, 5] with block [2, 2]
   model 18 "node { op_type: \"Reshape\" name: \"r\" input: \"x\" input: \"shape\" output: \"cols\" }
   node { op_type: \"Col2Im\" name: \"c2i\" input: \"cols\" input: \"img\" input: \"blk\" output: \"y\" $2 }

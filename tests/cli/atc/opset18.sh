@@ -1,5 +1,5 @@
 # Opset 18 (issue 31, first step): the forms ONNX 1.13 gave these ops convert and run to the
-# numbers of numpy formulas of the spec (tests/support/make_opset18.py writes the models with
+# numbers of numpy formulas of the spec (tests/testkit/make_opset18.py writes the models with
 # protoc, Debian's onnx 1.12 stopping at opset 17): Reduce* with axes as an input (and
 # noop_with_empty_axes), Split num_outputs, Pad axes (constant and reflect), Resize axes with
 # keep_aspect_ratio_policy, ScatterElements reduction max, the new Mish and GroupNormalization (per-group scale); the decomposed LayerNorm with its
@@ -10,7 +10,7 @@
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
-$PY "$ROOT/tests/support/make_opset18.py" /usr/include/onnx/onnx.proto . || fail "could not write the models"
+$PY "$ROOT/tests/testkit/make_opset18.py" /usr/include/onnx/onnx.proto . || fail "could not write the models"
 cat > close.py <<'PY'
 import numpy as np, sys
 a = np.fromfile(sys.argv[1], np.float32)

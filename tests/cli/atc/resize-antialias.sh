@@ -1,6 +1,6 @@
 # Resize-18 antialias=1 (issue 31): downscaling through a linear or cubic filter stretched by
 # 1 / scale, on x [1, 2, 9, 11], matches a numpy formula of ONNX's definition
-# (tests/support/make_resize_antialias.py) for scales and sizes, half_pixel, pytorch_half_pixel,
+# (tests/testkit/make_resize_antialias.py) for scales and sizes, half_pixel, pytorch_half_pixel,
 # align_corners and asymmetric coordinates, exclude_outside, one axis up and the other down, and
 # an upscale (where antialias changes nothing); under force_fp32 and the default fp16 mode. The OM
 # keeps ONNX's Resize with the antialias attribute (CANN's ResizeBilinearV2D has none). Where
@@ -8,7 +8,7 @@
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
-count=$($PY "$ROOT/tests/support/make_resize_antialias.py" /usr/include/onnx/onnx.proto .) ||
+count=$($PY "$ROOT/tests/testkit/make_resize_antialias.py" /usr/include/onnx/onnx.proto .) ||
   fail "could not write the model"
 run atc --model=aa.onnx --framework=5 --output=aa --soc_version=Ascend310 \
   --precision_mode=force_fp32

@@ -1,14 +1,14 @@
 # Every weight of an fp32 OM (most stored only in a CPU kernel's blocked layout) and of an fp16
 # OM reads right by its TensorDescriptor alone, as a model viewer such as Netron reads it: the
 # dtype, shape, layout, data_offset, weight_size and origin_shape, decoded by
-# tests/support/om_weights.py (struct + protoc, independent of our runtime and reader), equal the
+# tests/testkit/om_weights.py (struct + protoc, independent of our runtime and reader), equal the
 # ONNX initializers (fp16: the initializers rounded to fp16) and weight_size always matches the
-# shape. The model (tests/support/make_weights_onnx.py) has weights of 1.7 KiB and exactly 16 KiB
+# shape. The model (tests/testkit/make_weights_onnx.py) has weights of 1.7 KiB and exactly 16 KiB
 # (kept plain) and of 24-75 KiB (stored packed, their layout a oneDNN format tag).
 PY=/usr/bin/python3
 [ -x "$PY" ] && command -v protoc >/dev/null || skip "needs /usr/bin/python3 and protoc"
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
-$PY "$ROOT/tests/support/make_weights_onnx.py" /usr/include/onnx/onnx.proto w.onnx ref ||
+$PY "$ROOT/tests/testkit/make_weights_onnx.py" /usr/include/onnx/onnx.proto w.onnx ref ||
   fail "could not write the model"
 
 run atc --model=w.onnx --framework=5 --output=w32 --soc_version=Ascend310 --precision_mode=force_fp32
@@ -16,7 +16,7 @@ expect_exit 0
 run atc --model=w.onnx --framework=5 --output=w16 --soc_version=Ascend310
 expect_exit 0
 for m in w32 w16; do
-  run $PY "$ROOT/tests/support/om_weights.py" $m.om "$ROOT/libasccore/src/proto" got-$m
+  run $PY "$ROOT/tests/testkit/om_weights.py" $m.om "$ROOT/libasccore/src/proto" got-$m
   expect_exit 0
   expect_stdout_line "weights=5"
 done

@@ -3,7 +3,7 @@
 # Chromium (both charts laid out, one point per layer), with the first failing layer marked.
 PY=/usr/bin/python3
 $PY -c "import onnx" 2>/dev/null || skip "needs python3-onnx (scripts/install-deps.sh --test installs it)"
-$PY "$ROOT/tests/support/make_fp16_breakers.py" m || fail "could not write the models"
+$PY "$ROOT/tests/testkit/make_fp16_breakers.py" m || fail "could not write the models"
 check() {  # model, expected cause, node to keep[, minimum cosine]
   run env BIN="$(dirname "$(command -v atc)")" OUT="pc_$1" MIN_COSINE="${4:-0.99}" \
     "$ROOT/scripts/precision-check.sh" "m/$1.onnx" m/x.npy

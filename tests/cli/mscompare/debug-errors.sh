@@ -3,7 +3,7 @@
 # everything fp32, an option of the other subcommand, a positional argument.
 PY=/usr/bin/python3
 $PY -c "import onnx" 2>/dev/null || skip "needs python3-onnx (scripts/install-deps.sh --test installs it)"
-$PY "$ROOT/tests/support/make_fp16_breakers.py" m || fail "could not write the models"
+$PY "$ROOT/tests/testkit/make_fp16_breakers.py" m || fail "could not write the models"
 $PY -c "import numpy as np; np.save('small.npy', np.zeros((1, 4, 4, 4), np.float32)); np.save('f64.npy', np.zeros((1, 4, 8, 8)))"
 for cmd in debug_precision debug_reduce; do
   run mscompare $cmd --model nothere.onnx --input m/x.npy --output o1

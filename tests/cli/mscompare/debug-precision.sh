@@ -6,7 +6,7 @@
 # comparison fails). A model fp16 does not break gets "nothing to do", exit 0 and an empty list.
 PY=/usr/bin/python3
 $PY -c "import onnx" 2>/dev/null || skip "needs python3-onnx (scripts/install-deps.sh --test installs it)"
-$PY "$ROOT/tests/support/make_fp16_breakers.py" m || fail "could not write the models"
+$PY "$ROOT/tests/testkit/make_fp16_breakers.py" m || fail "could not write the models"
 # The fp32 reference output of a model, by msame on the ONNX model itself.
 golden() {
   run msame --model "m/$1.onnx" --input m/x.npy --output "g_$1" --outfmt BIN

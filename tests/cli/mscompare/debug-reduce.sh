@@ -5,7 +5,7 @@
 # reduced.onnx.
 PY=/usr/bin/python3
 $PY -c "import onnx" 2>/dev/null || skip "needs python3-onnx (scripts/install-deps.sh --test installs it)"
-$PY "$ROOT/tests/support/make_fp16_breakers.py" m || fail "could not write the models"
+$PY "$ROOT/tests/testkit/make_fp16_breakers.py" m || fail "could not write the models"
 for model in rms_square offset_mean underflow softmax_logits; do
   run mscompare debug_reduce --model "m/$model.onnx" --input m/x.npy --output "d_$model"
   expect_exit 0

@@ -3,7 +3,7 @@
 # folder without dump files is an error (exit 2).
 PY=/usr/bin/python3
 $PY -c "import onnx" 2>/dev/null || skip "needs python3-onnx (scripts/install-deps.sh --test installs it)"
-$PY "$ROOT/tests/support/make_fp16_breakers.py" m || fail "could not write the models"
+$PY "$ROOT/tests/testkit/make_fp16_breakers.py" m || fail "could not write the models"
 dump() {
   run atc --model="m/$1.onnx" --framework=5 --output="$1" --soc_version=Ascend310P3 --precision_mode=force_fp16
   expect_exit 0

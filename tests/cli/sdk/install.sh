@@ -15,7 +15,7 @@ expect_file "$libdir/pkgconfig/asccore.pc"
 
 # A plugin project as a user writes it: find_package(asccore), one shared library.
 mkdir -p plugin
-cp "$ROOT/tests/support/test_op_plugin.cpp" plugin/my_ops.cpp
+cp "$ROOT/tests/testkit/test_op_plugin.cpp" plugin/my_ops.cpp
 cat > plugin/CMakeLists.txt <<'CM'
 cmake_minimum_required(VERSION 3.16)
 project(my_ops CXX)

@@ -1,7 +1,7 @@
 // conv_unary_test.cpp: shape inference for Conv/ConvTranspose and the unary ops.
 #include <catch2/catch.hpp>
 
-#include "support/op_tester.h"
+#include "testkit/op_tester.h"
 
 using namespace asc;
 using asc::test::OpTester;

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <random>
 
-#include "support/layout_pack.h"
+#include "testkit/layout_pack.h"
 
 using namespace asc;
 using namespace asc::tensorio;

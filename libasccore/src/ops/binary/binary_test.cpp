@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "support/kernel_runner.h"
+#include "testkit/kernel_runner.h"
 
 using namespace asc;
 using asc::test::doublesOf;

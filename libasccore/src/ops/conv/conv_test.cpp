@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "support/kernel_runner.h"
+#include "testkit/kernel_runner.h"
 
 using namespace asc;
 using asc::test::bytesOf;

@@ -8,7 +8,7 @@
 #include <limits>
 #include <random>
 
-#include "support/op_tester.h"
+#include "testkit/op_tester.h"
 
 using namespace asc;
 using asc::test::doublesOf;

@@ -3,7 +3,7 @@
 // checks and constant folding.
 #include <catch2/catch.hpp>
 
-#include "support/kernel_runner.h"
+#include "testkit/kernel_runner.h"
 
 using namespace asc;
 using asc::test::bytesOf;

@@ -2,7 +2,7 @@
 // and C broadcasting, FLOP counts and the error cases; the Gemm loop for run-time B and C.
 #include <catch2/catch.hpp>
 
-#include "support/kernel_runner.h"
+#include "testkit/kernel_runner.h"
 
 using namespace asc;
 using asc::test::doublesOf;

@@ -2,7 +2,7 @@
 // EyeLike (k, dtype), Det, ReverseSequence and Einsum against naive references.
 #include <catch2/catch.hpp>
 
-#include "support/kernel_runner.h"
+#include "testkit/kernel_runner.h"
 
 using namespace asc;
 using asc::test::bytesOf;

@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "support/kernel_runner.h"
+#include "testkit/kernel_runner.h"
 
 using namespace asc;
 using asc::test::bytesOf;

@@ -2,7 +2,7 @@
 // resolution into explicit pads, the MaxPool Indices output and the error cases.
 #include <catch2/catch.hpp>
 
-#include "support/kernel_runner.h"
+#include "testkit/kernel_runner.h"
 
 using namespace asc;
 using asc::test::bytesOf;

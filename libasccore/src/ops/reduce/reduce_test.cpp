@@ -3,7 +3,7 @@
 // ArgMax/ArgMin, CumSum and TopK against a naive reference.
 #include <catch2/catch.hpp>
 
-#include "support/kernel_runner.h"
+#include "testkit/kernel_runner.h"
 
 using namespace asc;
 using asc::test::doublesOf;

@@ -3,7 +3,7 @@
 // what a point outside the image reads.
 #include <catch2/catch.hpp>
 
-#include "support/kernel_runner.h"
+#include "testkit/kernel_runner.h"
 
 using namespace asc;
 using asc::test::bytesOf;

@@ -2,8 +2,8 @@
 // axes, the canonical attributes, and Upsample at opset 7 (attribute) and 9 (input).
 #include <catch2/catch.hpp>
 
-#include "support/kernel_runner.h"
-#include "support/op_tester.h"
+#include "testkit/kernel_runner.h"
+#include "testkit/op_tester.h"
 
 using namespace asc;
 using asc::test::bytesOf;

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "support/kernel_runner.h"
-#include "support/op_tester.h"
+#include "testkit/kernel_runner.h"
+#include "testkit/op_tester.h"
 
 using namespace asc;
 using asc::test::bytesOf;

@@ -7,7 +7,7 @@
 #include <limits>
 #include <random>
 
-#include "support/kernel_runner.h"
+#include "testkit/kernel_runner.h"
 
 using namespace asc;
 using asc::test::bytesOf;

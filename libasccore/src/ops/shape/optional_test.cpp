@@ -3,7 +3,7 @@
 // pass their tensor through; an empty Optional is refused.
 #include <catch2/catch.hpp>
 
-#include "support/kernel_runner.h"
+#include "testkit/kernel_runner.h"
 
 using namespace asc;
 using asc::test::mentions;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <complex>
 
-#include "support/kernel_runner.h"
+#include "testkit/kernel_runner.h"
 
 using namespace asc;
 using asc::test::bytesOf;

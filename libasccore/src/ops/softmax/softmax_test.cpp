@@ -2,7 +2,7 @@
 // -1 since), canonical attributes and errors; the Hardmax kernel and folding.
 #include <catch2/catch.hpp>
 
-#include "support/kernel_runner.h"
+#include "testkit/kernel_runner.h"
 
 using namespace asc;
 using asc::test::OpTester;

@@ -1,7 +1,7 @@
 // tfidf_test.cpp: TfIdfVectorizer against n-grams counted by hand.
 #include <catch2/catch.hpp>
 
-#include "support/kernel_runner.h"
+#include "testkit/kernel_runner.h"
 
 using namespace asc;
 using asc::test::bytesOf;

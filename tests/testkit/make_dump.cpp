@@ -5,7 +5,7 @@
 //   --original=NAME          OriginalOp name of the outputs
 //   --input=X.npy            adds an input (inputs and outputs are kept in their own order)
 //   --format=F               store the next tensors in F: ND (default), NC1HWC0, FRACTAL_Z or
-//                            FRACTAL_NZ (packed by tests/support/layout_pack.h; C0 = 32 for
+//                            FRACTAL_NZ (packed by tests/testkit/layout_pack.h; C0 = 32 for
 //                            int8, else 16), with the .npy's shape as original_shape
 //   --origin_shape=a,b,...   record this original_shape instead (to write inconsistent dumps)
 //   --original_format=F      OriginalOp format of the outputs (NCHW, NHWC, HWCN)

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "asc/runtime/session.h"
-#include "support/op_tester.h"
+#include "testkit/op_tester.h"
 
 namespace asc::test {
 
