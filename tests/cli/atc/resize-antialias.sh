@@ -10,21 +10,16 @@ PY=/usr/bin/python3
 $PY -c "import numpy" 2>/dev/null || skip "needs python3-numpy"
 count=$($PY "$ROOT/tests/testkit/make_resize_antialias.py" /usr/include/onnx/onnx.proto .) ||
   fail "could not write the model"
-run atc --model=aa.onnx --framework=5 --output=aa --soc_version=Ascend310 \
-  --precision_mode=force_fp32
-expect_exit 0
-run msame --model aa.om --input x.bin --output out
-expect_exit 0
-for i in $(seq 0 $((count - 1))); do
-  expect_close_npy "$(ls out/*/aa_output_$i.bin)" expect_aa_$i.bin 1e-5
-done
-# fp16 (the default precision mode): the same outputs within fp16's rounding.
-run atc --model=aa.onnx --framework=5 --output=aa16 --soc_version=Ascend310
-expect_exit 0
-run msame --model aa16.om --input x.bin --output out16
-expect_exit 0
-for i in $(seq 0 $((count - 1))); do
-  expect_close_npy "$(ls out16/*/aa16_output_$i.bin)" expect_aa_$i.bin 1e-2
+# force_fp32 to 1e-5; the default fp16 mode to 1e-2 (fp16's rounding).
+for run_case in aa:--precision_mode=force_fp32:1e-5 aa16::1e-2; do
+  IFS=: read -r om mode tol <<<"$run_case"
+  run atc --model=aa.onnx --framework=5 --output=$om --soc_version=Ascend310 $mode
+  expect_exit 0
+  run msame --model $om.om --input x.bin --output out_$om
+  expect_exit 0
+  for i in $(seq 0 $((count - 1))); do
+    expect_close_npy "$(ls out_$om/*/${om}_output_$i.bin)" expect_aa_$i.bin "$tol"
+  done
 done
 run atc --mode=1 --om=aa.om --json=aa.json
 expect_exit 0
