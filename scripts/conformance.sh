@@ -224,6 +224,30 @@ END {
     $0 == "@@NOTES@@" { while ((getline l < notes) > 0) print l; next }
     $0 == "@@FREEZE@@" { while ((getline l < fz) > 0) print l; next }
     { print }' >"$doc.tmp"
+# Opsets 18 to 24: the node tests tests/conformance/make_later_tests.py writes, run the same way.
+later=$build/conformance-later
+if bash "$root/tests/conformance/later.sh" "$build/bin" "$later" >"$later.log" 2>&1 ||
+   [ -f "$later/run/results.tsv" ]; then
+  awk -F'\t' '
+    NR == 1 { next }
+    { n++; if ($4 == "pass") p++; rows = rows sprintf("| %s | %s | %s |\n", $1, $3, $4 == "pass" ? "pass" : $4 " (" $5 ")") }
+    END {
+      print ""
+      print "## Opsets 18 to 24 (node tests written here)"
+      print ""
+      print "Debian'"'"'s test data stops at ONNX 1.12 (opset 17). `tests/conformance/make_later_tests.py`"
+      print "writes node tests in the same layout for the operators of opsets 18 to 24 from the"
+      print "project'"'"'s generators (`tests/testkit/make_*.py`: models written with onnx.proto, expected"
+      print "outputs from numpy formulas of the ONNX definitions, checked against ONNX Runtime where"
+      print "it has the operator), and the same runner takes them (`tests/conformance/later.sh`, a CTest):"
+      printf "**%d of %d pass.**\n\n", p, n
+      print "| test | op | result |"
+      print "|---|---|---|"
+      printf "%s", rows
+    }' "$later/run/results.tsv" >>"$doc.tmp"
+else
+  printf '\n## Opsets 18 to 24 (node tests written here)\n\nNot run: %s\n' "$(tail -n1 "$later.log")" >>"$doc.tmp"
+fi
 mv "$doc.tmp" "$doc"
 echo "conformance.sh: wrote ${doc#$root/} ($wall s)"
 exit "$rc"

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 
 namespace asc::cli {
 
@@ -61,13 +62,6 @@ std::string versionText(const std::string& tool) {
         "TensorFlow (3: frozen .pb GraphDef); MindSpore (1) is refused with E10055\n"
         "compatibility matrix: docs/compatibility.md (atc --compatibility)\n";
   return text;
-}
-
-void boundOpenMpSpin(char** argv) {
-  if (std::getenv("GOMP_SPINCOUNT") || std::getenv("OMP_WAIT_POLICY")) return;
-  if (setenv("GOMP_SPINCOUNT", "1000", 1) != 0) return;
-  execv("/proc/self/exe", argv);
-  unsetenv("GOMP_SPINCOUNT");  // the exec failed: run on with libgomp's defaults
 }
 
 }  // namespace asc::cli

@@ -42,18 +42,6 @@ ASC_API Result<bool> parseBool(const std::string& name, const std::string& value
 /// --threads: 1..kMaxThreads.
 ASC_API Result<int> parseThreads(const std::string& value);
 
-/// libgomp's idle threads spin for about 300,000 rounds before they sleep. Alone on the cores that
-/// saves a wake-up per parallel region; when other processes share the cores (two msame runs, a
-/// build, a CI runner) a spinning thread holds the core its teammate needs, and a ResNet-50 run
-/// took 600 ms instead of 70 (docs/runtime.md). A bounded spin (GOMP_SPINCOUNT=1000) costs
-/// little alone and keeps the sharing fair. libgomp reads it before main, so a tool that runs
-/// models calls this first thing in main: when the user set neither GOMP_SPINCOUNT nor
-/// OMP_WAIT_POLICY, it sets GOMP_SPINCOUNT=1000 and executes the same program again
-/// (/proc/self/exe, the same arguments); it returns when it did not (a setting given, or the
-/// exec failed, when the program runs on as it is). Only for a tool's main: a library must not
-/// replace its host's process.
-ASC_API void boundOpenMpSpin(char** argv);
-
 /// The --version text: the tool, the asc-tools version, and for atc the CANN command line it
 /// follows, the ONNX opsets it reads and the frameworks it takes.
 ASC_API std::string versionText(const std::string& tool);
