@@ -10,6 +10,8 @@ project's own generators in tests/testkit, repackaged:
   make_grid_sample3d.py    GridSample-20 on volumes, every mode, padding and align_corners
   make_attention.py        Attention-23/24 (heads, GQA, masks, softcap, cache, qk output,
                            nonpad_kv_seqlen) and RotaryEmbedding-23
+  make_narrow_types.py     Cast-19 to and from the float8 types (saturate 1 and 0), Q/DQ-19 with
+                           float8, Q/DQ-21 with int4/uint4 (blocked), Cast-21 to int4/uint4
 Each expected output is the generator's numpy formula of the ONNX definition. Needs python3-onnx
 (to write TensorProtos) and protoc (the generators). Prints the number of tests written."""
 import glob
@@ -91,6 +93,12 @@ with tempfile.TemporaryDirectory() as tmp:
     run("make_grid_sample3d.py", os.path.join(PROTO_DIR, "onnx.proto"), t)
     for model in ("gs3d", "gs3dc"):
         from_bins("asc20", t, model, "x.bin")
+
+    t = os.path.join(tmp, "narrow")
+    run("make_narrow_types.py", os.path.join(PROTO_DIR, "onnx.proto"), t)
+    for model, x_file in (("cast8", "x.bin"), ("qdq8", "x.bin"), ("int4", "x2.bin"),
+                          ("cast4", "x2.bin")):
+        from_bins("asc21", t, model, x_file)
 
     t = os.path.join(tmp, "attn")
     run("make_attention.py", PROTO_DIR, t)
