@@ -171,3 +171,29 @@ TEST_CASE("unknown ops give E2002 naming node and type", "[ops][registry]") {
   CHECK(s.message().find("NoSuchOp") != std::string::npos);
   CHECK(s.message().find("n7") != std::string::npos);
 }
+
+TEST_CASE("pooling and recurrent ops carry their kind on the OpDef", "[registry]") {
+  // The pool and rnn families' kernels read these facts from the definition, never the name.
+  struct Pool {
+    const char* op;
+    ops::PoolKind kind;
+    bool global;
+  };
+  for (const Pool& p :
+       {Pool{"MaxPool", ops::PoolKind::Max, false},
+        Pool{"AveragePool", ops::PoolKind::Average, false},
+        Pool{"LpPool", ops::PoolKind::Lp, false}, Pool{"GlobalMaxPool", ops::PoolKind::Max, true},
+        Pool{"GlobalAveragePool", ops::PoolKind::Average, true},
+        Pool{"GlobalLpPool", ops::PoolKind::Lp, true}}) {
+    INFO(p.op);
+    const ops::OpDef* d = ops::lookup(p.op);
+    REQUIRE(d);
+    CHECK(d->poolKind() == p.kind);
+    CHECK(d->isGlobalPool() == p.global);
+  }
+  CHECK(ops::lookup("RNN")->cellKind() == ops::CellKind::Rnn);
+  CHECK(ops::lookup("GRU")->cellKind() == ops::CellKind::Gru);
+  CHECK(ops::lookup("LSTM")->cellKind() == ops::CellKind::Lstm);
+  CHECK(ops::lookup("Conv")->poolKind() == ops::PoolKind::None);
+  CHECK(ops::lookup("Conv")->cellKind() == ops::CellKind::None);
+}

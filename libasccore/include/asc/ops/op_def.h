@@ -113,6 +113,12 @@ using JoinsFn = bool (*)(const ir::Node&, Layout out);
 /// attributes beside them under `_asc_ir_<name>`; our reader reads those.
 using CannAttr = std::variant<int64_t, float, bool, std::string, std::vector<int64_t>,
                               std::vector<std::vector<int64_t>>>;
+/// What a pooling op reduces each window with; the pool family's kernels read it from the OpDef
+/// (never from the op's name). Global ops take the whole spatial extent as one window.
+enum class PoolKind : uint8_t { None, Max, Average, Lp };
+/// A recurrent op's cell; the rnn family's kernels read it from the OpDef.
+enum class CellKind : uint8_t { None, Rnn, Gru, Lstm };
+
 struct CannSpelling {
   std::string type;
   std::vector<std::pair<std::string, CannAttr>> attrs;
@@ -254,6 +260,15 @@ class ASC_API OpDef {
   /// place an input's buffer inside the output's, at its offset there, so that its producer
   /// writes the result and the kernel copies nothing for it (an input whose bytes are
   /// elsewhere, the kernel still copies).
+  OpDef& pooling(PoolKind k, bool global = false) {
+    pool_kind_ = k;
+    global_pool_ = global;
+    return *this;
+  }
+  OpDef& recurrentCell(CellKind c) {
+    cell_kind_ = c;
+    return *this;
+  }
   OpDef& joinsInputs(JoinsFn f) {
     joins_ = f;
     return *this;
@@ -296,6 +311,9 @@ class ASC_API OpDef {
   int accumulateInput() const { return accumulate_input_; }
   /// nullptr: the output never holds its inputs' bytes in order.
   JoinsFn joinsInputsFn() const { return joins_; }
+  PoolKind poolKind() const { return pool_kind_; }
+  bool isGlobalPool() const { return global_pool_; }
+  CellKind cellKind() const { return cell_kind_; }
 
  private:
   std::string name_, cann_type_;
@@ -324,6 +342,9 @@ class ASC_API OpDef {
   int accumulate_input_ = -1;
   std::string summary_;
   JoinsFn joins_ = nullptr;
+  PoolKind pool_kind_ = PoolKind::None;
+  bool global_pool_ = false;
+  CellKind cell_kind_ = CellKind::None;
 };
 
 }  // namespace asc::ops

@@ -218,6 +218,7 @@ CannSpelling poolSpelling(const ir::Node& n) {
 const OpDef& defMaxPool() {
   static const OpDef d =
       OpDef("MaxPool")
+          .pooling(PoolKind::Max)
           .works5hd(FiveHd::Windowed)
           .kernel(createPoolKernel)
           .layout(poolLayout)
@@ -234,6 +235,7 @@ const OpDef& defMaxPool() {
 const OpDef& defAveragePool() {
   static const OpDef d =
       OpDef("AveragePool")
+          .pooling(PoolKind::Average)
           .works5hd(FiveHd::Windowed)
           .kernel(createPoolKernel)
           .layout(poolLayout)
@@ -248,6 +250,7 @@ const OpDef& defAveragePool() {
 
 const OpDef& defGlobalAveragePool() {
   static const OpDef d = OpDef("GlobalAveragePool")
+                             .pooling(PoolKind::Average, true)
                              .works5hd(FiveHd::Windowed)
                              .kernel(createPoolKernel)
                              .layout(poolLayout)
@@ -262,6 +265,7 @@ const OpDef& defGlobalAveragePool() {
 const OpDef& defLpPool() {
   static const OpDef d =
       OpDef("LpPool")
+          .pooling(PoolKind::Lp)
           .kernel(createPoolKernel)
           .layout(poolLayout)
           .onnx(2)  // p is a float attribute in LpPool-1: that form is not read
@@ -275,6 +279,7 @@ const OpDef& defLpPool() {
 
 const OpDef& defGlobalLpPool() {
   static const OpDef d = OpDef("GlobalLpPool")
+                             .pooling(PoolKind::Lp, true)
                              .kernel(createPoolKernel)
                              .layout(poolLayout)
                              .onnx(2)
@@ -286,6 +291,7 @@ const OpDef& defGlobalLpPool() {
 
 const OpDef& defGlobalMaxPool() {
   static const OpDef d = OpDef("GlobalMaxPool")
+                             .pooling(PoolKind::Max, true)
                              .works5hd(FiveHd::Windowed)
                              .kernel(createPoolKernel)
                              .layout(poolLayout)

@@ -12,11 +12,19 @@
 #include <cmath>
 #include <limits>
 
+#include "asc/ops/registry.h"
 #include "cpu/parallel.h"
 #include "ops/dnnl_util.h"
 
 namespace asc::ops {
 namespace {
+
+// The pooling op's definition: its kind and whether it is global are facts of the OpDef.
+const OpDef& poolDef(const ir::Node& n) {
+  const OpDef* d = lookup(n.op_type);
+  static const OpDef kNone("");
+  return d ? *d : kNone;
+}
 
 class PoolKernel : public cpu::PrimitiveKernel {
  public:
@@ -26,8 +34,9 @@ class PoolKernel : public cpu::PrimitiveKernel {
     const TensorRef& x = k.inputs[0];
     const TensorRef& y = k.outputs[0];
     const size_t spatial = x.shape().size() - 2;
-    const bool global = n.op_type == "GlobalAveragePool" || n.op_type == "GlobalMaxPool";
-    const bool is_max = n.op_type == "MaxPool" || n.op_type == "GlobalMaxPool";
+    const OpDef& d = poolDef(n);
+    const bool global = d.isGlobalPool();
+    const bool is_max = d.poolKind() == PoolKind::Max;
     dnnl::memory::dims kernel, strides, dil, pad_l, pad_r;
     auto ks = n.attrs.getInts("kernel_shape");
     auto st = n.attrs.getInts("strides", std::vector<int64_t>(spatial, 1));
@@ -138,9 +147,11 @@ class BlockedMaxPool : public Kernel {
   // Whether this kernel serves the node: 2-D, fp32, nChw8c, no Indices, no dilation.
   static bool serves(const KernelInit& k) {
     const ir::Attrs& a = k.node.attrs;
-    if (k.node.op_type != "MaxPool" || k.inputs[0].layout != Layout::Blocked || channelsLast() ||
-        blockSize() != 8 || k.inputs[0].dtype() != ir::DType::F32 ||
-        k.inputs[0].shape().size() != 4 || (k.outputs.size() > 1 && k.outputs[1].data))
+    const OpDef& d = poolDef(k.node);
+    if (d.poolKind() != PoolKind::Max || d.isGlobalPool() ||
+        k.inputs[0].layout != Layout::Blocked || channelsLast() || blockSize() != 8 ||
+        k.inputs[0].dtype() != ir::DType::F32 || k.inputs[0].shape().size() != 4 ||
+        (k.outputs.size() > 1 && k.outputs[1].data))
       return false;
     for (int64_t d : a.getInts("dilations", {1, 1}))
       if (d != 1) return false;
@@ -316,14 +327,16 @@ class LoopLpPool : public Kernel {
 }  // namespace
 
 Result<std::unique_ptr<Kernel>> createPoolKernel(const KernelInit& k) {
-  if (k.node.op_type == "LpPool" || k.node.op_type == "GlobalLpPool") {
+  const OpDef& d = poolDef(k.node);
+  if (d.poolKind() == PoolKind::Lp) {
     if (k.inputs[0].dtype() != ir::DType::F32 || k.inputs[0].layout != Layout::Plain)
       return Status::error(ErrorCode::NotImplemented, "node '{}': {} of {} is not supported",
                            k.node.name, k.node.op_type, ir::dtypeName(k.inputs[0].dtype()));
     return std::unique_ptr<Kernel>(std::make_unique<LoopLpPool>(k));
   }
   const bool with_indices = k.outputs.size() > 1 && k.outputs[1].data;
-  if (k.node.op_type == "MaxPool" && (with_indices || k.inputs[0].dtype() != ir::DType::F32)) {
+  if (d.poolKind() == PoolKind::Max && !d.isGlobalPool() &&
+      (with_indices || k.inputs[0].dtype() != ir::DType::F32)) {
     switch (k.inputs[0].dtype()) {
       case ir::DType::F32:
         return std::unique_ptr<Kernel>(std::make_unique<LoopMaxPool<float>>(k));
@@ -347,7 +360,7 @@ Result<std::unique_ptr<Kernel>> createPoolKernel(const KernelInit& k) {
 }
 
 Layout poolLayout(const ir::Node& n, const std::vector<Layout>& in) {
-  if (n.op_type == "LpPool" || n.op_type == "GlobalLpPool") return Layout::Plain;
+  if (poolDef(n).poolKind() == PoolKind::Lp) return Layout::Plain;
   return n.outputs.size() > 1 ? Layout::Plain : in[0];
 }
 

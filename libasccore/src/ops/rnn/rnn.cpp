@@ -13,7 +13,7 @@ namespace asc::ops {
 namespace {
 
 Status inferRnn(InferContext& ctx) {
-  const std::string& op = ctx.node().op_type;
+  const CellKind op = cellOf(ctx.node());
   const int64_t G = rnnGates(op);
   ir::Attrs& a = ctx.attrs();
   // Float tensors may be stored in fp16/bf16 (--precision_mode): the kernel computes in fp32
@@ -87,8 +87,9 @@ int64_t rnnFlops(const ir::Node& n) {
   return 2 * steps * (w[0] * w[1] * w[2] + r[0] * r[1] * r[2]);
 }
 
-OpDef rnnOp(const char* name, int max_inputs, int max_outputs, const char* summary) {
+OpDef rnnOp(const char* name, CellKind cell, int max_inputs, int max_outputs, const char* summary) {
   return OpDef(name)
+      .recurrentCell(cell)
       .kernel(createRnnKernel)
       .precisionClass(PrecisionClass::Sensitive)
       .onnx(7)
@@ -102,18 +103,19 @@ OpDef rnnOp(const char* name, int max_inputs, int max_outputs, const char* summa
 }  // namespace
 
 const OpDef& defRNN() {
-  static const OpDef d = rnnOp("RNN", 6, 2, "Elman RNN: H = f(X W^T + H R^T + b), f default Tanh");
+  static const OpDef d =
+      rnnOp("RNN", CellKind::Rnn, 6, 2, "Elman RNN: H = f(X W^T + H R^T + b), f default Tanh");
   return d;
 }
 
 const OpDef& defGRU() {
-  static const OpDef d =
-      rnnOp("GRU", 6, 2, "GRU (gates z, r, h; linear_before_reset), Sigmoid/Tanh by default");
+  static const OpDef d = rnnOp("GRU", CellKind::Gru, 6, 2,
+                               "GRU (gates z, r, h; linear_before_reset), Sigmoid/Tanh by default");
   return d;
 }
 
 const OpDef& defLSTM() {
-  static const OpDef d = rnnOp("LSTM", 8, 3,
+  static const OpDef d = rnnOp("LSTM", CellKind::Lstm, 8, 3,
                                "LSTM (gates i, o, f, c; peepholes, input_forget), "
                                "Sigmoid/Tanh/Tanh by default");
   return d;

@@ -36,7 +36,7 @@ bool defaultActivations(const ir::Node& n, int dirs) {
   const auto* names = std::get_if<std::vector<std::string>>(v);
   if (!names) return false;
   const std::vector<std::string> lstm = {"Sigmoid", "Tanh", "Tanh"}, gru = {"Sigmoid", "Tanh"};
-  const auto& per = n.op_type == "LSTM" ? lstm : gru;
+  const auto& per = cellOf(n) == CellKind::Lstm ? lstm : gru;
   if (names->size() != per.size() * static_cast<size_t>(dirs)) return false;
   for (size_t i = 0; i < names->size(); ++i)
     if ((*names)[i] != per[i % per.size()]) return false;
@@ -56,7 +56,7 @@ class FusedRnnKernel : public Kernel {
 
   Status init(const KernelInit& k) {
     const ir::Node& n = k.node;
-    const bool lstm = n.op_type == "LSTM";
+    const bool lstm = cellOf(n) == CellKind::Lstm;
     const ir::Shape& x = k.inputs[0].shape();
     T_ = x[0];
     N_ = x[1];
@@ -197,7 +197,7 @@ class FusedRnnKernel : public Kernel {
 
 std::unique_ptr<Kernel> tryFusedRnnKernel(const KernelInit& k) {
   const ir::Node& n = k.node;
-  if (n.op_type != "LSTM" && n.op_type != "GRU") return nullptr;
+  if (cellOf(n) != CellKind::Lstm && cellOf(n) != CellKind::Gru) return nullptr;
   const ir::Attrs& a = n.attrs;
   const int dirs = a.getString("direction", "forward") == "bidirectional" ? 2 : 1;
   if (a.getInt("layout", 0) != 0 || a.getFloat("clip", 0.f) != 0.f ||

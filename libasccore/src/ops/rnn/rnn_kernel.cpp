@@ -105,7 +105,7 @@ Act makeAct(const std::string& name, const std::vector<float>& alphas,
 
 class RnnKernel : public Kernel {
  public:
-  explicit RnnKernel(const KernelInit& k) : op_(k.node.op_type) {
+  explicit RnnKernel(const KernelInit& k) : op_(cellOf(k.node)) {
     const ir::Attrs& a = k.node.attrs;
     in_ = k.inputs;
     out_ = k.outputs;
@@ -134,7 +134,7 @@ class RnnKernel : public Kernel {
     const int per = rnnActivations(op_);
     static const char* kDefaults[3][3] = {
         {"Tanh", "", ""}, {"Sigmoid", "Tanh", ""}, {"Sigmoid", "Tanh", "Tanh"}};
-    const int row = op_ == "RNN" ? 0 : op_ == "GRU" ? 1 : 2;
+    const int row = op_ == CellKind::Rnn ? 0 : op_ == CellKind::Gru ? 1 : 2;
     const auto alphas = a.getFloats("activation_alpha"), betas = a.getFloats("activation_beta");
     size_t ai = 0, bi = 0;
     for (int d = 0; d < dirs_; ++d)
@@ -230,9 +230,9 @@ class RnnKernel : public Kernel {
     std::vector<float>& h = *hp;
     std::vector<float>& c = *cp;
     const int64_t H = hid_;
-    if (op_ == "RNN") {
+    if (op_ == CellKind::Rnn) {
       for (int64_t j = 0; j < H; ++j) h[j] = act[0](clip(gx[j] + gh[j]));
-    } else if (op_ == "GRU") {  // gates z, r, h
+    } else if (op_ == CellKind::Gru) {  // gates z, r, h
       std::vector<float>& hn = *rh;
       std::vector<float>&z = z_, &r = r_, &rec = rec_;
       for (int64_t j = 0; j < H; ++j) {
@@ -267,7 +267,7 @@ class RnnKernel : public Kernel {
     }
   }
 
-  std::string op_;
+  CellKind op_;
   std::vector<TensorRef> in_, out_;
   int64_t layout_ = 0, seq_ = 0, batch_ = 0, isz_ = 0, hid_ = 0;
   int64_t gates_ = 1, dirs_ = 1;
@@ -280,8 +280,12 @@ class RnnKernel : public Kernel {
 
 }  // namespace
 
-int rnnGates(const std::string& op) { return op == "RNN" ? 1 : op == "GRU" ? 3 : 4; }
-int rnnActivations(const std::string& op) { return op == "RNN" ? 1 : op == "GRU" ? 2 : 3; }
+CellKind cellOf(const ir::Node& n) {
+  const OpDef* d = lookup(n.op_type);
+  return d ? d->cellKind() : CellKind::None;
+}
+int rnnGates(CellKind c) { return c == CellKind::Rnn ? 1 : c == CellKind::Gru ? 3 : 4; }
+int rnnActivations(CellKind c) { return c == CellKind::Rnn ? 1 : c == CellKind::Gru ? 2 : 3; }
 
 bool rnnKnowsActivation(const std::string& name) {
   static const char* kNames[] = {
