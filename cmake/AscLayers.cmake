@@ -56,7 +56,7 @@ function(asc_check_layers root)
       file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
       foreach(line ${lines})
         # A relative include hides which module it reaches: write it from the module root
-        # ("ops/op_util.h"). Template text with @PLACEHOLDERS@ (opgen's generated files) is
+        # ("ops/op_util.h"). Template text with @NAME@ markers (opgen's generated files) is
         # not this project's code.
         if(line MATCHES "#[ \t]*include[ \t]*\"\\.\\./" AND NOT line MATCHES "@")
           file(RELATIVE_PATH rel ${root} ${f})

@@ -1,7 +1,8 @@
 // shape_test.cpp: shape inference, canonical attributes and constant folding of the
 // shape-manipulation ops, including a whole Shape -> Gather -> Unsqueeze -> Concat -> Reshape
 // chain on a runtime input, which must fold down to one Reshape with a constant shape; Size,
-// CastLike, Range and the SpaceToDepth kernel.
+// CastLike and the SpaceToDepth kernel (Constant, ConstantOfShape and Range: constant_test.cpp;
+// Pad: pad_test.cpp).
 #include <catch2/catch.hpp>
 
 #include <limits>
@@ -432,48 +433,6 @@ TEST_CASE("Cast, Identity and Dropout", "[ops][shape]") {
   CHECK(mentions(rt.run(), "training"));
 }
 
-TEST_CASE("Constant and ConstantOfShape", "[ops][shape]") {
-  OpTester f("Constant");
-  f.attr("value_floats", std::vector<float>{1.5f, 2.5f});
-  REQUIRE(f.run().isOk());
-  REQUIRE(f.out().isConstant());
-  CHECK(f.out().shape == ir::Shape{2});
-  CHECK(floatsOf(f.out()) == std::vector<float>{1.5f, 2.5f});
-  OpTester i("Constant");
-  i.attr("value_int", int64_t{7});
-  REQUIRE(i.run().isOk());
-  CHECK(i.out().shape == ir::Shape{});
-  CHECK(i.out().tensor().toInts() == Ints{7});
-  Ints v = {1, 2, 3, 4, 5, 6};
-  OpTester t("Constant");
-  t.attr("value", ir::Tensor{DType::I64, {2, 3}, ir::Blob::copyOf(v.data(), v.size() * 8)});
-  REQUIRE(t.run().isOk());
-  CHECK(t.out().shape == ir::Shape{2, 3});
-  CHECK(t.out().tensor().toInts() == v);
-  OpTester none("Constant");
-  CHECK(mentions(none.run(), "no value"));
-  OpTester bad("Constant");
-  bad.attr("value", ir::Tensor{DType::I64, {4}, ir::Blob::copyOf(v.data(), 8)});
-  CHECK(mentions(bad.run(), "bytes"));
-
-  OpTester z("ConstantOfShape");
-  z.constInts({2, 3});
-  REQUIRE(z.run().isOk());
-  CHECK(z.out().dtype == DType::F32);
-  CHECK(floatsOf(z.out()) == std::vector<float>(6, 0.0f));
-  int64_t seven = 7;
-  OpTester s("ConstantOfShape");
-  s.constInts({3}).attr("value", ir::Tensor{DType::I64, {1}, ir::Blob::copyOf(&seven, 8)});
-  REQUIRE(s.run().isOk());
-  CHECK(s.out().tensor().toInts() == Ints{7, 7, 7});
-  OpTester dyn("ConstantOfShape");
-  dyn.input(DType::I64, {2});
-  CHECK(mentions(dyn.run(), "constant"));
-  OpTester neg("ConstantOfShape");
-  neg.constInts({2, -1});
-  CHECK(mentions(neg.run(), "negative"));
-}
-
 TEST_CASE("DepthToSpace DCR and CRD", "[ops][shape]") {
   OpTester t("DepthToSpace");
   t.input(DType::F32, {1, 8, 2, 3}).attr("blocksize", int64_t{2});
@@ -495,57 +454,6 @@ TEST_CASE("DepthToSpace DCR and CRD", "[ops][shape]") {
   OpTester rank("DepthToSpace");
   rank.input(DType::F32, {8, 2, 2}).attr("blocksize", int64_t{2});
   CHECK(mentions(rank.run(), "4-D"));
-}
-
-TEST_CASE("Pad: attributes before 11, inputs since, modes fold", "[ops][shape]") {
-  OpTester a("Pad", 2);
-  a.input(DType::F32, {2, 3}).attr("pads", Ints{0, 1, 0, 2});
-  REQUIRE(a.run().isOk());
-  CHECK(a.out().shape == ir::Shape{2, 6});
-  float v = 9.0f;
-  OpTester i("Pad", 13);
-  i.input(DType::F32, {2, 3}).constInts({1, 1, 1, 1}).constant(DType::F32, {}, &v, 4);
-  REQUIRE(i.run().isOk());
-  CHECK(i.out().shape == ir::Shape{4, 5});
-  CHECK(i.node()->inputs.size() == 1);
-  CHECK(i.node()->attrs.getFloat("value", 0) == 9.0f);
-  OpTester ax("Pad", 18);
-  ax.input(DType::F32, {2, 3}).constInts({2, 3}).none().constInts({-1});
-  REQUIRE(ax.run().isOk());
-  CHECK(ax.out().shape == ir::Shape{2, 8});
-  CHECK(ax.node()->attrs.getInts("pads") == Ints{0, 2, 0, 3});
-
-  OpTester c("Pad", 13);
-  c.constFloats({1, 2, 3}, {3}).constInts({2, 1}).constant(DType::F32, {}, &v, 4);
-  REQUIRE(c.run().isOk());
-  CHECK(floatsOf(c.out()) == std::vector<float>{9, 9, 1, 2, 3, 9});
-  OpTester r("Pad", 13);
-  r.constFloats({1, 2, 3}, {3}).constInts({2, 1}).attr("mode", std::string("reflect"));
-  REQUIRE(r.run().isOk());
-  CHECK(floatsOf(r.out()) == std::vector<float>{3, 2, 1, 2, 3, 2});
-  OpTester e("Pad", 13);
-  e.constFloats({1, 2, 3}, {3}).constInts({1, 2}).attr("mode", std::string("edge"));
-  REQUIRE(e.run().isOk());
-  CHECK(floatsOf(e.out()) == std::vector<float>{1, 1, 2, 3, 3, 3});
-  OpTester crop("Pad", 13);
-  crop.constFloats({1, 2, 3}, {3}).constInts({-1, 0});
-  REQUIRE(crop.run().isOk());
-  CHECK(floatsOf(crop.out()) == std::vector<float>{2, 3});
-
-  OpTester len("Pad", 13);
-  len.input(DType::F32, {2, 3}).constInts({1, 1});
-  CHECK(mentions(len.run(), "2 * rank"));
-  OpTester refl("Pad", 13);
-  refl.input(DType::F32, {2}).constInts({2, 0}).attr("mode", std::string("reflect"));
-  CHECK(mentions(refl.run(), "reflect"));
-  OpTester wrap18("Pad", 18);
-  wrap18.input(DType::F32, {2}).constInts({1, 0}).attr("mode", std::string("wrap"));
-  CHECK(mentions(wrap18.run(), "not one of Pad-2's"));
-  // Pad-19 wrap folds too, around the dim as often as it takes (indices modulo the size).
-  OpTester w("Pad", 19);
-  w.constFloats({1, 2, 3}, {3}).constInts({4, 2}).attr("mode", std::string("wrap"));
-  REQUIRE(w.run().isOk());
-  CHECK(floatsOf(w.out()) == std::vector<float>{3, 1, 2, 3, 1, 2, 3, 1, 2});
 }
 
 TEST_CASE("canonical shape ops re-infer to the same node", "[ops][shape]") {
@@ -645,29 +553,6 @@ TEST_CASE("SpaceToDepth moves b x b blocks into channels", "[ops][shape]") {
   OpTester bad("SpaceToDepth");
   bad.input(DType::F32, {1, 2, 5, 4}).attr("blocksize", b);
   CHECK(mentions(bad.run(), "divisible"));
-}
-
-TEST_CASE("Range folds from constant start, limit and delta", "[ops][shape]") {
-  OpTester f("Range", 11);
-  const float start = 1.f, limit = 2.5f, delta = 0.4f;
-  f.constant(DType::F32, {}, &start, 4).constant(DType::F32, {}, &limit, 4);
-  f.constant(DType::F32, {}, &delta, 4);
-  REQUIRE(f.run().isOk());
-  REQUIRE(f.out().isConstant());
-  CHECK(f.out().shape == ir::Shape{4});  // ceil(1.5 / 0.4) = 4
-  const auto v = doublesOf(f.out());
-  for (int i = 0; i < 4; ++i) CHECK(v[i] == Approx(1.0 + 0.4 * i));
-  OpTester neg("Range", 11);
-  neg.constInts({10}, {}).constInts({4}, {}).constInts({-3}, {});
-  REQUIRE(neg.run().isOk());
-  CHECK(neg.out().tensor().toInts() == Ints{10, 7});
-  OpTester empty("Range", 11);
-  empty.constInts({5}, {}).constInts({1}, {}).constInts({2}, {});
-  REQUIRE(empty.run().isOk());
-  CHECK(empty.out().shape == ir::Shape{0});
-  OpTester dyn("Range", 11);
-  dyn.input(DType::I64, {}).constInts({4}, {}).constInts({1}, {});
-  CHECK(mentions(dyn.run(), "compile time"));
 }
 
 TEST_CASE("Cast-19/21 to and from float8 and int4, folded and run", "[ops][shape]") {
