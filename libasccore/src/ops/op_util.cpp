@@ -4,9 +4,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "asc/ops/registry.h"
 #include "asc/support/fp16.h"
 
 namespace asc::ops {
+
+const OpDef& defOf(const ir::Node& n) {
+  static const OpDef kNone("");
+  const OpDef* d = lookup(n.op_type);
+  return d ? *d : kNone;
+}
 
 std::optional<ir::Shape> broadcastShapes(const ir::Shape& a, const ir::Shape& b) {
   size_t r = std::max(a.size(), b.size());

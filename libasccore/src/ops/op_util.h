@@ -11,6 +11,10 @@
 
 namespace asc::ops {
 
+/// The node's OpDef, where family kernels read the facts that tell their ops apart (the scalar
+/// function, the pooling kind, the recurrent cell); an unknown op gets an empty definition.
+const OpDef& defOf(const ir::Node& n);
+
 /// numpy-style broadcast of two shapes; nullopt when they are incompatible.
 std::optional<ir::Shape> broadcastShapes(const ir::Shape& a, const ir::Shape& b);
 /// Maps a possibly negative axis into [0, rank); nullopt when out of range.

@@ -172,6 +172,33 @@ TEST_CASE("unknown ops give E2002 naming node and type", "[ops][registry]") {
   CHECK(s.message().find("n7") != std::string::npos);
 }
 
+TEST_CASE("element-wise ops carry their scalar function on the OpDef", "[registry]") {
+  // The math and unary families' kernels and folding apply the OpDef's function: every op that
+  // shares their kernel factory names one, no two ops name the same, and the names match.
+  const ops::OpDef* abs = ops::lookup("Abs");
+  const ops::OpDef* relu = ops::lookup("Relu");
+  REQUIRE(abs);
+  REQUIRE(relu);
+  std::map<ops::ScalarFn, std::string> seen;
+  int math = 0, unary = 0;
+  for (const ops::OpDef* d : ops::allOps()) {
+    const bool family =
+        d->kernelFactory() == abs->kernelFactory() || d->kernelFactory() == relu->kernelFactory();
+    INFO(d->name());
+    CHECK(family == (d->scalarFn() != ops::ScalarFn::None));
+    if (d->scalarFn() == ops::ScalarFn::None) continue;
+    CHECK(seen.emplace(d->scalarFn(), d->name()).second);
+    (d->kernelFactory() == abs->kernelFactory() ? math : unary)++;
+  }
+  CHECK(math == 30);
+  CHECK(unary == 13);
+  CHECK(ops::lookup("Softplus")->scalarFn() == ops::ScalarFn::Softplus);
+  CHECK(ops::lookup("IsInf")->scalarFn() == ops::ScalarFn::IsInf);
+  CHECK(ops::lookup("Not")->scalarFn() == ops::ScalarFn::Not);
+  CHECK(ops::lookup("Gelu")->scalarFn() == ops::ScalarFn::Gelu);
+  CHECK(ops::lookup("Conv")->scalarFn() == ops::ScalarFn::None);
+}
+
 TEST_CASE("pooling and recurrent ops carry their kind on the OpDef", "[registry]") {
   // The pool and rnn families' kernels read these facts from the definition, never the name.
   struct Pool {

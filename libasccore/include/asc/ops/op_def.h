@@ -118,6 +118,57 @@ using CannAttr = std::variant<int64_t, float, bool, std::string, std::vector<int
 enum class PoolKind : uint8_t { None, Max, Average, Lp };
 /// A recurrent op's cell; the rnn family's kernels read it from the OpDef.
 enum class CellKind : uint8_t { None, Rnn, Gru, Lstm };
+/// The per-element function of a one-input element-wise op (the math family, math_fn.h, and
+/// the unary family); their kernels and constant folding apply the one the OpDef names (never
+/// chosen by the op's name). The math family's float-only functions first, then those on
+/// every numeric type, the float -> bool tests and the logical Not; then the unary family's.
+enum class ScalarFn : uint8_t {
+  None,
+  Ceil,
+  Floor,
+  Round,
+  Reciprocal,
+  Sin,
+  Cos,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Sinh,
+  Cosh,
+  Asinh,
+  Acosh,
+  Atanh,
+  Softsign,
+  Softplus,
+  Mish,
+  Elu,
+  Celu,
+  Selu,
+  ThresholdedRelu,
+  Shrink,  // float types
+  Abs,
+  Neg,
+  BitwiseNot,
+  Sign,  // every numeric type, integers exactly
+  IsNaN,
+  IsInf,  // float -> bool
+  Not,    // bool -> bool
+  // The unary family (float32, oneDNN's eltwise or a loop; unary_kernel.cpp).
+  Relu,
+  LeakyRelu,
+  Sigmoid,
+  Tanh,
+  Erf,
+  HardSigmoid,
+  HardSwish,
+  Clip,
+  Gelu,
+  Swish,
+  Sqrt,
+  Exp,
+  Log,
+};
 
 struct CannSpelling {
   std::string type;
@@ -256,10 +307,6 @@ class ASC_API OpDef {
     return *this;
   }
 
-  /// Output 0 is its inputs' bytes one after another when `f` says so: the runtime may then
-  /// place an input's buffer inside the output's, at its offset there, so that its producer
-  /// writes the result and the kernel copies nothing for it (an input whose bytes are
-  /// elsewhere, the kernel still copies).
   OpDef& pooling(PoolKind k, bool global = false) {
     pool_kind_ = k;
     global_pool_ = global;
@@ -269,6 +316,14 @@ class ASC_API OpDef {
     cell_kind_ = c;
     return *this;
   }
+  OpDef& scalarFunction(ScalarFn f) {
+    scalar_fn_ = f;
+    return *this;
+  }
+  /// Output 0 is its inputs' bytes one after another when `f` says so: the runtime may then
+  /// place an input's buffer inside the output's, at its offset there, so that its producer
+  /// writes the result and the kernel copies nothing for it (an input whose bytes are
+  /// elsewhere, the kernel still copies).
   OpDef& joinsInputs(JoinsFn f) {
     joins_ = f;
     return *this;
@@ -314,6 +369,7 @@ class ASC_API OpDef {
   PoolKind poolKind() const { return pool_kind_; }
   bool isGlobalPool() const { return global_pool_; }
   CellKind cellKind() const { return cell_kind_; }
+  ScalarFn scalarFn() const { return scalar_fn_; }
 
  private:
   std::string name_, cann_type_;
@@ -345,6 +401,7 @@ class ASC_API OpDef {
   PoolKind pool_kind_ = PoolKind::None;
   bool global_pool_ = false;
   CellKind cell_kind_ = CellKind::None;
+  ScalarFn scalar_fn_ = ScalarFn::None;
 };
 
 }  // namespace asc::ops

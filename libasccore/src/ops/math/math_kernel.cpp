@@ -8,6 +8,7 @@
 
 #include "cpu/parallel.h"
 #include "math_fn.h"
+#include "ops/op_util.h"
 
 namespace asc::ops {
 namespace {
@@ -99,18 +100,19 @@ Result<std::unique_ptr<Kernel>> createMathKernel(const KernelInit& k) {
   const ir::Node& n = k.node;
   Result<std::unique_ptr<Kernel>> r =
       Status::error(ErrorCode::Internal, "no math kernel for {}", n.op_type);
-  if (n.op_type == "Not") {
+  const ScalarFn fn = defOf(n).scalarFn();
+  if (fn == ScalarFn::Not) {
     if (k.inputs[0].dtype() != ir::DType::Bool) return unsupportedDtype(k);
     return make<uint8_t, uint8_t>(k, [](uint8_t x) { return uint8_t(x == 0); });
   }
-  if (math::withFloatFn(n, [&](auto f) { r = floatMap(k, f); })) return r;
-  if (math::withNumericFn(n, [&](auto f) { r = numericMap(k, f); })) return r;
-  if (math::withPredicate(n, [&](auto f) { r = predicateMap(k, f); })) return r;
+  if (math::withFloatFn(fn, n.attrs, [&](auto f) { r = floatMap(k, f); })) return r;
+  if (math::withNumericFn(fn, [&](auto f) { r = numericMap(k, f); })) return r;
+  if (math::withPredicate(fn, n.attrs, [&](auto f) { r = predicateMap(k, f); })) return r;
   return r;
 }
 
 Layout mathLayout(const ir::Node& n, const std::vector<Layout>& in) {
-  return math::withFloatFn(n, [](auto) {}) ? in[0] : Layout::Plain;
+  return math::withFloatFn(defOf(n).scalarFn(), n.attrs, [](auto) {}) ? in[0] : Layout::Plain;
 }
 
 }  // namespace asc::ops

@@ -12,19 +12,12 @@
 #include <cmath>
 #include <limits>
 
-#include "asc/ops/registry.h"
 #include "cpu/parallel.h"
 #include "ops/dnnl_util.h"
+#include "ops/op_util.h"
 
 namespace asc::ops {
 namespace {
-
-// The pooling op's definition: its kind and whether it is global are facts of the OpDef.
-const OpDef& poolDef(const ir::Node& n) {
-  const OpDef* d = lookup(n.op_type);
-  static const OpDef kNone("");
-  return d ? *d : kNone;
-}
 
 class PoolKernel : public cpu::PrimitiveKernel {
  public:
@@ -34,7 +27,7 @@ class PoolKernel : public cpu::PrimitiveKernel {
     const TensorRef& x = k.inputs[0];
     const TensorRef& y = k.outputs[0];
     const size_t spatial = x.shape().size() - 2;
-    const OpDef& d = poolDef(n);
+    const OpDef& d = defOf(n);
     const bool global = d.isGlobalPool();
     const bool is_max = d.poolKind() == PoolKind::Max;
     dnnl::memory::dims kernel, strides, dil, pad_l, pad_r;
@@ -147,7 +140,7 @@ class BlockedMaxPool : public Kernel {
   // Whether this kernel serves the node: 2-D, fp32, nChw8c, no Indices, no dilation.
   static bool serves(const KernelInit& k) {
     const ir::Attrs& a = k.node.attrs;
-    const OpDef& d = poolDef(k.node);
+    const OpDef& d = defOf(k.node);
     if (d.poolKind() != PoolKind::Max || d.isGlobalPool() ||
         k.inputs[0].layout != Layout::Blocked || channelsLast() || blockSize() != 8 ||
         k.inputs[0].dtype() != ir::DType::F32 || k.inputs[0].shape().size() != 4 ||
@@ -327,7 +320,7 @@ class LoopLpPool : public Kernel {
 }  // namespace
 
 Result<std::unique_ptr<Kernel>> createPoolKernel(const KernelInit& k) {
-  const OpDef& d = poolDef(k.node);
+  const OpDef& d = defOf(k.node);
   if (d.poolKind() == PoolKind::Lp) {
     if (k.inputs[0].dtype() != ir::DType::F32 || k.inputs[0].layout != Layout::Plain)
       return Status::error(ErrorCode::NotImplemented, "node '{}': {} of {} is not supported",
@@ -360,7 +353,7 @@ Result<std::unique_ptr<Kernel>> createPoolKernel(const KernelInit& k) {
 }
 
 Layout poolLayout(const ir::Node& n, const std::vector<Layout>& in) {
-  if (poolDef(n).poolKind() == PoolKind::Lp) return Layout::Plain;
+  if (defOf(n).poolKind() == PoolKind::Lp) return Layout::Plain;
   return n.outputs.size() > 1 ? Layout::Plain : in[0];
 }
 

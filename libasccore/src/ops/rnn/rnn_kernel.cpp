@@ -11,6 +11,8 @@
 #include <cstring>
 #include <vector>
 
+#include "ops/op_util.h"
+
 namespace asc::ops {
 namespace {
 
@@ -280,10 +282,7 @@ class RnnKernel : public Kernel {
 
 }  // namespace
 
-CellKind cellOf(const ir::Node& n) {
-  const OpDef* d = lookup(n.op_type);
-  return d ? d->cellKind() : CellKind::None;
-}
+CellKind cellOf(const ir::Node& n) { return defOf(n).cellKind(); }
 int rnnGates(CellKind c) { return c == CellKind::Rnn ? 1 : c == CellKind::Gru ? 3 : 4; }
 int rnnActivations(CellKind c) { return c == CellKind::Rnn ? 1 : c == CellKind::Gru ? 2 : 3; }
 

@@ -106,8 +106,13 @@ Result<std::vector<ir::Tensor>> evalPRelu(const ir::Node& n, const std::vector<i
 
 // The chain every element-wise unary op shares: its kernel, its layout rule, the ONNX opset
 // that introduced it and its shape inference.
-OpDef unaryOp(const char* name, int since, InferFn infer) {
-  return OpDef(name).kernel(createUnaryKernel).layout(unaryLayout).onnx(since).inferShape(infer);
+OpDef unaryOp(const char* name, ScalarFn fn, int since, InferFn infer) {
+  return OpDef(name)
+      .scalarFunction(fn)
+      .kernel(createUnaryKernel)
+      .layout(unaryLayout)
+      .onnx(since)
+      .inferShape(infer);
 }
 
 // Clip is CANN's ClipByValue, its bounds inputs of the input's type (fp32 or fp16; an absent
@@ -137,7 +142,7 @@ CannSpelling leakyReluSpelling(const ir::Node& n) {
 }  // namespace
 
 const OpDef& defRelu() {
-  static const OpDef d = unaryOp("Relu", 6, inferSameAsInput0)
+  static const OpDef d = unaryOp("Relu", ScalarFn::Relu, 6, inferSameAsInput0)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
                              .evalConst(evalUnary<reluF>)
@@ -147,7 +152,7 @@ const OpDef& defRelu() {
 }
 
 const OpDef& defLeakyRelu() {
-  static const OpDef d = unaryOp("LeakyRelu", 6, inferLeakyRelu)
+  static const OpDef d = unaryOp("LeakyRelu", ScalarFn::LeakyRelu, 6, inferLeakyRelu)
                              .cannSpelling(leakyReluSpelling)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
@@ -171,7 +176,7 @@ const OpDef& defPRelu() {
 }
 
 const OpDef& defSigmoid() {
-  static const OpDef d = unaryOp("Sigmoid", 6, inferFloatUnary)
+  static const OpDef d = unaryOp("Sigmoid", ScalarFn::Sigmoid, 6, inferFloatUnary)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
@@ -180,7 +185,7 @@ const OpDef& defSigmoid() {
 }
 
 const OpDef& defTanh() {
-  static const OpDef d = unaryOp("Tanh", 6, inferFloatUnary)
+  static const OpDef d = unaryOp("Tanh", ScalarFn::Tanh, 6, inferFloatUnary)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
@@ -189,7 +194,7 @@ const OpDef& defTanh() {
 }
 
 const OpDef& defErf() {
-  static const OpDef d = unaryOp("Erf", 9, inferFloatUnary)
+  static const OpDef d = unaryOp("Erf", ScalarFn::Erf, 9, inferFloatUnary)
                              .precisionClass(PrecisionClass::Sensitive)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
                              .summary("Gauss error function");
@@ -197,7 +202,7 @@ const OpDef& defErf() {
 }
 
 const OpDef& defHardSigmoid() {
-  static const OpDef d = unaryOp("HardSigmoid", 6, inferFloatUnary)
+  static const OpDef d = unaryOp("HardSigmoid", ScalarFn::HardSigmoid, 6, inferFloatUnary)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 3); })
@@ -206,7 +211,7 @@ const OpDef& defHardSigmoid() {
 }
 
 const OpDef& defHardSwish() {
-  static const OpDef d = unaryOp("HardSwish", 14, inferFloatUnary)
+  static const OpDef d = unaryOp("HardSwish", ScalarFn::HardSwish, 14, inferFloatUnary)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 4); })
@@ -216,7 +221,7 @@ const OpDef& defHardSwish() {
 
 const OpDef& defClip() {
   static const OpDef d =
-      unaryOp("Clip", 6, inferSameAsInput0)
+      unaryOp("Clip", ScalarFn::Clip, 6, inferSameAsInput0)
           .works5hd(FiveHd::Elementwise)
           .fusableActivation()
           .cann("ClipByValue")
@@ -230,7 +235,7 @@ const OpDef& defClip() {
 
 // Gelu is an ONNX op from opset 20 on; before, it only comes from the fuse-gelu pass.
 const OpDef& defGelu() {
-  static const OpDef d = unaryOp("Gelu", 20, inferGelu)
+  static const OpDef d = unaryOp("Gelu", ScalarFn::Gelu, 20, inferGelu)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 8); })
@@ -244,7 +249,7 @@ const OpDef& defGelu() {
 // Swish is an ONNX op from opset 24 on (x * sigmoid(alpha * x)); before, it only comes from the
 // fuse-swish pass (SiLU, alpha 1).
 const OpDef& defSwish() {
-  static const OpDef d = unaryOp("Swish", 24, inferFloatUnary)
+  static const OpDef d = unaryOp("Swish", ScalarFn::Swish, 24, inferFloatUnary)
                              .works5hd(FiveHd::Elementwise)
                              .fusableActivation()
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 5); })
@@ -255,7 +260,7 @@ const OpDef& defSwish() {
 }
 
 const OpDef& defSqrt() {
-  static const OpDef d = unaryOp("Sqrt", 6, inferFloatUnary)
+  static const OpDef d = unaryOp("Sqrt", ScalarFn::Sqrt, 6, inferFloatUnary)
                              .precisionClass(PrecisionClass::Sensitive)
                              .evalConst(evalUnary<sqrtF>)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
@@ -264,7 +269,7 @@ const OpDef& defSqrt() {
 }
 
 const OpDef& defExp() {
-  static const OpDef d = unaryOp("Exp", 6, inferFloatUnary)
+  static const OpDef d = unaryOp("Exp", ScalarFn::Exp, 6, inferFloatUnary)
                              .precisionClass(PrecisionClass::Sensitive)
                              .evalConst(evalUnary<expF>)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })
@@ -273,7 +278,7 @@ const OpDef& defExp() {
 }
 
 const OpDef& defLog() {
-  static const OpDef d = unaryOp("Log", 6, inferFloatUnary)
+  static const OpDef d = unaryOp("Log", ScalarFn::Log, 6, inferFloatUnary)
                              .precisionClass(PrecisionClass::Sensitive)
                              .evalConst(evalUnary<logF>)
                              .flops([](const ir::Node& n) { return flopsPerElement(n, 1); })

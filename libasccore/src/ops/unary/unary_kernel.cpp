@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "ops/dnnl_util.h"
+#include "ops/op_util.h"
 #include "cpu/parallel.h"
 
 namespace asc::ops {
@@ -21,29 +22,30 @@ struct EltwiseSpec {
 
 bool eltwiseSpec(const ir::Node& n, EltwiseSpec* s) {
   const auto& a = n.attrs;
-  const std::string& t = n.op_type;
-  if (t == "Relu")
+  using F = ScalarFn;
+  const ScalarFn t = defOf(n).scalarFn();
+  if (t == F::Relu)
     *s = {algorithm::eltwise_relu, 0.f, 0.f};
-  else if (t == "LeakyRelu")
+  else if (t == F::LeakyRelu)
     *s = {algorithm::eltwise_relu, a.getFloat("alpha", 0.01f), 0.f};
-  else if (t == "Sigmoid")
+  else if (t == F::Sigmoid)
     *s = {algorithm::eltwise_logistic, 0.f, 0.f};
-  else if (t == "Tanh")
+  else if (t == F::Tanh)
     *s = {algorithm::eltwise_tanh, 0.f, 0.f};
-  else if (t == "Clip")
+  else if (t == F::Clip)
     *s = {algorithm::eltwise_clip_v2, a.getFloat("min", -std::numeric_limits<float>::max()),
           a.getFloat("max", std::numeric_limits<float>::max())};
-  else if (t == "HardSwish")
+  else if (t == F::HardSwish)
     *s = {algorithm::eltwise_hardswish, 0.f, 0.f};
-  else if (t == "Sqrt")
+  else if (t == F::Sqrt)
     *s = {algorithm::eltwise_sqrt, 0.f, 0.f};
-  else if (t == "Exp")
+  else if (t == F::Exp)
     *s = {algorithm::eltwise_exp, 0.f, 0.f};
-  else if (t == "Gelu")
+  else if (t == F::Gelu)
     *s = {a.getString("approximate", "none") == "tanh" ? algorithm::eltwise_gelu_tanh
                                                        : algorithm::eltwise_gelu_erf,
           0.f, 0.f};
-  else if (t == "Swish")  // x * sigmoid(alpha * x)
+  else if (t == F::Swish)  // x * sigmoid(alpha * x)
     *s = {algorithm::eltwise_swish, a.getFloat("alpha", 1.f), 0.f};
   else
     return false;
@@ -169,18 +171,19 @@ Result<std::unique_ptr<Kernel>> clipLoop(const KernelInit& k) {
 }  // namespace
 
 Result<std::unique_ptr<Kernel>> createUnaryKernel(const KernelInit& k) {
-  if (k.node.op_type == "Clip" && (k.inputs.size() > 1 || k.inputs[0].dtype() != ir::DType::F32))
+  const ScalarFn fn = defOf(k.node).scalarFn();
+  if (fn == ScalarFn::Clip && (k.inputs.size() > 1 || k.inputs[0].dtype() != ir::DType::F32))
     return clipLoop(k);
   ASC_RETURN_IF_ERROR(requireF32(k));
   const ir::Node& n = k.node;
-  if (n.op_type == "HardSigmoid") {
+  if (fn == ScalarFn::HardSigmoid) {
     float alpha = n.attrs.getFloat("alpha", 0.2f), beta = n.attrs.getFloat("beta", 0.5f);
     return loop(
         k, [alpha, beta](float x) { return std::fmin(1.f, std::fmax(0.f, alpha * x + beta)); });
   }
-  if (n.op_type == "Erf") return loop(k, [](float x) { return std::erf(x); });
+  if (fn == ScalarFn::Erf) return loop(k, [](float x) { return std::erf(x); });
   // oneDNN's JIT log is off by ~1e-6 near 1 (log(1) != 0); the libm one is exact there.
-  if (n.op_type == "Log") return loop(k, [](float x) { return std::log(x); });
+  if (fn == ScalarFn::Log) return loop(k, [](float x) { return std::log(x); });
   EltwiseSpec s;
   if (!eltwiseSpec(n, &s))
     return Status::error(ErrorCode::Internal, "no unary kernel for {}", n.op_type);
