@@ -48,8 +48,6 @@ Status Runner::checkOptions() {
                          o_.max_loop == 100 ? " (use --max_loop N for longer runs)" : "");
   if (o_.device < 0 || o_.device > 255)
     return Status::error(ErrorCode::InvalidParam, "device id must in 0 to 255");
-  if (o_.dump == "true" && o_.profiler == "true")
-    return Status::error(ErrorCode::InvalidParam, "dump and profiler can not both be true");
   int dyn =
       !o_.dym_batch.empty() + !o_.dym_hw.empty() + !o_.dym_dims.empty() + !o_.dym_shape.empty();
   if (dyn > 1)
@@ -65,7 +63,6 @@ Status Runner::checkOptions() {
   if (o_.random_input >= 0 && !o_.input.empty())
     return Status::error(ErrorCode::InvalidParam,
                          "--random_input and --input both give the inputs; use one");
-  if (o_.profiler == "true") return refuse("--profiler true (run the command under msprof)");
   if (!o_.dym_shape.empty() && (o_.input.empty() || o_.output_size.empty()))
     return Status::error(ErrorCode::InvalidParam,
                          "--dymShape needs --input and --outputSize (the bytes of each output)");
@@ -84,7 +81,7 @@ Status Runner::checkOptions() {
                          "--shard needs --output: each shard writes under "
                          "<output>/shard_<i>_of_<N>/");
   if (throughputMode(o_.warmup, o_.duration_s, o_.concurrency, o_.summary_json)) {
-    if (o_.dump == "true" || o_.debug == "true")
+    if (o_.dump || o_.debug)
       return Status::error(ErrorCode::InvalidParam,
                            "--warmup/--duration/--concurrency/--summary_json measure speed; "
                            "run --dump or --debug without them");
@@ -101,17 +98,8 @@ Status Runner::checkOptions() {
 }
 
 Status Runner::checkDumpOptions() {
-  if (o_.dump != "true" && o_.dump != "false")
-    return Status::error(ErrorCode::InvalidParam, "--dump must be true or false, not '{}'",
-                         o_.dump);
-  if (o_.dump_mode != "output" && o_.dump_mode != "input" && o_.dump_mode != "all")
-    return Status::error(ErrorCode::InvalidParam,
-                         "--dump_mode must be output, input or all, not '{}'", o_.dump_mode);
-  if (!o_.dump_format.empty() && o_.dump_format != "ascend" && o_.dump_format != "npy")
-    return Status::error(ErrorCode::InvalidParam, "--dump_format must be ascend or npy, not '{}'",
-                         o_.dump_format);
-  if (o_.dump != "true") {
-    if (o_.dump_mode != "output" || !o_.dump_format.empty())
+  if (!o_.dump) {
+    if (o_.given(o_.dump_mode) || o_.given(o_.dump_format))
       return Status::error(ErrorCode::InvalidParam,
                            "--dump_mode and --dump_format need --dump true");
     return Status::ok();
@@ -161,10 +149,10 @@ Result<std::unique_ptr<runtime::Session>> Runner::loadSession() {
 Status Runner::load() {
   runtime::SessionOptions so;
   so.threads = o_.threads;
-  so.profile = o_.debug == "true";
-  so.verify = o_.skip_verify == "true" ? om::Verify::Skip : om::Verify::Whole;
-  so.check_unwritten = o_.check_unwritten == "true";
-  if (o_.dump == "true") {
+  so.profile = o_.debug;
+  so.verify = o_.skip_verify ? om::Verify::Skip : om::Verify::Whole;
+  so.check_unwritten = o_.check_unwritten;
+  if (o_.dump) {
     runtime::DumpOptions d;
     d.mode = o_.dump_mode == "input" ? runtime::DumpMode::Input
              : o_.dump_mode == "all" ? runtime::DumpMode::All
@@ -274,7 +262,7 @@ Status Runner::runAll() {
     out_ << fmt::format("Inference average time without first time: {:f} ms\n",
                         (sum - times_[0]) / (times_.size() - 1));
   summary();
-  if (o_.debug == "true") profile();
+  if (o_.debug) profile();
   return Status::ok();
 }
 
@@ -339,7 +327,7 @@ Status Runner::writeOutputs(const std::string& name) {
     }
   }
   // A dynamic model's outputs take their shapes from the run.
-  if (o_.debug == "true" && session_->isDynamic()) describeOutputs();
+  if (o_.debug && session_->isDynamic()) describeOutputs();
   line("[INFO] output data success");
   return Status::ok();
 }
@@ -362,45 +350,46 @@ void Runner::summary() {
 
 using detail::Runner;
 
+namespace {
+
+// msame's one way to report a failure, as the real tool prints it: "[ERROR] <what>" and
+// "[ERROR] Execute sample failed" (the usage after a command-line error), exit 1. The real
+// tool's own lines ("unknown paramenter ...") keep their text; ours carry their code.
+int fail(std::ostream& out, const Status& st, bool with_usage = false) {
+  const std::string& m = st.message();
+  out << "[ERROR] " << (m.rfind("unknown paramenter", 0) == 0 ? m : st.toString())
+      << "\n[ERROR] Execute sample failed\n";
+  if (with_usage) out << usage();
+  out.flush();
+  return cli::kExitFailed;
+}
+
+}  // namespace
+
 int main(int argc, const char* const* argv, std::ostream& out, const Hooks& hooks) {
   log::setProgram("msame");
-  auto opts = parseOptions(argc, argv);
-  if (opts && opts->no_args) {
+  if (argc <= 1) {
     out << "[ERROR] Invalid params\n[ERROR] Execute sample failed\n" << usage();
-    return 1;
+    return cli::kExitFailed;
   }
-  if (!opts) {
-    // "unknown paramenter" is the real tool's line, kept as it prints it; value errors carry
-    // their code (E10001 a bad value, E10004 an empty one).
-    const std::string& m = opts.status().message();
-    out << "[ERROR] " << (m.rfind("unknown paramenter", 0) == 0 ? m : opts.status().toString())
-        << "\n[ERROR] Execute sample failed\n"
-        << usage();
-    return 1;
-  }
+  auto opts = parseOptions(argc, argv);
+  if (!opts) return fail(out, opts.status(), /*with_usage=*/true);
   if (opts->help) {
     out << usage();
     return 0;
   }
-  if (Status st = cli::applyLogOption(opts->log, !opts->log.empty()); !st) {
-    out << "[ERROR] " << st.toString() << "\n[ERROR] Execute sample failed\n";
-    return cli::kExitFailed;
+  if (opts->options_markdown) {
+    out << optionTable().markdown();
+    return 0;
   }
+  if (Status st = cli::applyLogOption(opts->log, !opts->log.empty()); !st) return fail(out, st);
   if (opts->version) {
     out << cli::versionText("msame");
     return 0;
   }
-  if (Status st = ops::loadPluginsFromOptionOrEnv(opts->op_plugin_path); !st) {
-    out << "[ERROR] " << st.toString() << "\n[ERROR] Execute sample failed\n";
-    return cli::kExitFailed;
-  }
+  if (Status st = ops::loadPluginsFromOptionOrEnv(opts->op_plugin_path); !st) return fail(out, st);
   Runner r(*opts, out, hooks);
-  Status st = r.run();
-  if (!st) {
-    out << "[ERROR] " << st.toString() << "\n[ERROR] Execute sample failed\n";
-    out.flush();
-    return 1;
-  }
+  if (Status st = r.run(); !st) return fail(out, st);
   out << fmt::format("[INFO] pid: {} Execute sample success\n", getpid());
   out.flush();
   return 0;

@@ -91,7 +91,7 @@ class Runner {
     ASC_RETURN_IF_ERROR(applyDynamicOptions());
     line("[INFO] create model description success");
     line("[INFO] create model output success");
-    if (o_.debug == "true") describe();
+    if (o_.debug) describe();
     if (!o_.output.empty()) {
       ASC_RETURN_IF_ERROR(makeDirs(o_.output));
       // A shard's folder has a fixed name, so a re-run (--resume) finds what it wrote.

@@ -2,11 +2,12 @@
 // printed round by round, and the files written at the end (nothing is written on an error).
 #include <fmt/format.h>
 
-#include <cxxopts.hpp>
+#include <climits>
 #include <iostream>
 #include <sstream>
 
 #include "asc/cli/common.h"
+#include "asc/cli/options.h"
 #include "asc/debug/precision_debug.h"
 #include "asc/support/file.h"
 #include "asc/support/log.h"
@@ -24,6 +25,47 @@ struct DebugArgs {
   bool help = false;
 };
 
+// The command line of either subcommand, as typed; DebugArgs is what runs.
+struct DebugLine : cli::Given {
+  std::string model, input, output, precision_mode, soc_version, log;
+  int64_t seed = 1;
+  double target_cosine = 0.999;
+  int max_rounds = 60, threads = 0;
+  bool help = false;
+};
+
+// One table per subcommand (debug_reduce has no --max_rounds).
+const cli::OptionTable<DebugLine>& debugTable(bool search) {
+  auto make = [](bool search) {
+    using L = DebugLine;
+    cli::OptionTable<L> t(search ? "mscompare debug_precision" : "mscompare debug_reduce",
+                          cli::Syntax::Argparse);
+    t.text("--model", &L::model, "", "FILE", "the ONNX model (static shapes)");
+    t.text("--input", &L::input, "", "FILES",
+           ".npy per model input, comma-separated, in input order (default: random, as msame "
+           "--random_input SEED)");
+    t.integer("--seed", &L::seed, "1", 0, UINT32_MAX, "N", "seed of the random inputs");
+    t.text("--output", &L::output, "", "DIR", "folder for the files (created if missing)");
+    t.choice("--precision_mode", &L::precision_mode,
+             "force_fp16|allow_fp32_to_fp16|allow_mix_precision", "force_fp16",
+             "the precision mode whose drift is examined");
+    t.real("--target_cosine", &L::target_cosine, "0.999", 1e-300, 1, "X",
+           "every output's cosine against fp32 must reach X, in (0, 1]",
+           "a cosine similarity target in (0, 1], e.g. 0.999");
+    t.text("--soc_version", &L::soc_version, "Ascend310P3", "CHIP", "the chip compiled for");
+    if (search)
+      t.integer("--max_rounds", &L::max_rounds, "60", 2, 100000, "N",
+                "stop after N compile+run rounds");
+    t.integer("--threads", &L::threads, "", 1, cli::kMaxThreads, "N",
+              "threads per run (default: all cores)");
+    t.text("--log", &L::log, "", "LEVEL", "debug, info, warning, error or null");
+    t.flag("--help -h", &L::help, "show this help");
+    return t;
+  };
+  static const cli::OptionTable<DebugLine> precision = make(true), reduce = make(false);
+  return search ? precision : reduce;
+}
+
 std::string debugUsage(const std::string& cmd) {
   const bool search = cmd == "debug_precision";
   std::string u = fmt::format(
@@ -38,86 +80,27 @@ std::string debugUsage(const std::string& cmd) {
                 "run's values that flow into it), its fp32 outputs DIR/golden_<i>.npy and\n"
                 "DIR/report.json. Exit 0 when a cut was written, 1 when nothing diverges (or no\n"
                 "cut reproduces it), 2 on error.\n";
-  u += "\noptions:\n"
-       "  --model=FILE           the ONNX model (static shapes)\n"
-       "  --input=FILES          .npy per model input, comma-separated, in input order\n"
-       "                         [default: random, as msame --random_input SEED]\n"
-       "  --seed=N               seed of the random inputs [default: 1]\n"
-       "  --output=DIR           folder for the files (created if missing)\n"
-       "  --precision_mode=MODE  force_fp16, allow_fp32_to_fp16 or allow_mix_precision\n"
-       "                         [default: force_fp16]\n"
-       "  --target_cosine=X      every output's cosine against fp32 must reach X, in (0, 1]\n"
-       "                         [default: 0.999]\n"
-       "  --soc_version=CHIP     the chip compiled for [default: Ascend310P3]\n";
-  if (search) u += "  --max_rounds=N         stop after N compile+run rounds [default: 60]\n";
-  u += "  --threads=N            threads per run [default: all cores]\n"
-       "  --log=LEVEL            debug, info, warning, error or null\n"
-       "  --help                 show this help\n";
-  return u;
+  return u + "\noptions:\n" + debugTable(search).help();
 }
 
 Result<DebugArgs> parseDebug(const std::string& cmd, int argc, const char* const* argv) {
-  cxxopts::Options parser("mscompare " + cmd, "");
-  auto add = parser.add_options();
-  for (const char* n : {"model", "input", "seed", "output", "precision_mode", "target_cosine",
-                        "soc_version", "max_rounds", "threads", "log"})
-    add(n, "", cxxopts::value<std::string>());
-  add("help", "");
+  ASC_TRY(DebugLine l, debugTable(cmd == "debug_precision").parse(argc, argv));
   DebugArgs a;
-  try {
-    auto r = parser.parse(argc, argv);
-    if (!r.unmatched().empty())
-      return Status::error(ErrorCode::InvalidParam,
-                           "Value {} for parameter (positional) is invalid. Reason: mscompare {} "
-                           "takes only options; see 'mscompare {} --help'",
-                           r.unmatched().front(), cmd, cmd);
-    a.help = r.count("help") > 0;
-    if (a.help) return a;
-    auto get = [&](const char* n) { return r.count(n) ? r[n].as<std::string>() : std::string(); };
-    for (const char* n : {"model", "input", "seed", "output", "precision_mode", "target_cosine",
-                          "soc_version", "max_rounds", "threads", "log"})
-      if (r.count(n) && get(n).empty())
-        return Status::error(ErrorCode::EmptyParam, "Value for --{} is empty.", n);
-    if (r.count("max_rounds") && cmd != "debug_precision")
-      return Status::error(ErrorCode::InvalidParam,
-                           "Value {} for parameter --max_rounds is invalid. Reason: only "
-                           "debug_precision takes it",
-                           get("max_rounds"));
-    for (const char* req : {"model", "output"})
-      if (!r.count(req))
-        return Status::error(ErrorCode::RequiredParam, "mscompare {}: --{} is required", cmd, req);
-    a.o.model = get("model");
-    a.output = get("output");
-    if (r.count("input")) a.o.inputs = splitString(get("input"), ',');
-    if (r.count("seed")) {
-      ASC_TRY(int64_t s, cli::parseInt("seed", get("seed"), 0, UINT32_MAX));
-      a.o.seed = static_cast<uint64_t>(s);
-    }
-    if (r.count("precision_mode")) a.o.precision_mode = get("precision_mode");
-    if (r.count("soc_version")) a.o.soc_version = get("soc_version");
-    if (r.count("target_cosine")) {
-      const std::string v = get("target_cosine");
-      char* end = nullptr;
-      const double c = std::strtod(v.c_str(), &end);
-      if (*end || !(c > 0 && c <= 1))
-        return Status::error(ErrorCode::InvalidParam,
-                             "Value {} for parameter --target_cosine is invalid. Reason: a cosine "
-                             "similarity target lies in (0, 1], e.g. 0.999",
-                             v);
-      a.o.target_cosine = c;
-    }
-    if (r.count("max_rounds")) {
-      ASC_TRY(int64_t m, cli::parseInt("max_rounds", get("max_rounds"), 2, 100000));
-      a.max_rounds = static_cast<int>(m);
-    }
-    if (r.count("threads")) {
-      ASC_TRY(a.o.threads, cli::parseThreads(get("threads")));
-    }
-    ASC_RETURN_IF_ERROR(cli::applyLogOption(get("log"), r.count("log") > 0));
-  } catch (const cxxopts::exceptions::exception& e) {
-    return Status::error(ErrorCode::InvalidParam,
-                         "invalid command line: {}; see 'mscompare {} --help'", e.what(), cmd);
-  }
+  a.help = l.help;
+  if (a.help) return a;
+  for (const char* req : {"model", "output"})
+    if (!l.givenValues().count(req))
+      return Status::error(ErrorCode::RequiredParam, "mscompare {}: --{} is required", cmd, req);
+  a.o.model = l.model;
+  a.output = l.output;
+  if (!l.input.empty()) a.o.inputs = splitString(l.input, ',');
+  a.o.seed = static_cast<uint64_t>(l.seed);
+  a.o.precision_mode = l.precision_mode;
+  a.o.soc_version = l.soc_version;
+  a.o.target_cosine = l.target_cosine;
+  a.o.threads = l.threads;
+  a.max_rounds = l.max_rounds;
+  ASC_RETURN_IF_ERROR(cli::applyLogOption(l.log, l.given(l.log)));
   if (!fileExists(a.o.model))
     return Status::error(ErrorCode::FileOpenFailed, "--model '{}' does not exist", a.o.model);
   for (const auto& in : a.o.inputs)
@@ -166,12 +149,6 @@ debug::Progress printer(std::ostream& out, const char* set_col, const char* yes,
                        r.keep.size(), r.min_cosine, r.passed ? yes : no, r.ms)
         << std::flush;
   };
-}
-
-int fail(const Status& st) {
-  std::cout.flush();
-  std::cerr << "mscompare: error " << st.toString() << "\n";
-  return cli::kExitUsage;
 }
 
 int runPrecision(const DebugArgs& a, std::ostream& out) {

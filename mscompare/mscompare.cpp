@@ -535,6 +535,16 @@ Status Runner::run(int* exit_code) {
 
 }  // namespace
 
+int fail(const Status& st, std::ostream* json) {
+  std::cout.flush();
+  if (json) json->flush();
+  std::cerr << "mscompare: error " << st.toString() << "\n";
+  if (json)
+    *json << fmt::format("{{\"error\": {{\"code\": \"{}\", \"message\": {}}}, \"exit_code\": 2}}\n",
+                         errorCodeString(st.code()), jsonQuote(st.message()));
+  return cli::kExitUsage;
+}
+
 int main(int argc, const char* const* argv, std::ostream& out) {
   log::setProgram("mscompare");
   if (argc > 1) {
@@ -544,33 +554,29 @@ int main(int argc, const char* const* argv, std::ostream& out) {
     if (cmd == "overflow") return overflowMain(argc - 1, argv + 1, out);
   }
   auto opts = parseOptions(argc, argv);
-  auto fail = [&](const Status& st, bool json) {
-    out.flush();
-    std::cerr << "mscompare: error " << st.toString() << "\n";
-    if (json)
-      out << fmt::format("{{\"error\": {{\"code\": \"{}\", \"message\": {}}}, \"exit_code\": 2}}\n",
-                         errorCodeString(st.code()), jsonQuote(st.message()));
-    return 2;
-  };
   if (!opts) {
     bool json = false;
     for (int i = 1; i < argc; ++i) json = json || std::string(argv[i]) == "--format=json";
-    return fail(opts.status(), json);
+    return fail(opts.status(), json ? &out : nullptr);
   }
   if (opts->help) {
     out << usage();
+    return 0;
+  }
+  if (opts->options_markdown) {
+    out << optionTable().markdown();
     return 0;
   }
   if (opts->version) {
     out << cli::versionText("mscompare");
     return 0;
   }
-  if (Status st = cli::applyLogOption(opts->log, true); !st)
-    return fail(st, opts->format == "json");
+  std::ostream* json = opts->format == "json" ? &out : nullptr;
+  if (Status st = cli::applyLogOption(opts->log, true); !st) return fail(st, json);
   Runner r(*opts, out);
   int code = 0;
   Status st = r.run(&code);
-  if (!st) return fail(st, opts->format == "json");
+  if (!st) return fail(st, json);
   out.flush();
   return code;
 }

@@ -14,6 +14,10 @@ namespace asc::mscompare {
 int debugMain(const std::string& cmd, int argc, const char* const* argv, std::ostream& out);
 int overflowMain(int argc, const char* const* argv, std::ostream& out);
 
+/// mscompare's one way to report a failure: "mscompare: error <code>: <what>" on stderr (and,
+/// with `json`, the error as JSON there), exit status 2.
+int fail(const Status& st, std::ostream* json = nullptr);
+
 /// Every file under `dir`, recursively, in name order.
 Status walkFiles(const std::string& dir, std::vector<std::string>* files);
 

@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <cxxopts.hpp>
 #include <iostream>
 
 #include "asc/cli/common.h"
+#include "asc/cli/options.h"
 #include "asc/support/fp16.h"
 #include "asc/support/file.h"
 #include "asc/support/log.h"
@@ -68,6 +68,24 @@ bool scan(const ir::Tensor& t, Hit* h) {
   return h->nan + h->inf + h->saturated > 0;
 }
 
+struct OverflowLine : cli::Given {
+  std::string dir, format, log;
+  bool help = false;
+};
+
+const cli::OptionTable<OverflowLine>& overflowTable() {
+  static const cli::OptionTable<OverflowLine> t = [] {
+    using L = OverflowLine;
+    cli::OptionTable<L> t("mscompare overflow", cli::Syntax::Argparse);
+    t.text("--my_dump_path -m", &L::dir, "", "DIR", "the dump folder (searched recursively)");
+    t.choice("--format", &L::format, "table|json", "table", "the list on stdout");
+    t.text("--log", &L::log, "", "LEVEL", "debug, info, warning, error or null");
+    t.flag("--help -h", &L::help, "show this help");
+    return t;
+  }();
+  return t;
+}
+
 std::string usage() {
   return "usage: mscompare overflow -m DUMP_DIR [--format table|json]\n\n"
          "Lists the layers of a dump (msame --dump true, or an NPU's) whose outputs overflowed:\n"
@@ -75,57 +93,25 @@ std::string usage() {
          "Execution order (the dump's timestamps), first one first, with the source model's\n"
          "node names of fused ops. Exit 0 when nothing overflowed, 1 when something did, 2 on\n"
          "error.\n\n"
-         "options:\n"
-         "  -m, --my_dump_path=DIR  the dump folder (searched recursively)\n"
-         "  --format=table|json     stdout [default: table]\n"
-         "  --log=LEVEL             debug, info, warning, error or null\n"
-         "  --help                  show this help\n";
-}
-
-int fail(const Status& st) {
-  std::cerr << "mscompare: error " << st.toString() << "\n";
-  return cli::kExitUsage;
+         "options:\n" +
+         overflowTable().help();
 }
 
 }  // namespace
 
 int overflowMain(int argc, const char* const* argv, std::ostream& out) {
-  cxxopts::Options parser("mscompare overflow", "");
-  parser.add_options()("m,my_dump_path", "", cxxopts::value<std::string>())(
-      "format", "", cxxopts::value<std::string>()->default_value("table"))(
-      "log", "", cxxopts::value<std::string>())("help", "");
-  std::string dir, format;
-  try {
-    auto r = parser.parse(argc, argv);
-    if (r.count("help")) {
-      out << usage();
-      return 0;
-    }
-    if (!r.unmatched().empty())
-      return fail(Status::error(ErrorCode::InvalidParam,
-                                "Value {} for parameter (positional) is invalid. Reason: give the "
-                                "dump folder as -m DIR",
-                                r.unmatched().front()));
-    if (!r.count("my_dump_path"))
-      return fail(Status::error(ErrorCode::RequiredParam,
-                                "mscompare overflow: -m (--my_dump_path) is required: the dump "
-                                "folder of msame --dump true"));
-    dir = r["my_dump_path"].as<std::string>();
-    format = r["format"].as<std::string>();
-    if (Status st = cli::applyLogOption(r.count("log") ? r["log"].as<std::string>() : "",
-                                        r.count("log") > 0);
-        !st)
-      return fail(st);
-  } catch (const cxxopts::exceptions::exception& e) {
-    return fail(Status::error(ErrorCode::InvalidParam,
-                              "invalid command line: {}; see 'mscompare overflow --help'",
-                              e.what()));
+  auto line = overflowTable().parse(argc, argv);
+  if (!line) return fail(line.status());
+  if (line->help) {
+    out << usage();
+    return 0;
   }
-  if (format != "table" && format != "json")
-    return fail(Status::error(ErrorCode::InvalidParam,
-                              "Value {} for parameter --format is invalid. Reason: use table or "
-                              "json",
-                              format));
+  if (line->dir.empty())
+    return fail(Status::error(ErrorCode::RequiredParam,
+                              "mscompare overflow: -m (--my_dump_path) is required: the dump "
+                              "folder of msame --dump true"));
+  if (Status st = cli::applyLogOption(line->log, line->given(line->log)); !st) return fail(st);
+  const std::string dir = line->dir, format = line->format;
   if (!isDirectory(dir))
     return fail(Status::error(ErrorCode::FileOpenFailed,
                               "-m '{}' is no folder; give the dump folder of msame --dump true",

@@ -11,7 +11,8 @@ expect_exit 1
 expect_stdout_contains "input model file type is not .om"
 run msame --model m.om --dump true --profiler true
 expect_exit 1
-expect_stdout_contains "dump and profiler can not both be true"
+expect_stdout_contains "E10055"
+expect_stdout_contains "does not support --profiler=true yet"
 run msame --model m.om --dymBatch 2 --dymHW 2,2
 expect_exit 1
 expect_stdout_contains "cannot be set at the same time"

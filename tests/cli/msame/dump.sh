@@ -37,7 +37,7 @@ expect_exit 0
 [ ! -e out2/dump ] || fail "a dump folder without --dump"
 run msame --model m.om --output bad --dump true --dump_mode weights
 expect_exit 1
-expect_stdout_contains "--dump_mode must be output, input or all"
+expect_stdout_contains "E10001: Value weights for parameter --dump_mode is invalid. Reason: use output, input or all"
 run msame --model "$DATA/tiny_conv.onnx" --output bad --dump true --dump_mode input
 expect_exit 1
 expect_stdout_contains "applies to .om models"

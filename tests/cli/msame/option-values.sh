@@ -11,7 +11,7 @@ bad() {  # bad EXPECTED-FRAGMENT OPTION...
   expect_stdout_contains "[ERROR] Execute sample failed"
   expect_no_file out
 }
-bad "E10001: Value txt for parameter --outfmt is invalid. Reason: use TXT or BIN (upper case)" --outfmt txt
+bad "E10001: Value txt for parameter --outfmt is invalid. Reason: use TXT or BIN" --outfmt txt
 bad "E10001: Value json for parameter --outfmt is invalid" --outfmt json
 bad "E10001: Value (empty) for parameter --outfmt is invalid" --outfmt=
 bad "E10005: Value yes for parameter --debug is invalid. Reason: use true or false" --debug yes
@@ -42,7 +42,7 @@ bad "E10001: --max_loop must be at least 1" --max_loop 0
 bad "E10001: --max_loop must be at least 1" --max_loop -7
 bad "device id must in 0 to 255" --device -1
 bad "device id must in 0 to 255" --device 256
-bad "E10001: --random_input takes a seed >= 0, not -1" --random_input -1
+bad "E10001: Value -1 for parameter --random_input is invalid. Reason: give a whole number seed >= 0" --random_input -1
 
 # The accepted values still work: upper-case TXT and BIN, true/false, a thread count.
 run atc --model="$DATA/tiny_conv.onnx" --framework=5 --output=m --soc_version=Ascend310 --precision_mode=force_fp32
