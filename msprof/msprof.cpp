@@ -107,32 +107,36 @@ Status runExport(const Options& o, std::ostream& out) {
   return Status::ok();
 }
 
+// msprof's one way to report a failure: "msprof: error <code>: <what>" on stderr, and the exit
+// status: 2 for a command line msprof cannot run, 1 when profiling failed.
+int report(std::ostream& out, std::ostream& err, const Status& st, int exit_code) {
+  out.flush();
+  err << "msprof: error " << st.toString() << "\n";
+  return exit_code;
+}
+
 }  // namespace
 
 int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   log::setProgram("msprof");
-  auto usageError = [&](const Status& st) {
-    out.flush();
-    err << "msprof: error " << st.toString() << "\n";
-    return 2;
-  };
+  auto usageError = [&](const Status& st) { return report(out, err, st, cli::kExitUsage); };
   auto opts = parseOptions(argc, argv);
   if (!opts) return usageError(opts.status());
   const Options& o = *opts;
   if (Status st = cli::applyLogOption(o.log, !o.log.empty()); !st) return usageError(st);
-  if (o.help || argc == 1) {
+  if (o.help == "on" || argc == 1) {
     out << usage();
-    return o.help ? 0 : 2;
+    return o.help == "on" ? 0 : 2;
   }
-  if (o.version) {
+  if (o.options_markdown == "on") {
+    out << optionTable().markdown();
+    return 0;
+  }
+  if (o.version == "on") {
     out << cli::versionText("msprof");
     return 0;
   }
-  auto fail = [&](const Status& st) {
-    out.flush();
-    err << "msprof: error " << st.toString() << "\n";
-    return 1;
-  };
+  auto fail = [&](const Status& st) { return report(out, err, st, cli::kExitFailed); };
   if (!o.export_mode.empty()) {
     if (!o.command.empty() || !o.application.empty())
       return usageError(Status::error(ErrorCode::InvalidParam,
@@ -153,7 +157,7 @@ int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err
   info.command = o.application;
   for (const auto& a : o.command) info.command += (info.command.empty() ? "" : " ") + a;
   info.soc_version = o.soc_version;
-  info.options = o.given;
+  info.options = o.givenValues();
   if (!o.soc_version.empty())
     if (auto s = soc::findSoc(o.soc_version); !s) return usageError(s.status());
   info.cpu_core_peak_gflops = measureCorePeakGflops();
