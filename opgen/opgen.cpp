@@ -17,104 +17,109 @@
 #include <vector>
 
 #include "asc/cli/common.h"
+#include "asc/cli/options.h"
 #include "asc/opgen/opgen.h"
 
 namespace asc::opgen_tool {
 
 namespace {
 
-const char* kUsage =
-    "usage: opgen {gen,compile} ...\n"
-    "\n"
-    "  opgen gen -i OP_JSON -c COMPUTE_UNIT -lan cpp [-out DIR] [-f FRAMEWORK] [-m 0|1]\n"
-    "            [-op NAME] [--force]\n"
-    "      -i, --input        the op-definition JSON (a list of ops with input_desc,\n"
-    "                         output_desc and attr)\n"
-    "      -c, --compute_unit ai_core-<soc> or vector_core-<soc>, e.g. ai_core-ascend310p\n"
-    "      -lan, --language   cpp: an Ascend C project (the only kind asc-tools generates)\n"
-    "      -out, --output     the project folder [default: ./]\n"
-    "      -f, --framework    onnx, pytorch, tf or caffe: the framework plugin generated\n"
-    "                         [default: tf; atc reads custom operators from ONNX]\n"
-    "      -m, --mode         0 a new project (default), 1 add the ops to an existing one\n"
-    "      -op, --operator    generate only this op of the JSON\n"
-    "      --force            overwrite the files of an existing project (asc-tools)\n"
-    "\n"
-    "  opgen compile -i PROJECT [-c SDK_PREFIX] [-q]\n"
-    "      -i, --input        the project folder: runs its build.sh (plugin and unit tests)\n"
-    "      -c, --cann         the asc-tools SDK prefix (ASCEND_CANN_PACKAGE_PATH) [default:\n"
-    "                         the project's CMakePresets.json]\n"
-    "      -q, --quiet        print only the result\n"
-    "\n"
-    "  opgen --version | --help\n"
-    "\n"
-    "exit codes (msopgen's): 0 success, 11 unsupported framework, 12 invalid output path,\n"
-    "  13 invalid op info file, 14 invalid compute unit, 15 unsupported mode, 16 op define\n"
-    "  error, 17 invalid parameter, 101 invalid project path; compile: build.sh's status\n"
-    "\n"
-    "example:\n"
-    "  opgen gen -i add_custom.json -c ai_core-ascend310p -lan cpp -f onnx -out AddCustom\n"
-    "  opgen compile -i AddCustom\n";
-
-struct Spec {
-  const char* short_name;
-  const char* long_name;
-  bool takes_value;
+// The command lines of the two subcommands, as typed.
+struct GenLine : cli::Given {
+  std::string input, compute_unit, output, framework, mode, op, language;
+  bool force = false, help = false;
+};
+struct CompileLine : cli::Given {
+  std::string input, cann;
+  bool quiet = false, help = false;
 };
 
-/// argparse-style parsing: "-x V", "--long V", "--long=V"; no abbreviations; a repeated
-/// option keeps its last value.
-bool parseArgs(const std::vector<std::string>& args, const std::vector<Spec>& specs,
-               std::map<std::string, std::string>* out, std::string* error) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i], value;
-    bool has_value = false;
-    if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
-      value = a.substr(a.find('=') + 1);
-      a = a.substr(0, a.find('='));
-      has_value = true;
-    }
-    const Spec* spec = nullptr;
-    for (const auto& s : specs)
-      if (a == s.short_name || a == s.long_name) spec = &s;
-    if (!spec) {
-      *error = fmt::format("unrecognized argument: {}", args[i]);
-      return false;
-    }
-    if (spec->takes_value && !has_value) {
-      if (i + 1 >= args.size()) {
-        *error =
-            fmt::format("argument {}/{}: expected one argument", spec->short_name, spec->long_name);
-        return false;
-      }
-      value = args[++i];
-    } else if (!spec->takes_value && has_value) {
-      *error = fmt::format("argument {}: takes no value", spec->long_name);
-      return false;
-    }
-    (*out)[spec->long_name] = value;
-  }
-  return true;
+const cli::OptionTable<GenLine>& genTable() {
+  static const cli::OptionTable<GenLine> t = [] {
+    using L = GenLine;
+    cli::OptionTable<L> t("opgen gen", cli::Syntax::Argparse);
+    t.text("--input -i", &L::input, "", "OP_JSON",
+           "the op-definition JSON (a list of ops with input_desc, output_desc and attr)");
+    t.text("--compute_unit -c", &L::compute_unit, "", "COMPUTE_UNIT",
+           "ai_core-<soc> or vector_core-<soc>, e.g. ai_core-ascend310p");
+    t.text("--language -lan", &L::language, "", "LANGUAGE",
+           "cpp: an Ascend C project (the only kind asc-tools generates)");
+    t.text("--output -out", &L::output, "./", "DIR", "the project folder");
+    t.text("--framework -f", &L::framework, "tf", "FRAMEWORK",
+           "onnx, pytorch, tf or caffe: the framework plugin generated (atc reads custom "
+           "operators from ONNX)");
+    t.text("--mode -m", &L::mode, "0", "0|1", "0 a new project, 1 add the ops to an existing one");
+    t.text("--operator -op", &L::op, "", "NAME", "generate only this op of the JSON");
+    t.flag("--force", &L::force, "(asc-tools) overwrite the files of an existing project");
+    t.flag("--help -h", &L::help, "show this help");
+    return t;
+  }();
+  return t;
 }
 
-/// Parses a subcommand's arguments into `v`. Returns the exit code when opgen is done (a bad or
-/// missing argument: usage and 17; --help: usage and 0), -1 to go on.
-int parseOrExit(const std::vector<std::string>& args, const std::vector<Spec>& specs,
-                const std::vector<const char*>& required, std::ostream& out,
-                std::map<std::string, std::string>* v) {
-  std::string error;
-  if (!parseArgs(args, specs, v, &error)) {
-    out << "[ERROR] " << error << "\n" << kUsage;
-    return opgen::kInvalidParam;
-  }
-  if (v->count("--help")) {
-    out << kUsage;
+const cli::OptionTable<CompileLine>& compileTable() {
+  static const cli::OptionTable<CompileLine> t = [] {
+    using L = CompileLine;
+    cli::OptionTable<L> t("opgen compile", cli::Syntax::Argparse);
+    t.text("--input -i", &L::input, "", "PROJECT",
+           "the project folder: runs its build.sh (plugin and unit tests)");
+    t.text("--cann -c", &L::cann, "", "SDK_PREFIX",
+           "the asc-tools SDK prefix (ASCEND_CANN_PACKAGE_PATH; default: the project's "
+           "CMakePresets.json)");
+    t.flag("--quiet -q", &L::quiet, "print only the result");
+    t.flag("--help -h", &L::help, "show this help");
+    return t;
+  }();
+  return t;
+}
+
+std::string usage() {
+  return "usage: opgen {gen,compile} ...\n"
+         "\n"
+         "opgen gen -i OP_JSON -c COMPUTE_UNIT -lan cpp [-out DIR] [-f FRAMEWORK] [-m 0|1] "
+         "[-op NAME] [--force]\n" +
+         genTable().help() +
+         "\n"
+         "opgen compile -i PROJECT [-c SDK_PREFIX] [-q]\n" +
+         compileTable().help() +
+         "\n"
+         "opgen --version | --help | --options_markdown\n"
+         "\n"
+         "exit codes (msopgen's): 0 success, 11 unsupported framework, 12 invalid output path,\n"
+         "  13 invalid op info file, 14 invalid compute unit, 15 unsupported mode, 16 op define\n"
+         "  error, 17 invalid parameter, 101 invalid project path; compile: build.sh's status\n"
+         "\n"
+         "example:\n"
+         "  opgen gen -i add_custom.json -c ai_core-ascend310p -lan cpp -f onnx -out AddCustom\n"
+         "  opgen compile -i AddCustom\n";
+}
+
+// opgen's one way to report a failure, as msopgen prints it: "[ERROR] <what>" (the usage after
+// a command-line error), and the exit code.
+int fail(std::ostream& out, const std::string& what, int code, bool with_usage = false) {
+  out << "[ERROR] " << what << "\n";
+  if (with_usage) out << usage();
+  return code;
+}
+
+/// Parses a subcommand's arguments. Returns the exit code when opgen is done (a bad or missing
+/// argument: usage and 17; --help: usage and 0), -1 to go on.
+template <typename L>
+int parseOrExit(const cli::OptionTable<L>& table, const std::vector<std::string>& args,
+                const std::vector<const char*>& required, std::ostream& out, L* line) {
+  std::vector<const char*> argv = {"opgen"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  auto r = table.parse(static_cast<int>(argv.size()), argv.data());
+  if (!r) return fail(out, r.status().message(), opgen::kInvalidParam, true);
+  *line = std::move(*r);
+  if (line->help) {
+    out << usage();
     return 0;
   }
   for (const char* name : required)
-    if (!v->count(name) || v->at(name).empty()) {
-      out << fmt::format("[ERROR] the following argument is required: {}\n", name) << kUsage;
-      return opgen::kInvalidParam;
-    }
+    if (!line->givenValues().count(name) || line->givenValues().at(name).empty())
+      return fail(out, fmt::format("the following argument is required: --{}", name),
+                  opgen::kInvalidParam, true);
   return -1;
 }
 
@@ -136,37 +141,25 @@ std::string sdkPrefix() {
 }
 
 int runGen(const std::vector<std::string>& args, std::ostream& out) {
-  std::map<std::string, std::string> v;
-  const std::vector<Spec> specs = {
-      {"-i", "--input", true},      {"-c", "--compute_unit", true}, {"-out", "--output", true},
-      {"-f", "--framework", true},  {"-m", "--mode", true},         {"-op", "--operator", true},
-      {"-lan", "--language", true}, {"--force", "--force", false},  {"-h", "--help", false},
-  };
-  if (int done = parseOrExit(args, specs, {"--input", "--compute_unit"}, out, &v); done >= 0)
+  GenLine v;
+  if (int done = parseOrExit(genTable(), args, {"input", "compute_unit"}, out, &v); done >= 0)
     return done;
   opgen::GenOptions o;
-  o.input = v["--input"];
-  o.compute_unit = v["--compute_unit"];
-  if (v.count("--output")) o.output = v["--output"];
-  if (v.count("--framework")) o.framework = v["--framework"];
-  if (v.count("--language")) o.language = v["--language"];
-  if (v.count("--operator")) o.op = v["--operator"];
-  o.force = v.count("--force") != 0;
-  if (v.count("--mode")) {
-    auto m = cli::parseInt("mode", v["--mode"], INT_MIN, INT_MAX, "0 or 1");
-    if (!m) {
-      out << "[ERROR] " << m.status().toString() << "\n";
-      return opgen::kUnsupportedMode;
-    }
-    o.mode = static_cast<int>(*m);
-  }
+  o.input = v.input;
+  o.compute_unit = v.compute_unit;
+  o.output = v.output;
+  o.framework = v.framework;
+  if (v.given(v.language)) o.language = v.language;
+  o.op = v.op;
+  o.force = v.force;
+  auto m = cli::parseInt("mode", v.mode, INT_MIN, INT_MAX, "0 or 1");
+  if (!m) return fail(out, m.status().toString(), opgen::kUnsupportedMode);
+  o.mode = static_cast<int>(*m);
   o.cann_path = sdkPrefix();
   opgen::GenReport report;
   int code = 0;
-  if (Status st = opgen::generate(o, &report, &code); !st) {
-    out << "[ERROR] " << st.toString() << "\n";
-    return code ? code : opgen::kInvalidParam;
-  }
+  if (Status st = opgen::generate(o, &report, &code); !st)
+    return fail(out, st.toString(), code ? code : opgen::kInvalidParam);
   out << fmt::format("[INFO] {} {} operator(s) for {} in {}: {}\n",
                      o.mode == 1 ? "added" : "generated", report.ops.size(), report.soc, o.output,
                      fmt::join(report.ops, ", "));
@@ -179,31 +172,23 @@ int runGen(const std::vector<std::string>& args, std::ostream& out) {
 }
 
 int runCompile(const std::vector<std::string>& args, std::ostream& out) {
-  std::map<std::string, std::string> v;
-  const std::vector<Spec> specs = {{"-i", "--input", true},
-                                   {"-c", "--cann", true},
-                                   {"-q", "--quiet", false},
-                                   {"-h", "--help", false}};
-  if (int done = parseOrExit(args, specs, {"--input"}, out, &v); done >= 0) return done;
-  const std::string project = v["--input"];
+  CompileLine v;
+  if (int done = parseOrExit(compileTable(), args, {"input"}, out, &v); done >= 0) return done;
+  const std::string project = v.input;
   const std::string build = project + "/build.sh";
-  if (::access(build.c_str(), X_OK) != 0) {
-    out << fmt::format(
-        "[ERROR] E10001: -i {}: no executable build.sh; pass the folder of a project made by "
-        "opgen gen\n",
-        project);
-    return 101;
-  }
+  if (::access(build.c_str(), X_OK) != 0)
+    return fail(out,
+                fmt::format("E10001: -i {}: no executable build.sh; pass the folder of a project "
+                            "made by opgen gen",
+                            project),
+                101);
   out.flush();
-  const bool quiet = v.count("--quiet") != 0;
+  const bool quiet = v.quiet;
   const std::string log = project + "/build_out/opgen_compile.log";
   pid_t pid = ::fork();
-  if (pid < 0) {
-    out << "[ERROR] E19999: cannot start build.sh\n";
-    return 1;
-  }
+  if (pid < 0) return fail(out, "E19999: cannot start build.sh", 1);
   if (pid == 0) {
-    if (v.count("--cann")) ::setenv("ASCEND_CANN_PACKAGE_PATH", v["--cann"].c_str(), 1);
+    if (v.given(v.cann)) ::setenv("ASCEND_CANN_PACKAGE_PATH", v.cann.c_str(), 1);
     if (quiet) {
       // The build's lines go to the log (the shell redirects; it is the build's own output).
       ::mkdir((project + "/build_out").c_str(), 0755);
@@ -218,11 +203,11 @@ int runCompile(const std::vector<std::string>& args, std::ostream& out) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-  if (rc != 0) {
-    out << fmt::format("[ERROR] build.sh of {} failed with status {}{}\n", project, rc,
-                       quiet ? "; see " + log : "");
-    return rc;
-  }
+  if (rc != 0)
+    return fail(out,
+                fmt::format("build.sh of {} failed with status {}{}", project, rc,
+                            quiet ? "; see " + log : ""),
+                rc);
   out << fmt::format("[INFO] compiled {}: plugin in {}/build_out/vendors/\n", project, project);
   return 0;
 }
@@ -231,14 +216,18 @@ int runCompile(const std::vector<std::string>& args, std::ostream& out) {
 
 int main(int argc, char** argv, std::ostream& out) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty()) {
-    out << kUsage << "[ERROR] a subcommand is required: gen or compile\n";
-    return opgen::kInvalidParam;
-  }
+  if (args.empty())
+    return fail(out, "a subcommand is required: gen or compile", opgen::kInvalidParam, true);
   const std::string cmd = args[0];
   args.erase(args.begin());
   if (cmd == "--help" || cmd == "-h") {
-    out << kUsage;
+    out << usage();
+    return 0;
+  }
+  if (cmd == "--options_markdown") {
+    out << "opgen gen:\n\n"
+        << genTable().markdown() << "\nopgen compile:\n\n"
+        << compileTable().markdown();
     return 0;
   }
   if (cmd == "--version") {
@@ -248,14 +237,13 @@ int main(int argc, char** argv, std::ostream& out) {
   if (cmd == "gen") return runGen(args, out);
   if (cmd == "compile") return runCompile(args, out);
   if (cmd == "sim" || cmd == "mi")
-    out << fmt::format(
-        "[ERROR] E10055: opgen {} is not supported (msopgen's {} is retired or "
-        "needs the NPU simulator)\n",
-        cmd, cmd);
-  else
-    out << fmt::format("[ERROR] invalid choice: '{}' (choose from 'gen', 'compile')\n{}", cmd,
-                       kUsage);
-  return opgen::kInvalidParam;
+    return fail(out,
+                fmt::format("E10055: opgen {} is not supported (msopgen's {} is retired or needs "
+                            "the NPU simulator)",
+                            cmd, cmd),
+                opgen::kInvalidParam);
+  return fail(out, fmt::format("invalid choice: '{}' (choose from 'gen', 'compile')", cmd),
+              opgen::kInvalidParam, true);
 }
 
 }  // namespace asc::opgen_tool
