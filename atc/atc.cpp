@@ -30,21 +30,8 @@
 namespace asc::atc {
 namespace {
 
-Status checkUnimplemented(const Options& o) {
-  for (const auto& s : optionSpecs()) {
-    if (s.implemented || !o.given(s.name)) continue;
-    if (o.get(s.name) == s.default_value) continue;  // its default: nothing changes
-    return Status::error(ErrorCode::NotImplemented,
-                         "The operation is not supported. Reason: asc-tools atc does not support "
-                         "--{}={} yet; remove the option (its default is '{}')",
-                         s.name, o.get(s.name), s.default_value);
-  }
-  return Status::ok();
-}
-
-Status requireValue(const Options& o, const char* name) {
-  if (o.get(name).empty())
-    return Status::error(ErrorCode::EmptyParam, "Value for --{} is empty.", name);
+Status requireValue(const std::string& value, const char* name) {
+  if (value.empty()) return Status::error(ErrorCode::EmptyParam, "Value for --{} is empty.", name);
   return Status::ok();
 }
 
@@ -52,8 +39,8 @@ Status requireValue(const Options& o, const char* name) {
 // force_fp16.
 Result<passes::PrecisionOptions> precisionOptions(const Options& o) {
   passes::PrecisionOptions p;
-  p.mode = o.get("precision_mode");
-  const std::string keep = o.get("keep_dtype");
+  p.mode = o.precision_mode;
+  const std::string keep = o.keep_dtype;
   if (!keep.empty()) {
     std::ifstream f(keep);
     if (!f)
@@ -67,14 +54,14 @@ Result<passes::PrecisionOptions> precisionOptions(const Options& o) {
       p.keep_fp32.insert(line);
     }
   }
-  const std::string fp16_in = o.get("input_fp16_nodes");
+  const std::string fp16_in = o.input_fp16_nodes;
   for (size_t pos = 0; pos < fp16_in.size();) {
     size_t e = fp16_in.find(';', pos);
     if (e == std::string::npos) e = fp16_in.size();
     if (e > pos) p.fp16_inputs.insert(fp16_in.substr(pos, e - pos));
     pos = e + 1;
   }
-  const std::string mix = o.get("modify_mixlist");
+  const std::string mix = o.modify_mixlist;
   if (!mix.empty()) {
     if (p.mode != "allow_mix_precision")
       return Status::error(ErrorCode::InvalidParam,
@@ -83,7 +70,7 @@ Result<passes::PrecisionOptions> precisionOptions(const Options& o) {
                            mix);
     ASC_RETURN_IF_ERROR(passes::readMixList(mix, &p));
   }
-  p.output_type = o.get("output_type");
+  p.output_type = o.output_type;
   if (!p.output_type.empty() && p.output_type != "FP32" && p.output_type != "FP16")
     return Status::error(ErrorCode::NotImplemented,
                          "The operation is not supported. Reason: --output_type={} : asc-tools "
@@ -117,8 +104,8 @@ Result<std::map<std::string, std::string>> readOpNameMap(const std::string& path
 
 // Options that steer NPU-only machinery: checked and recorded, with no effect on the CPU.
 Status checkNpuOnlyOptions(const Options& o) {
-  auto oneOf = [&](const char* name, std::initializer_list<const char*> allowed) -> Status {
-    const std::string v = o.get(name);
+  auto oneOf = [&](const std::string& v, const char* name,
+                   std::initializer_list<const char*> allowed) -> Status {
     for (const char* a : allowed)
       if (v == a) return Status::ok();
     std::string list;
@@ -126,26 +113,27 @@ Status checkNpuOnlyOptions(const Options& o) {
     return Status::error(ErrorCode::InvalidParam,
                          "Value {} for parameter --{} is invalid. Reason: use {}", v, name, list);
   };
-  if (o.get("enable_small_channel") != "0" && o.get("enable_small_channel") != "1")
+  if (o.enable_small_channel != "0" && o.enable_small_channel != "1")
     return Status::error(ErrorCode::OneOrZeroParam,
                          "Value {} for parameter --enable_small_channel is invalid. Reason: use 1 "
                          "or 0",
-                         o.get("enable_small_channel"));
-  ASC_RETURN_IF_ERROR(oneOf("buffer_optimize", {"l2_optimize", "l1_optimize", "off_optimize"}));
-  ASC_RETURN_IF_ERROR(oneOf("core_type", {"AiCore", "VectorCore"}));
-  if (o.given("op_select_implmode"))
-    ASC_RETURN_IF_ERROR(
-        oneOf("op_select_implmode", {"high_precision", "high_performance", "high_precision_for_all",
-                                     "high_performance_for_all"}));
-  if (o.given("optypelist_for_implmode") && !o.given("op_select_implmode"))
+                         o.enable_small_channel);
+  ASC_RETURN_IF_ERROR(
+      oneOf(o.buffer_optimize, "buffer_optimize", {"l2_optimize", "l1_optimize", "off_optimize"}));
+  ASC_RETURN_IF_ERROR(oneOf(o.core_type, "core_type", {"AiCore", "VectorCore"}));
+  if (o.given(o.op_select_implmode))
+    ASC_RETURN_IF_ERROR(oneOf(o.op_select_implmode, "op_select_implmode",
+                              {"high_precision", "high_performance", "high_precision_for_all",
+                               "high_performance_for_all"}));
+  if (o.given(o.optypelist_for_implmode) && !o.given(o.op_select_implmode))
     return Status::error(ErrorCode::InvalidParam,
                          "Value {} for parameter --optypelist_for_implmode is invalid. Reason: it "
                          "needs --op_select_implmode",
-                         o.get("optypelist_for_implmode"));
-  for (const char* name : {"enable_small_channel", "buffer_optimize"})
-    if (o.given(name))
-      ASC_LOG_INFO("--{}={} is an NPU code-generation setting; the CPU runtime is unaffected", name,
-                   o.get(name));
+                         o.optypelist_for_implmode);
+  for (const cli::OptionRow& r : optionTable().core().rows())
+    if (r.support == cli::Support::NoEffect && o.givenValues().count(r.name()))
+      ASC_LOG_INFO("--{}={} is an NPU code-generation setting; the CPU runtime is unaffected",
+                   r.name(), o.givenValues().at(r.name()));
   return Status::ok();
 }
 
@@ -166,36 +154,32 @@ Result<std::string> tensorFlowInputFormat(const std::string& given) {
 // --mode=3 --framework=3.
 Result<frontend::PrecheckReport> tensorFlowPrecheck(const Options& o) {
   frontend::TfImportOptions io;
-  io.input_shape = o.get("input_shape");
-  ASC_TRY(io.input_format, tensorFlowInputFormat(o.get("input_format")));
-  return frontend::precheckTf(o.get("model"), io);
+  io.input_shape = o.input_shape;
+  ASC_TRY(io.input_format, tensorFlowInputFormat(o.input_format));
+  return frontend::precheckTf(o.model, io);
 }
 
 // --mode=1 --framework=3 --om=model.pb: the GraphDef as JSON.
 Status tensorFlowToJson(const Options& o) {
-  ASC_RETURN_IF_ERROR(requireValue(o, "om"));
-  ASC_RETURN_IF_ERROR(requireValue(o, "json"));
-  ASC_TRY(std::string json, frontend::tfGraphToJson(o.get("om")));
-  return writeFileAtomic(o.get("json"), json.data(), json.size());
+  ASC_RETURN_IF_ERROR(requireValue(o.om, "om"));
+  ASC_RETURN_IF_ERROR(requireValue(o.json, "json"));
+  ASC_TRY(std::string json, frontend::tfGraphToJson(o.om));
+  return writeFileAtomic(o.json, json.data(), json.size());
 }
 
 Result<passes::OptLevel> optLevel(const Options& o) {
-  if (o.given("oo_level") && o.given("optimize") && o.get("oo_level") != o.get("optimize"))
+  if (o.given(o.oo_level) && o.given(o.optimize) && o.oo_level != o.optimize)
     return Status::error(ErrorCode::InvalidParam,
                          "Value {} for parameter --optimize is invalid. Reason: --oo_level={} "
                          "says otherwise; give one of the two",
-                         o.get("optimize"), o.get("oo_level"));
-  if (o.given("optimize")) return passes::parseOptLevel(o.get("optimize"), "optimize");
-  return passes::parseOptLevel(o.get("oo_level"), "oo_level");
-}
-
-Result<bool> boolOption(const Options& o, const char* name) {
-  return cli::parseBool(name, o.get(name));
+                         o.optimize, o.oo_level);
+  if (o.given(o.optimize)) return passes::parseOptLevel(o.optimize, "optimize");
+  return passes::parseOptLevel(o.oo_level, "oo_level");
 }
 
 // --input_format: its default and accepted values depend on the framework.
 Result<std::string> inputFormat(const Options& o, int framework) {
-  std::string f = o.get("input_format");
+  std::string f = o.input_format;
   if (framework == 3) return tensorFlowInputFormat(f);
   if (f.empty()) f = "NCHW";
   if (f != "NCHW" && f != "ND" && f != "NCDHW")
@@ -209,49 +193,49 @@ Result<std::string> inputFormat(const Options& o, int framework) {
 // Everything --mode=0 takes from the command line, as asc::compile()'s options.
 Result<CompileOptions> compileOptions(const Options& o) {
   CompileOptions c;
-  ASC_RETURN_IF_ERROR(requireValue(o, "model"));
-  c.model = o.get("model");
-  const std::string fw = o.get("framework");
+  ASC_RETURN_IF_ERROR(requireValue(o.model, "model"));
+  c.model = o.model;
+  const std::string fw = o.framework;
   if (fw != "0" && fw != "1" && fw != "3" && fw != "5")
     return Status::error(ErrorCode::RequiredParam,
                          "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
                          "or 3(TensorFlow) or 5(Onnx).");
   c.framework = std::stoi(fw);
-  if (o.given("weight") && c.framework == 5)
+  if (o.given(o.weight) && c.framework == 5)
     ASC_LOG_WARN("--weight is only used with --framework=0 (Caffe); ignored for ONNX");
-  c.weight = o.get("weight");
-  c.soc_version = o.get("soc_version");
+  c.weight = o.weight;
+  c.soc_version = o.soc_version;
   ASC_TRY(c.precision, precisionOptions(o));
   ASC_TRY(std::string fmt_in, inputFormat(o, c.framework));
-  c.shapes.input_shape = o.get("input_shape");
-  c.shapes.input_shape_range = o.get("input_shape_range");
-  c.shapes.dynamic_batch_size = o.get("dynamic_batch_size");
-  c.shapes.dynamic_image_size = o.get("dynamic_image_size");
-  c.shapes.dynamic_dims = o.get("dynamic_dims");
+  c.shapes.input_shape = o.input_shape;
+  c.shapes.input_shape_range = o.input_shape_range;
+  c.shapes.dynamic_batch_size = o.dynamic_batch_size;
+  c.shapes.dynamic_image_size = o.dynamic_image_size;
+  c.shapes.dynamic_dims = o.dynamic_dims;
   c.import.input_format = fmt_in;
-  ASC_TRY(c.import.op_name_map, readOpNameMap(o.get("op_name_map")));
-  c.out_nodes = o.get("out_nodes");
-  c.insert_op_conf = o.get("insert_op_conf");
-  c.core_type = o.get("core_type");
+  ASC_TRY(c.import.op_name_map, readOpNameMap(o.op_name_map));
+  c.out_nodes = o.out_nodes;
+  c.insert_op_conf = o.insert_op_conf;
+  c.core_type = o.core_type;
   ASC_TRY(c.level, optLevel(o));
-  ASC_TRY(c.keep_original, boolOption(o, "save_original_model"));
-  ASC_TRY(c.check_equivalence, boolOption(o, "check_equivalence"));
+  c.keep_original = o.save_original_model;
+  c.check_equivalence = o.check_equivalence;
 
-  const std::string reuse_opt = o.get("disable_reuse_memory");
+  const std::string reuse_opt = o.disable_reuse_memory;
   if (reuse_opt != "0" && reuse_opt != "1")
     return Status::error(ErrorCode::InvalidParam,
                          "Value {} for parameter --disable_reuse_memory is invalid. Reason: use 0 "
                          "(reuse) or 1 (no reuse)",
                          reuse_opt);
   c.reuse_memory = reuse_opt == "0";
-  if (o.given("memory_config")) {
-    ASC_TRY(MemoryConfig mem, readMemoryConfig(o.get("memory_config")));
+  if (o.given(o.memory_config)) {
+    ASC_TRY(MemoryConfig mem, readMemoryConfig(o.memory_config));
     if (mem.enable_memory_reuse) {
-      if (o.given("disable_reuse_memory") && *mem.enable_memory_reuse != c.reuse_memory)
+      if (o.given(o.disable_reuse_memory) && *mem.enable_memory_reuse != c.reuse_memory)
         return Status::error(ErrorCode::InvalidParam,
                              "Value {} for parameter --disable_reuse_memory is invalid. Reason: "
                              "{} sets enable_memory_reuse={}; give one of the two",
-                             reuse_opt, o.get("memory_config"),
+                             reuse_opt, o.memory_config,
                              *mem.enable_memory_reuse ? "true" : "false");
       c.reuse_memory = *mem.enable_memory_reuse;
     }
@@ -259,19 +243,19 @@ Result<CompileOptions> compileOptions(const Options& o) {
       c.arena_limit_bytes = *mem.memory_reuse_mb << 20;
       c.arena_limit_source =
           fmt::format("memory_reuse_mb={} ({} bytes) in {}", *mem.memory_reuse_mb,
-                      *c.arena_limit_bytes, o.get("memory_config"));
+                      *c.arena_limit_bytes, o.memory_config);
     }
   }
-  ASC_RETURN_IF_ERROR(readFusionSwitch(o.get("fusion_switch_file"), &c.disabled_passes));
-  ASC_RETURN_IF_ERROR(readOptimizationSwitch(o.get("optimization_switch"), &c.disabled_passes));
+  ASC_RETURN_IF_ERROR(readFusionSwitch(o.fusion_switch_file, &c.disabled_passes));
+  ASC_RETURN_IF_ERROR(readOptimizationSwitch(o.optimization_switch, &c.disabled_passes));
   // --op_select_implmode: the choice for the --optypelist_for_implmode types, or for every op
   // (the *_for_all spellings, or no list); the per-op form of --op_blacklist refines it.
-  if (o.given("op_select_implmode")) {
-    std::string mode = o.get("op_select_implmode");
+  if (o.given(o.op_select_implmode)) {
+    std::string mode = o.op_select_implmode;
     const bool for_all = mode.size() > 8 && mode.compare(mode.size() - 8, 8, "_for_all") == 0;
     if (for_all) mode.resize(mode.size() - 8);
     ASC_RETURN_IF_ERROR(passes::checkImplMode(mode, "--op_select_implmode"));
-    const std::string types = o.get("optypelist_for_implmode");
+    const std::string types = o.optypelist_for_implmode;
     if (for_all || types.empty()) c.impl_mode_all = mode;
     for (size_t pos = 0; !for_all && pos < types.size();) {
       size_t e = types.find(',', pos);
@@ -280,9 +264,9 @@ Result<CompileOptions> compileOptions(const Options& o) {
       pos = e + 1;
     }
   }
-  if (o.given("op_blacklist")) {
+  if (o.given(o.op_blacklist)) {
     passes::PassContext kept;
-    ASC_RETURN_IF_ERROR(passes::readOpBlacklist(o.get("op_blacklist"), &kept));
+    ASC_RETURN_IF_ERROR(passes::readOpBlacklist(o.op_blacklist, &kept));
     c.keep_types = kept.keep_types;
     c.keep_names = kept.keep_names;
     for (const auto& [op, mode] : kept.impl_modes) c.impl_modes[op] = mode;
@@ -292,20 +276,20 @@ Result<CompileOptions> compileOptions(const Options& o) {
 
 Status buildModel(const Options& o) {
   ASC_TRY(CompileOptions c, compileOptions(o));
-  ASC_RETURN_IF_ERROR(requireValue(o, "output"));
-  const std::string output = o.get("output");
+  ASC_RETURN_IF_ERROR(requireValue(o.output, "output"));
+  const std::string output = o.output;
   if (output.back() == '/')
     return Status::error(ErrorCode::PathNoFileName,
                          "--output '{}' has no file name after the last '/'; give a path and "
                          "file stem, e.g. out/model",
                          output);
-  const std::string dump_mode = o.get("dump_mode");
+  const std::string dump_mode = o.dump_mode;
   if (dump_mode != "0" && dump_mode != "1")
     return Status::error(ErrorCode::InvalidParam,
                          "Value {} for parameter --dump_mode is invalid. Reason: use 0 or 1",
                          dump_mode);
   ASC_RETURN_IF_ERROR(checkNpuOnlyOptions(o));
-  const std::string external = o.get("external_weight");
+  const std::string external = o.external_weight;
   if (external != "0" && external != "1" && external != "2")
     return Status::error(ErrorCode::InvalidParam,
                          "Value {} for parameter --external_weight is invalid. Reason: use 0 "
@@ -340,14 +324,14 @@ Status writePrecheckReport(const Options& o, const frontend::PrecheckReport& r, 
 // --mode=3 --framework=0: the Caffe layers (and, with --weight, a full import's verdict).
 Result<frontend::PrecheckReport> precheckCaffeModel(const Options& o) {
   frontend::CaffeImportOptions co;
-  co.input_shape = o.get("input_shape");
-  return frontend::precheckCaffe(o.get("model"), o.get("weight"), co);
+  co.input_shape = o.input_shape;
+  return frontend::precheckCaffe(o.model, o.weight, co);
 }
 
 // --mode=3: which nodes asc-tools can take, as the real pre-check report (JSON).
 Status precheck(const Options& o, std::ostream& out) {
-  ASC_RETURN_IF_ERROR(requireValue(o, "model"));
-  const std::string fw = o.get("framework");
+  ASC_RETURN_IF_ERROR(requireValue(o.model, "model"));
+  const std::string fw = o.framework;
   if (fw != "5" && fw != "3" && fw != "0")
     return Status::error(ErrorCode::RequiredParam,
                          "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
@@ -360,9 +344,9 @@ Status precheck(const Options& o, std::ostream& out) {
     ASC_TRY(r, tensorFlowPrecheck(o));
   } else {
     frontend::OnnxImportOptions io;
-    io.input_shape = o.get("input_shape");
-    ASC_TRY(io.op_name_map, readOpNameMap(o.get("op_name_map")));
-    ASC_TRY(r, frontend::precheckOnnx(o.get("model"), io));
+    io.input_shape = o.input_shape;
+    ASC_TRY(io.op_name_map, readOpNameMap(o.op_name_map));
+    ASC_TRY(r, frontend::precheckOnnx(o.model, io));
   }
   return writePrecheckReport(o, r, out);
 }
@@ -384,7 +368,7 @@ Status writePrecheckReport(const Options& o, const frontend::PrecheckReport& r, 
     json += "}";
   }
   json += "\n  ]\n}\n";
-  const std::string report = o.get("check_report");
+  const std::string report = o.check_report;
   ASC_RETURN_IF_ERROR(writeFileAtomic(report, json.data(), json.size()));
   fmt::print(out, "pre-check: {} of {} ops pass; report: {}\n", r.ops.size() - fail, r.ops.size(),
              report);
@@ -400,28 +384,28 @@ Status writePrecheckReport(const Options& o, const frontend::PrecheckReport& r, 
 }
 
 Status caffeModelToJson(const Options& o) {
-  ASC_RETURN_IF_ERROR(requireValue(o, "om"));
-  ASC_RETURN_IF_ERROR(requireValue(o, "json"));
-  ASC_TRY(std::string json, frontend::caffePrototxtToJson(o.get("om")));
-  return writeFileAtomic(o.get("json"), json.data(), json.size());
+  ASC_RETURN_IF_ERROR(requireValue(o.om, "om"));
+  ASC_RETURN_IF_ERROR(requireValue(o.json, "json"));
+  ASC_TRY(std::string json, frontend::caffePrototxtToJson(o.om));
+  return writeFileAtomic(o.json, json.data(), json.size());
 }
 
 Status modelToJson(const Options& o) {
-  if (o.given("framework") && o.get("framework") == "0") return caffeModelToJson(o);
-  if (o.given("framework") && o.get("framework") == "3") return tensorFlowToJson(o);
-  if (o.given("framework"))
+  if (o.given(o.framework) && o.framework == "0") return caffeModelToJson(o);
+  if (o.given(o.framework) && o.framework == "3") return tensorFlowToJson(o);
+  if (o.given(o.framework))
     return Status::error(ErrorCode::NotImplemented,
                          "The operation is not supported. Reason: --mode=1 with --framework "
                          "(original model to JSON) is not supported yet; give --om=<model>.om");
-  ASC_RETURN_IF_ERROR(requireValue(o, "om"));
-  ASC_RETURN_IF_ERROR(requireValue(o, "json"));
-  ASC_TRY(std::string json, om::omToJson(o.get("om")));
-  return writeFileAtomic(o.get("json"), json.data(), json.size());
+  ASC_RETURN_IF_ERROR(requireValue(o.om, "om"));
+  ASC_RETURN_IF_ERROR(requireValue(o.json, "json"));
+  ASC_TRY(std::string json, om::omToJson(o.om));
+  return writeFileAtomic(o.json, json.data(), json.size());
 }
 
 Status displayModel(const Options& o, std::ostream& out) {
-  ASC_RETURN_IF_ERROR(requireValue(o, "om"));
-  ASC_TRY(om::OmSummary s, om::readOmSummary(o.get("om")));
+  ASC_RETURN_IF_ERROR(requireValue(o.om, "om"));
+  ASC_TRY(om::OmSummary s, om::readOmSummary(o.om));
   auto attr = [&](const char* k) {
     auto it = s.attrs.find(k);
     return it == s.attrs.end() ? std::string() : it->second;
@@ -479,24 +463,38 @@ Status displayModel(const Options& o, std::ostream& out) {
 // A command never replaces one of its own input files: each file this mode writes is checked
 // against every input file option (E10001 naming both options).
 Status checkOutputsAreNotInputs(const Options& o, const std::string& mode) {
-  std::vector<std::pair<std::string, std::string>> outputs;  // option, path
-  if (mode == "0" && !o.get("output").empty()) {
-    outputs.push_back({"output", o.get("output") + ".om"});
-    outputs.push_back({"output", o.get("output") + "_original.om"});
+  struct Written {
+    const char* option;
+    const std::string& value;
+    std::string path;
+  };
+  std::vector<Written> outputs;
+  if (mode == "0" && !o.output.empty()) {
+    outputs.push_back({"output", o.output, o.output + ".om"});
+    outputs.push_back({"output", o.output, o.output + "_original.om"});
   }
-  if (mode == "1") outputs.push_back({"json", o.get("json")});
-  if (mode == "3") outputs.push_back({"check_report", o.get("check_report")});
-  for (const auto& [out_opt, out_path] : outputs) {
+  if (mode == "1") outputs.push_back({"json", o.json, o.json});
+  if (mode == "3") outputs.push_back({"check_report", o.check_report, o.check_report});
+  for (const auto& [out_opt, out_value, out_path] : outputs) {
     if (out_path.empty()) continue;
-    for (const char* in_opt :
-         {"model", "weight", "om", "insert_op_conf", "op_name_map", "memory_config", "op_blacklist",
-          "fusion_switch_file", "modify_mixlist", "keep_dtype"}) {
-      if (!o.given(in_opt) || !sameFile(o.get(in_opt), out_path)) continue;
+    const std::pair<const char*, const std::string*> inputs[] = {
+        {"model", &o.model},
+        {"weight", &o.weight},
+        {"om", &o.om},
+        {"insert_op_conf", &o.insert_op_conf},
+        {"op_name_map", &o.op_name_map},
+        {"memory_config", &o.memory_config},
+        {"op_blacklist", &o.op_blacklist},
+        {"fusion_switch_file", &o.fusion_switch_file},
+        {"modify_mixlist", &o.modify_mixlist},
+        {"keep_dtype", &o.keep_dtype}};
+    for (const auto& [in_opt, in_path] : inputs) {
+      if (!o.given(*in_path) || !sameFile(*in_path, out_path)) continue;
       return Status::error(ErrorCode::InvalidParam,
                            "Value {} for parameter --{} is invalid. Reason: the file it writes, "
                            "'{}', is the input given to --{}; atc never overwrites an input, "
                            "choose another --{}",
-                           o.get(out_opt), out_opt, out_path, in_opt, out_opt);
+                           out_value, out_opt, out_path, in_opt, out_opt);
     }
   }
   return Status::ok();
@@ -505,11 +503,10 @@ Status checkOutputsAreNotInputs(const Options& o, const std::string& mode) {
 Status run(const Options& o, std::ostream& out) {
   // The real --log=null only silences atc's log files; on stderr we still show warnings unless
   // the user asked for null explicitly.
-  ASC_RETURN_IF_ERROR(cli::applyLogOption(o.get("log"), o.given("log")));
-  ASC_RETURN_IF_ERROR(checkUnimplemented(o));
-  const std::string mode = o.get("mode");
+  ASC_RETURN_IF_ERROR(cli::applyLogOption(o.log, o.given(o.log)));
+  const std::string mode = o.mode;
   if (mode == "0" || mode == "3" || mode == "1")
-    ASC_RETURN_IF_ERROR(ops::loadPluginsFromOptionOrEnv(o.get("op_plugin_path")));
+    ASC_RETURN_IF_ERROR(ops::loadPluginsFromOptionOrEnv(o.op_plugin_path));
   ASC_RETURN_IF_ERROR(checkOutputsAreNotInputs(o, mode));
   if (mode == "0") return buildModel(o);
   if (mode == "1") return modelToJson(o);
@@ -534,6 +531,10 @@ int main(int argc, const char* const* argv, std::ostream& out) {
   }
   if (opts && opts->version) {
     out << cli::versionText("atc");
+    return 0;
+  }
+  if (opts && opts->options_markdown) {
+    out << optionTable().markdown();
     return 0;
   }
   if (opts && opts->list_ops) {

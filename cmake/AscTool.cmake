@@ -6,7 +6,7 @@ function(asc_add_tool name)
   add_library(${name}_lib STATIC ${ARG_SOURCES})
   target_include_directories(${name}_lib PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
     $<TARGET_PROPERTY:asccore,INTERFACE_INCLUDE_DIRECTORIES>)
-  target_link_libraries(${name}_lib PUBLIC cxxopts::cxxopts fmt::fmt)
+  target_link_libraries(${name}_lib PUBLIC fmt::fmt)
   asc_warnings(${name}_lib)
   add_executable(${name} main.cpp)
   target_link_libraries(${name} PRIVATE ${name}_lib asccore)

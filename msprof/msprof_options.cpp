@@ -49,7 +49,8 @@ const cli::OptionTable<Options>& optionTable() {
     t.choice("--type", &O::type, "text|db", "text", "export type (db is refused: E10055)");
     t.choice("--summary-format", &O::summary_format, "csv|json", "csv",
              "summary format (json is refused: E10055)");
-    t.choice("--log", &O::log, "debug|info|warning|error|null", "", "what goes to stderr");
+    t.text("--log", &O::log, "", "LEVEL",
+           "debug, info, warning, error or null: what goes to stderr");
     // Accepted for compatibility: they steer the NPU's collectors.
     ignored("--ascendcl", Kind::Choice, "on|off", "AscendCL API trace");
     ignored("--model-execution", Kind::Choice, "on|off", "model execution trace");

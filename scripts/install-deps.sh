@@ -13,7 +13,7 @@
 #                                     clang): scripts/fuzz.sh
 set -euo pipefail
 
-pkgs=(cmake g++ make libcxxopts-dev libfmt-dev libprotobuf-dev protobuf-compiler catch2
+pkgs=(cmake g++ make libfmt-dev libprotobuf-dev protobuf-compiler catch2
       zlib1g-dev libxxhash-dev libdnnl-dev ocl-icd-opencl-dev libonnx-dev pkg-config libonnx-testdata
       python3-numpy  # the CLI tests write and check tensors with numpy
       python3-dev    # pyACL: the CPython module acl (acl/python)

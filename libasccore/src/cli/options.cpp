@@ -163,11 +163,6 @@ Status OptionParser::parse(int argc, const char* const* argv, void* object, Give
                            "--help'",
                            spelling, tool_, tool_);
     }
-    if (auto [it, first] = spelled.emplace(r, spelling); !first && it->second != spelling)
-      return Status::error(ErrorCode::InvalidParam,
-                           "Value {} for parameter {} is invalid. Reason: {} was also given; use "
-                           "one spelling",
-                           has_text ? text : std::string("(given)"), spelling, it->second);
     if (r->kind == Kind::Flag) {
       if (has_text)
         return Status::error(ErrorCode::InvalidParam,
@@ -184,6 +179,11 @@ Status OptionParser::parse(int argc, const char* const* argv, void* object, Give
                              r->metavar.empty() ? "" : " (" + r->metavar + ")");
       }
     }
+    if (auto [it, first] = spelled.emplace(r, spelling); !first && it->second != spelling)
+      return Status::error(ErrorCode::InvalidParam,
+                           "Value {} for parameter {} is invalid. Reason: {} was also given; use "
+                           "one spelling",
+                           text, spelling, it->second);
     OptionValue v;
     ASC_RETURN_IF_ERROR(checkValue(*r, spelling, text, &v));
     if (r->support == Support::Refused && text != r->default_value)

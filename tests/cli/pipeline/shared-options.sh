@@ -14,7 +14,7 @@ expect_stdout_contains "E10010"
 expect_no_file m.om
 run msprof --log=loud --output=prof msame --version
 expect_exit_nonzero
-expect_stderr_contains "--log=loud"
+expect_stderr_contains "E10010: invalid value for --log:loud"
 # mscompare --threads: the figures do not depend on the thread count.
 printf '\x00\x00\x80\x3f\x00\x00\x00\x40\x00\x00\x40\x40\x00\x00\x80\x40' > a.bin
 printf '\x00\x00\x80\x3f\x00\x00\x00\x40\x00\x00\x40\x40\x00\x00\x90\x40' > b.bin

@@ -104,7 +104,7 @@ struct OptionRow {
   std::function<void(void*, const OptionValue&)> store;  // null: no member
 
   /// The name without dashes ("model" for "--model").
-  std::string name() const;
+  ASC_API std::string name() const;
 };
 
 /// The table and parser without the struct's type (OptionTable<T> below is the typed face).
