@@ -46,3 +46,17 @@ std::vector<T> runKernel(OpTester& t, const std::vector<std::vector<uint8_t>>& i
 }
 
 }  // namespace asc::test
+
+/// What the op folders' kernel tests use, in one line: `using namespace asc::optest;`.
+namespace asc::optest {
+using namespace asc;
+using asc::test::bytesOf;
+using asc::test::doublesOf;
+using asc::test::floatsOf;
+using asc::test::mentions;
+using asc::test::OpTester;
+using asc::test::runKernel;
+using ir::DType;
+using Ints = std::vector<int64_t>;
+using Floats = std::vector<float>;
+}  // namespace asc::optest

@@ -107,6 +107,14 @@ inline std::vector<double> doublesOf(const ir::Value& v) {
   return out;
 }
 
+/// The elements of a constant float value as floats.
+inline std::vector<float> floatsOf(const ir::Value& v) {
+  std::vector<float> out;
+  ir::Tensor t = v.tensor();
+  for (int64_t i = 0; i < t.numel(); ++i) out.push_back(static_cast<float>(t.floatAt(i)));
+  return out;
+}
+
 /// The elements of an integer or bool value, exactly.
 inline std::vector<int64_t> int64sOf(const ir::Value& v) {
   std::vector<int64_t> out;

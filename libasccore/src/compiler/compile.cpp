@@ -36,6 +36,17 @@ const char* frameworkTypeName(int framework) {
   }
 }
 
+// What the OM's ModelInfo says of the build, whichever path compiled it.
+void fillModelInfo(const CompileOptions& o, const soc::SocInfo& chip, om::ModelInfo* info) {
+  info->soc_version = chip.name;
+  info->framework_type = frameworkTypeName(o.framework);
+  info->target_type = chip.target_type;
+  info->reuse_memory = o.reuse_memory;
+  info->core_type = o.core_type;
+  info->c0 = chip.c0;
+  info->opt_level = passes::optLevelName(o.level);
+}
+
 double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -112,13 +123,7 @@ Result<CompiledModel> compileDynamic(ir::Graph g, const CompileOptions& o,
   if (!o.dynamic.gears.empty())
     ASC_LOG_INFO("dynamic model: {} profiles; the largest needs {} bytes of activations",
                  o.dynamic.gears.size(), largest);
-  m.info.soc_version = chip->name;
-  m.info.framework_type = frameworkTypeName(o.framework);
-  m.info.target_type = chip->target_type;
-  m.info.reuse_memory = o.reuse_memory;
-  m.info.core_type = o.core_type;
-  m.info.c0 = chip->c0;
-  m.info.opt_level = passes::optLevelName(o.level);
+  fillModelInfo(o, *chip, &m.info);
   m.info.dynamic = o.dynamic;
   if (m.info.dynamic.ranges.empty())
     for (const ir::Value* in : g.inputs) {
@@ -396,13 +401,7 @@ Result<CompiledModel> compileGraph(ir::Graph g, const CompileOptions& o) {
                              : o.arena_limit_source);
   if (reference) ASC_RETURN_IF_ERROR(checkEquivalence(*reference, *optimised_fp32));
 
-  m.info.soc_version = chip->name;
-  m.info.framework_type = frameworkTypeName(o.framework);
-  m.info.target_type = chip->target_type;
-  m.info.reuse_memory = o.reuse_memory;
-  m.info.core_type = o.core_type;
-  m.info.c0 = chip->c0;
-  m.info.opt_level = passes::optLevelName(o.level);
+  fillModelInfo(o, *chip, &m.info);
   if (o.pack_weights) {
     // The kernels msame will build on this CPU, built now, so their rearranged weights go into
     // the OM beside the plain ones (docs/om-format.md, "Packed weights"). An optimisation only:

@@ -9,6 +9,24 @@
 
 namespace asc::ops {
 
+int64_t windowExtent(int64_t k, int64_t d) { return (k - 1) * d + 1; }
+
+int64_t windowOutDim(int64_t in, int64_t k, int64_t s, int64_t d, int64_t pad_begin,
+                     int64_t pad_end, bool ceil_mode) {
+  const int64_t span = in + pad_begin + pad_end - windowExtent(k, d);
+  int64_t out = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+  if (ceil_mode && (out - 1) * s >= in + pad_begin) --out;
+  return out;
+}
+
+void samePads(int64_t in, int64_t extent, int64_t s, bool upper, int64_t* begin, int64_t* end) {
+  const int64_t out = (in + s - 1) / s;
+  const int64_t total = std::max<int64_t>(0, (out - 1) * s + extent - in);
+  const int64_t small = total / 2, big = total - small;
+  *begin = upper ? small : big;
+  *end = upper ? big : small;
+}
+
 const OpDef& defOf(const ir::Node& n) {
   static const OpDef kNone("");
   const OpDef* d = lookup(n.op_type);

@@ -15,6 +15,17 @@ namespace asc::ops {
 /// function, the pooling kind, the recurrent cell); an unknown op gets an empty definition.
 const OpDef& defOf(const ir::Node& n);
 
+/// The window formulas of the convolution and pooling families (one place for both):
+/// the extent of a dilated window, (k - 1) * d + 1;
+int64_t windowExtent(int64_t k, int64_t d);
+/// the output size of one spatial dim for explicit pads (ONNX's formula; with ceil_mode the last
+/// window must still start inside the input or its begin padding);
+int64_t windowOutDim(int64_t in, int64_t k, int64_t s, int64_t d, int64_t pad_begin,
+                     int64_t pad_end, bool ceil_mode = false);
+/// the pads auto_pad SAME_UPPER / SAME_LOWER give a forward walk: output ceil(in / s), the odd
+/// pixel at the end (upper) or at the beginning.
+void samePads(int64_t in, int64_t extent, int64_t s, bool upper, int64_t* begin, int64_t* end);
+
 /// numpy-style broadcast of two shapes; nullopt when they are incompatible.
 std::optional<ir::Shape> broadcastShapes(const ir::Shape& a, const ir::Shape& b);
 /// Maps a possibly negative axis into [0, rank); nullopt when out of range.

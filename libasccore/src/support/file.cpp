@@ -78,19 +78,30 @@ OutputFile::~OutputFile() {
   if (!kept_ && !tmp_path_.empty()) ::unlink(tmp_path_.c_str());
 }
 
-Status OutputFile::write(const void* data, size_t size) {
+namespace {
+
+// Writes all `size` bytes: at `offset` (pwrite), or at the file position when `offset` < 0.
+Status writeFully(int fd, const std::string& path, const void* data, size_t size, int64_t offset) {
   const char* p = static_cast<const char*>(data);
   while (size > 0) {
-    ssize_t n = ::write(fd_, p, size);
+    const ssize_t n = offset < 0 ? ::write(fd, p, size) : ::pwrite(fd, p, size, offset);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return Status::error(ErrorCode::FileWriteFailed, "cannot write '{}': {}", path_,
+      return Status::error(ErrorCode::FileWriteFailed, "cannot write '{}': {}", path,
                            std::strerror(errno));
     }
     p += n;
     size -= static_cast<size_t>(n);
-    offset_ += static_cast<uint64_t>(n);
+    if (offset >= 0) offset += n;
   }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status OutputFile::write(const void* data, size_t size) {
+  ASC_RETURN_IF_ERROR(writeFully(fd_, path_, data, size, -1));
+  offset_ += size;
   return Status::ok();
 }
 
@@ -105,19 +116,7 @@ Status OutputFile::writeZeros(size_t size) {
 }
 
 Status OutputFile::writeAt(uint64_t offset, const void* data, size_t size) {
-  const char* p = static_cast<const char*>(data);
-  while (size > 0) {
-    ssize_t n = ::pwrite(fd_, p, size, static_cast<off_t>(offset));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return Status::error(ErrorCode::FileWriteFailed, "cannot write '{}': {}", path_,
-                           std::strerror(errno));
-    }
-    p += n;
-    size -= static_cast<size_t>(n);
-    offset += static_cast<uint64_t>(n);
-  }
-  return Status::ok();
+  return writeFully(fd_, path_, data, size, static_cast<int64_t>(offset));
 }
 
 Status OutputFile::keep() {

@@ -343,6 +343,22 @@ OpDef arith(const char* name, const char* cann, EvalFn eval, const char* summary
   return binaryOp(name, 1, inferArith, eval, summary).works5hd(FiveHd::Elementwise).cann(cann);
 }
 
+/// Sum, Mean, Max and Min: one or more inputs, broadcasting, one operation per input element.
+OpDef variadicOp(const char* name, const char* cann, InferFn infer, EvalFn eval,
+                 const char* summary) {
+  OpDef d = OpDef(name)
+                .kernel(createBinaryKernel)
+                .layout(binaryLayout)
+                .onnx(1)
+                .inputs(1, kVariadic)
+                .inferShape(infer)
+                .evalConst(eval)
+                .flops(variadicFlops)
+                .summary(summary);
+  if (*cann) d.cann(cann);
+  return d;
+}
+
 }  // namespace
 
 const OpDef& defAdd() {
@@ -381,16 +397,8 @@ const OpDef& defEqual() {
 }
 
 const OpDef& defSum() {
-  static const OpDef d = OpDef("Sum")
-                             .kernel(createBinaryKernel)
-                             .layout(binaryLayout)
-                             .onnx(1)
-                             .cann("AddN")
-                             .inputs(1, kVariadic)
-                             .inferShape(inferArith)
-                             .evalConst(evalSum)
-                             .flops(variadicFlops)
-                             .summary("element-wise sum of 1 or more inputs, broadcasting");
+  static const OpDef d = variadicOp("Sum", "AddN", inferArith, evalSum,
+                                    "element-wise sum of 1 or more inputs, broadcasting");
   return d;
 }
 
@@ -402,43 +410,20 @@ static Status inferMean(InferContext& ctx) {
 }
 
 const OpDef& defMean() {
-  static const OpDef d = OpDef("Mean")
-                             .kernel(createBinaryKernel)
-                             .layout(binaryLayout)
-                             .onnx(1)
-                             .inputs(1, kVariadic)
-                             .inferShape(inferMean)
-                             .evalConst(evalMean)
-                             .flops(variadicFlops)
-                             .summary("element-wise mean of 1 or more inputs, broadcasting");
+  static const OpDef d = variadicOp("Mean", "", inferMean, evalMean,
+                                    "element-wise mean of 1 or more inputs, broadcasting");
   return d;
 }
 
 const OpDef& defMax() {
-  static const OpDef d = OpDef("Max")
-                             .kernel(createBinaryKernel)
-                             .layout(binaryLayout)
-                             .onnx(1)
-                             .cann("Maximum")
-                             .inputs(1, kVariadic)
-                             .inferShape(inferArith)
-                             .evalConst(evalExtreme<true>)
-                             .flops(variadicFlops)
-                             .summary("element-wise maximum of 1 or more inputs, broadcasting");
+  static const OpDef d = variadicOp("Max", "Maximum", inferArith, evalExtreme<true>,
+                                    "element-wise maximum of 1 or more inputs, broadcasting");
   return d;
 }
 
 const OpDef& defMin() {
-  static const OpDef d = OpDef("Min")
-                             .kernel(createBinaryKernel)
-                             .layout(binaryLayout)
-                             .onnx(1)
-                             .cann("Minimum")
-                             .inputs(1, kVariadic)
-                             .inferShape(inferArith)
-                             .evalConst(evalExtreme<false>)
-                             .flops(variadicFlops)
-                             .summary("element-wise minimum of 1 or more inputs, broadcasting");
+  static const OpDef d = variadicOp("Min", "Minimum", inferArith, evalExtreme<false>,
+                                    "element-wise minimum of 1 or more inputs, broadcasting");
   return d;
 }
 

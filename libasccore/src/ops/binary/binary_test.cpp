@@ -7,12 +7,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::doublesOf;
-using asc::test::mentions;
-using asc::test::OpTester;
-using ir::DType;
-using Ints = std::vector<int64_t>;
+using namespace asc::optest;
 
 TEST_CASE("Add/Sub/Mul/Div/Pow broadcast", "[ops][binary]") {
   for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow"}) {

@@ -48,19 +48,19 @@ Result<ConvGeom> convGeometry(InferContext& ctx, bool transpose, size_t wi = 1) 
   } else if (auto_pad != "NOTSET") {
     // Resolve SAME_* into explicit pads so later stages see one form.
     for (int64_t i = 0; i < g.spatial; ++i) {
-      int64_t in = x[2 + i];
-      int64_t ek = (g.kernel[i] - 1) * g.dilations[i] + 1;
-      int64_t total;
+      const int64_t in = x[2 + i];
+      const int64_t ek = windowExtent(g.kernel[i], g.dilations[i]);
+      const bool upper = auto_pad == "SAME_UPPER";
       if (!transpose) {
-        int64_t out = (in + g.strides[i] - 1) / g.strides[i];
-        total = std::max<int64_t>(0, (out - 1) * g.strides[i] + ek - in);
-      } else {
-        auto op = ctx.attrs().getInts("output_padding", std::vector<int64_t>(g.spatial, 0));
-        total = std::max<int64_t>(0, g.strides[i] * (in - 1) + op[i] + ek - in * g.strides[i]);
+        samePads(in, ek, g.strides[i], upper, &g.pads[i], &g.pads[i + g.spatial]);
+        continue;
       }
-      int64_t small = total / 2, big = total - small;
-      g.pads[i] = auto_pad == "SAME_UPPER" ? small : big;
-      g.pads[i + g.spatial] = auto_pad == "SAME_UPPER" ? big : small;
+      auto op = ctx.attrs().getInts("output_padding", std::vector<int64_t>(g.spatial, 0));
+      const int64_t total =
+          std::max<int64_t>(0, g.strides[i] * (in - 1) + op[i] + ek - in * g.strides[i]);
+      const int64_t small = total / 2, big = total - small;
+      g.pads[i] = upper ? small : big;
+      g.pads[i + g.spatial] = upper ? big : small;
     }
   }
   ctx.attrs().set("pads", g.pads);
@@ -88,12 +88,13 @@ Status inferConv(InferContext& ctx) {
     return ctx.fail("bias shape [{}] should be [{}]", ir::shapeToString(ctx.shape(2)), w[0]);
   ir::Shape out = {x[0], w[0]};
   for (int64_t i = 0; i < g.spatial; ++i) {
-    int64_t ek = (g.kernel[i] - 1) * g.dilations[i] + 1;
-    int64_t padded = x[2 + i] + g.pads[i] + g.pads[i + g.spatial];
+    const int64_t ek = windowExtent(g.kernel[i], g.dilations[i]);
+    const int64_t padded = x[2 + i] + g.pads[i] + g.pads[i + g.spatial];
     if (padded < ek)
       return ctx.fail("spatial dim {} ({} with padding) is smaller than the kernel extent {}", i,
                       padded, ek);
-    out.push_back((padded - ek) / g.strides[i] + 1);
+    out.push_back(windowOutDim(x[2 + i], g.kernel[i], g.strides[i], g.dilations[i], g.pads[i],
+                               g.pads[i + g.spatial]));
   }
   ctx.attrs().set("group", group);
   // A residual fused by the fuse-conv-add pass is added to the output before the activation.
@@ -145,7 +146,7 @@ Status inferIntegerConv(InferContext& ctx) {
                     ir::shapeToString(w));
   ir::Shape out = {x[0], w[0]};
   for (int64_t i = 0; i < g.spatial; ++i) {
-    const int64_t ek = (g.kernel[i] - 1) * g.dilations[i] + 1;
+    const int64_t ek = windowExtent(g.kernel[i], g.dilations[i]);
     const int64_t padded = x[2 + i] + g.pads[i] + g.pads[i + g.spatial];
     if (padded < ek) return ctx.fail("spatial dim {} is smaller than the kernel extent", i);
     out.push_back((padded - ek) / g.strides[i] + 1);
@@ -183,7 +184,7 @@ Status inferConvTranspose(InferContext& ctx) {
   ir::Shape out = {x[0], cout};
   auto output_shape = ctx.attrs().getInts("output_shape");
   for (int64_t i = 0; i < g.spatial; ++i) {
-    int64_t ek = (g.kernel[i] - 1) * g.dilations[i] + 1;
+    int64_t ek = windowExtent(g.kernel[i], g.dilations[i]);
     int64_t o = g.strides[i] * (x[2 + i] - 1) + op[i] + ek - g.pads[i] - g.pads[i + g.spatial];
     if (!output_shape.empty()) {
       // output_shape wins: derive the pads from it (SAME_UPPER style split).

@@ -8,12 +8,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::bytesOf;
-using asc::test::OpTester;
-using asc::test::runKernel;
-using ir::DType;
-using Ints = std::vector<int64_t>;
+using namespace asc::optest;
 
 namespace {
 std::vector<float> ramp(size_t n, float scale, float shift) {

@@ -5,13 +5,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::bytesOf;
-using asc::test::mentions;
-using asc::test::OpTester;
-using asc::test::runKernel;
-using ir::DType;
-using Ints = std::vector<int64_t>;
+using namespace asc::optest;
 
 TEST_CASE("GatherElements along each axis, negative indices", "[ops][index]") {
   const std::vector<float> data = {1, 2, 3, 4, 5, 6, 7, 8, 9};  // [3, 3]

@@ -4,11 +4,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::doublesOf;
-using asc::test::mentions;
-using asc::test::OpTester;
-using ir::DType;
+using namespace asc::optest;
 
 namespace {
 ir::Shape matmulShape(ir::Shape a, ir::Shape b) {

@@ -4,13 +4,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::bytesOf;
-using asc::test::mentions;
-using asc::test::OpTester;
-using asc::test::runKernel;
-using ir::DType;
-using Ints = std::vector<int64_t>;
+using namespace asc::optest;
 
 TEST_CASE("Trilu keeps a triangle from diagonal k", "[ops][matrix]") {
   const int64_t B = 2, R = 3, C = 4;

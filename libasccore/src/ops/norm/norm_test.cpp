@@ -8,11 +8,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::doublesOf;
-using asc::test::mentions;
-using asc::test::OpTester;
-using ir::DType;
+using namespace asc::optest;
 
 namespace {
 OpTester& bnParams(OpTester& t, int64_t c) {

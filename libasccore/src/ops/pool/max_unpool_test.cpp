@@ -6,14 +6,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::bytesOf;
-using asc::test::mentions;
-using asc::test::OpTester;
-using asc::test::runKernel;
-using ir::DType;
-using Floats = std::vector<float>;
-using Ints = std::vector<int64_t>;
+using namespace asc::optest;
 
 TEST_CASE("MaxUnpool: the node tests' data", "[ops][pool][maxunpool]") {
   // test_maxunpool_export_without_output_shape

@@ -17,17 +17,6 @@ struct PoolGeom {
   bool ceil_mode = false;
 };
 
-// Output size of one spatial dim for explicit pads (the ONNX/onnxruntime formula: with
-// ceil_mode the last window must still start inside the input or its begin padding).
-int64_t poolOutDim(int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb, int64_t pe,
-                   bool ceil_mode) {
-  int64_t ek = (k - 1) * d + 1;
-  int64_t span = in + pb + pe - ek;
-  int64_t out = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
-  if (ceil_mode && (out - 1) * s >= in + pb) --out;
-  return out;
-}
-
 Result<PoolGeom> poolGeometry(InferContext& ctx, bool has_dilations) {
   const ir::Shape& x = ctx.shape(0);
   if (x.size() < 3)
@@ -72,15 +61,9 @@ Result<PoolGeom> poolGeometry(InferContext& ctx, bool has_dilations) {
   } else if (auto_pad != "NOTSET") {
     // SAME_*: output = ceil(in / stride); the padding that gives it, the odd pixel at the end
     // (SAME_UPPER) or at the beginning (SAME_LOWER).
-    for (int64_t i = 0; i < g.spatial; ++i) {
-      int64_t in = x[2 + i];
-      int64_t ek = (g.kernel[i] - 1) * g.dilations[i] + 1;
-      int64_t out = (in + g.strides[i] - 1) / g.strides[i];
-      int64_t total = std::max<int64_t>(0, (out - 1) * g.strides[i] + ek - in);
-      int64_t small = total / 2, big = total - small;
-      g.pads[i] = auto_pad == "SAME_UPPER" ? small : big;
-      g.pads[i + g.spatial] = auto_pad == "SAME_UPPER" ? big : small;
-    }
+    for (int64_t i = 0; i < g.spatial; ++i)
+      samePads(x[2 + i], windowExtent(g.kernel[i], g.dilations[i]), g.strides[i],
+               auto_pad == "SAME_UPPER", &g.pads[i], &g.pads[i + g.spatial]);
     g.ceil_mode = false;
   }
   a.set("kernel_shape", g.kernel);
@@ -96,8 +79,8 @@ Result<ir::Shape> poolOutShape(InferContext& ctx, const PoolGeom& g) {
   const ir::Shape& x = ctx.shape(0);
   ir::Shape out = {x[0], x[1]};
   for (int64_t i = 0; i < g.spatial; ++i) {
-    int64_t ek = (g.kernel[i] - 1) * g.dilations[i] + 1;
-    int64_t padded = x[2 + i] + g.pads[i] + g.pads[i + g.spatial];
+    const int64_t ek = windowExtent(g.kernel[i], g.dilations[i]);
+    const int64_t padded = x[2 + i] + g.pads[i] + g.pads[i + g.spatial];
     if (padded < ek)
       return ctx.fail("spatial dim {} ({} with padding) is smaller than the kernel extent {}", i,
                       padded, ek);
@@ -105,8 +88,8 @@ Result<ir::Shape> poolOutShape(InferContext& ctx, const PoolGeom& g) {
     if (g.pads[i] >= ek || g.pads[i + g.spatial] >= ek)
       return ctx.fail("pads [{}] must be smaller than the kernel extent {} in spatial dim {}",
                       ir::shapeToString(g.pads), ek, i);
-    out.push_back(poolOutDim(x[2 + i], g.kernel[i], g.strides[i], g.dilations[i], g.pads[i],
-                             g.pads[i + g.spatial], g.ceil_mode));
+    out.push_back(windowOutDim(x[2 + i], g.kernel[i], g.strides[i], g.dilations[i], g.pads[i],
+                               g.pads[i + g.spatial], g.ceil_mode));
   }
   return out;
 }

@@ -7,12 +7,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::bytesOf;
-using asc::test::mentions;
-using asc::test::OpTester;
-using asc::test::runKernel;
-using ir::DType;
+using namespace asc::optest;
 
 TEST_CASE("QuantizeLinear rounds halves to even and saturates", "[ops][quant]") {
   const std::vector<float> x = {0, 2, 3, 1000, -254, -1000, 5, 7};  // scale 2: halves at 2.5...

@@ -5,12 +5,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::doublesOf;
-using asc::test::mentions;
-using asc::test::OpTester;
-using ir::DType;
-using Ints = std::vector<int64_t>;
+using namespace asc::optest;
 
 TEST_CASE("ReduceMean axes attribute and keepdims", "[ops][reduce]") {
   OpTester t("ReduceMean");

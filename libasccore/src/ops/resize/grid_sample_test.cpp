@@ -5,12 +5,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::bytesOf;
-using asc::test::mentions;
-using asc::test::OpTester;
-using asc::test::runKernel;
-using ir::DType;
+using namespace asc::optest;
 
 namespace {
 std::vector<float> sample(const std::vector<float>& img, int64_t H, int64_t W,

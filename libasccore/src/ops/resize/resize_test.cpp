@@ -5,14 +5,7 @@
 #include "testkit/kernel_runner.h"
 #include "testkit/op_tester.h"
 
-using namespace asc;
-using asc::test::bytesOf;
-using asc::test::doublesOf;
-using asc::test::mentions;
-using asc::test::OpTester;
-using asc::test::runKernel;
-using ir::DType;
-using Ints = std::vector<int64_t>;
+using namespace asc::optest;
 
 TEST_CASE("Resize with scales (opset 10 and 13)", "[ops][resize]") {
   OpTester v10("Resize", 10);

@@ -8,12 +8,7 @@
 #include "testkit/kernel_runner.h"
 #include "testkit/op_tester.h"
 
-using namespace asc;
-using asc::test::bytesOf;
-using asc::test::mentions;
-using asc::test::OpTester;
-using asc::test::runKernel;
-using ir::DType;
+using namespace asc::optest;
 
 namespace {
 

@@ -5,10 +5,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::mentions;
-using asc::test::OpTester;
-using ir::DType;
+using namespace asc::optest;
 
 TEST_CASE("Optional ops on tensors", "[ops][shape]") {
   OpTester has("OptionalHasElement", 18);

@@ -6,23 +6,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::doublesOf;
-using asc::test::mentions;
-using asc::test::OpTester;
-using ir::DType;
-using Ints = std::vector<int64_t>;
-
-namespace {
-
-std::vector<float> floatsOf(const ir::Value& v) {
-  std::vector<float> out;
-  ir::Tensor t = v.tensor();
-  for (int64_t i = 0; i < t.numel(); ++i) out.push_back(static_cast<float>(t.floatAt(i)));
-  return out;
-}
-
-}  // namespace
+using namespace asc::optest;
 
 TEST_CASE("Pad: attributes before 11, inputs since, modes fold", "[ops][shape]") {
   OpTester a("Pad", 2);

@@ -312,39 +312,42 @@ CannSpelling tileSpelling(const ir::Node& n) {
   return c;
 }
 
+/// Reshape, Flatten, Squeeze, Unsqueeze and Identity: the output is the input's bytes seen with
+/// another shape, so the runtime gives it the input's buffer and the kernel copies only when it
+/// cannot.
+OpDef viewOp(const char* name, int since) {
+  return OpDef(name).kernel(createCopyKernel).nativeDtypes().aliasesInput().onnx(since);
+}
+
+/// Shape and Size: computed from the input's shape alone, folded even on a run-time input.
+OpDef shapeInfoOp(const char* name, InferFn infer, EvalFn eval, const char* summary) {
+  return OpDef(name)
+      .kernel(createConstKernel)
+      .nativeDtypes()
+      .onnx(1)
+      .inferShape(infer)
+      .evalConst(eval)
+      .evalFromShapes()
+      .summary(summary);
+}
+
 }  // namespace
 
 const OpDef& defShape() {
-  static const OpDef d = OpDef("Shape")
-                             .kernel(createConstKernel)
-                             .nativeDtypes()
-                             .onnx(1)
-                             .inferShape(inferShapeOp)
-                             .evalConst(evalShapeOp)
-                             .evalFromShapes()
-                             .summary("the input's shape as int64 (opset 15: dims [start, end))");
+  static const OpDef d = shapeInfoOp("Shape", inferShapeOp, evalShapeOp,
+                                     "the input's shape as int64 (opset 15: dims [start, end))");
   return d;
 }
 
 const OpDef& defSize() {
-  static const OpDef d = OpDef("Size")
-                             .kernel(createConstKernel)
-                             .nativeDtypes()
-                             .onnx(1)
-                             .inferShape(inferSizeOp)
-                             .evalConst(evalSizeOp)
-                             .evalFromShapes()
-                             .summary("the input's element count as an int64 scalar");
+  static const OpDef d =
+      shapeInfoOp("Size", inferSizeOp, evalSizeOp, "the input's element count as an int64 scalar");
   return d;
 }
 
 const OpDef& defReshape() {
   static const OpDef d =
-      OpDef("Reshape")
-          .kernel(createCopyKernel)
-          .nativeDtypes()
-          .aliasesInput()
-          .onnx(5)  // the shape is an attribute before opset 5: that form is not read
+      viewOp("Reshape", 5)  // the shape is an attribute before opset 5: that form is not read
           .inputs(1, 2)
           .canonicalize(canonReshape)
           .inferShape(inferReshape)
@@ -354,11 +357,7 @@ const OpDef& defReshape() {
 }
 
 const OpDef& defFlatten() {
-  static const OpDef d = OpDef("Flatten")
-                             .kernel(createCopyKernel)
-                             .nativeDtypes()
-                             .aliasesInput()
-                             .onnx(1)
+  static const OpDef d = viewOp("Flatten", 1)
                              .inferShape(inferFlatten)
                              .evalConst(evalReshapeLike)
                              .summary("2-D [prod(dims < axis), prod(dims >= axis)]");
@@ -379,12 +378,8 @@ const OpDef& defTranspose() {
 
 const OpDef& defSqueeze() {
   static const OpDef d =
-      OpDef("Squeeze")
+      viewOp("Squeeze", 1)
           .cannSpelling(squeezeSpelling)
-          .kernel(createCopyKernel)
-          .nativeDtypes()
-          .aliasesInput()
-          .onnx(1)
           .inputs(1, 2)
           .canonicalize(canonAxesInput)
           .inferShape(inferSqueeze)
@@ -394,11 +389,7 @@ const OpDef& defSqueeze() {
 }
 
 const OpDef& defUnsqueeze() {
-  static const OpDef d = OpDef("Unsqueeze")
-                             .kernel(createCopyKernel)
-                             .nativeDtypes()
-                             .aliasesInput()
-                             .onnx(1)
+  static const OpDef d = viewOp("Unsqueeze", 1)
                              .inputs(1, 2)
                              .canonicalize(canonAxesInput)
                              .inferShape(inferUnsqueeze)
@@ -456,11 +447,7 @@ const OpDef& defTransData() {
 }
 
 const OpDef& defIdentity() {
-  static const OpDef d = OpDef("Identity")
-                             .kernel(createCopyKernel)
-                             .nativeDtypes()
-                             .aliasesInput()
-                             .onnx(1)
+  static const OpDef d = viewOp("Identity", 1)
                              .inferShape(inferSameAsInput0)
                              .evalConst(evalIdentity)
                              .summary("output = input");

@@ -4,9 +4,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::OpTester;
-using ir::DType;
+using namespace asc::optest;
 
 TEST_CASE("Softmax axis default and coerce_2d by opset", "[ops][softmax]") {
   OpTester old("Softmax", 11);

@@ -3,12 +3,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::bytesOf;
-using asc::test::OpTester;
-using asc::test::runKernel;
-using ir::DType;
-using Ints = std::vector<int64_t>;
+using namespace asc::optest;
 
 TEST_CASE("TfIdfVectorizer counts uni- and bigrams with skips", "[ops][text]") {
   // Pool: 1-grams {2}, {3}; 2-grams {2,3}, {3,2}. Columns: 0, 1, 2, 3.

@@ -5,9 +5,7 @@
 
 #include "testkit/kernel_runner.h"
 
-using namespace asc;
-using asc::test::OpTester;
-using ir::DType;
+using namespace asc::optest;
 
 TEST_CASE("PRelu slope broadcasts to x", "[ops][unary]") {
   OpTester t("PRelu");
