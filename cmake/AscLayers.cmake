@@ -3,6 +3,7 @@
 # layers never include higher ones:
 #
 #   support ─► ir, cpu, trace, cli ─► soc, tensorio ─► compare, ops ─► frontend, passes, om ─► runtime
+#           (runtime: not passes; dynamic models are compiled per shape through the compiler)
 #           ─► compiler (asc::compile(): the whole order of work)
 #           ─► debug (precision debugging: compile-and-run searches over the compiler)
 #   support, soc ─► ascendc (the Ascend C CPU layer; ir only because soc.h includes it)
@@ -27,7 +28,7 @@ set(ASC_LAYERS
   "frontend:support,ir,ops"
   "passes:support,ir,cpu,ops,soc"
   "om:support,ir,cpu,ops"
-  "runtime:support,ir,cpu,ops,passes,om,tensorio,trace"
+  "runtime:support,ir,cpu,ops,om,tensorio,trace"
   "compiler:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime"
   "debug:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime,compiler"
   "ascendc:support,ir,soc"

@@ -317,7 +317,15 @@ Result<ir::Graph> importSource(const CompileOptions& o, const frontend::OnnxImpo
 
 }  // namespace
 
+namespace compiler {
+bool shapeCompilerInstalled();  // shape_compile.cpp
+}  // namespace compiler
+
 Result<CompiledModel> compile(const CompileOptions& o) {
+  // The per-shape compiler of dynamic models is installed when the library loads; referencing
+  // it keeps its file in a static link too.
+  if (!compiler::shapeCompilerInstalled())
+    return Status::error(ErrorCode::Internal, "the per-shape compiler is not installed");
   if (o.framework != 0 && o.framework != 1 && o.framework != 3 && o.framework != 5)
     return Status::error(ErrorCode::RequiredParam,
                          "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "

@@ -8,7 +8,6 @@
 #include <numeric>
 #include <unordered_set>
 
-#include "asc/ops/registry.h"
 #include "asc/support/log.h"
 #include "runtime/session_internal.h"
 
@@ -49,7 +48,7 @@ void removeDeadNodes(ir::Graph& g) {
 }  // namespace
 
 Result<std::unique_ptr<DynamicModel>> DynamicModel::create(ir::Graph raw, om::DynamicShapes dyn,
-                                                           const passes::Settings& settings,
+                                                           ShapeSettings settings,
                                                            const SessionOptions& opts,
                                                            std::string model_name,
                                                            std::string soc) {
@@ -59,9 +58,14 @@ Result<std::unique_ptr<DynamicModel>> DynamicModel::create(ir::Graph raw, om::Dy
   m->opts_ = opts;
   m->model_name_ = std::move(model_name);
   m->soc_ = std::move(soc);
-  if (!settings.empty())
-    ASC_RETURN_IF_ERROR(
-        passes::decodeSettings(settings, &m->level_, &m->pass_settings_, &m->precision_));
+  m->compiler_ = shapeCompiler();
+  if (!m->compiler_)
+    return Status::error(ErrorCode::Internal,
+                         "model '{}' has dynamic shapes and no compiler is installed to compile "
+                         "it per shape (the compiler module of libasccore installs one)",
+                         m->model_name_);
+  m->settings_ = std::move(settings);
+  ASC_RETURN_IF_ERROR(m->compiler_->check(m->settings_));
   if (!m->dyn_.ranges.empty() && m->dyn_.ranges.size() != m->raw_.inputs.size())
     return Status::error(ErrorCode::ModelLoadFailed,
                          "the model records ranges for {} inputs; it has {} inputs",
@@ -260,22 +264,10 @@ Result<std::unique_ptr<Session>> DynamicModel::compile(const std::vector<ir::Sha
                  g.inputs.end());
   removeDeadNodes(g);
 
-  ops::InferOptions io;
-  const ir::Value* wanted = nullptr;
-  io.needs_value = &wanted;
-  if (Status st = ops::inferGraph(g, io); !st.isOk()) {
-    if (wanted && !wanted->isConstant() && raw_.findValue(wanted->name)) *needs = wanted->name;
+  if (Status st = compiler_->compile(g, settings_, needs); !st) {
+    if (!needs->empty() && !raw_.findValue(*needs)) needs->clear();  // not one the model binds
     return st;
   }
-  passes::PassContext pc;
-  pc.disabled = pass_settings_.disabled;
-  pc.keep_types = pass_settings_.keep_types;
-  pc.keep_names = pass_settings_.keep_names;
-  pc.impl_modes = pass_settings_.impl_modes;
-  pc.impl_mode_all = pass_settings_.impl_mode_all;
-  pc.precision = pass_settings_.precision ? &precision_ : nullptr;
-  ASC_RETURN_IF_ERROR(passes::runPipeline(g, level_, pc));
-  ASC_RETURN_IF_ERROR(ir::verify(g));
   ASC_LOG_INFO("dynamic model '{}': compiled for input shapes {} ({} nodes)", model_name_,
                shapesKey(shapes), g.nodes().size());
   ASC_TRY(auto s, Session::fromGraph(std::move(g), opts_));
@@ -309,8 +301,7 @@ Result<DynamicModel::Bound> DynamicModel::evaluate(const std::string& name) {
         p.inputs.end());
     p.pruneValues();
     // The prefix computes a value exactly: no precision change, clean-ups only.
-    passes::Settings settings = {{"level", {"O1"}}};
-    ASC_TRY(prefix, create(std::move(p), {}, settings, opts_, model_name_, soc_));
+    ASC_TRY(prefix, create(std::move(p), {}, {{"level", {"O1"}}}, opts_, model_name_, soc_));
   }
   for (size_t k = 0; k < prefix->inputs().size(); ++k) {
     size_t i = 0;

@@ -3,10 +3,11 @@
 // depends on (a Reshape's shape, a Slice's starts, a Range's limit computed at run time, the input
 // of an op whose output shape depends on data such as NonZero).
 //
-// The graph is kept as imported. For each distinct set of input shapes the model compiles a copy
-// with those shapes, exactly as atc compiles a static model (shape inference with constant
-// folding, then the pass pipeline with the settings the OM recorded), and builds a static Session
-// over it, once: later runs at the same shapes reuse it. Profiles ("gears") are compiled at load.
+// The graph is kept as imported. For each distinct set of input shapes the model has the compiler
+// compile a copy with those shapes (runtime::ShapeCompiler, installed by the compiler module:
+// shape inference with constant folding, then the pass pipeline with the settings the OM
+// recorded, exactly as atc compiles a static model), and builds a static Session over it, once:
+// later runs at the same shapes reuse it. Profiles ("gears") are compiled at load.
 //
 // A value a shape depends on is found by compiling: when inference stops at a node that asked for
 // the data of an input that is no constant (InferOptions::needs_value), the model "binds" that
@@ -23,9 +24,8 @@
 #include <vector>
 
 #include "asc/om/om_file.h"
-#include "asc/passes/pass.h"
-#include "asc/passes/precision.h"
 #include "asc/runtime/session.h"
+#include "asc/runtime/shape_compiler.h"
 
 namespace asc::runtime {
 
@@ -35,7 +35,7 @@ class DynamicModel {
   /// pass settings the OM recorded (empty: O3, force_fp32). E10041 for unreadable settings; a
   /// profile that does not compile fails here, naming it.
   static Result<std::unique_ptr<DynamicModel>> create(ir::Graph raw, om::DynamicShapes dyn,
-                                                      const passes::Settings& settings,
+                                                      ShapeSettings settings,
                                                       const SessionOptions& opts,
                                                       std::string model_name, std::string soc);
 
@@ -79,9 +79,8 @@ class DynamicModel {
 
   ir::Graph raw_;
   om::DynamicShapes dyn_;
-  passes::OptLevel level_ = passes::OptLevel::O3;
-  passes::PassContext pass_settings_;
-  passes::PrecisionOptions precision_;
+  ShapeSettings settings_;
+  const ShapeCompiler* compiler_ = nullptr;
   SessionOptions opts_;
   std::string model_name_, soc_;
 

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "asc/runtime/session.h"
+#include "asc/runtime/shape_compiler.h"
 
 using namespace asc;
 
@@ -126,4 +127,58 @@ TEST_CASE("Dynamic input dims take the shape set for them", "[runtime][dynamic]"
   REQUIRE(sess.run().isOk());
   CHECK(output(sess, 0) == std::vector<float>{0, 2, 0, 4});
   CHECK(sess.compiledShapes() == 2);
+}
+
+TEST_CASE("the runtime compiles per shape through the installed compiler", "[runtime][dynamic]") {
+  // The compiler module installs its pipeline when the library loads; the runtime only calls it.
+  const runtime::ShapeCompiler* installed = runtime::shapeCompiler();
+  REQUIRE(installed != nullptr);
+  struct Counting final : runtime::ShapeCompiler {
+    const runtime::ShapeCompiler* inner = nullptr;
+    mutable int checks = 0, compiles = 0;
+    Status check(const runtime::ShapeSettings& s) const override {
+      ++checks;
+      return inner->check(s);
+    }
+    Status compile(ir::Graph& g, const runtime::ShapeSettings& s,
+                   std::string* needs) const override {
+      ++compiles;
+      return inner->compile(g, s, needs);
+    }
+  } counting;
+  counting.inner = installed;
+  runtime::setShapeCompiler(&counting);
+  auto make = [] {
+    ir::Graph g;
+    ir::Value* x = input(g, "x", ir::DType::F32, {2, 6});
+    ir::Value* s = input(g, "s", ir::DType::I64, {2});
+    ir::Value* y = g.addValue("y");
+    g.addNode("Reshape", "reshape", {x, s}, {y});
+    g.outputs = {y};
+    g.dynamic = true;
+    return g;
+  };
+  {
+    auto r = runtime::Session::fromGraph(make());
+    REQUIRE(r.isOk());
+    CHECK(counting.checks == 1);
+    const auto data = iota(12);
+    REQUIRE((*r)->setInput(0, data.data(), data.size() * 4).isOk());
+    for (std::vector<int64_t> shape : {std::vector<int64_t>{3, 4}, {4, 3}, {3, 4}}) {
+      REQUIRE((*r)->setInput(1, shape.data(), shape.size() * 8).isOk());
+      REQUIRE((*r)->run().isOk());
+    }
+    CHECK(counting.compiles >= 2);  // each new shape is compiled (binding may ask twice)
+    const int after_two = counting.compiles;
+    std::vector<int64_t> again = {4, 3};
+    REQUIRE((*r)->setInput(1, again.data(), again.size() * 8).isOk());
+    REQUIRE((*r)->run().isOk());
+    CHECK(counting.compiles == after_two);  // a shape seen before is not compiled again
+  }
+  // Without a compiler a dynamic model is refused, saying why; a static one does not need it.
+  runtime::setShapeCompiler(nullptr);
+  auto none = runtime::Session::fromGraph(make());
+  runtime::setShapeCompiler(installed);
+  REQUIRE_FALSE(none.isOk());
+  CHECK(none.status().message().find("no compiler is installed") != std::string::npos);
 }
