@@ -522,6 +522,19 @@ Status run(const Options& o, std::ostream& out) {
                        mode);
 }
 
+namespace {
+
+// atc's one way to report a failure, as the real atc prints it: its "ATC run failed" line, then
+// the error with its code; exit status 255 (the real atc's FAILED).
+int fail(std::ostream& out, const Status& st) {
+  out << "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
+      << std::endl;
+  out << st.toString() << std::endl;
+  return cli::kExitAtcFailed;
+}
+
+}  // namespace
+
 int main(int argc, const char* const* argv, std::ostream& out) {
   log::setProgram("atc");
   auto opts = parseOptions(argc, argv);
@@ -555,11 +568,7 @@ int main(int argc, const char* const* argv, std::ostream& out) {
   }
   if (opts && !opts->ops_info_dir.empty()) {
     Status st = writeOpsInfo(opts->ops_info_dir);
-    if (!st) {
-      out << st.toString() << std::endl;
-      return 255;
-    }
-    return 0;
+    return st ? cli::kExitOk : fail(out, st);
   }
   if (opts && opts->list_passes) {
     fmt::print(out, "{:<28} {:<10} {:<6} {}\n", "pass", "kind", "level", "what it does");
@@ -582,14 +591,9 @@ int main(int argc, const char* const* argv, std::ostream& out) {
   }
   out << "ATC start working now, please wait for a moment." << std::endl;
   Status st = opts ? run(*opts, out) : opts.status();
-  if (st.isOk()) {
-    out << "ATC run success, welcome to the next use." << std::endl;
-    return 0;
-  }
-  out << "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
-      << std::endl;
-  out << st.toString() << std::endl;
-  return 255;
+  if (!st) return fail(out, st);
+  out << "ATC run success, welcome to the next use." << std::endl;
+  return cli::kExitOk;
 }
 
 }  // namespace asc::atc

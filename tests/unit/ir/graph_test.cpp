@@ -1,6 +1,9 @@
 // graph_test.cpp: graph building, verifier and comparison.
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <type_traits>
+
 #include "asc/ir/graph.h"
 
 using namespace asc;
@@ -66,4 +69,32 @@ TEST_CASE("Tensor element access converts types", "[ir]") {
   Tensor t{DType::I32, {2}, Blob::copyOf(v.data(), 8)};
   CHECK(t.toInts() == std::vector<int64_t>{3, -4});
   CHECK(t.floatAt(1) == -4.0);
+}
+
+TEST_CASE("visitNumeric gives each numeric dtype its C++ type, others the fallback", "[ir]") {
+  auto describe = [](ir::DType t) {
+    return ir::visitNumeric(
+        t,
+        [](auto tag) -> std::string {
+          using T = typename decltype(tag)::type;
+          return std::string(std::is_floating_point<T>::value ? "f"
+                             : std::is_signed<T>::value       ? "i"
+                                                              : "u") +
+                 std::to_string(8 * sizeof(T));
+        },
+        [] { return std::string("other"); });
+  };
+  CHECK(describe(ir::DType::F32) == "f32");
+  CHECK(describe(ir::DType::F64) == "f64");
+  CHECK(describe(ir::DType::I8) == "i8");
+  CHECK(describe(ir::DType::U8) == "u8");
+  CHECK(describe(ir::DType::I16) == "i16");
+  CHECK(describe(ir::DType::U16) == "u16");
+  CHECK(describe(ir::DType::I32) == "i32");
+  CHECK(describe(ir::DType::U32) == "u32");
+  CHECK(describe(ir::DType::I64) == "i64");
+  CHECK(describe(ir::DType::U64) == "u64");
+  for (ir::DType t : {ir::DType::F16, ir::DType::BF16, ir::DType::Bool, ir::DType::I4,
+                      ir::DType::F8E4M3FN, ir::DType::Undefined})
+    CHECK(describe(t) == "other");
 }

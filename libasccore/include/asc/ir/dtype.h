@@ -91,4 +91,41 @@ ASC_API std::string shapeLimitReason(const Shape& s, DType t);
 /// "1,3,224,224"
 ASC_API std::string shapeToString(const Shape& s);
 
+/// A C++ type carried as a value, for visitNumeric's callbacks (`typename decltype(tag)::type`).
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
+
+/// The one dtype switch of the kernels: calls `f(TypeTag<T>{})` with the C++ type of a numeric
+/// dtype (float, double, the 8- to 64-bit integers) and returns its result, or `other()` for
+/// any other dtype (fp16, bf16, bool, int4, float8 are stored, not computed, in these types).
+template <typename F, typename G>
+decltype(auto) visitNumeric(DType t, F&& f, G&& other) {
+  switch (t) {
+    case DType::F32:
+      return f(TypeTag<float>{});
+    case DType::F64:
+      return f(TypeTag<double>{});
+    case DType::I8:
+      return f(TypeTag<int8_t>{});
+    case DType::U8:
+      return f(TypeTag<uint8_t>{});
+    case DType::I16:
+      return f(TypeTag<int16_t>{});
+    case DType::U16:
+      return f(TypeTag<uint16_t>{});
+    case DType::I32:
+      return f(TypeTag<int32_t>{});
+    case DType::U32:
+      return f(TypeTag<uint32_t>{});
+    case DType::I64:
+      return f(TypeTag<int64_t>{});
+    case DType::U64:
+      return f(TypeTag<uint64_t>{});
+    default:
+      return other();
+  }
+}
+
 }  // namespace asc::ir

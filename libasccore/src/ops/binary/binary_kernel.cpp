@@ -201,32 +201,18 @@ Result<std::unique_ptr<Kernel>> arith(const std::string& op, const TensorRef& a,
 
 Result<std::unique_ptr<Kernel>> dispatch(const std::string& op, const TensorRef& a,
                                          const TensorRef& b, const TensorRef& o) {
-  switch (a.dtype()) {
-    case ir::DType::F32:
-      return arith<float>(op, a, b, o);
-    case ir::DType::F64:
-      return arith<double>(op, a, b, o);
-    case ir::DType::I64:
-      return arith<int64_t>(op, a, b, o);
-    case ir::DType::I32:
-      return arith<int32_t>(op, a, b, o);
-    case ir::DType::Bool:
-    case ir::DType::U8:
-      return arith<uint8_t>(op, a, b, o);
-    case ir::DType::I8:
-      return arith<int8_t>(op, a, b, o);
-    case ir::DType::I16:
-      return arith<int16_t>(op, a, b, o);
-    case ir::DType::U16:
-      return arith<uint16_t>(op, a, b, o);
-    case ir::DType::U32:
-      return arith<uint32_t>(op, a, b, o);
-    case ir::DType::U64:
-      return arith<uint64_t>(op, a, b, o);
-    default:
-      return Status::error(ErrorCode::NotImplemented, "{} on {} tensors is not supported", op,
-                           ir::dtypeName(a.dtype()));
-  }
+  // bool computes as its bytes (logic ops).
+  const ir::DType t = a.dtype() == ir::DType::Bool ? ir::DType::U8 : a.dtype();
+  return ir::visitNumeric(
+      t,
+      [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return arith<T>(op, a, b, o);
+      },
+      [&]() -> Result<std::unique_ptr<Kernel>> {
+        return Status::error(ErrorCode::NotImplemented, "{} on {} tensors is not supported", op,
+                             ir::dtypeName(a.dtype()));
+      });
 }
 
 template <typename T>

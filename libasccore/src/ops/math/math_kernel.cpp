@@ -5,6 +5,7 @@
 #include "math_kernel.h"
 
 #include <cstdint>
+#include <type_traits>
 
 #include "cpu/parallel.h"
 #include "math_fn.h"
@@ -48,50 +49,39 @@ Status unsupportedDtype(const KernelInit& k) {
 // Same-type map on a float buffer.
 template <typename F>
 Result<std::unique_ptr<Kernel>> floatMap(const KernelInit& k, F f) {
-  switch (k.inputs[0].dtype()) {
-    case ir::DType::F32:
-      return make<float, float>(k, f);
-    case ir::DType::F64:
-      return make<double, double>(k, f);
-    default:
-      return unsupportedDtype(k);
-  }
+  return ir::visitNumeric(
+      k.inputs[0].dtype(),
+      [&](auto tag) -> Result<std::unique_ptr<Kernel>> {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_floating_point<T>::value) return make<T, T>(k, f);
+        return unsupportedDtype(k);
+      },
+      [&]() -> Result<std::unique_ptr<Kernel>> { return unsupportedDtype(k); });
 }
 
+// Same-type map on any numeric buffer, integers exactly.
 template <typename F>
 Result<std::unique_ptr<Kernel>> numericMap(const KernelInit& k, F f) {
-  switch (k.inputs[0].dtype()) {
-    case ir::DType::I8:
-      return make<int8_t, int8_t>(k, f);
-    case ir::DType::U8:
-      return make<uint8_t, uint8_t>(k, f);
-    case ir::DType::I16:
-      return make<int16_t, int16_t>(k, f);
-    case ir::DType::U16:
-      return make<uint16_t, uint16_t>(k, f);
-    case ir::DType::I32:
-      return make<int32_t, int32_t>(k, f);
-    case ir::DType::U32:
-      return make<uint32_t, uint32_t>(k, f);
-    case ir::DType::I64:
-      return make<int64_t, int64_t>(k, f);
-    case ir::DType::U64:
-      return make<uint64_t, uint64_t>(k, f);
-    default:
-      return floatMap(k, f);
-  }
+  return ir::visitNumeric(
+      k.inputs[0].dtype(),
+      [&](auto tag) -> Result<std::unique_ptr<Kernel>> {
+        using T = typename decltype(tag)::type;
+        return make<T, T>(k, f);
+      },
+      [&]() -> Result<std::unique_ptr<Kernel>> { return unsupportedDtype(k); });
 }
 
+// Float -> bool test.
 template <typename F>
 Result<std::unique_ptr<Kernel>> predicateMap(const KernelInit& k, F f) {
-  switch (k.inputs[0].dtype()) {
-    case ir::DType::F32:
-      return make<float, uint8_t>(k, f);
-    case ir::DType::F64:
-      return make<double, uint8_t>(k, f);
-    default:
-      return unsupportedDtype(k);
-  }
+  return ir::visitNumeric(
+      k.inputs[0].dtype(),
+      [&](auto tag) -> Result<std::unique_ptr<Kernel>> {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_floating_point<T>::value) return make<T, uint8_t>(k, f);
+        return unsupportedDtype(k);
+      },
+      [&]() -> Result<std::unique_ptr<Kernel>> { return unsupportedDtype(k); });
 }
 
 }  // namespace

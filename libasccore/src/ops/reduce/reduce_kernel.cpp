@@ -221,25 +221,21 @@ class TopKKernel : public Kernel {
   int64_t outer_ = 1, n_ = 1, inner_ = 1;
 };
 
+Status unsupported(const KernelInit& k) {
+  return Status::error(ErrorCode::NotImplemented, "node '{}': {} of {} is not supported",
+                       k.node.name, k.node.op_type, ir::dtypeName(k.inputs[0].dtype()));
+}
+
 template <template <typename> class K>
 Result<std::unique_ptr<Kernel>> numericKernel(const KernelInit& k) {
-  switch (k.inputs[0].dtype()) {
-    case ir::DType::F32:
-      return std::unique_ptr<Kernel>(std::make_unique<K<float>>(k));
-    case ir::DType::F64:
-      return std::unique_ptr<Kernel>(std::make_unique<K<double>>(k));
-    case ir::DType::I32:
-      return std::unique_ptr<Kernel>(std::make_unique<K<int32_t>>(k));
-    case ir::DType::I64:
-      return std::unique_ptr<Kernel>(std::make_unique<K<int64_t>>(k));
-    case ir::DType::U32:
-      return std::unique_ptr<Kernel>(std::make_unique<K<uint32_t>>(k));
-    case ir::DType::U64:
-      return std::unique_ptr<Kernel>(std::make_unique<K<uint64_t>>(k));
-    default:
-      return Status::error(ErrorCode::NotImplemented, "node '{}': {} of {} is not supported",
-                           k.node.name, k.node.op_type, ir::dtypeName(k.inputs[0].dtype()));
-  }
+  return ir::visitNumeric(
+      k.inputs[0].dtype(),
+      [&](auto tag) -> Result<std::unique_ptr<Kernel>> {
+        using T = typename decltype(tag)::type;
+        if constexpr (sizeof(T) >= 4) return std::unique_ptr<Kernel>(std::make_unique<K<T>>(k));
+        return unsupported(k);
+      },
+      [&]() -> Result<std::unique_ptr<Kernel>> { return unsupported(k); });
 }
 
 }  // namespace
@@ -253,31 +249,13 @@ Result<std::unique_ptr<Kernel>> createTopKKernel(const KernelInit& k) {
 }
 
 Result<std::unique_ptr<Kernel>> createArgReduceKernel(const KernelInit& k) {
-  switch (k.inputs[0].dtype()) {
-    case ir::DType::F32:
-      return std::unique_ptr<Kernel>(std::make_unique<ArgKernel<float>>(k));
-    case ir::DType::F64:
-      return std::unique_ptr<Kernel>(std::make_unique<ArgKernel<double>>(k));
-    case ir::DType::I8:
-      return std::unique_ptr<Kernel>(std::make_unique<ArgKernel<int8_t>>(k));
-    case ir::DType::U8:
-      return std::unique_ptr<Kernel>(std::make_unique<ArgKernel<uint8_t>>(k));
-    case ir::DType::I16:
-      return std::unique_ptr<Kernel>(std::make_unique<ArgKernel<int16_t>>(k));
-    case ir::DType::U16:
-      return std::unique_ptr<Kernel>(std::make_unique<ArgKernel<uint16_t>>(k));
-    case ir::DType::I32:
-      return std::unique_ptr<Kernel>(std::make_unique<ArgKernel<int32_t>>(k));
-    case ir::DType::U32:
-      return std::unique_ptr<Kernel>(std::make_unique<ArgKernel<uint32_t>>(k));
-    case ir::DType::I64:
-      return std::unique_ptr<Kernel>(std::make_unique<ArgKernel<int64_t>>(k));
-    case ir::DType::U64:
-      return std::unique_ptr<Kernel>(std::make_unique<ArgKernel<uint64_t>>(k));
-    default:
-      return Status::error(ErrorCode::NotImplemented, "node '{}': {} of {} is not supported",
-                           k.node.name, k.node.op_type, ir::dtypeName(k.inputs[0].dtype()));
-  }
+  return ir::visitNumeric(
+      k.inputs[0].dtype(),
+      [&](auto tag) -> Result<std::unique_ptr<Kernel>> {
+        using T = typename decltype(tag)::type;
+        return std::unique_ptr<Kernel>(std::make_unique<ArgKernel<T>>(k));
+      },
+      [&]() -> Result<std::unique_ptr<Kernel>> { return unsupported(k); });
 }
 
 Result<std::unique_ptr<Kernel>> createReduceKernel(const KernelInit& k) {
