@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "asc/ops/registry.h"
+#include "frontend/field_decode.h"
 #include "frontend/onnx/onnx_import.h"
 
 namespace asc::frontend::onnx_import {
@@ -79,15 +80,6 @@ Result<std::shared_ptr<const ir::Blob>> externalData(ImportState& st, const onnx
                                t.name(), length, want));
   return std::shared_ptr<const ir::Blob>(
       std::make_shared<ir::Blob>(file->data() + offset, want, file));
-}
-
-template <typename Src, typename Dst>
-std::shared_ptr<const ir::Blob> convertField(const google::protobuf::RepeatedField<Src>& f,
-                                             size_t n) {
-  std::vector<uint8_t> bytes(n * sizeof(Dst));
-  Dst* d = reinterpret_cast<Dst*>(bytes.data());
-  for (size_t i = 0; i < n; ++i) d[i] = static_cast<Dst>(f.Get(static_cast<int>(i)));
-  return ir::Blob::fromVector(std::move(bytes));
 }
 
 // The packed bytes of an int4/uint4 tensor from wherever the file keeps them (raw data in the
@@ -194,21 +186,21 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
   switch (out.dtype) {
     case ir::DType::F32:
       if (!count_ok(t.float_data_size())) return bad_count(t.float_data_size());
-      out.data = convertField<float, float>(t.float_data(), n);
+      out.data = blobFromField<float>(t.float_data(), n, false);
       break;
     case ir::DType::F64:
       if (!count_ok(t.double_data_size())) return bad_count(t.double_data_size());
-      out.data = convertField<double, double>(t.double_data(), n);
+      out.data = blobFromField<double>(t.double_data(), n, false);
       break;
     case ir::DType::I64:
       if (!count_ok(t.int64_data_size())) return bad_count(t.int64_data_size());
-      out.data = convertField<int64_t, int64_t>(t.int64_data(), n);
+      out.data = blobFromField<int64_t>(t.int64_data(), n, false);
       break;
     case ir::DType::U64:
     case ir::DType::U32:
       if (!count_ok(t.uint64_data_size())) return bad_count(t.uint64_data_size());
-      out.data = out.dtype == ir::DType::U64 ? convertField<uint64_t, uint64_t>(t.uint64_data(), n)
-                                             : convertField<uint64_t, uint32_t>(t.uint64_data(), n);
+      out.data = out.dtype == ir::DType::U64 ? blobFromField<uint64_t>(t.uint64_data(), n, false)
+                                             : blobFromField<uint32_t>(t.uint64_data(), n, false);
       break;
     case ir::DType::I32:
     case ir::DType::I16:
@@ -225,13 +217,13 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
       if (!count_ok(t.int32_data_size())) return bad_count(t.int32_data_size());
       switch (out.dtype) {
         case ir::DType::I32:
-          out.data = convertField<int32_t, int32_t>(t.int32_data(), n);
+          out.data = blobFromField<int32_t>(t.int32_data(), n, false);
           break;
         case ir::DType::I16:
-          out.data = convertField<int32_t, int16_t>(t.int32_data(), n);
+          out.data = blobFromField<int16_t>(t.int32_data(), n, false);
           break;
         case ir::DType::I8:
-          out.data = convertField<int32_t, int8_t>(t.int32_data(), n);
+          out.data = blobFromField<int8_t>(t.int32_data(), n, false);
           break;
         case ir::DType::U8:
         case ir::DType::Bool:
@@ -239,10 +231,10 @@ Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t) 
         case ir::DType::F8E4M3FNUZ:
         case ir::DType::F8E5M2:
         case ir::DType::F8E5M2FNUZ:
-          out.data = convertField<int32_t, uint8_t>(t.int32_data(), n);
+          out.data = blobFromField<uint8_t>(t.int32_data(), n, false);
           break;
         default:
-          out.data = convertField<int32_t, uint16_t>(t.int32_data(), n);
+          out.data = blobFromField<uint16_t>(t.int32_data(), n, false);
           break;  // bits
       }
       break;

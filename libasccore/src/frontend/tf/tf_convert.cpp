@@ -2,6 +2,8 @@
 // shape inference, the NHWC/NCHW bookkeeping) and TensorProto decoding.
 #include "tf_convert.h"
 
+#include "frontend/field_decode.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -55,25 +57,6 @@ namespace {
 // A constant given by a short value list is that list with its last value repeated (TensorFlow's
 // rule for splat constants); such a tensor may be far larger than its file, so it is capped.
 constexpr uint64_t kMaxSplatBytes = uint64_t(1) << 30;
-
-template <typename Dst, typename Field>
-std::shared_ptr<const ir::Blob> expand(const Field& f, size_t n) {
-  std::vector<uint8_t> bytes(n * sizeof(Dst));
-  Dst* d = reinterpret_cast<Dst*>(bytes.data());
-  const size_t k = static_cast<size_t>(f.size());
-  for (size_t i = 0; i < n; ++i) {
-    if (k == 0) {
-      d[i] = Dst{};
-    } else {
-      const auto s = f.Get(static_cast<int>(std::min(i, k - 1)));
-      if constexpr (std::is_same_v<Dst, uint16_t>)
-        d[i] = static_cast<uint16_t>(static_cast<uint32_t>(s) & 0xffffu);  // fp16/bf16 bits
-      else
-        d[i] = static_cast<Dst>(s);
-    }
-  }
-  return ir::Blob::fromVector(std::move(bytes));
-}
 
 }  // namespace
 
@@ -152,41 +135,41 @@ Result<ir::Tensor> tensorFromTf(const tensorflow::TensorProto& t, const std::str
                     want, have, kMaxSplatBytes));
   switch (out.dtype) {
     case ir::DType::F32:
-      out.data = expand<float>(t.float_val(), n);
+      out.data = blobFromField<float>(t.float_val(), n, true);
       break;
     case ir::DType::F64:
-      out.data = expand<double>(t.double_val(), n);
+      out.data = blobFromField<double>(t.double_val(), n, true);
       break;
     case ir::DType::I32:
-      out.data = expand<int32_t>(t.int_val(), n);
+      out.data = blobFromField<int32_t>(t.int_val(), n, true);
       break;
     case ir::DType::I16:
-      out.data = expand<int16_t>(t.int_val(), n);
+      out.data = blobFromField<int16_t>(t.int_val(), n, true);
       break;
     case ir::DType::I8:
-      out.data = expand<int8_t>(t.int_val(), n);
+      out.data = blobFromField<int8_t>(t.int_val(), n, true);
       break;
     case ir::DType::U8:
-      out.data = expand<uint8_t>(t.int_val(), n);
+      out.data = blobFromField<uint8_t>(t.int_val(), n, true);
       break;
     case ir::DType::U16:
-      out.data = expand<uint16_t>(t.int_val(), n);
+      out.data = blobFromField<uint16_t>(t.int_val(), n, true);
       break;
     case ir::DType::I64:
-      out.data = expand<int64_t>(t.int64_val(), n);
+      out.data = blobFromField<int64_t>(t.int64_val(), n, true);
       break;
     case ir::DType::Bool:
-      out.data = expand<uint8_t>(t.bool_val(), n);
+      out.data = blobFromField<uint8_t>(t.bool_val(), n, true);
       break;
     case ir::DType::F16:
     case ir::DType::BF16:
-      out.data = expand<uint16_t>(t.half_val(), n);
+      out.data = blobFromField<uint16_t>(t.half_val(), n, true);
       break;
     case ir::DType::U32:
-      out.data = expand<uint32_t>(t.uint32_val(), n);
+      out.data = blobFromField<uint32_t>(t.uint32_val(), n, true);
       break;
     case ir::DType::U64:
-      out.data = expand<uint64_t>(t.uint64_val(), n);
+      out.data = blobFromField<uint64_t>(t.uint64_val(), n, true);
       break;
     default:
       return bad("unsupported data type");
