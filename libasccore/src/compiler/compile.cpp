@@ -415,7 +415,7 @@ Result<CompiledModel> compileGraph(ir::Graph g, const CompileOptions& o) {
     // the OM beside the plain ones (docs/om-format.md, "Packed weights"). An optimisation only:
     // a graph whose kernels cannot be built here is written unpacked, and msame says why.
     const auto tp = std::chrono::steady_clock::now();
-    auto packed = runtime::packWeights(g);
+    auto packed = packWeights(g);
     m.report.pack_ms = msSince(tp);
     if (packed.isOk()) {
       // The OM's 32-bit layout holds 4 GB: a model that fits with its plain weights keeps

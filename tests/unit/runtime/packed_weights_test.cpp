@@ -1,5 +1,5 @@
 // packed_weights_test.cpp: atc stores each weight a kernel rearranges in the layout the kernel
-// reads on the compiling CPU (runtime::packWeights): a blocked layout alone, a Winograd one beside
+// reads on the compiling CPU (packWeights): a blocked layout alone, a Winograd one beside
 // the plain data. A session reads the packed copy in place when its kernel wants exactly that
 // layout, else reorders the plain bytes (unpacked from the packed copy when it is stored alone).
 // Either way the results are the very bits an unpacked model gives.
@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "asc/compiler/compile.h"
 #include "asc/om/om_file.h"
 #include "asc/runtime/session.h"
 #include "asc/support/file.h"
@@ -110,7 +111,7 @@ TEST_CASE("packed weights are read in place and give the unpacked model's bits",
   const auto want = run(**plain);
 
   ir::Graph g = model();
-  auto n = runtime::packWeights(g);
+  auto n = packWeights(g);
   REQUIRE(n.isOk());
   // The convolutions' weights are rearranged on every x86-64 oneDNN path, the MatMul's where
   // its kernel wants them blocked (AVX-512: yes; AVX2's gemm reads them plain); the bias is read
@@ -183,7 +184,7 @@ TEST_CASE(
   const auto want = run(**plain);
   const ir::Graph original = model();
   ir::Graph g = model();
-  REQUIRE(runtime::packWeights(g).isOk());
+  REQUIRE(packWeights(g).isOk());
   const std::string path = tmp("alone.om");
   REQUIRE(om::writeOm(g, info(), path).isOk());
   auto m = om::loadOm(path);
@@ -214,7 +215,7 @@ TEST_CASE(
 TEST_CASE("a packed layout's name from a file is checked before it is used", "[runtime][packed]") {
   PinThreads pin;
   ir::Graph g = model();
-  REQUIRE(runtime::packWeights(g).isOk());
+  REQUIRE(packWeights(g).isOk());
   const ir::Value* w2 = g.findValue("w2");
   REQUIRE(w2->packed);
   const std::string good = w2->packing;
@@ -282,7 +283,7 @@ TEST_CASE("weights packed for another CPU are reordered from the plain copy", "[
   REQUIRE(plain.isOk());
   const auto want = run(**plain);
   ir::Graph g = model();
-  auto n = runtime::packWeights(g);
+  auto n = packWeights(g);
   REQUIRE(n.isOk());
   // As a CPU whose kernels want another layout sees them: names that do not match its own.
   for (const char* w : {"w1", "w2", "w3"})
@@ -316,9 +317,9 @@ TEST_CASE("atc packs misaligned weights from where they lie, as it writes the OM
   const auto want = run(**plain);
 
   ir::Graph aligned = model(), g = misalignedModel();
-  auto n = runtime::packWeights(g);
+  auto n = packWeights(g);
   REQUIRE(n.isOk());
-  REQUIRE(runtime::packWeights(aligned).isOk());
+  REQUIRE(packWeights(aligned).isOk());
   CHECK(*n >= 2);
   for (const char* w : {"w1", "w2", "w3"}) {
     INFO(w);
@@ -362,14 +363,14 @@ TEST_CASE("a constant two nodes read, or a dynamic graph, is not packed", "[runt
   // The 1x1 convolution's weights also become an output of the graph: not packed (an output is
   // read plain).
   g.outputs.push_back(g.findValue("w2"));
-  auto n = runtime::packWeights(g);
+  auto n = packWeights(g);
   REQUIRE(n.isOk());
   CHECK(g.findValue("w1")->packed);
   CHECK_FALSE(g.findValue("w2")->packed);
 
   ir::Graph d = model();
   d.dynamic = true;
-  auto none = runtime::packWeights(d);
+  auto none = packWeights(d);
   REQUIRE(none.isOk());
   CHECK(*none == 0);
 }
@@ -378,7 +379,7 @@ TEST_CASE("a load checks every byte, packed weights included, unless told to ski
           "[runtime][packed][om]") {
   PinThreads pin;
   ir::Graph g = model();
-  REQUIRE(runtime::packWeights(g).isOk());
+  REQUIRE(packWeights(g).isOk());
   const std::string path = tmp("crc.om");
   REQUIRE(om::writeOm(g, info(), path).isOk());
   auto good = om::loadOm(path);

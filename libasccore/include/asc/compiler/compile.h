@@ -21,6 +21,7 @@
 #include "asc/om/om_file.h"
 #include "asc/passes/pass.h"
 #include "asc/passes/precision.h"
+#include "asc/runtime/session.h"
 #include "asc/soc/soc.h"
 #include "asc/support/status.h"
 
@@ -88,7 +89,7 @@ struct CompileOptions {
   /// Keep a copy of the imported graph, before any pass (--save_original_model).
   bool keep_original = false;
   /// Store each weight a CPU kernel rearranges in the layout that kernel reads on this machine
-  /// (runtime::packWeights), so that msame loads without reordering.
+  /// (packWeights below), so that msame loads without reordering.
   bool pack_weights = true;
   /// Dynamic shapes: the profiles and ranges of the model's inputs, in model input order
   /// (resolveDynamicOptions() makes them from --input_shape ranges, --input_shape_range and
@@ -168,5 +169,13 @@ ASC_API Status insertAippFromFile(ir::Graph& g, const std::string& path);
 /// reach cosine >= 0.99999 and max |diff| <= 1e-4 * max |ref| + 1e-6; any other output must be
 /// identical. E19999 naming the output and the figures otherwise.
 ASC_API Status checkEquivalence(const ir::Graph& original, const ir::Graph& optimised);
+
+/// Packs a static graph's weights for this CPU, as atc does before writing the OM: every fp32
+/// constant that one kernel reads rearranged (runtime::kernelLayouts, with `opts`) gets a copy
+/// in that layout (ir::Value::packed and packing; the OM writer stores a blocked copy instead of
+/// the plain data, a Winograd one beside it). A session on a CPU whose kernels want the same
+/// layout then reads the copy in place from the mapped OM: no reorder at load. Returns how many
+/// constants were packed; a dynamic graph is left as it is (0).
+ASC_API Result<size_t> packWeights(ir::Graph& graph, const runtime::SessionOptions& opts = {});
 
 }  // namespace asc

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -157,7 +158,7 @@ class ASC_API Session {
   size_t bufferCount() const;
   size_t modelPlacedBuffers() const;
   size_t stepCount() const;
-  /// Constants the model stores packed (atc's runtime::packWeights): how many the kernels read
+  /// Constants the model stores packed (atc's packWeights, compile.h): how many the kernels read
   /// in place from the model, and how many were packed for another CPU's kernels and were
   /// reordered from their plain data at load instead.
   struct PackedWeights {
@@ -184,12 +185,24 @@ class ASC_API Session {
   friend void setTraceModel(Session& s, const std::string& model, const std::string& soc);
 };
 
-/// Packs a static graph's weights for this CPU, as atc does before writing the OM: builds the
-/// kernels a session would (with `opts`), and gives every fp32 constant that one kernel reads,
-/// rearranged, a copy in that layout (ir::Value::packed and packing; the OM writer stores a
-/// blocked copy instead of the plain data, a Winograd one beside it). A session on a CPU whose
-/// kernels want the same layout then reads the copy in place from the mapped OM: no reorder at
-/// load. Returns how many constants were packed; a dynamic graph is left as it is (0).
-ASC_API Result<size_t> packWeights(ir::Graph& graph, const SessionOptions& opts = {});
+/// A constant that a kernel of this CPU reads in a layout of its own (oneDNN's blocked weights,
+/// a Winograd transform): what atc may store in the OM beside or instead of the plain data, so
+/// that a session on a CPU whose kernels want the same layout reads it in place.
+struct KernelLayout {
+  std::string value;    // the constant
+  std::string node;     // the node whose kernel reads it
+  std::string packing;  // the layout's description, recorded in the OM
+  /// The constant in that layout, computed when first read (the OM writer's copy); null when the
+  /// kernel packed nothing real (it saw a stand-in for the value).
+  std::shared_ptr<const ir::Blob> bytes;
+};
+
+/// Builds the kernels a session over `graph` would build on this CPU (never run: the thread
+/// count is the one an idle machine's run takes, unless `opts` or ASC_NUM_THREADS sets one) and
+/// lists the fp32 constants they read in a layout of their own. `wanted` says which constants to
+/// consider (an empty graph list: none); a dynamic graph has none.
+ASC_API Result<std::vector<KernelLayout>> kernelLayouts(
+    const ir::Graph& graph, const std::function<bool(const ir::Value&)>& wanted,
+    const SessionOptions& opts = {});
 
 }  // namespace asc::runtime
