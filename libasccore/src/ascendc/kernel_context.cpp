@@ -72,6 +72,10 @@ thread_local int t_atomic_outside = 0;  // outside a launch (a kernel called dir
 thread_local void* t_sys_workspace_outside = nullptr;
 std::mutex g_atomic_mu;
 }  // namespace
+void syncAllBlocks() {
+  if (t_context) syncAll(*t_context);  // outside a launch there is one block: nothing to wait for
+}
+
 void setAtomicMode(int mode) { (t_context ? t_context->atomic_mode : t_atomic_outside) = mode; }
 int atomicMode() { return t_context ? t_context->atomic_mode : t_atomic_outside; }
 void gmAtomicLock() { g_atomic_mu.lock(); }

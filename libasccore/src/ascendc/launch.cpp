@@ -3,6 +3,8 @@
 // running it, and turns the first broken rule into a Status naming kernel, block and call.
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <functional>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -14,6 +16,59 @@
 #include "ascendc/launch_internal.h"
 
 namespace asc::ascendc {
+namespace detail {
+
+struct Launch {
+  std::mutex mu;
+  std::condition_variable cv;
+  uint32_t block_dim = 1;
+  uint32_t next = 0;      // the next block to start
+  uint32_t running = 0;   // started, not finished
+  uint32_t finished = 0;  // returned (or failed)
+  uint32_t waiting = 0;   // at SyncAll now
+  uint32_t starting = 0;  // threads spawned that have not taken a block yet
+  uint64_t generation = 0;
+  bool failed = false;
+  std::function<void()> spawn;     // one more pool thread (called with mu held)
+  std::vector<std::thread> extra;  // the threads spawn made
+};
+
+void syncAll(BlockContext& ctx) {
+  Launch& l = *ctx.launch;
+  std::unique_lock<std::mutex> lock(l.mu);
+  const uint64_t gen = l.generation;
+  if (++l.waiting == l.block_dim) {  // the last block to arrive releases the others
+    l.waiting = 0;
+    ++l.generation;
+    l.cv.notify_all();
+    return;
+  }
+  for (;;) {
+    if (l.generation != gen) return;
+    if (l.failed) {  // another block's error is the launch's
+      --l.waiting;
+      throw SyncAbandoned{};
+    }
+    if (l.finished > 0) {
+      // A block that returned never reaches this SyncAll: the others would wait forever.
+      --l.waiting;
+      l.failed = true;
+      l.cv.notify_all();
+      fail("SyncAll", std::to_string(l.finished) +
+                          " block(s) returned without reaching this SyncAll; every block must "
+                          "call SyncAll the same number of times");
+    }
+    // Every running block waits here and some have not started: start one more.
+    if (l.waiting == l.running && l.starting == 0 && l.next < l.block_dim) {
+      ++l.starting;
+      l.spawn();
+    }
+    l.cv.wait(lock);
+  }
+}
+
+}  // namespace detail
+
 namespace {
 
 thread_local Status t_last_status;
@@ -28,6 +83,8 @@ std::string runBlock(const char* name, const std::function<void()>& body,
   try {
     body();
     return {};
+  } catch (const detail::SyncAbandoned&) {
+    return {};  // released from SyncAll by another block's failure, which is the launch's error
   } catch (const KernelError& e) {
     return fmt::format("kernel '{}' block {}: {}", name, ctx.block_idx, e.what());
   } catch (const std::exception& e) {
@@ -61,34 +118,55 @@ Status launch(const char* kernel_name, uint32_t block_dim, const std::function<v
   base.key_taken = &key_taken;
 
   std::vector<std::string> errors(block_dim);
-  if (!opt.parallel || block_dim == 1) {
-    for (uint32_t b = 0; b < block_dim; ++b) {
-      base.block_idx = b;
-      errors[b] = runBlock(name, body, base);
-      if (!errors[b].empty()) break;
-    }
-  } else {
-    // Blocks are taken in index order; after a failure no new block starts, so every block
-    // below a failed one has run and the lowest failure is the same run after run.
-    std::atomic<uint32_t> next{0};
-    std::atomic<bool> failed{false};
-    unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    unsigned workers = std::min<unsigned>(hw, block_dim);
-    auto work = [&]() {
-      for (;;) {
-        if (failed.load()) return;
-        uint32_t b = next.fetch_add(1);
-        if (b >= block_dim) return;
-        detail::BlockContext ctx = base;
-        ctx.block_idx = b;
-        errors[b] = runBlock(name, body, ctx);
-        if (!errors[b].empty()) failed = true;
+  detail::Launch shared;
+  shared.block_dim = block_dim;
+  base.launch = &shared;
+  // Blocks are taken in index order; after a failure no new block starts, so every block below a
+  // failed one has run and the lowest failure is the same run after run. The pool grows by one
+  // thread whenever every running block waits at SyncAll and blocks remain to start, so a
+  // barrier across all blocks completes with any initial pool (one thread: sequential).
+  std::function<void(bool)> work = [&](bool spawned) {
+    for (;;) {
+      uint32_t b;
+      {
+        std::lock_guard<std::mutex> lock(shared.mu);
+        if (spawned) {
+          --shared.starting;
+          spawned = false;
+        }
+        if (shared.failed || shared.next >= block_dim) {
+          shared.cv.notify_all();
+          return;
+        }
+        b = shared.next++;
+        ++shared.running;
       }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned i = 1; i < workers; ++i) pool.emplace_back(work);
-    work();
-    for (auto& t : pool) t.join();
+      detail::BlockContext ctx = base;
+      ctx.block_idx = b;
+      std::string error = runBlock(name, body, ctx);
+      std::lock_guard<std::mutex> lock(shared.mu);
+      errors[b] = std::move(error);
+      --shared.running;
+      ++shared.finished;
+      if (!errors[b].empty()) shared.failed = true;
+      shared.cv.notify_all();
+    }
+  };
+  shared.spawn = [&]() { shared.extra.emplace_back(work, true); };  // called with shared.mu held
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned workers = opt.parallel ? std::min<unsigned>(hw, block_dim) : 1;
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < workers; ++i) pool.emplace_back(work, false);
+  work(false);
+  for (auto& t : pool) t.join();
+  for (;;) {  // threads SyncAll added (each joins after its last block)
+    std::vector<std::thread> extra;
+    {
+      std::lock_guard<std::mutex> lock(shared.mu);
+      extra.swap(shared.extra);
+    }
+    if (extra.empty()) break;
+    for (auto& t : extra) t.join();
   }
   for (const auto& e : errors)
     if (!e.empty()) return Status::error(ErrorCode::KernelCheckFailed, e);

@@ -21,7 +21,15 @@ struct BlockContext {
   // Shared by the launch's blocks: a TILING_KEY_IS ran, and one was true.
   std::atomic<bool>* key_tested = nullptr;
   std::atomic<bool>* key_taken = nullptr;
+  // The launch's blocks and their SyncAll barrier (launch.cpp).
+  struct Launch* launch = nullptr;
 };
+
+/// SyncAll's barrier (launch.cpp).
+void syncAll(BlockContext& ctx);
+/// Thrown out of SyncAll in a block that waited when another block failed: that block's error
+/// is the launch's, this one has none of its own.
+struct SyncAbandoned {};
 
 /// The context of the block this thread runs, or nullptr outside a launch.
 BlockContext* currentContext();

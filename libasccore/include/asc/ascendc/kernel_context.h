@@ -55,6 +55,11 @@ ASC_API void setIcpuTilingKey(uint64_t key);
 ASC_API void setKernelMode(int mode);
 ASC_API int kernelMode();
 
+/// SyncAll: waits until every block of the launch has reached its SyncAll (a barrier across
+/// blocks; all of them run at once when a kernel uses it). A block that returns while others
+/// wait, or a failed block, makes the waiting ones fail with the reason.
+ASC_API void syncAllBlocks();
+
 /// SetAtomicAdd/Max/Min/None: how this block's copies to global memory combine with what is
 /// there (0 none: overwrite; 1 add; 2 max; 3 min). Every block starts with none.
 ASC_API void setAtomicMode(int mode);

@@ -28,7 +28,36 @@ template <HardEvent event>
 inline void SetFlag(int32_t /*eventID*/) {}
 template <HardEvent event>
 inline void WaitFlag(int32_t /*eventID*/) {}
-inline void SyncAll() {}
+/// A barrier across every block of the launch (all of them run at once when a kernel calls it).
+template <bool isAIVOnly = true>
+inline void SyncAll() {
+  asc::ascendc::detail::syncAllBlocks();
+}
+/// The software form: the NPU's blocks spin on flags in the two workspaces, which must exist;
+/// usedCores 0 means every block (a subset is refused).
+template <bool isAIVOnly = true>
+inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace,
+                    const LocalTensor<int32_t>& ubWorkspace, const int32_t usedCores = 0) {
+  const int64_t n = asc::ascendc::detail::blockNum();
+  if (usedCores != 0 && usedCores != n)
+    asc::ascendc::detail::failf("SyncAll", "usedCores ", usedCores,
+                                " is not supported: give 0 or the launch's block count ", n);
+  (void)gmWorkspace.ascData("SyncAll", 0, 1);
+  (void)ubWorkspace.ascData("SyncAll", "ubWorkspace", 1);
+  asc::ascendc::detail::syncAllBlocks();
+}
+enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
+template <MemDsbT arg0>
+inline void DataSyncBarrier() {}
+using TEventID = int8_t;
+/// Flags between two pipes (src != dst), the queue-free form of SetFlag/WaitFlag.
+template <pipe_t src, pipe_t dst>
+class TQueSync {
+ public:
+  static_assert(src != dst, "TQueSync: the two pipes must differ");
+  void SetFlag(TEventID /*id*/) {}
+  void WaitFlag(TEventID /*id*/) {}
+};
 
 namespace detail_cpu {
 inline uint32_t alignUp32(uint64_t bytes) { return uint32_t((bytes + 31) / 32 * 32); }
@@ -243,3 +272,11 @@ class TPipe {
 inline TPipe* GetTPipePtr() { return TPipe::current(); }
 
 }  // namespace AscendC
+
+// The compiler's own synchronisation intrinsics (global names, as bisheng declares them): like
+// SetFlag/WaitFlag/PipeBarrier, complete on the CPU, where each call finishes before the next.
+inline void set_flag(pipe_t /*src*/, pipe_t /*dst*/, event_t /*id*/) {}
+inline void wait_flag(pipe_t /*src*/, pipe_t /*dst*/, event_t /*id*/) {}
+inline void set_flag(pipe_t src, pipe_t dst, int id) { set_flag(src, dst, event_t(id)); }
+inline void wait_flag(pipe_t src, pipe_t dst, int id) { wait_flag(src, dst, event_t(id)); }
+inline void pipe_barrier(pipe_t /*pipe*/) {}

@@ -1,0 +1,282 @@
+// gather_sort_test.cpp: the CPU layer's GatherMask, Gather, Gatherb, Sort32, MrgSort, Sort,
+// Extract, Copy, Transpose and SyncAll against naive references of their definitions
+// (kernel_gather_sort.h, kernel_transpose.h, the barrier in launch.cpp), with their checks.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "asc/ascendc/launch.h"
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+namespace {
+
+std::string runK(const std::function<void()>& body, uint32_t blocks = 1, bool parallel = false) {
+  asc::ascendc::LaunchOptions o;
+  o.parallel = parallel;
+  asc::Status st = asc::ascendc::launchKernel("k", blocks, body, o);
+  return st.isOk() ? "" : st.message();
+}
+
+struct Ub {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b, c, d;
+  explicit Ub(uint32_t bytes = 16384) {
+    pipe.InitBuffer(a, bytes);
+    pipe.InitBuffer(b, bytes);
+    pipe.InitBuffer(c, bytes);
+    pipe.InitBuffer(d, bytes);
+  }
+};
+
+// Records (score, index) of a float sort result.
+std::vector<std::pair<float, uint32_t>> records(const LocalTensor<float>& t, uint32_t n) {
+  std::vector<std::pair<float, uint32_t>> out;
+  for (uint32_t i = 0; i < n; ++i) {
+    float s = t.GetValue(2 * i);
+    uint32_t idx = t.ReinterpretCast<uint32_t>().GetValue(2 * i + 1);
+    out.push_back({s, idx});
+  }
+  return out;
+}
+
+// The reference order: descending by score, ties by ascending position.
+std::vector<std::pair<float, uint32_t>> sortedRef(const std::vector<float>& s,
+                                                  const std::vector<uint32_t>& idx) {
+  std::vector<uint32_t> order(s.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return s[a] > s[b]; });
+  std::vector<std::pair<float, uint32_t>> out;
+  for (uint32_t o : order) out.push_back({s[o], idx[o]});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("GatherMask packs what a fixed or a tensor pattern keeps", "[ascendc]") {
+  std::vector<float> even, odd, fourth, tensor_kept;
+  uint64_t n_even = 0, n_odd = 0, n_fourth = 0, n_tensor = 0;
+  auto msg = runK([&] {
+    Ub ub;
+    LocalTensor<float> src = ub.a.Get<float>(), dst = ub.b.Get<float>();
+    for (uint32_t i = 0; i < 128; ++i) src.SetValue(i, float(i + 1));
+    // Two repeats of 64 floats, contiguous.
+    GatherMask(dst, src, uint8_t(1), false, 0, {1, 2, 8, 0}, n_even);
+    for (uint64_t i = 0; i < n_even; ++i) even.push_back(dst.GetValue(i));
+    GatherMask(dst, src, uint8_t(2), false, 0, {1, 2, 8, 0}, n_odd);
+    for (uint64_t i = 0; i < n_odd; ++i) odd.push_back(dst.GetValue(i));
+    GatherMask(dst, src, uint8_t(5), false, 0, {1, 1, 8, 0}, n_fourth);  // element 4k + 2
+    for (uint64_t i = 0; i < n_fourth; ++i) fourth.push_back(dst.GetValue(i));
+    // Tensor pattern, counter mode: the first 70 elements, bits from two uint32 words + one.
+    LocalTensor<uint32_t> pat = ub.c.Get<uint32_t>();
+    pat.SetValue(0, 0x80000001u);  // elements 0 and 31
+    pat.SetValue(1, 0x00000002u);  // element 33
+    pat.SetValue(2, 0x00000020u);  // element 69
+    GatherMask(dst, src, pat, true, 70, {1, 1, 8, 0}, n_tensor);
+    for (uint64_t i = 0; i < n_tensor; ++i) tensor_kept.push_back(dst.GetValue(i));
+  });
+  REQUIRE(msg.empty());
+  REQUIRE(n_even == 64);
+  REQUIRE(n_odd == 64);
+  for (uint32_t i = 0; i < 64; ++i) {
+    CHECK(even[i] == float(2 * i + 1));
+    CHECK(odd[i] == float(2 * i + 2));
+  }
+  REQUIRE(n_fourth == 16);
+  CHECK(fourth[0] == 3.f);
+  CHECK(fourth[15] == 63.f);
+  CHECK(tensor_kept == std::vector<float>{1, 32, 34, 70});
+  // A pattern outside 1..7 is an error naming it.
+  auto bad = runK([] {
+    Ub ub;
+    uint64_t n;
+    GatherMask(ub.b.Get<float>(), ub.a.Get<float>(), uint8_t(9), false, 0, {1, 1, 8, 0}, n);
+  });
+  CHECK(bad.find("fixed pattern 9") != std::string::npos);
+}
+
+TEST_CASE("Gather reads at byte offsets; Gatherb copies blocks", "[ascendc]") {
+  std::vector<float> got;
+  std::vector<float> blocks;
+  auto msg = runK([&] {
+    Ub ub;
+    LocalTensor<float> src = ub.a.Get<float>(), dst = ub.b.Get<float>();
+    LocalTensor<uint32_t> off = ub.c.Get<uint32_t>();
+    for (uint32_t i = 0; i < 256; ++i) src.SetValue(i, float(i) * 0.5f);
+    const uint32_t picks[5] = {0, 4, 40, 1016, 8};
+    for (uint32_t i = 0; i < 5; ++i) off.SetValue(i, picks[i]);
+    Gather(dst, src, off, uint32_t(4), 5);  // base 4 bytes: one element further
+    for (uint32_t i = 0; i < 5; ++i) got.push_back(dst.GetValue(i));
+    for (uint32_t j = 0; j < 8; ++j) off.SetValue(j, (7 - j) * 32);  // blocks reversed
+    Gatherb(dst, src, off, 1, GatherRepeatParams(1, 8));
+    for (uint32_t i = 0; i < 64; ++i) blocks.push_back(dst.GetValue(i));
+  });
+  REQUIRE(msg.empty());
+  CHECK(got == std::vector<float>{0.5f, 1.0f, 5.5f, 127.5f, 1.5f});
+  for (uint32_t i = 0; i < 64; ++i) CHECK(blocks[i] == float((7 - i / 8) * 8 + i % 8) * 0.5f);
+  auto bad = runK([] {
+    Ub ub(1024);
+    LocalTensor<uint32_t> off = ub.c.Get<uint32_t>();
+    off.SetValue(0, 1024);  // past the 256 floats
+    Gather(ub.b.Get<float>(), ub.a.Get<float>(), off, uint32_t(0), 1);
+  });
+  CHECK(bad.find("offset 1024 bytes") != std::string::npos);
+}
+
+TEST_CASE("Sort32, MrgSort, Sort and Extract order records descending, ties stable", "[ascendc]") {
+  std::vector<float> scores(128);
+  std::vector<uint32_t> index(128);
+  for (uint32_t i = 0; i < 128; ++i) {
+    scores[i] = float((i * 37) % 29) - 7.f;  // repeats: ties
+    index[i] = 1000 + i;
+  }
+  std::vector<std::pair<float, uint32_t>> runs, merged, full;
+  std::vector<float> values;
+  std::vector<uint32_t> indices;
+  uint16_t took[4] = {9, 9, 9, 9};
+  auto msg = runK([&] {
+    Ub ub;
+    LocalTensor<float> s = ub.a.Get<float>(), sorted = ub.b.Get<float>(), out = ub.d.Get<float>();
+    LocalTensor<uint32_t> ix = ub.c.Get<uint32_t>();
+    for (uint32_t i = 0; i < 128; ++i) {
+      s.SetValue(i, scores[i]);
+      ix.SetValue(i, index[i]);
+    }
+    Sort32(sorted, s, ix, 4);
+    runs = records(sorted, 128);
+    // Merge the four sorted runs of 32.
+    MrgSort4Info info;
+    for (int i = 0; i < 4; ++i) info.elementLengths[i] = 32;
+    info.validBit = 0b1111;
+    MrgSort(out, MrgSortSrcList<float>(sorted[0], sorted[64], sorted[128], sorted[192]), info);
+    merged = records(out, 128);
+    // With suspension the merge stops when the first list is used up.
+    info.ifExhaustedSuspension = true;
+    MrgSort(out, MrgSortSrcList<float>(sorted[0], sorted[64], sorted[128], sorted[192]), info);
+    GetMrgSortResult(took[0], took[1], took[2], took[3]);
+    // Sort<float, true> end to end, then Extract.
+    LocalTensor<float> concat;
+    Concat(concat, s, out, 8);
+    Sort<float, true>(sorted, concat, ix, out, 4);
+    full = records(sorted, 128);
+    LocalTensor<float> vals = out;
+    LocalTensor<uint32_t> idxs = ub.c.Get<uint32_t>()[512];
+    Extract(vals, idxs, sorted, 4);
+    for (uint32_t i = 0; i < 128; ++i) {
+      values.push_back(vals.GetValue(i));
+      indices.push_back(idxs.GetValue(i));
+    }
+  });
+  REQUIRE(msg.empty());
+  for (int r = 0; r < 4; ++r) {
+    std::vector<float> rs(scores.begin() + 32 * r, scores.begin() + 32 * (r + 1));
+    std::vector<uint32_t> ri(index.begin() + 32 * r, index.begin() + 32 * (r + 1));
+    auto want = sortedRef(rs, ri);
+    CHECK(std::vector<std::pair<float, uint32_t>>(runs.begin() + 32 * r,
+                                                  runs.begin() + 32 * (r + 1)) == want);
+  }
+  const auto want = sortedRef(scores, index);
+  CHECK(merged == want);
+  CHECK(full == want);
+  for (uint32_t i = 0; i < 128; ++i) {
+    CHECK(values[i] == want[i].first);
+    CHECK(indices[i] == want[i].second);
+  }
+  CHECK(took[0] + took[1] + took[2] + took[3] < 128);
+  CHECK(std::count(std::begin(took), std::end(took), 32) >= 1);  // one list ran out
+  CHECK(GetSortLen<float>(32) == 64);
+  CHECK(GetSortLen<half>(32) == 128);
+  CHECK(GetSortOffset<float>(3) == 6);
+}
+
+TEST_CASE("Copy with masks and strides; Transpose 16x16 and NCHW <-> NHWC", "[ascendc]") {
+  std::vector<float> copied;
+  std::vector<int16_t> tr;
+  std::vector<float> nhwc, back;
+  auto msg = runK([&] {
+    Ub ub;
+    LocalTensor<float> src = ub.a.Get<float>(), dst = ub.b.Get<float>();
+    for (uint32_t i = 0; i < 512; ++i) {
+      src.SetValue(i, float(i));
+      dst.SetValue(i, -1.f);
+    }
+    // 10 elements of each of 2 repeats; dst repeats 16 blocks apart.
+    Copy(dst, src, uint64_t(10), 2, CopyRepeatParams(1, 1, 16, 8));
+    for (uint32_t i = 0; i < 160; ++i) copied.push_back(dst.GetValue(i));
+    LocalTensor<int16_t> m = ub.c.Get<int16_t>(), t = ub.d.Get<int16_t>();
+    for (int i = 0; i < 256; ++i) m.SetValue(i, int16_t(i));
+    Transpose(t, m);
+    for (int i = 0; i < 256; ++i) tr.push_back(t.GetValue(i));
+    // NCHW [1, 3, 2, 4] (h * w * 4 bytes = 32) to NHWC and back.
+    for (uint32_t i = 0; i < 24; ++i) src.SetValue(i, float(i));
+    LocalTensor<uint8_t> tmp = ub.c.Get<uint8_t>();
+    Transpose(dst, src, tmp, TransposeParamsExt(1, 3, 2, 4, TransposeType::TRANSPOSE_NCHW2NHWC));
+    for (uint32_t i = 0; i < 24; ++i) nhwc.push_back(dst.GetValue(i));
+    Transpose(src[256], dst, tmp,
+              TransposeParamsExt(1, 3, 2, 4, TransposeType::TRANSPOSE_NHWC2NCHW));
+    for (uint32_t i = 0; i < 24; ++i) back.push_back(src.GetValue(256 + i));
+  });
+  REQUIRE(msg.empty());
+  for (uint32_t i = 0; i < 160; ++i) {
+    const uint32_t r = i / 128, e = i % 128;
+    const float want = r < 2 && e < 10 ? float(r * 64 + e) : -1.f;
+    INFO(i);
+    CHECK(copied[i] == want);
+  }
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) CHECK(tr[j * 16 + i] == int16_t(i * 16 + j));
+  for (uint32_t c = 0; c < 3; ++c)
+    for (uint32_t p = 0; p < 8; ++p) CHECK(nhwc[p * 3 + c] == float(c * 8 + p));
+  for (uint32_t i = 0; i < 24; ++i) CHECK(back[i] == float(i));
+}
+
+TEST_CASE("SyncAll is a barrier across all blocks, sequential or pooled", "[ascendc]") {
+  for (bool parallel : {false, true}) {
+    INFO(parallel);
+    constexpr uint32_t kBlocks = 6;
+    std::vector<int> slots(kBlocks, 0), seen(kBlocks, -1);
+    auto msg = runK(
+        [&] {
+          const int64_t b = GetBlockIdx();
+          slots[b] = int(b) + 1;  // phase 1: every block writes its slot
+          SyncAll();
+          seen[b] = slots[(b + 1) % kBlocks];  // phase 2: reads its neighbour's
+          SyncAll();
+          slots[b] = 0;
+        },
+        kBlocks, parallel);
+    REQUIRE(msg.empty());
+    for (uint32_t b = 0; b < kBlocks; ++b) CHECK(seen[b] == int((b + 1) % kBlocks) + 1);
+  }
+  // A block that returns before the barrier: the launch fails saying why, it does not hang.
+  auto msg = runK(
+      [] {
+        if (GetBlockIdx() == 2) return;
+        SyncAll();
+      },
+      4);
+  CHECK(msg.find("returned without reaching this SyncAll") != std::string::npos);
+  // A failing block releases the others with an error.
+  auto fail = runK(
+      [] {
+        if (GetBlockIdx() == 1) ASSERT(false);
+        SyncAll();
+      },
+      3, true);
+  CHECK(fail.find("block") != std::string::npos);
+  // The intrinsics compile and complete.
+  CHECK(runK([] {
+          set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+          wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+          pipe_barrier(PIPE_ALL);
+          TQueSync<PIPE_S, PIPE_MTE3> sync;
+          sync.SetFlag(0);
+          sync.WaitFlag(0);
+          DataSyncBarrier<MemDsbT::ALL>();
+        }).empty());
+}
