@@ -35,9 +35,8 @@ std::vector<float> output(const runtime::Session& s, size_t i) {
   return out;
 }
 
-}  // namespace
-
-TEST_CASE("Reshape to a shape given at run time compiles each shape once", "[runtime][dynamic]") {
+// x [2, 6] reshaped to the shape given by input s: a dynamic graph.
+ir::Graph reshapeToInput() {
   ir::Graph g;
   ir::Value* x = input(g, "x", ir::DType::F32, {2, 6});
   ir::Value* s = input(g, "s", ir::DType::I64, {2});
@@ -45,7 +44,13 @@ TEST_CASE("Reshape to a shape given at run time compiles each shape once", "[run
   g.addNode("Reshape", "reshape", {x, s}, {y});
   g.outputs = {y};
   g.dynamic = true;
-  auto r = runtime::Session::fromGraph(std::move(g));
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("Reshape to a shape given at run time compiles each shape once", "[runtime][dynamic]") {
+  auto r = runtime::Session::fromGraph(reshapeToInput());
   REQUIRE(r.isOk());
   runtime::Session& sess = **r;
   CHECK(sess.isDynamic());
@@ -148,16 +153,7 @@ TEST_CASE("the runtime compiles per shape through the installed compiler", "[run
   } counting;
   counting.inner = installed;
   runtime::setShapeCompiler(&counting);
-  auto make = [] {
-    ir::Graph g;
-    ir::Value* x = input(g, "x", ir::DType::F32, {2, 6});
-    ir::Value* s = input(g, "s", ir::DType::I64, {2});
-    ir::Value* y = g.addValue("y");
-    g.addNode("Reshape", "reshape", {x, s}, {y});
-    g.outputs = {y};
-    g.dynamic = true;
-    return g;
-  };
+  auto make = [] { return reshapeToInput(); };
   {
     auto r = runtime::Session::fromGraph(make());
     REQUIRE(r.isOk());

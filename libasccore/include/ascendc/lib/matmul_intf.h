@@ -22,18 +22,6 @@
 
 namespace AscendC {
 
-enum class CubeFormat {
-  ND = 0,
-  NZ,
-  ZN,
-  ZZ,
-  NN,
-  ND_ALIGN,
-  SCALAR,
-  VECTOR,
-  ROW_MAJOR = ND,
-  COLUMN_MAJOR = 8,
-};
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,

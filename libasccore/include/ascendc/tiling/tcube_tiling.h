@@ -65,6 +65,19 @@ END_TILING_DATA_DEF;
 }  // namespace optiling
 
 namespace AscendC {
+/// How a Matmul operand is laid out (the kernel's MatmulType and the host's matmul_tiling).
+enum class CubeFormat : int32_t {
+  ND = 0,
+  NZ,
+  ZN,
+  ZZ,
+  NN,
+  ND_ALIGN,
+  SCALAR,
+  VECTOR,
+  ROW_MAJOR = ND,
+  COLUMN_MAJOR = 8,
+};
 namespace tiling {
 using TCubeTiling = ::optiling::TCubeTiling;
 }  // namespace tiling

@@ -35,18 +35,7 @@ enum class TPosition : int32_t {
   TSCM,
   MAX,
 };
-enum class CubeFormat : int32_t {
-  ND = 0,
-  NZ,
-  ZN,
-  ZZ,
-  NN,
-  ND_ALIGN,
-  SCALAR,
-  VECTOR,
-  ROW_MAJOR = ND,
-  COLUMN_MAJOR = 8,
-};
+using CubeFormat = ::AscendC::CubeFormat;
 enum class DataType : int32_t {
   DT_FLOAT = 0,
   DT_FLOAT16 = 1,
