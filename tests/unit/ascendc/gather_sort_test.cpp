@@ -235,6 +235,31 @@ TEST_CASE("Copy with masks and strides; Transpose 16x16 and NCHW <-> NHWC", "[as
   for (uint32_t i = 0; i < 24; ++i) CHECK(back[i] == float(i));
 }
 
+TEST_CASE("TransDataTo5HD transposes across 16 blocks per repeat", "[ascendc]") {
+  std::vector<int16_t> out;
+  auto msg = runK([&] {
+    Ub ub;
+    LocalTensor<int16_t> src = ub.a.Get<int16_t>(), dst = ub.b.Get<int16_t>();
+    // 16 source rows of 64 values (2 repeats of 16, 32 apart), 16 destination rows likewise.
+    for (int j = 0; j < 16; ++j)
+      for (int e = 0; e < 64; ++e) src.SetValue(j * 64 + e, int16_t(j * 100 + e));
+    LocalTensor<int16_t> srcs[16], dsts[16];
+    for (int i = 0; i < 16; ++i) {
+      srcs[i] = src[i * 64];
+      dsts[i] = dst[i * 64];
+    }
+    TransDataTo5HD(dsts, srcs, TransDataTo5HDParams(false, false, 2, 2, 2));
+    for (int i = 0; i < 16 * 64; ++i) out.push_back(dst.GetValue(i));
+  });
+  REQUIRE(msg.empty());
+  for (int r = 0; r < 2; ++r)
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j) {
+        INFO(r << " " << i << " " << j);
+        CHECK(out[i * 64 + r * 32 + j] == int16_t(j * 100 + r * 32 + i));
+      }
+}
+
 TEST_CASE("SyncAll is a barrier across all blocks, sequential or pooled", "[ascendc]") {
   for (bool parallel : {false, true}) {
     INFO(parallel);

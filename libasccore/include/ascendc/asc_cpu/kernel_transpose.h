@@ -146,4 +146,53 @@ void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   }
 }
 
+struct TransDataTo5HDParams {
+  constexpr TransDataTo5HDParams() = default;
+  constexpr TransDataTo5HDParams(bool dstHighHalfIn, bool srcHighHalfIn, uint8_t repeatTimesIn,
+                                 uint16_t dstRepStrideIn, uint16_t srcRepStrideIn)
+      : dstHighHalf(dstHighHalfIn),
+        srcHighHalf(srcHighHalfIn),
+        repeatTimes(repeatTimesIn),
+        dstRepStride(dstRepStrideIn),
+        srcRepStride(srcRepStrideIn) {}
+  bool dstHighHalf = false;
+  bool srcHighHalf = false;
+  uint8_t repeatTimes = 1;
+  uint16_t dstRepStride = 0;  // 32-byte blocks added to every address per repeat
+  uint16_t srcRepStride = 0;
+};
+
+constexpr int NCHW_CONV_ADDR_LIST_SIZE = 16;
+
+/// For 2-byte values: each repeat reads one 32-byte block (16 values) at each of the 16 source
+/// tensors and writes element i of source block j as element j of destination block i (a 16x16
+/// transpose across the two lists); every address moves by its RepStride blocks per repeat.
+/// The 1- and 4-byte forms are not supported by the CPU layer (their lane mapping is
+/// unconfirmed), nor the forms taking physical addresses.
+template <typename T>
+void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
+                    const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
+                    const TransDataTo5HDParams& p) {
+  static_assert(sizeof(T) == 2,
+                "TransDataTo5HD: the CPU layer implements the 2-byte form only (half, bfloat16_t, "
+                "int16_t, uint16_t)");
+  const uint64_t repeats = p.repeatTimes;
+  if (repeats == 0) return;
+  const uint64_t src_span = (repeats - 1) * p.srcRepStride * 16 + 16;
+  const uint64_t dst_span = (repeats - 1) * p.dstRepStride * 16 + 16;
+  const T* src[16];
+  T* dst[16];
+  for (int i = 0; i < 16; ++i) {
+    src[i] = srcList[i].ascData("TransDataTo5HD", "srcList", src_span);
+    dst[i] = dstList[i].ascData("TransDataTo5HD", "dstList", dst_span);
+  }
+  T block[16][16];
+  for (uint64_t r = 0; r < repeats; ++r) {
+    for (int j = 0; j < 16; ++j)
+      for (int i = 0; i < 16; ++i) block[j][i] = src[j][r * p.srcRepStride * 16 + i];
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j) dst[i][r * p.dstRepStride * 16 + j] = block[j][i];
+  }
+}
+
 }  // namespace AscendC
