@@ -228,7 +228,7 @@ std::string notes(const OptionRow& r) {
   std::string n;
   if (!r.default_value.empty()) n += fmt::format(" [default: {}]", r.default_value);
   if (r.support == Support::NoEffect) n += " (no effect on the CPU runtime)";
-  if (r.support == Support::Refused) n += " (not supported yet: refused unless its default)";
+  if (r.support == Support::Refused) n += " (refused with E10055 unless its default)";
   return n;
 }
 

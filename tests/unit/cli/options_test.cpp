@@ -146,7 +146,7 @@ TEST_CASE("option table: --help and Markdown list every row with its support", "
   CHECK(help.find(" -n, --name, --alias NAME") != std::string::npos);
   CHECK(help.find("[default: anon]") != std::string::npos);
   CHECK(help.find("--mode fast|slow") != std::string::npos);
-  CHECK(help.find("(not supported yet: refused unless its default)") != std::string::npos);
+  CHECK(help.find("(refused with E10055 unless its default)") != std::string::npos);
   CHECK(help.find("(no effect on the CPU runtime)") != std::string::npos);
   const std::string md = t.markdown();
   CHECK(md.find("| `--mode fast\\|slow` | `fast` | how | yes |") != std::string::npos);

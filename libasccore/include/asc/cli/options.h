@@ -49,7 +49,7 @@ enum class Kind : uint8_t { Text, Int, Real, Bool, Choice, Flag };
 enum class Support : uint8_t {
   Yes,       // implemented
   NoEffect,  // accepted and checked; steers NPU machinery, so nothing changes on the CPU
-  Refused,   // a real option not implemented yet: E10055 unless given its default value
+  Refused,   // a real option asc-tools lacks: E10055 unless given its default value
 };
 
 /// The value of one option, checked against its row.
@@ -92,7 +92,7 @@ struct OptionRow {
   Kind kind = Kind::Text;
   Support support = Support::Yes;
   std::string default_value;  // "" none (a member with no default keeps its initializer)
-  std::string metavar;        // the value's placeholder in --help ("N", "DIR")
+  std::string metavar;        // how --help names the value ("N", "DIR")
   std::string help;
   std::string choices;   // Choice: "a|b|c"
   std::string implicit;  // the value when given alone (Syntax::Msprof switches: "on")

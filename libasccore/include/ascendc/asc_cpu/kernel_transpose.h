@@ -40,8 +40,8 @@ void copyRepeat(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Mask
 }
 }  // namespace detail_cpu
 
-/// Copies the masked elements of `repeatTime` repeats (isSetMask false: the mask argument is a
-/// placeholder on the NPU; here it still selects, so pass the mask you set).
+/// Copies the masked elements of `repeatTime` repeats. With isSetMask false the NPU takes the
+/// mask it was given earlier; the CPU layer has no mask register, so the mask passed here selects.
 template <typename T, bool isSetMask = true>
 void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask,
           const uint8_t repeatTime, const CopyRepeatParams& repeatParams) {

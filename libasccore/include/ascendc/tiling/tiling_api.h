@@ -67,15 +67,15 @@ class MatmulApiTilingBase {
   int32_t SetAType(TPosition pos, CubeFormat type, DataType dataType, bool isTrans = false) {
     (void)pos;
     (void)type;
+    (void)isTrans;  // the CPU layer's Matmul takes the transposition from SetTensorA
     a_ = dataType;
-    trans_a_ = isTrans;
     return 0;
   }
   int32_t SetBType(TPosition pos, CubeFormat type, DataType dataType, bool isTrans = false) {
     (void)pos;
     (void)type;
+    (void)isTrans;  // ... and from SetTensorB
     b_ = dataType;
-    trans_b_ = isTrans;
     return 0;
   }
   int32_t SetCType(TPosition pos, CubeFormat type, DataType dataType) {
@@ -87,7 +87,7 @@ class MatmulApiTilingBase {
   int32_t SetBiasType(TPosition pos, CubeFormat type, DataType dataType) {
     (void)pos;
     (void)type;
-    bias_type_ = dataType;
+    (void)dataType;  // the bias is read in its own type, converted to the accumulator's
     return 0;
   }
   /// The shape this op (or, for MatmulApiTiling, this core) computes.
@@ -186,9 +186,8 @@ class MatmulApiTilingBase {
   int32_t fix_m_ = -1, fix_n_ = -1, fix_k_ = -1;
   int32_t base_m_ = 0, base_n_ = 0, base_k_ = 0;
   int32_t order_ = 0;
-  bool bias_ = false, trans_a_ = false, trans_b_ = false;
-  DataType a_ = DataType::DT_UNDEFINED, b_ = DataType::DT_UNDEFINED, c_ = DataType::DT_UNDEFINED,
-           bias_type_ = DataType::DT_UNDEFINED;
+  bool bias_ = false;
+  DataType a_ = DataType::DT_UNDEFINED, b_ = DataType::DT_UNDEFINED, c_ = DataType::DT_UNDEFINED;
 };
 
 /// One core computes the whole SetShape block.
