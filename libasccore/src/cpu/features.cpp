@@ -11,6 +11,8 @@ bool switchedOn(const char* name) {
   return !(e && std::strcmp(e, "0") == 0);
 }
 
+bool hasAvx512() { return __builtin_cpu_supports("avx512f"); }
+
 bool hasAvx2Fma() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
 
 }  // namespace asc::cpu

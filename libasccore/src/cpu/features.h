@@ -10,4 +10,7 @@ bool switchedOn(const char* name);
 /// Whether the CPU has AVX2 and FMA, the instructions of the runtime's own fp32 kernels.
 bool hasAvx2Fma();
 
+/// Whether the CPU has AVX-512 F, the instructions of the runtime's own AVX-512 kernels.
+bool hasAvx512();
+
 }  // namespace asc::cpu

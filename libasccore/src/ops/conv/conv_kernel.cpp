@@ -18,6 +18,7 @@
 #include "cpu/features.h"
 #include "ops/conv/gemm_conv_avx2.h"
 #include "ops/conv/winograd_avx2.h"
+#include "ops/conv/winograd_avx512.h"
 #include "ops/dnnl_util.h"
 
 namespace asc::ops {
@@ -46,28 +47,6 @@ Geometry geometry(const ir::Node& n, size_t spatial) {
   g.group = n.attrs.getInt("group", 1);
   g.fast_kernels = n.attrs.getString(kImplModeAttr, "") != "high_precision";
   return g;
-}
-
-// Winograd pays off for 2-D 3x3, stride-1, undilated, ungrouped convolutions with at least 64
-// input and output channels (multiples of 16) and an output of at least 10x10 on the AVX-512
-// channels-last path, measured on ResNet shapes; ASC_CONV_WINOGRAD=0 turns it off.
-bool wantWinograd(const TensorRef& x, const TensorRef& w, const TensorRef& y, const Geometry& g,
-                  size_t spatial) {
-  static const bool enabled = cpu::switchedOn("ASC_CONV_WINOGRAD");
-  if (!enabled || !g.fast_kernels || spatial != 2 || g.group != 1 || y.layout != Layout::Blocked ||
-      !channelsLast())
-    return false;
-  const ir::Shape& ws = w.shape();
-  if (ws.size() != 4 || ws[2] != 3 || ws[3] != 3) return false;
-  for (size_t i = 0; i < 2; ++i)
-    if (g.strides[i] != 1 || g.dilations[i] != 0) return false;
-  const int64_t cin = x.shape()[1], cout = y.shape()[1];
-  // A small output (ResNet's 7x7 stage) has too few 2x2 tiles for the transforms to pay: the
-  // direct kernel is as fast there (6 alternating rounds on ResNet-18/50 and GoogLeNet), and
-  // the Winograd weights, 16/9 the plain size, cost ResNet-50 17 MB of RSS and atc a slow
-  // reorder.
-  if (y.shape()[2] * y.shape()[3] < 100) return false;
-  return cin >= 64 && cout >= 64 && cin % 16 == 0 && cout % 16 == 0 && x.shape()[0] == 1;
 }
 
 // A strided 1x1 convolution without padding reads every s-th position: the input seen through
@@ -196,36 +175,11 @@ class ConvKernel : public Kernel {
       // oneDNN picks the source layout from "any", but for some shapes (depthwise with a
       // blocked destination) only a reference kernel accepts that combination; then give the
       // source the destination's layout explicitly. The first non-reference candidate wins.
-      // 3x3 stride-1 convolutions with many channels: oneDNN's Winograd F(2x2, 3x3) kernel
-      // needs ~40 % less time than the direct brgemm one on AVX-512 (docs/runtime.md), but
-      // works only on nChw16c: the source is reordered in, the result out of a private buffer.
-      if (!transpose && !has_sum && wantWinograd(x, w, y, g, spatial)) {
-        try {
-          memory::desc s16(cpu::dimsOf(x.shape()), memory::data_type::f32, tag::nChw16c);
-          memory::desc d16(cpu::dimsOf(y.shape()), memory::data_type::f32, tag::nChw16c);
-          auto pd = dnnl::convolution_forward::primitive_desc(
-              convDesc(dnnl::algorithm::convolution_winograd, s16, d16), attr, env_.engine);
-          prim_ = dnnl::convolution_forward(pd);
-          src_md = pd.src_desc();
-          wei_md = pd.weights_desc();
-          impl_ = pd.impl_info_str();
-          scratch_pd = pd;
-          // A temporary: in a session one buffer serves every Winograd convolution's result,
-          // and another their reordered sources (src_), faulted in at load.
-          wino_dst_ = cpu::temporary(pd.dst_desc(), kWinoDst, env_);
-          if (!env_.share_temporaries)  // its pages now, not in the first run
-            std::memset(wino_dst_.get_data_handle(), 0, pd.dst_desc().get_size());
-          wino_out_ = dnnl::reorder(wino_dst_, cpu::memOf(y, env_.engine));
-        } catch (const dnnl::error&) {
-          wino_dst_ = memory();  // not available here: the direct kernel below
-        }
-      }
       std::vector<memory::desc> src_candidates = {src_any};
       src_candidates.push_back(memory::desc(src_dims, memory::data_type::f32,
                                             y.layout == Layout::Blocked
                                                 ? cpu::blockedTag(x.shape().size())
                                                 : cpu::plainTag(x.shape().size())));
-      if (wino_dst_) src_candidates.clear();  // the Winograd primitive is set up already
       for (size_t ci = 0; ci < src_candidates.size(); ++ci) {
         const memory::desc& sm = src_candidates[ci];
         std::string impl;
@@ -294,9 +248,8 @@ class ConvKernel : public Kernel {
         args_[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = sum_.mem();
       }
       has_sum_ = has_sum && !in_place;
-      args_[DNNL_ARG_DST] = wino_dst_ ? wino_dst_ : cpu::memOf(y, env_.engine);
+      args_[DNNL_ARG_DST] = cpu::memOf(y, env_.engine);
       if (memory sp = cpu::sharedScratchpad(scratch_pd, env_)) args_[DNNL_ARG_SCRATCHPAD] = sp;
-      if (wino_dst_) y_ = cpu::memOf(y, env_.engine);
     } catch (const dnnl::error& e) {
       return cpu::dnnlError(n, e);
     }
@@ -308,7 +261,6 @@ class ConvKernel : public Kernel {
     src_.prepare(env_);
     if (has_sum_) sum_.prepare(env_);
     prim_.execute(env_.stream, args_);
-    if (wino_dst_) wino_out_.execute(env_.stream, wino_dst_, y_);
     env_.stream.wait();
   }
   std::string implName() const override { return impl_; }
@@ -322,15 +274,13 @@ class ConvKernel : public Kernel {
   KernelEnv& env_;
   dnnl::primitive prim_;
   // The kernel's temporaries (cpu::temporary), one number each.
-  static constexpr int kSrc = 0, kSum = 1, kWinoDst = 2;
+  static constexpr int kSrc = 0, kSum = 1;
   cpu::AdaptedInput src_, sum_;
   memory wei_, bias_;
   memory::desc w_plain_;  // constant weights: their stored layout
   memory w_src_;          // run-time weights: the ONNX buffer, reordered into wei_ per run
   dnnl::reorder w_reorder_;
   bool has_sum_ = false;
-  memory wino_dst_, y_;  // Winograd: the primitive's nChw16c result, and the real output
-  dnnl::reorder wino_out_;
   std::unordered_map<int, memory> args_;
   std::string impl_;
 };
@@ -455,6 +405,7 @@ Result<std::unique_ptr<Kernel>> createConvIntegerKernel(const KernelInit& k) {
 
 Result<std::unique_ptr<Kernel>> createConvKernel(const KernelInit& k) {
   if (winogradAvx2Serves(k)) return createWinogradAvx2(k);
+  if (winogradAvx512Serves(k)) return createWinogradAvx512(k);
   if (gemmConvAvx2Serves(k)) return createGemmConvAvx2(k);
   auto kernel = std::make_unique<ConvKernel>(k.env);
   ASC_RETURN_IF_ERROR(kernel->init(k, false));

@@ -1,12 +1,15 @@
-// avx2_conv_test.cpp: on an AVX2 CPU (nChw8c activations) the runtime's own convolutions serve:
-// 3x3 stride-1 ones with an output of at least 28x28 on the Winograd F(2x2, 3x3) kernel
+// own_conv_test.cpp: the runtime's own convolutions. On an AVX2 CPU (nChw8c activations): 3x3
+// stride-1 ones with an output of at least 28x28 on the Winograd F(2x2, 3x3) kernel
 // (ops/conv/winograd_avx2.cpp), others larger than 1x1 with an output of at most 7x7 on the
-// matrix-product kernel (ops/conv/gemm_conv_avx2.cpp). Their results must match a naive
-// convolution in double precision as closely as a direct sum does: with and without bias, a
-// fused residual (in the output's buffer or its own) and Relu, pads of 0 to 2 on either side,
-// strides, dilations, odd output sizes (half tiles), a channel count of 3 blocks, a batch of 2,
-// and 1 or 2 threads. A 1x1 identity Conv in front makes the blocked input without changing a
-// value. Elsewhere (or on other CPUs) the test checks that oneDNN's kernel serves.
+// matrix-product kernel (ops/conv/gemm_conv_avx2.cpp). On an AVX-512 CPU (NHWC activations):
+// 3x3 stride-1 ones with input channels a multiple of 16, output channels a multiple of 32 and an
+// output of at least 10x10 on the Winograd kernel of ops/conv/winograd_avx512.cpp. Their results
+// must match a naive convolution in double precision as closely as a direct sum does: with and
+// without bias, a fused residual (in the output's buffer or its own) and Relu, pads of 0 to 2 on
+// either side, strides, dilations, odd output sizes (half tiles), channel counts that leave a
+// partial block or chunk, batches, and 1 or 2 threads. A 1x1 identity Conv in front makes the
+// blocked input without changing a value. Elsewhere (or on other CPUs) the test checks that
+// oneDNN's kernel serves.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -110,7 +113,7 @@ ir::Graph build(const Case& c, const std::vector<float>& w, const std::vector<fl
 
 }  // namespace
 
-TEST_CASE("convolutions on the runtime's AVX2 kernels match a naive convolution",
+TEST_CASE("convolutions on the runtime's own kernels match a naive convolution",
           "[runtime][winograd][conv]") {
   const Case c = GENERATE(Case{1, 64, 64, 28, 28, {1, 1, 1, 1}, true, true, 0, 2},
                           Case{1, 64, 64, 28, 28, {1, 1, 1, 1}, true, true, 1, 2},
@@ -126,7 +129,13 @@ TEST_CASE("convolutions on the runtime's AVX2 kernels match a naive convolution"
                           Case{2, 24, 16, 9, 9, {2, 2, 2, 2}, false, false, 2, 1, 3, 2, 2},
                           Case{1, 16, 64, 6, 5, {0, 1, 2, 0}, true, false, 1, 2, 5},
                           Case{1, 8, 16, 3, 3, {1, 1, 1, 1}, true, true, 0, 2, 3},
-                          Case{1, 16, 16, 7, 7, {0, 0, 0, 0}, true, true, 0, 2, 1});
+                          Case{1, 16, 16, 7, 7, {0, 0, 0, 0}, true, true, 0, 2, 1},
+                          // AVX-512's Winograd: a batch with a residual that is also an output,
+                          // half tiles with 128 + 32 output channels, a stride of 2 (direct)
+                          Case{2, 32, 32, 28, 28, {2, 2, 2, 2}, true, true, 2, 2},
+                          Case{1, 48, 160, 15, 13, {1, 1, 1, 1}, true, true, 1, 2},
+                          Case{3, 256, 256, 14, 14, {1, 1, 1, 1}, true, true, 0, 2},
+                          Case{1, 64, 64, 28, 28, {1, 1, 1, 1}, true, true, 0, 2, 3, 2});
   INFO("x [" << c.n << "," << c.c << "," << c.h << "," << c.w << "] -> " << c.k << " pads "
              << c.pads[0] << c.pads[1] << c.pads[2] << c.pads[3] << " residual " << c.residual
              << " threads " << c.threads << " kernel " << c.kernel << " stride " << c.stride
@@ -144,11 +153,14 @@ TEST_CASE("convolutions on the runtime's AVX2 kernels match a naive convolution"
   REQUIRE(s.isOk());
   const bool avx2_blocked = !ops::channelsLast() && ops::blockSize() == 8 &&
                             __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  const bool avx512_nhwc = ops::channelsLast() && __builtin_cpu_supports("avx512f");
   const std::string plan = (*s)->describe();
   const bool wino = plan.find("winograd_2x2_3x3:avx2") != std::string::npos;
+  const bool wino512 = plan.find("winograd_2x2_3x3:avx512") != std::string::npos;
   const bool gemm = plan.find("gemm_conv:avx2") != std::string::npos;
-  CHECK(wino ==
-        (avx2_blocked && c.kernel == 3 && c.stride == 1 && c.dilation == 1 && oh * ow >= 28 * 28));
+  const bool three = c.kernel == 3 && c.stride == 1 && c.dilation == 1;
+  CHECK(wino == (avx2_blocked && three && oh * ow >= 28 * 28));
+  CHECK(wino512 == (avx512_nhwc && three && c.c % 16 == 0 && c.k % 32 == 0 && oh * ow >= 100));
   CHECK(gemm == (avx2_blocked && c.kernel > 1 && oh * ow <= 7 * 7));
   REQUIRE((*s)->setInput(0, x.data(), x.size() * 4).isOk());
   if (c.residual) REQUIRE((*s)->setInput(1, r.data(), r.size() * 4).isOk());
