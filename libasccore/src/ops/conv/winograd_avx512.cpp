@@ -256,11 +256,11 @@ class WinogradAvx512 : public Kernel {
     s.tw = (s.ow + 1) / 2;
     s.tiles = s.th * s.tw;
     // Tiles per block: each thread's share of the tiles in one block where V and M (16 x (C +
-    // kChunk) x tiles floats) fit in about 512 KiB, so that each slice of U, once loaded, serves
+    // kChunk) x tiles floats) fit in about 256 KiB, so that each slice of U, once loaded, serves
     // all of them: on ResNet's 14x14 convolutions (49 tiles, 256 channels) a block per thread.
     threads_ = std::max(1, k.threads);
     const int64_t share = (s.n * s.tiles + threads_ - 1) / threads_;
-    s.tb = std::max<int64_t>(1, std::min(share, 8192 / (s.c + kChunk)));
+    s.tb = std::max<int64_t>(1, std::min(share, 4096 / (s.c + kChunk)));
     s.scratch = (kXi * s.c * s.tb + kXi * kChunk * s.tb + 15) / 16 * 16;
     // One buffer for the transformed weights and each thread's V and M: the scratchpad the
     // session's primitives share (kernels run one at a time).
