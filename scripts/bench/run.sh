@@ -333,8 +333,8 @@ if [ $r50 = 1 ]; then
   mem_ratio=$(fmt "$mem_raw" 3)
   say "Peak RSS from \`/usr/bin/time -f %M\` of \`msame --loop 3\` (msame) and of \`ort_tool.js run ... 3\` (ORT: the"
   say "whole node process as it is, its runtime's baseline included). Weights: the model's, as plain fp32 (\`plain_size\`"
-  say "of \`atc --mode=6\`; the OM's weight section holds $om_weights B: most weights only in this CPU's packed layouts, the"
-  say "Winograd ones beside their plain data); arena: $arena_src (the OM plans $om_arena B)."
+  say "of \`atc --mode=6\`; the OM's weight section holds $om_weights B: most weights only in this CPU's packed layouts,"
+  say "the others plain); arena: $arena_src (the OM plans $om_arena B)."
   say ""
   say "| figure | msame | ORT | target | |"
   say "|---|---|---|---|---|"
