@@ -195,21 +195,26 @@ class FusedRnnKernel : public Kernel {
 
 }  // namespace
 
-std::unique_ptr<Kernel> tryFusedRnnKernel(const KernelInit& k) {
+bool fusedRnnSemantics(const KernelInit& k) {
   const ir::Node& n = k.node;
-  if (cellOf(n) != CellKind::Lstm && cellOf(n) != CellKind::Gru) return nullptr;
+  if (cellOf(n) != CellKind::Lstm && cellOf(n) != CellKind::Gru) return false;
   const ir::Attrs& a = n.attrs;
   const int dirs = a.getString("direction", "forward") == "bidirectional" ? 2 : 1;
   if (a.getInt("layout", 0) != 0 || a.getFloat("clip", 0.f) != 0.f ||
       a.getInt("input_forget", 0) != 0 || !defaultActivations(n, dirs))
-    return nullptr;
+    return false;
   for (size_t i = 0; i < k.inputs.size(); ++i)  // sequence_lens (4) is int32, and excluded below
-    if (i != 4 && k.inputs[i].data && k.inputs[i].dtype() != ir::DType::F32) return nullptr;
+    if (i != 4 && k.inputs[i].data && k.inputs[i].dtype() != ir::DType::F32) return false;
   for (const auto& t : k.outputs)
-    if (t.data && t.dtype() != ir::DType::F32) return nullptr;
-  if (!constantInput(k, 1) || !constantInput(k, 2)) return nullptr;
-  if (present(k.inputs, 3) && !constantInput(k, 3)) return nullptr;
-  if (present(k.inputs, 4) || present(k.inputs, 7)) return nullptr;  // sequence_lens, peepholes
+    if (t.data && t.dtype() != ir::DType::F32) return false;
+  if (!constantInput(k, 1) || !constantInput(k, 2)) return false;
+  if (present(k.inputs, 3) && !constantInput(k, 3)) return false;
+  return !present(k.inputs, 4) && !present(k.inputs, 7);  // sequence_lens, peepholes
+}
+
+std::unique_ptr<Kernel> tryFusedRnnKernel(const KernelInit& k) {
+  const ir::Node& n = k.node;
+  if (!fusedRnnSemantics(k)) return nullptr;
   auto kern = std::make_unique<FusedRnnKernel>(k.env);
   const Status st = kern->init(k);
   if (!st.isOk()) {  // not on this CPU: the loops serve

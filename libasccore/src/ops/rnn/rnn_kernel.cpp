@@ -299,8 +299,10 @@ Result<std::unique_ptr<Kernel>> createRnnKernel(const KernelInit& k) {
   if (k.inputs[0].dtype() != ir::DType::F32)
     return Status::error(ErrorCode::NotImplemented, "node '{}' ({}): {} input is not supported",
                          k.node.name, k.node.op_type, ir::dtypeName(k.inputs[0].dtype()));
-  if (!std::getenv("ASC_RNN_LOOP"))  // ASC_RNN_LOOP=1: the loops always (tests compare both)
+  if (!std::getenv("ASC_RNN_LOOP")) {  // ASC_RNN_LOOP=1: the loops always (tests compare both)
+    if (auto own = tryOwnLstmKernel(k)) return own;
     if (auto fused = tryFusedRnnKernel(k)) return fused;
+  }
   return std::unique_ptr<Kernel>(std::make_unique<RnnKernel>(k));
 }
 

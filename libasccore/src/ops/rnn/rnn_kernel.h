@@ -9,6 +9,13 @@ Result<std::unique_ptr<Kernel>> createRnnKernel(const KernelInit& k);
 /// LSTM or GRU as one oneDNN primitive when the node's semantics allow it (rnn_fused.cpp), else
 /// nullptr.
 std::unique_ptr<Kernel> tryFusedRnnKernel(const KernelInit& k);
+/// Whether an LSTM or GRU node's semantics are what the fused kernels compute: layout 0, the
+/// default activations, no clip, no input_forget, no sequence_lens, no peepholes, fp32, and
+/// constant W, R and B.
+bool fusedRnnSemantics(const KernelInit& k);
+/// An LSTM at batch <= 4 with hidden_size a multiple of 8 on the runtime's own AVX2 kernel
+/// (lstm_own.cpp) when fusedRnnSemantics holds and the CPU has AVX2 + FMA, else nullptr.
+std::unique_ptr<Kernel> tryOwnLstmKernel(const KernelInit& k);
 /// The recurrent cell of a node's op (its OpDef's recurrentCell).
 CellKind cellOf(const ir::Node& n);
 /// Gates per cell: RNN 1, GRU 3, LSTM 4.

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "testkit/kernel_runner.h"
 #include "testkit/op_tester.h"
@@ -195,12 +196,12 @@ TEST_CASE("LSTM and GRU with constant weights run as one oneDNN primitive, to ON
                        Case{"GRU", "forward", false}, Case{"GRU", "bidirectional", true},
                        Case{"GRU", "forward", true}}) {
     INFO(c.op << " " << c.dir << " lbr " << c.lbr);
-    Setup s;
+    Setup s;  // a batch of 5: the own LSTM kernel (lstm_own.cpp) takes batches up to 4
     s.seq = 5;
-    s.batch = 2;
+    s.batch = 5;
     s.in = 7;
     s.hid = 16;
-    s.lens = {5, 5};
+    s.lens = {5, 5, 5, 5, 5};
     const std::string o = c.op;
     const int64_t G = o == "GRU" ? 3 : 4;
     s.dirs = std::string(c.dir) == "bidirectional" ? 2 : 1;
@@ -227,7 +228,9 @@ TEST_CASE("LSTM and GRU with constant weights run as one oneDNN primitive, to ON
     REQUIRE(t.run(/*fold=*/false).isOk());
     auto session = runtime::Session::fromGraph(std::move(t.graph()));
     REQUIRE(session.isOk());
-    CHECK((*session)->describe().find("rnn:") != std::string::npos);  // the fused kernel
+    const std::string plan = (*session)->describe();
+    CHECK(plan.find("rnn:") != std::string::npos);  // the fused kernel
+    CHECK(plan.find("lstm_avx2:own") == std::string::npos);
     std::vector<std::vector<float>> in = {s.X, s.h0};
     if (o == "LSTM") in.push_back(s.c0);
     for (size_t i = 0; i < in.size(); ++i)
@@ -241,5 +244,71 @@ TEST_CASE("LSTM and GRU with constant weights run as one oneDNN primitive, to ON
     check(0, Y);
     check(1, Yh);
     if (o == "LSTM") check(2, Yc);
+  }
+}
+
+TEST_CASE("LSTM at small batches runs on the runtime's own AVX2 kernel, equal to the loop kernel",
+          "[ops][rnn][lstm_own]") {
+  // lstm_own.cpp against rnn_kernel.cpp's loops (checked against the reference above): both
+  // directions alone and together, batches 1-4, hidden sizes of an odd block count (24, 40),
+  // with and without initial states, 1 and 2 threads, and inputs large enough to saturate every
+  // gate (the vectorized sigmoid and tanh at their ends).
+  struct Case {
+    const char* dir;
+    int64_t batch, hid, in;
+    bool states;
+    int threads;
+    float scale;
+  };
+  for (const Case c :
+       {Case{"forward", 1, 24, 5, true, 2, 0.03f}, Case{"reverse", 3, 16, 7, false, 1, 0.03f},
+        Case{"bidirectional", 2, 8, 3, true, 2, 0.05f},
+        Case{"bidirectional", 1, 40, 6, false, 1, 0.02f},
+        Case{"forward", 4, 32, 9, true, 2, 2.0f}}) {
+    INFO(c.dir << " batch " << c.batch << " hidden " << c.hid << " threads " << c.threads);
+    const int64_t seq = 6, G = 4, D = std::string(c.dir) == "bidirectional" ? 2 : 1;
+    const auto X = ramp(seq * c.batch * c.in, 0.1f * c.scale / 0.03f, -0.4f);
+    auto build = [&] {
+      OpTester t("LSTM", 14);
+      t.input(DType::F32, {seq, c.batch, c.in})
+          .constFloats(ramp(D * G * c.hid * c.in, c.scale, -0.15f), {D, G * c.hid, c.in})
+          .constFloats(ramp(D * G * c.hid * c.hid, -0.02f, 0.1f), {D, G * c.hid, c.hid})
+          .constFloats(ramp(D * 2 * G * c.hid, 0.03f, -0.1f), {D, 2 * G * c.hid});
+      if (c.states)
+        t.none().input(DType::F32, {D, c.batch, c.hid}).input(DType::F32, {D, c.batch, c.hid});
+      t.attr("hidden_size", c.hid).attr("direction", std::string(c.dir)).outputs(3);
+      REQUIRE(t.run(/*fold=*/false).isOk());
+      asc::runtime::SessionOptions opts;
+      opts.threads = c.threads;
+      auto session = asc::runtime::Session::fromGraph(std::move(t.graph()), opts);
+      REQUIRE(session.isOk());
+      std::vector<std::vector<float>> in = {X};
+      if (c.states) {
+        in.push_back(ramp(D * c.batch * c.hid, 0.1f, -0.2f));
+        in.push_back(ramp(D * c.batch * c.hid, -0.1f, 0.3f));
+      }
+      for (size_t i = 0; i < in.size(); ++i)
+        REQUIRE((*session)->setInput(i, in[i].data(), in[i].size() * 4).isOk());
+      REQUIRE((*session)->run().isOk());
+      return std::move(*session);
+    };
+    auto own = build();
+    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    CHECK((own->describe().find("lstm_avx2:own") != std::string::npos) == avx2);
+    setenv("ASC_RNN_LOOP", "1", 1);
+    auto loops = build();
+    unsetenv("ASC_RNN_LOOP");
+    CHECK(loops->describe().find("lstm_avx2:own") == std::string::npos);
+    for (size_t o = 0; o < 3; ++o) {
+      INFO("output " << o);
+      const size_t n = own->outputs()[o].bytes / 4;
+      REQUIRE(n == loops->outputs()[o].bytes / 4);
+      const float* got = static_cast<const float*>(own->outputData(o));
+      const float* want = static_cast<const float*>(loops->outputData(o));
+      for (size_t i = 0; i < n; ++i) {
+        REQUIRE(std::isfinite(got[i]));
+        CHECK(got[i] == Approx(want[i]).epsilon(1e-5).margin(2e-6));
+      }
+    }
   }
 }

@@ -1,0 +1,313 @@
+// lstm_own.cpp: the runtime's own LSTM for small batches on AVX2 + FMA CPUs, where ONNX's
+// semantics and the common case meet (the fused kernel's conditions, rnn_fused.cpp): layout 0,
+// the default activations, no clip, no input_forget, no sequence_lens, no peepholes, constant
+// W, R and B, and hidden_size a multiple of 8.
+//
+// Why it exists: at batch 1 a recurrence is a chain of small matrix-vector products, one per
+// step, and what costs is each step's overhead, not its arithmetic. oneDNN 2.6's brgemm RNN took
+// 4-5 us per step on the benchmarks' LSTM (hidden 128, 2 Zen 4 cores), 1.03-1.05 x ONNX Runtime.
+// Here a step is one pass over R (kept in L2) into eight accumulators per pair of 8-unit blocks,
+// with the cell's gates applied in registers as soon as a block's four gates are summed.
+//
+// Layout (made once, at creation): W^T and R^T as one panel per block of 8 hidden units, each
+// panel [rows][32] with the block's four gates side by side in ONNX's order i, o, f, c (column
+// g * 8 + u % 8 of panel u / 8), so that a step reads each panel front to back; the summed
+// biases likewise, and each step's input share (X W^T + Wb + Rb) [rows][4H] by block too
+// (column (u / 8) * 32 + g * 8 + u % 8). That share is one product over all steps before the
+// recurrence.
+// Threads: two directions run one per thread; otherwise the threads split the blocks of each
+// step and meet at a barrier between steps.
+//
+// The gates' functions are vectorized: e^x by range reduction to |r| <= ln 2 / 2 and Cephes'
+// degree-6 polynomial (about 1 ulp), sigmoid as 1 / (1 + e^-x), and tanh by Cephes' odd
+// polynomial below |x| = 0.625 and 1 - 2 / (e^2|x| + 1) above (a few ulp).
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "cpu/features.h"
+#include "cpu/parallel.h"
+#include "rnn_kernel.h"
+
+namespace asc::ops {
+namespace {
+
+#define ASC_AVX2 __attribute__((target("avx2,fma")))
+
+ASC_AVX2 inline __m256 exp8(__m256 x) {
+  x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-87.3f)), _mm256_set1_ps(88.3f));
+  const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
+                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  // r = x - n ln 2, with ln 2 in two parts so that n ln 2 is exact enough
+  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.f)));
+  const __m256i two_n =
+      _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+  return _mm256_mul_ps(p, _mm256_castsi256_ps(two_n));
+}
+
+ASC_AVX2 inline __m256 sigmoid8(__m256 x) {
+  const __m256 one = _mm256_set1_ps(1.f);
+  return _mm256_div_ps(one, _mm256_add_ps(one, exp8(_mm256_sub_ps(_mm256_setzero_ps(), x))));
+}
+
+ASC_AVX2 inline __m256 tanh8(__m256 x) {
+  const __m256 sign = _mm256_set1_ps(-0.f), one = _mm256_set1_ps(1.f);
+  const __m256 a = _mm256_andnot_ps(sign, x);
+  // |x| >= 0.625: 1 - 2 / (e^2|x| + 1), with x's sign
+  const __m256 e = exp8(_mm256_add_ps(a, a));
+  __m256 big = _mm256_sub_ps(one, _mm256_div_ps(_mm256_set1_ps(2.f), _mm256_add_ps(e, one)));
+  big = _mm256_or_ps(big, _mm256_and_ps(sign, x));
+  // |x| < 0.625: x + x z P(z), z = x^2
+  const __m256 z = _mm256_mul_ps(x, x);
+  __m256 p = _mm256_set1_ps(-5.70498872745e-3f);
+  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(2.06390887954e-2f));
+  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-5.37397155531e-2f));
+  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(1.33314422036e-1f));
+  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-3.33332819422e-1f));
+  const __m256 small = _mm256_fmadd_ps(_mm256_mul_ps(p, z), x, x);
+  return _mm256_blendv_ps(big, small, _mm256_cmp_ps(a, _mm256_set1_ps(0.625f), _CMP_LT_OQ));
+}
+
+// The cell of one block of 8 units from its four summed gates (i, o, f, c): c = f c + i g,
+// h = o tanh(c). Writes c in place and h to each of its destinations (h_out, y or null).
+ASC_AVX2 inline void cell(const __m256 acc[4], float* c, float* h_out, float* y) {
+  const __m256 i = sigmoid8(acc[0]), o = sigmoid8(acc[1]), f = sigmoid8(acc[2]);
+  const __m256 g = tanh8(acc[3]);
+  const __m256 cv = _mm256_fmadd_ps(f, _mm256_loadu_ps(c), _mm256_mul_ps(i, g));
+  _mm256_storeu_ps(c, cv);
+  const __m256 h = _mm256_mul_ps(o, tanh8(cv));
+  _mm256_storeu_ps(h_out, h);
+  if (y) _mm256_storeu_ps(y, h);
+}
+
+struct Dims {
+  int64_t T, N, I, H, D;
+  int64_t cols() const { return 4 * H; }
+};
+
+// gx [rows][4H] = b + x [rows][I] . w, for rows [r0, r1); w in panels [H / 8][I][32].
+ASC_AVX2 void inputGates(const float* x, const float* w, const float* b, const Dims& d, int64_t r0,
+                         int64_t r1, float* gx) {
+  const int64_t C = d.cols(), blocks = d.H / 8;
+  constexpr int64_t kRows = 3;  // 12 accumulators
+  for (int64_t row = r0; row < r1; row += kRows) {
+    const int64_t nr = std::min(kRows, r1 - row);
+    for (int64_t blk = 0; blk < blocks; ++blk) {
+      const float* panel = w + blk * d.I * 32;
+      __m256 acc[kRows][4];
+      for (int64_t q = 0; q < kRows; ++q)
+        for (int j = 0; j < 4; ++j) acc[q][j] = _mm256_loadu_ps(b + blk * 32 + 8 * j);
+      for (int64_t i = 0; i < d.I; ++i) {
+        __m256 wv[4];
+        for (int j = 0; j < 4; ++j) wv[j] = _mm256_loadu_ps(panel + i * 32 + 8 * j);
+        for (int64_t q = 0; q < nr; ++q) {
+          const __m256 xb = _mm256_broadcast_ss(x + (row + q) * d.I + i);
+          for (int j = 0; j < 4; ++j) acc[q][j] = _mm256_fmadd_ps(xb, wv[j], acc[q][j]);
+        }
+      }
+      for (int64_t q = 0; q < nr; ++q)
+        for (int j = 0; j < 4; ++j)
+          _mm256_storeu_ps(gx + (row + q) * C + blk * 32 + 8 * j, acc[q][j]);
+    }
+  }
+}
+
+// One step of one direction for batch row n, blocks [b0, b1): the gates from gx_t (this step's
+// input share), h_prev . R (panels [H / 8][H][32]) and the cell, h to h_next and y_t (or null).
+ASC_AVX2 void step(const float* gx_t, const float* r, const float* h_prev, const Dims& d,
+                   int64_t b0, int64_t b1, float* c, float* h_next, float* y_t) {
+  const int64_t panel = d.H * 32;
+  int64_t blk = b0;
+  for (; blk + 2 <= b1; blk += 2) {  // two blocks: eight independent sums
+    __m256 a[4], b[4];
+    for (int j = 0; j < 4; ++j) {
+      a[j] = _mm256_loadu_ps(gx_t + blk * 32 + 8 * j);
+      b[j] = _mm256_loadu_ps(gx_t + blk * 32 + 32 + 8 * j);
+    }
+    const float *ra = r + blk * panel, *rb = ra + panel;
+    for (int64_t k = 0; k < d.H; ++k) {
+      const __m256 hb = _mm256_broadcast_ss(h_prev + k);
+      for (int j = 0; j < 4; ++j) {
+        a[j] = _mm256_fmadd_ps(hb, _mm256_loadu_ps(ra + k * 32 + 8 * j), a[j]);
+        b[j] = _mm256_fmadd_ps(hb, _mm256_loadu_ps(rb + k * 32 + 8 * j), b[j]);
+      }
+    }
+    cell(a, c + blk * 8, h_next + blk * 8, y_t ? y_t + blk * 8 : nullptr);
+    cell(b, c + blk * 8 + 8, h_next + blk * 8 + 8, y_t ? y_t + blk * 8 + 8 : nullptr);
+  }
+  if (blk < b1) {  // one block: the sum over k in two halves, for eight chains still
+    __m256 a[4], e[4];
+    for (int j = 0; j < 4; ++j) {
+      a[j] = _mm256_loadu_ps(gx_t + blk * 32 + 8 * j);
+      e[j] = _mm256_setzero_ps();
+    }
+    const float* ra = r + blk * panel;
+    int64_t k = 0;
+    for (; k + 2 <= d.H; k += 2) {
+      const __m256 h0 = _mm256_broadcast_ss(h_prev + k), h1 = _mm256_broadcast_ss(h_prev + k + 1);
+      for (int j = 0; j < 4; ++j) {
+        a[j] = _mm256_fmadd_ps(h0, _mm256_loadu_ps(ra + k * 32 + 8 * j), a[j]);
+        e[j] = _mm256_fmadd_ps(h1, _mm256_loadu_ps(ra + k * 32 + 32 + 8 * j), e[j]);
+      }
+    }
+    for (; k < d.H; ++k) {
+      const __m256 hb = _mm256_broadcast_ss(h_prev + k);
+      for (int j = 0; j < 4; ++j)
+        a[j] = _mm256_fmadd_ps(hb, _mm256_loadu_ps(ra + k * 32 + 8 * j), a[j]);
+    }
+    for (int j = 0; j < 4; ++j) a[j] = _mm256_add_ps(a[j], e[j]);
+    cell(a, c + blk * 8, h_next + blk * 8, y_t ? y_t + blk * 8 : nullptr);
+  }
+}
+
+bool present(const std::vector<TensorRef>& t, size_t i) { return i < t.size() && t[i].data; }
+
+class OwnLstm : public Kernel {
+ public:
+  explicit OwnLstm(const KernelInit& k) {
+    const ir::Node& n = k.node;
+    const ir::Shape& xs = k.inputs[0].shape();
+    d_.T = xs[0];
+    d_.N = xs[1];
+    d_.I = xs[2];
+    d_.H = n.attrs.getInt("hidden_size", k.inputs[2].shape()[2]);
+    const std::string dir = n.attrs.getString("direction", "forward");
+    d_.D = dir == "bidirectional" ? 2 : 1;
+    reverse_ = dir == "reverse";
+    threads_ = std::max(1, k.threads);
+    const int64_t H = d_.H, I = d_.I, C = d_.cols(), D = d_.D;
+    const float* W = k.inputs[1].f32();
+    const float* R = k.inputs[2].f32();
+    const float* B = present(k.inputs, 3) ? k.inputs[3].f32() : nullptr;
+    w_.assign(static_cast<size_t>(D * I * C), 0.f);
+    r_.assign(static_cast<size_t>(D * H * C), 0.f);
+    b_.assign(static_cast<size_t>(D * C), 0.f);
+    for (int64_t dd = 0; dd < D; ++dd)
+      for (int64_t g = 0; g < 4; ++g)
+        for (int64_t u = 0; u < H; ++u) {
+          const int64_t row = dd * C + g * H + u, col = g * 8 + u % 8, blk = u / 8;
+          for (int64_t i = 0; i < I; ++i)
+            w_[static_cast<size_t>(((dd * (H / 8) + blk) * I + i) * 32 + col)] = W[row * I + i];
+          for (int64_t i = 0; i < H; ++i)
+            r_[static_cast<size_t>(((dd * (H / 8) + blk) * H + i) * 32 + col)] = R[row * H + i];
+          if (B)
+            b_[static_cast<size_t>(dd * C + blk * 32 + col)] =
+                B[dd * 2 * C + g * H + u] + B[dd * 2 * C + C + g * H + u];
+        }
+    gx_.assign(static_cast<size_t>(D * d_.T * d_.N * C), 0.f);
+    h_.assign(static_cast<size_t>(D * 2 * d_.N * H), 0.f);
+    c_.assign(static_cast<size_t>(D * d_.N * H), 0.f);
+    x_ = k.inputs[0].f32();
+    if (present(k.inputs, 5)) h0_ = k.inputs[5].f32();
+    if (present(k.inputs, 6)) c0_ = k.inputs[6].f32();
+    if (k.outputs.size() > 0 && k.outputs[0].data) y_ = static_cast<float*>(k.outputs[0].data);
+    if (k.outputs.size() > 1 && k.outputs[1].data) yh_ = static_cast<float*>(k.outputs[1].data);
+    if (k.outputs.size() > 2 && k.outputs[2].data) yc_ = static_cast<float*>(k.outputs[2].data);
+  }
+
+  void run() override {
+    const Dims& d = d_;
+    const int64_t C = d.cols(), NH = d.N * d.H, rows = d.T * d.N, blocks = d.H / 8;
+    // Initial states, then the input's share of every step (rows of all directions split
+    // evenly over the threads).
+    for (int64_t dd = 0; dd < d.D; ++dd) {
+      float* h = h_.data() + dd * 2 * NH;
+      float* c = c_.data() + dd * NH;
+      if (h0_)
+        std::memcpy(h, h0_ + dd * NH, static_cast<size_t>(NH) * sizeof(float));
+      else
+        std::fill(h, h + NH, 0.f);
+      if (c0_)
+        std::memcpy(c, c0_ + dd * NH, static_cast<size_t>(NH) * sizeof(float));
+      else
+        std::fill(c, c + NH, 0.f);
+    }
+    cpu::parallelFor(d.D * rows, 1, [&](int64_t b, int64_t e) {
+      for (int64_t dd = b / rows; dd * rows < e; ++dd) {
+        const int64_t r0 = std::max(b, dd * rows) - dd * rows,
+                      r1 = std::min(e, (dd + 1) * rows) - dd * rows;
+        if (r0 < r1)
+          inputGates(x_, w_.data() + dd * d.I * C, b_.data() + dd * C, d, r0, r1,
+                     gx_.data() + dd * rows * C);
+      }
+    });
+    const int threads = static_cast<int>(std::min<int64_t>(threads_, d.D == 2 ? 2 : blocks));
+#pragma omp parallel num_threads(threads)
+    {
+      const auto [tid, nt] = cpu::threadSlot();
+      if (d.D == 2 && nt == 2) {
+        recur(tid, 0, blocks, false);  // a direction per thread: no barrier
+      } else {
+        for (int64_t dd = 0; dd < d.D; ++dd)
+          recur(dd, blocks * tid / nt, blocks * (tid + 1) / nt, nt > 1);
+      }
+    }
+    for (int64_t dd = 0; dd < d.D; ++dd) {
+      const float* h = h_.data() + dd * 2 * NH + (d.T % 2) * NH;  // the last step's h
+      if (yh_) std::memcpy(yh_ + dd * NH, h, static_cast<size_t>(NH) * sizeof(float));
+      if (yc_)
+        std::memcpy(yc_ + dd * NH, c_.data() + dd * NH, static_cast<size_t>(NH) * sizeof(float));
+    }
+  }
+
+  std::string implName() const override { return "rnn:lstm_avx2:own"; }
+
+ private:
+  // Direction dd's recurrence over blocks [b0, b1) of every step; `sync`: other threads hold
+  // the other blocks, so each step ends at a barrier (the next step reads all of h).
+  void recur(int64_t dd, int64_t b0, int64_t b1, bool sync) {
+    const Dims& d = d_;
+    const int64_t C = d.cols(), NH = d.N * d.H, rows = d.T * d.N;
+    const bool backward = reverse_ || dd == 1;
+    float* h = h_.data() + dd * 2 * NH;
+    float* c = c_.data() + dd * NH;
+    const float* r = r_.data() + dd * d.H * C;
+    const float* gx = gx_.data() + dd * rows * C;
+    for (int64_t s = 0; s < d.T; ++s) {
+      const int64_t t = backward ? d.T - 1 - s : s;
+      const float* h_prev = h + (s % 2) * NH;
+      float* h_next = h + ((s + 1) % 2) * NH;
+      for (int64_t n = 0; n < d.N; ++n)
+        step(gx + (t * d.N + n) * C, r, h_prev + n * d.H, d, b0, b1, c + n * d.H, h_next + n * d.H,
+             y_ ? y_ + ((t * d.D + dd) * d.N + n) * d.H : nullptr);
+      if (sync) {
+#pragma omp barrier
+      }
+    }
+  }
+
+  Dims d_{};
+  bool reverse_ = false;
+  int threads_ = 1;
+  const float *x_ = nullptr, *h0_ = nullptr, *c0_ = nullptr;
+  float *y_ = nullptr, *yh_ = nullptr, *yc_ = nullptr;
+  std::vector<float> w_, r_, b_;  // W^T, R^T (panels by block) and Wb + Rb per direction
+  std::vector<float> gx_;         // [D][T * N][4H]: each step's input share
+  std::vector<float> h_, c_;      // [D][2][N][H] (this step's and the next), [D][N][H]
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> tryOwnLstmKernel(const KernelInit& k) {
+  static const bool enabled = cpu::switchedOn("ASC_LSTM_OWN");
+  static const bool cpu_ok = cpu::hasAvx2Fma();
+  if (!enabled || !cpu_ok || cellOf(k.node) != CellKind::Lstm || !fusedRnnSemantics(k))
+    return nullptr;
+  const ir::Shape& xs = k.inputs[0].shape();
+  const int64_t H = k.node.attrs.getInt("hidden_size", k.inputs[2].shape()[2]);
+  // Small batches: a larger one is a matrix product per step, oneDNN's strength.
+  if (xs.size() != 3 || xs[1] > 4 || H % 8 != 0 || H <= 0) return nullptr;
+  return std::make_unique<OwnLstm>(k);
+}
+
+}  // namespace asc::ops
