@@ -300,7 +300,7 @@ Result<std::unique_ptr<Kernel>> createRnnKernel(const KernelInit& k) {
     return Status::error(ErrorCode::NotImplemented, "node '{}' ({}): {} input is not supported",
                          k.node.name, k.node.op_type, ir::dtypeName(k.inputs[0].dtype()));
   if (!std::getenv("ASC_RNN_LOOP")) {  // ASC_RNN_LOOP=1: the loops always (tests compare both)
-    if (auto own = tryOwnLstmKernel(k)) return own;
+    if (auto own = tryOwnRnnKernel(k)) return own;
     if (auto fused = tryFusedRnnKernel(k)) return fused;
   }
   return std::unique_ptr<Kernel>(std::make_unique<RnnKernel>(k));

@@ -13,9 +13,10 @@ std::unique_ptr<Kernel> tryFusedRnnKernel(const KernelInit& k);
 /// default activations, no clip, no input_forget, no sequence_lens, no peepholes, fp32, and
 /// constant W, R and B.
 bool fusedRnnSemantics(const KernelInit& k);
-/// An LSTM at batch <= 4 with hidden_size a multiple of 8 on the runtime's own AVX2 kernel
-/// (lstm_own.cpp) when fusedRnnSemantics holds and the CPU has AVX2 + FMA, else nullptr.
-std::unique_ptr<Kernel> tryOwnLstmKernel(const KernelInit& k);
+/// An LSTM, or a GRU with linear_before_reset 1, at batch <= 4 with hidden_size a multiple of 8
+/// on the runtime's own AVX2 kernel (rnn_own.cpp) when fusedRnnSemantics holds and the CPU has
+/// AVX2 + FMA, else nullptr.
+std::unique_ptr<Kernel> tryOwnRnnKernel(const KernelInit& k);
 /// The recurrent cell of a node's op (its OpDef's recurrentCell).
 CellKind cellOf(const ir::Node& n);
 /// Gates per cell: RNN 1, GRU 3, LSTM 4.

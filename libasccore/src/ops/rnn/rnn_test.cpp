@@ -196,7 +196,7 @@ TEST_CASE("LSTM and GRU with constant weights run as one oneDNN primitive, to ON
                        Case{"GRU", "forward", false}, Case{"GRU", "bidirectional", true},
                        Case{"GRU", "forward", true}}) {
     INFO(c.op << " " << c.dir << " lbr " << c.lbr);
-    Setup s;  // a batch of 5: the own LSTM kernel (lstm_own.cpp) takes batches up to 4
+    Setup s;  // a batch of 5: the own kernel (rnn_own.cpp) takes batches up to 4
     s.seq = 5;
     s.batch = 5;
     s.in = 7;
@@ -230,7 +230,7 @@ TEST_CASE("LSTM and GRU with constant weights run as one oneDNN primitive, to ON
     REQUIRE(session.isOk());
     const std::string plan = (*session)->describe();
     CHECK(plan.find("rnn:") != std::string::npos);  // the fused kernel
-    CHECK(plan.find("lstm_avx2:own") == std::string::npos);
+    CHECK(plan.find("avx2:own") == std::string::npos);
     std::vector<std::vector<float>> in = {s.X, s.h0};
     if (o == "LSTM") in.push_back(s.c0);
     for (size_t i = 0; i < in.size(); ++i)
@@ -247,36 +247,48 @@ TEST_CASE("LSTM and GRU with constant weights run as one oneDNN primitive, to ON
   }
 }
 
-TEST_CASE("LSTM at small batches runs on the runtime's own AVX2 kernel, equal to the loop kernel",
-          "[ops][rnn][lstm_own]") {
-  // lstm_own.cpp against rnn_kernel.cpp's loops (checked against the reference above): both
+TEST_CASE("LSTM and GRU at small batches run on the runtime's own AVX2 kernel, equal to the loops",
+          "[ops][rnn][rnn_own]") {
+  // rnn_own.cpp against rnn_kernel.cpp's loops (checked against the reference above): both
   // directions alone and together, batches 1-4, hidden sizes of an odd block count (24, 40),
-  // with and without initial states, 1 and 2 threads, and inputs large enough to saturate every
-  // gate (the vectorized sigmoid and tanh at their ends).
+  // with and without initial states, 1 and 2 threads, inputs large enough to saturate every
+  // gate (the vectorized sigmoid and tanh at their ends), and GRU with linear_before_reset 1
+  // (its Rbh inside r's product); GRU without it keeps oneDNN's kernel.
   struct Case {
+    const char* op;
     const char* dir;
     int64_t batch, hid, in;
     bool states;
     int threads;
     float scale;
+    bool lbr = true;
   };
-  for (const Case c :
-       {Case{"forward", 1, 24, 5, true, 2, 0.03f}, Case{"reverse", 3, 16, 7, false, 1, 0.03f},
-        Case{"bidirectional", 2, 8, 3, true, 2, 0.05f},
-        Case{"bidirectional", 1, 40, 6, false, 1, 0.02f},
-        Case{"forward", 4, 32, 9, true, 2, 2.0f}}) {
-    INFO(c.dir << " batch " << c.batch << " hidden " << c.hid << " threads " << c.threads);
-    const int64_t seq = 6, G = 4, D = std::string(c.dir) == "bidirectional" ? 2 : 1;
+  for (const Case c : {Case{"LSTM", "forward", 1, 24, 5, true, 2, 0.03f},
+                       Case{"LSTM", "reverse", 3, 16, 7, false, 1, 0.03f},
+                       Case{"LSTM", "bidirectional", 2, 8, 3, true, 2, 0.05f},
+                       Case{"LSTM", "bidirectional", 1, 40, 6, false, 1, 0.02f},
+                       Case{"LSTM", "forward", 4, 32, 9, true, 2, 2.0f},
+                       Case{"GRU", "bidirectional", 1, 24, 5, true, 2, 0.03f},
+                       Case{"GRU", "reverse", 2, 16, 4, false, 2, 0.05f},
+                       Case{"GRU", "forward", 3, 40, 6, true, 1, 2.0f},
+                       Case{"GRU", "forward", 1, 16, 4, true, 2, 0.03f, false}}) {
+    INFO(c.op << " " << c.dir << " batch " << c.batch << " hidden " << c.hid << " threads "
+              << c.threads << " lbr " << c.lbr);
+    const bool lstm = std::string(c.op) == "LSTM";
+    const int64_t seq = 6, G = lstm ? 4 : 3, D = std::string(c.dir) == "bidirectional" ? 2 : 1;
     const auto X = ramp(seq * c.batch * c.in, 0.1f * c.scale / 0.03f, -0.4f);
     auto build = [&] {
-      OpTester t("LSTM", 14);
+      OpTester t(c.op, 14);
       t.input(DType::F32, {seq, c.batch, c.in})
           .constFloats(ramp(D * G * c.hid * c.in, c.scale, -0.15f), {D, G * c.hid, c.in})
           .constFloats(ramp(D * G * c.hid * c.hid, -0.02f, 0.1f), {D, G * c.hid, c.hid})
           .constFloats(ramp(D * 2 * G * c.hid, 0.03f, -0.1f), {D, 2 * G * c.hid});
-      if (c.states)
-        t.none().input(DType::F32, {D, c.batch, c.hid}).input(DType::F32, {D, c.batch, c.hid});
-      t.attr("hidden_size", c.hid).attr("direction", std::string(c.dir)).outputs(3);
+      if (c.states) {
+        t.none().input(DType::F32, {D, c.batch, c.hid});
+        if (lstm) t.input(DType::F32, {D, c.batch, c.hid});
+      }
+      t.attr("hidden_size", c.hid).attr("direction", std::string(c.dir)).outputs(lstm ? 3 : 2);
+      if (!lstm) t.attr("linear_before_reset", int64_t{c.lbr ? 1 : 0});
       REQUIRE(t.run(/*fold=*/false).isOk());
       asc::runtime::SessionOptions opts;
       opts.threads = c.threads;
@@ -285,7 +297,7 @@ TEST_CASE("LSTM at small batches runs on the runtime's own AVX2 kernel, equal to
       std::vector<std::vector<float>> in = {X};
       if (c.states) {
         in.push_back(ramp(D * c.batch * c.hid, 0.1f, -0.2f));
-        in.push_back(ramp(D * c.batch * c.hid, -0.1f, 0.3f));
+        if (lstm) in.push_back(ramp(D * c.batch * c.hid, -0.1f, 0.3f));
       }
       for (size_t i = 0; i < in.size(); ++i)
         REQUIRE((*session)->setInput(i, in[i].data(), in[i].size() * 4).isOk());
@@ -294,12 +306,12 @@ TEST_CASE("LSTM at small batches runs on the runtime's own AVX2 kernel, equal to
     };
     auto own = build();
     const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    CHECK((own->describe().find("lstm_avx2:own") != std::string::npos) == avx2);
+    CHECK((own->describe().find("avx2:own") != std::string::npos) == (avx2 && c.lbr));
     setenv("ASC_RNN_LOOP", "1", 1);
     auto loops = build();
     unsetenv("ASC_RNN_LOOP");
-    CHECK(loops->describe().find("lstm_avx2:own") == std::string::npos);
-    for (size_t o = 0; o < 3; ++o) {
+    CHECK(loops->describe().find("avx2:own") == std::string::npos);
+    for (size_t o = 0; o < (lstm ? 3u : 2u); ++o) {
       INFO("output " << o);
       const size_t n = own->outputs()[o].bytes / 4;
       REQUIRE(n == loops->outputs()[o].bytes / 4);
