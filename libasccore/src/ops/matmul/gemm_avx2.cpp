@@ -116,8 +116,10 @@ class GemmAvx2 : public Kernel {
 }  // namespace
 
 bool gemmAvx2Serves(const GemmAvx2Shape& s) {
-  static const bool enabled =
-      cpu::switchedOn("ASC_GEMM_AVX2") && cpu::hasAvx2Fma() && !__builtin_cpu_supports("avx512f");
+  // Where oneDNN's kernels stop below AVX-512 (an AVX2 CPU, or ONEDNN_MAX_CPU_ISA=AVX2 on a
+  // newer one): above it oneDNN's brgemm matmul serves.
+  static const bool enabled = cpu::switchedOn("ASC_GEMM_AVX2") && cpu::hasAvx2Fma() &&
+                              dnnl::get_effective_cpu_isa() < dnnl::cpu_isa::avx512_core;
   return enabled && s.m > 0 && s.k > 0 && s.n > 0 && s.n % 16 == 0;
 }
 
