@@ -246,7 +246,8 @@ if [ -n "${ONEDNN_MAX_CPU_ISA:-}" ]; then
   say "ISA, so on a CPU with more than the cap the msame / ORT ratios are against a faster ORT than an AVX2 machine"
   say "would run, and the FMA peak is the CPU's, not the cap's."
 fi
-say "Every figure is measured in this run; none is copied from elsewhere. A \"round\" runs each side"
+say "Every figure in the sections this script writes is measured in this run; the sections headed \"(issue N)\""
+say "come from other scripts (named inside, with their dates) and are kept as the last file had them. A \"round\" runs each side"
 say "once (one process each); the order of the sides alternates between rounds. Figures are the median"
 say "over rounds, with (min–max) beside. Ratios are paired: each round's ratio, then their median."
 say "† marks a figure whose max is above 1.5 x its min over rounds (an unsteady machine: read with care)."
@@ -281,6 +282,16 @@ else
   say "not measured: no model could be converted and run."
 fi
 say ""
+# Sections other scripts measure (headings ending "(issue N)": the later opsets, throughput, shared
+# machine, default threads) are kept from the file this run replaces, each with its own date and
+# command inside; this run does not re-measure them.
+if [ -f "$dest" ]; then
+  awk '/^## / { keep = ($0 ~ /\(issue [0-9]+\)$/) } keep' "$dest" >"$tmp/kept.md"
+  if [ -s "$tmp/kept.md" ]; then
+    cat "$tmp/kept.md" >>"$md"
+    log "kept $(grep -c '^## ' "$tmp/kept.md") section(s) other scripts measured from $dest"
+  fi
+fi
 if [ $r50 = 1 ]; then
   say "## msame: ResNet-50 startup"
   say ""
