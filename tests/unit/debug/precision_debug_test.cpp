@@ -4,6 +4,8 @@
 // must read fp32 too); the only diverging cut is the square alone. Also the ONNX cut-out itself and
 // the advisor's causes.
 #include <catch2/catch.hpp>
+
+#include <unistd.h>
 #include <cmath>
 #include <fstream>
 #include <string>
@@ -65,7 +67,9 @@ std::string writeModel() {
   node("Mul", "unscale", {"r", "inv_k"}, "y");
   const std::string dir = ASC_TEST_TMP "/precision_debug";
   REQUIRE(makeDirs(dir).isOk());
-  const std::string path = dir + "/sq.onnx";
+  // A file of this process's own: ctest runs the test cases as separate processes at once, and
+  // one of them reading the file while another rewrote it failed (seen under the sanitizers).
+  const std::string path = dir + "/sq_" + std::to_string(getpid()) + ".onnx";
   std::ofstream(path, std::ios::binary) << m.SerializeAsString();
   return path;
 }

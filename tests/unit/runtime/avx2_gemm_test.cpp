@@ -1,13 +1,16 @@
-// avx2_gemm_test.cpp: on an AVX2 CPU without AVX-512, MatMul with constant weights whose column
-// count is a multiple of 16 runs on the runtime's own GEMM (ops/matmul/gemm_avx2.cpp). Its
+// avx2_gemm_test.cpp: where oneDNN's kernels stop below AVX-512 (an AVX2 CPU, or
+// ONEDNN_MAX_CPU_ISA=AVX2), MatMul and Gemm with constant weights whose column count is a
+// multiple of 16 run on the runtime's own GEMM (ops/matmul/gemm_avx2.cpp). Its
 // results must match a naive product in double precision as closely as a plain fp32 sum does:
 // row counts below, at and above the 6-row block, sums shorter and longer than its 256-slice
 // and not a multiple of 8, a fused bias and Relu, B stored transposed (transpose_x2), A with a
-// batch dim folded into its rows, and 1 or 2 threads. Elsewhere oneDNN's matmul must serve.
+// batch dim folded into its rows, 1 or 2 threads, and Gemm with transB and a C row.
+// Elsewhere oneDNN's matmul must serve.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
+#include "asc/ops/kernel.h"
 #include "asc/runtime/session.h"
 
 using namespace asc;
@@ -18,19 +21,23 @@ struct Case {
   int64_t batch, m, k, n;
   bool bias, relu, transposed;
   int threads;
+  bool gemm_op = false;  // ONNX Gemm (transB, C as the bias) instead of MatMul
 };
 
 }  // namespace
 
-TEST_CASE("MatMul on the runtime's AVX2 GEMM matches a naive product", "[runtime][gemm]") {
+TEST_CASE("MatMul and Gemm on the runtime's AVX2 GEMM match a naive product", "[runtime][gemm]") {
   const Case c = GENERATE(
       Case{1, 1, 7, 16, false, false, false, 2}, Case{1, 6, 256, 32, true, false, false, 2},
       Case{1, 13, 300, 48, true, true, false, 1}, Case{2, 64, 520, 256, true, true, true, 2},
       Case{1, 128, 64, 1024, false, true, true, 2},
-      Case{1, 5, 33, 24, true, false, false, 2});  // 24: not a multiple of 16
-  INFO("[" << c.batch << "," << c.m << "," << c.k << "] x [" << c.k << "," << c.n << "] bias "
-           << c.bias << " relu " << c.relu << " transposed " << c.transposed << " threads "
-           << c.threads);
+      Case{1, 5, 33, 24, true, false, false, 2},  // 24: not a multiple of 16
+      Case{1, 128, 256, 256, true, false, true, 2, true},
+      Case{1, 7, 40, 32, false, true, false, 1, true});
+  INFO((c.gemm_op ? "Gemm " : "MatMul ")
+       << "[" << c.batch << "," << c.m << "," << c.k << "] x [" << c.k << "," << c.n << "] bias "
+       << c.bias << " relu " << c.relu << " transposed " << c.transposed << " threads "
+       << c.threads);
   std::vector<float> a(size_t(c.batch * c.m * c.k)), w(size_t(c.k * c.n)), b(size_t(c.n));
   for (size_t i = 0; i < a.size(); ++i) a[i] = std::sin(0.37f * float(i) + 0.2f) + 0.5f;
   for (size_t i = 0; i < w.size(); ++i) w[i] = 0.1f * std::cos(0.61f * float(i)) + 0.03f;
@@ -56,8 +63,8 @@ TEST_CASE("MatMul on the runtime's AVX2 GEMM matches a naive product", "[runtime
   ir::Value* y = g.addValue("y");
   y->dtype = ir::DType::F32;
   y->shape = c.batch > 1 ? ir::Shape{c.batch, c.m, c.n} : ir::Shape{c.m, c.n};
-  ir::Node* mm = g.addNode("MatMul", "mm", ins, {y});
-  if (c.transposed) mm->attrs.set("transpose_x2", int64_t(1));
+  ir::Node* mm = g.addNode(c.gemm_op ? "Gemm" : "MatMul", "mm", ins, {y});
+  if (c.transposed) mm->attrs.set(c.gemm_op ? "transB" : "transpose_x2", int64_t(1));
   if (c.relu) mm->attrs.set("activation", std::string("Relu"));
   g.outputs.push_back(y);
   runtime::SessionOptions opts;
@@ -65,7 +72,7 @@ TEST_CASE("MatMul on the runtime's AVX2 GEMM matches a naive product", "[runtime
   auto s = runtime::Session::fromGraph(std::move(g), opts);
   REQUIRE(s.isOk());
   const bool own_expected = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                            !__builtin_cpu_supports("avx512f") && c.n % 16 == 0;
+                            !ops::channelsLast() && c.n % 16 == 0;
   CHECK(((*s)->describe().find("gemm:avx2:own") != std::string::npos) == own_expected);
   REQUIRE((*s)->setInput(0, a.data(), a.size() * 4).isOk());
   const int64_t rows = c.batch * c.m;

@@ -221,6 +221,20 @@ Result<std::unique_ptr<Kernel>> gemm(const KernelInit& k) {
   const ir::Shape& as = k.inputs[0].shape();
   const ir::Shape& bs = k.inputs[1].shape();
   const int64_t M = ta ? as[1] : as[0], K = ta ? as[0] : as[1], N = tb ? bs[0] : bs[1];
+  // The runtime's own GEMM where this CPU wants it (as for MatMul): A as it is, B constant
+  // (transposed or not), C absent or one row of N added as it is.
+  const bool c_used = k.inputs.size() > 2 && k.inputs[2].data && beta != 0.f;
+  const bool c_row = c_used && (k.inputs[2].shape() == ir::Shape{N} ||
+                                k.inputs[2].shape() == ir::Shape{1, N});  // not [M, 1] or [M, N]
+  if (!ta && alpha == 1.f && (!c_used || (beta == 1.f && c_row)) &&
+      k.inputs[1].value->isConstant() && k.inputs[1].bytes <= kInPlaceWeightBytes) {
+    GemmAvx2Shape gs;
+    gs.m = M;
+    gs.k = K;
+    gs.n = N;
+    gs.b_transposed = tb;
+    if (auto own = ownGemm(k, gs, c_used ? &k.inputs[2] : nullptr)) return own;
+  }
   auto kern = std::make_unique<MatMulKernel>(k.env);
   const void* bdata = k.inputs[1].data;
   if (alpha != 1.f) {
