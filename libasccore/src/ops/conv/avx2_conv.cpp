@@ -3,16 +3,14 @@
 
 #include <string>
 
+#include "asc/ops/op_def.h"
 #include "cpu/features.h"
 
 namespace asc::ops {
 
-bool avx2BlockedConv(const KernelInit& k) {
-  static const bool cpu_ok = cpu::hasAvx2Fma();
+bool ownConvOperands(const KernelInit& k) {
   const ir::Node& n = k.node;
-  if (!cpu_ok || n.op_type != "Conv" || channelsLast() || blockSize() != 8 || k.inputs.size() < 2 ||
-      k.outputs.size() != 1)
-    return false;
+  if (n.op_type != "Conv" || k.inputs.size() < 2 || k.outputs.size() != 1) return false;
   const TensorRef &x = k.inputs[0], &w = k.inputs[1], &y = k.outputs[0];
   auto blockedF32 = [](const TensorRef& t) {
     return t.data && t.layout == Layout::Blocked && t.type == ir::DType::F32 &&
@@ -34,8 +32,49 @@ bool avx2BlockedConv(const KernelInit& k) {
       n.attrs.getInts("pads", {0, 0, 0, 0}).size() != 4)
     return false;
   const ir::Shape& ws = w.shape();
-  const int64_t c = x.shape()[1], kk = y.shape()[1];
-  return c % 8 == 0 && kk % 16 == 0 && ws[0] == kk && ws[1] == c;
+  return ws[0] == y.shape()[1] && ws[1] == x.shape()[1];
+}
+
+bool avx2BlockedConv(const KernelInit& k) {
+  static const bool cpu_ok = cpu::hasAvx2Fma();
+  if (!cpu_ok || channelsLast() || blockSize() != 8 || !ownConvOperands(k)) return false;
+  return k.inputs[0].shape()[1] % 8 == 0 && k.outputs[0].shape()[1] % 16 == 0;
+}
+
+bool winogradGeometry(const KernelInit& k, int64_t min_outputs) {
+  const ir::Node& n = k.node;
+  if (n.attrs.getString(kImplModeAttr, "") == "high_precision") return false;
+  const ir::Shape &xs = k.inputs[0].shape(), &ws = k.inputs[1].shape(), &ys = k.outputs[0].shape();
+  if (ws[2] != 3 || ws[3] != 3) return false;
+  for (int64_t v : n.attrs.getInts("strides", {1, 1}))
+    if (v != 1) return false;
+  for (int64_t v : n.attrs.getInts("dilations", {1, 1}))
+    if (v != 1) return false;
+  const auto pads = n.attrs.getInts("pads", {0, 0, 0, 0});
+  for (int64_t p : pads)
+    if (p < 0 || p > 2) return false;
+  const int64_t oh = xs[2] + pads[0] + pads[2] - 2, ow = xs[3] + pads[1] + pads[3] - 2;
+  if (oh != ys[2] || ow != ys[3] || oh <= 0 || ow <= 0) return false;
+  return oh * ow >= min_outputs;
+}
+
+WinogradTiles winogradTiles(const KernelInit& k) {
+  const ir::Shape &xs = k.inputs[0].shape(), &ys = k.outputs[0].shape();
+  const auto pads = k.node.attrs.getInts("pads", {0, 0, 0, 0});
+  WinogradTiles t{};
+  t.n = xs[0];
+  t.c = xs[1];
+  t.h = xs[2];
+  t.w = xs[3];
+  t.k = ys[1];
+  t.oh = ys[2];
+  t.ow = ys[3];
+  t.pt = pads[0];
+  t.pl = pads[1];
+  t.th = (t.oh + 1) / 2;
+  t.tw = (t.ow + 1) / 2;
+  t.tiles = t.th * t.tw;
+  return t;
 }
 
 }  // namespace asc::ops

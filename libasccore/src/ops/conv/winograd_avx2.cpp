@@ -40,11 +40,9 @@ constexpr int64_t kXi = 16;     // positions of the 4x4 transformed tile
 constexpr int64_t kChunk = 64;  // output channels per pass of the products
 constexpr int64_t kMaxTiles = 36;
 
-struct Shape {
-  int64_t n, c, k, h, w, oh, ow, pt, pl;
-  int64_t th, tw, tiles;  // tiles per image: th x tw
-  int64_t tb;             // tiles per block (at most; a multiple of 6)
-  int64_t scratch;        // floats of one thread's scratch
+struct Shape : WinogradTiles {
+  int64_t tb;       // tiles per block (at most; a multiple of 6)
+  int64_t scratch;  // floats of one thread's scratch
 };
 
 // U [16][K/16][C][16] from the plain weights g [K][C][3][3], output channels [k0, k1) (multiples
@@ -215,20 +213,8 @@ class WinogradAvx2 : public Kernel {
     if (k.inputs.size() > 2 && k.inputs[2].data) bias_ = k.inputs[2].f32();
     if (k.inputs.size() > 3 && k.inputs[3].data) res_ = k.inputs[3].f32();
     relu_ = k.node.attrs.getString("activation", "") == "Relu";
-    const auto pads = k.node.attrs.getInts("pads", {0, 0, 0, 0});
     Shape& s = s_;
-    s.n = x.shape()[0];
-    s.c = x.shape()[1];
-    s.h = x.shape()[2];
-    s.w = x.shape()[3];
-    s.k = y.shape()[1];
-    s.oh = y.shape()[2];
-    s.ow = y.shape()[3];
-    s.pt = pads[0];
-    s.pl = pads[1];
-    s.th = (s.oh + 1) / 2;
-    s.tw = (s.ow + 1) / 2;
-    s.tiles = s.th * s.tw;
+    static_cast<WinogradTiles&>(s) = winogradTiles(k);
     // Tiles per block: V (16 x C x tiles floats) within about 192 KiB, a multiple of the
     // product's 6 rows. The threads take equal runs of 6-tile groups (run()).
     threads_ = std::max(1, k.threads);
@@ -285,21 +271,7 @@ class WinogradAvx2 : public Kernel {
 
 bool winogradAvx2Serves(const KernelInit& k) {
   static const bool enabled = cpu::switchedOn("ASC_CONV_WINOGRAD");
-  if (!enabled || !avx2BlockedConv(k)) return false;
-  const ir::Node& n = k.node;
-  if (n.attrs.getString(kImplModeAttr, "") == "high_precision") return false;
-  const ir::Shape &xs = k.inputs[0].shape(), &ws = k.inputs[1].shape(), &ys = k.outputs[0].shape();
-  if (ws[2] != 3 || ws[3] != 3) return false;
-  for (int64_t v : n.attrs.getInts("strides", {1, 1}))
-    if (v != 1) return false;
-  for (int64_t v : n.attrs.getInts("dilations", {1, 1}))
-    if (v != 1) return false;
-  const auto pads = n.attrs.getInts("pads", {0, 0, 0, 0});
-  for (int64_t p : pads)
-    if (p < 0 || p > 2) return false;
-  const int64_t oh = xs[2] + pads[0] + pads[2] - 2, ow = xs[3] + pads[1] + pads[3] - 2;
-  if (oh != ys[2] || ow != ys[3] || oh <= 0 || ow <= 0) return false;
-  return oh * ow >= kMinOutput;
+  return enabled && avx2BlockedConv(k) && winogradGeometry(k, kMinOutput);
 }
 
 std::unique_ptr<Kernel> createWinogradAvx2(const KernelInit& k) {

@@ -31,6 +31,7 @@
 #include "asc/ops/op_def.h"
 #include "cpu/features.h"
 #include "cpu/parallel.h"
+#include "ops/conv/avx2_conv.h"
 #include "ops/dnnl_util.h"
 
 namespace asc::ops {
@@ -40,11 +41,9 @@ constexpr int64_t kXi = 16;      // positions of the 4x4 transformed tile
 constexpr int64_t kRows = 12;    // tiles per call of the product
 constexpr int64_t kChunk = 128;  // output channels per pass (a multiple of the 32-wide panels)
 
-struct Shape {
-  int64_t n, c, k, h, w, oh, ow, pt, pl;
-  int64_t th, tw, tiles;  // tiles per image: th x tw
-  int64_t tb;             // tiles per block (at most)
-  int64_t scratch;        // floats of one thread's scratch
+struct Shape : WinogradTiles {
+  int64_t tb;       // tiles per block (at most)
+  int64_t scratch;  // floats of one thread's scratch
 };
 
 #define ASC_AVX512 __attribute__((target("avx512f")))
@@ -241,20 +240,8 @@ class WinogradAvx512 : public Kernel {
     if (k.inputs.size() > 2 && k.inputs[2].data) bias_ = k.inputs[2].f32();
     if (k.inputs.size() > 3 && k.inputs[3].data) res_ = k.inputs[3].f32();
     relu_ = k.node.attrs.getString("activation", "") == "Relu";
-    const auto pads = k.node.attrs.getInts("pads", {0, 0, 0, 0});
     Shape& s = s_;
-    s.n = x.shape()[0];
-    s.c = x.shape()[1];
-    s.h = x.shape()[2];
-    s.w = x.shape()[3];
-    s.k = y.shape()[1];
-    s.oh = y.shape()[2];
-    s.ow = y.shape()[3];
-    s.pt = pads[0];
-    s.pl = pads[1];
-    s.th = (s.oh + 1) / 2;
-    s.tw = (s.ow + 1) / 2;
-    s.tiles = s.th * s.tw;
+    static_cast<WinogradTiles&>(s) = winogradTiles(k);
     // Tiles per block: each thread's share of the tiles in one block where V and M (16 x (C +
     // kChunk) x tiles floats) fit in about 256 KiB, so that each slice of U, once loaded, serves
     // all of them: on ResNet's 14x14 convolutions (49 tiles, 256 channels) a block per thread.
@@ -339,42 +326,9 @@ class WinogradAvx512 : public Kernel {
 bool winogradAvx512Serves(const KernelInit& k) {
   static const bool enabled = cpu::switchedOn("ASC_CONV_WINOGRAD");
   static const bool cpu_ok = cpu::hasAvx512();
-  const ir::Node& n = k.node;
-  if (!enabled || !cpu_ok || !channelsLast() || n.op_type != "Conv" || k.inputs.size() < 2 ||
-      k.outputs.size() != 1 || n.attrs.getString(kImplModeAttr, "") == "high_precision")
-    return false;
-  const TensorRef &x = k.inputs[0], &w = k.inputs[1], &y = k.outputs[0];
-  auto blockedF32 = [](const TensorRef& t) {
-    return t.data && t.layout == Layout::Blocked && t.type == ir::DType::F32 &&
-           t.shape().size() == 4;
-  };
-  if (!blockedF32(x) || !blockedF32(y) || !w.data || !w.value->isConstant() ||
-      w.type != ir::DType::F32 || w.layout != Layout::Plain || w.shape().size() != 4)
-    return false;
-  const std::string act = n.attrs.getString("activation", "");
-  if (!act.empty() && act != "Relu") return false;
-  if (k.inputs.size() > 2 && k.inputs[2].data &&
-      (k.inputs[2].type != ir::DType::F32 || k.inputs[2].layout != Layout::Plain))
-    return false;
-  if (k.inputs.size() > 3 && k.inputs[3].data &&
-      (k.inputs[3].layout != Layout::Blocked || k.inputs[3].type != ir::DType::F32))
-    return false;
-  if (n.attrs.getInt("group", 1) != 1) return false;
-  const ir::Shape &xs = x.shape(), &ws = w.shape(), &ys = y.shape();
-  const int64_t c = xs[1], kk = ys[1];
-  if (c % 16 != 0 || kk % 32 != 0 || ws[0] != kk || ws[1] != c || ws[2] != 3 || ws[3] != 3)
-    return false;
-  const auto strides = n.attrs.getInts("strides", {1, 1});
-  const auto dil = n.attrs.getInts("dilations", {1, 1});
-  const auto pads = n.attrs.getInts("pads", {0, 0, 0, 0});
-  if (strides.size() != 2 || dil.size() != 2 || pads.size() != 4) return false;
-  for (size_t i = 0; i < 2; ++i)
-    if (strides[i] != 1 || dil[i] != 1) return false;
-  for (int64_t p : pads)
-    if (p < 0 || p > 2) return false;
-  const int64_t oh = xs[2] + pads[0] + pads[2] - 2, ow = xs[3] + pads[1] + pads[3] - 2;
-  if (oh != ys[2] || ow != ys[3] || oh <= 0 || ow <= 0) return false;
-  return oh * ow >= kMinOutput;
+  if (!enabled || !cpu_ok || !channelsLast() || !ownConvOperands(k)) return false;
+  return k.inputs[0].shape()[1] % 16 == 0 && k.outputs[0].shape()[1] % 32 == 0 &&
+         winogradGeometry(k, kMinOutput);
 }
 
 Result<std::unique_ptr<Kernel>> createWinogradAvx512(const KernelInit& k) {
