@@ -17,8 +17,10 @@
 // (column (u / 8) * 8G + g * 8 + u % 8). That share is one product over all steps before the
 // recurrence. The biases in it are Wb + Rb, except GRU's Rbh, which r scales with h Rh^T:
 // h~ = tanh(x Wh^T + Wbh + r (h Rh^T + Rbh)), so the step starts that sum at Rbh instead.
-// Threads: two directions run one per thread; otherwise the threads split the blocks of each
-// step and meet at a barrier between steps.
+// Threads: each step's work is claimed in units of two blocks from one counter per direction,
+// in step order, a unit waiting until the step before is done; two directions start one per
+// thread, and a thread done with its own helps the other. No barrier: a thread descheduled on
+// a busy machine holds no unit, and the others go on without it.
 //
 // The gates' functions are vectorized: e^x by range reduction to |r| <= ln 2 / 2 and Cephes'
 // degree-6 polynomial (about 1 ulp), sigmoid as 1 / (1 + e^-x), and tanh by Cephes' odd
@@ -26,7 +28,9 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "cpu/features.h"
@@ -246,6 +250,7 @@ class OwnRnn : public Kernel {
     gx_.assign(static_cast<size_t>(D * d_.T * d_.N * C), 0.f);
     h_.assign(static_cast<size_t>(D * 2 * d_.N * H), 0.f);
     c_.assign(static_cast<size_t>(D * d_.N * H), 0.f);
+    done_ = std::vector<std::atomic<int64_t>>(static_cast<size_t>(D * d_.T));
     x_ = k.inputs[0].f32();
     if (present(k.inputs, 5)) h0_ = k.inputs[5].f32();
     if (lstm_ && present(k.inputs, 6)) c0_ = k.inputs[6].f32();
@@ -282,14 +287,18 @@ class OwnRnn : public Kernel {
       }
     });
     const int threads = static_cast<int>(std::min<int64_t>(threads_, d.D == 2 ? 2 : blocks));
+    for (int64_t dd = 0; dd < d.D; ++dd) {
+      next_[static_cast<size_t>(dd)].store(0, std::memory_order_relaxed);
+      for (int64_t s = 0; s < d.T; ++s) done_[static_cast<size_t>(dd * d.T + s)].store(0);
+    }
 #pragma omp parallel num_threads(threads)
     {
       const auto [tid, nt] = cpu::threadSlot();
       if (d.D == 2 && nt == 2) {
-        recur(tid, 0, blocks, false);  // a direction per thread: no barrier
+        recur(tid);  // a direction per thread, the other's units once its own are done
+        recur(1 - tid);
       } else {
-        for (int64_t dd = 0; dd < d.D; ++dd)
-          recur(dd, blocks * tid / nt, blocks * (tid + 1) / nt, nt > 1);
+        for (int64_t dd = 0; dd < d.D; ++dd) recur(dd);
       }
     }
     for (int64_t dd = 0; dd < d.D; ++dd) {
@@ -305,11 +314,16 @@ class OwnRnn : public Kernel {
   }
 
  private:
-  // Direction dd's recurrence over blocks [b0, b1) of every step; `sync`: other threads hold
-  // the other blocks, so each step ends at a barrier (the next step reads all of h).
-  void recur(int64_t dd, int64_t b0, int64_t b1, bool sync) {
+  // Direction dd's recurrence, by every thread of the region at once. The work of a step is
+  // claimed in units of two blocks from one counter that runs through the steps in order; a
+  // unit of step s starts once all of step s - 1's units are done (each step reads all of h).
+  // A thread that is descheduled between claims holds nothing, so on a busy machine the others
+  // take its share and carry on instead of waiting for it at a barrier each step (2.3 ms for
+  // the benchmarks' LSTM on a loaded machine with barriers, 0.3 ms alone).
+  void recur(int64_t dd) {
     const Dims& d = d_;
-    const int64_t C = d.cols(), NH = d.N * d.H, rows = d.T * d.N;
+    const int64_t C = d.cols(), NH = d.N * d.H, rows = d.T * d.N, blocks = d.H / 8;
+    const int64_t units = (blocks + 1) / 2, all = d.T * units;
     const bool backward = reverse_ || dd == 1;
     float* h = h_.data() + dd * 2 * NH;
     float* c = c_.data() + dd * NH;
@@ -317,16 +331,30 @@ class OwnRnn : public Kernel {
     const float* rbh = rbh_.data() + dd * d.H;
     const float* gx = gx_.data() + dd * rows * C;
     const auto one = lstm_ ? step<4> : step<3>;
-    for (int64_t s = 0; s < d.T; ++s) {
+    std::atomic<int64_t>& next = next_[static_cast<size_t>(dd)];
+    std::atomic<int64_t>* done = done_.data() + dd * d.T;
+    for (int64_t u = next.fetch_add(1, std::memory_order_relaxed); u < all;
+         u = next.fetch_add(1, std::memory_order_relaxed)) {
+      const int64_t s = u / units, b0 = (u % units) * 2, b1 = std::min(blocks, b0 + 2);
+      if (s > 0) waitFor(done[s - 1], units);
       const int64_t t = backward ? d.T - 1 - s : s;
       const float* h_prev = h + (s % 2) * NH;
       float* h_next = h + ((s + 1) % 2) * NH;
       for (int64_t n = 0; n < d.N; ++n)
         one(gx + (t * d.N + n) * C, r, rbh, h_prev + n * d.H, d, b0, b1, c + n * d.H,
             h_next + n * d.H, y_ ? y_ + ((t * d.D + dd) * d.N + n) * d.H : nullptr);
-      if (sync) {
-#pragma omp barrier
-      }
+      done[s].fetch_add(1, std::memory_order_release);
+    }
+  }
+
+  // Until `count` reaches `want`: a short spin, then yielding the core (the thread being
+  // waited for may need it).
+  static void waitFor(const std::atomic<int64_t>& count, int64_t want) {
+    for (int spin = 0; count.load(std::memory_order_acquire) < want; ++spin) {
+      if (spin < 100)
+        _mm_pause();
+      else
+        std::this_thread::yield();
     }
   }
 
@@ -340,6 +368,8 @@ class OwnRnn : public Kernel {
   std::vector<float> rbh_;        // GRU: Rbh per direction
   std::vector<float> gx_;         // [D][T * N][G H]: each step's input share
   std::vector<float> h_, c_;      // [D][2][N][H] (this step's and the next), LSTM's [D][N][H]
+  std::atomic<int64_t> next_[2];  // per direction: the next unit of work to claim
+  std::vector<std::atomic<int64_t>> done_;  // [D][T]: units done per step
 };
 
 }  // namespace
