@@ -154,11 +154,11 @@ Status launch(const char* kernel_name, uint32_t block_dim, const std::function<v
   };
   shared.spawn = [&]() { shared.extra.emplace_back(work, true); };  // called with shared.mu held
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  const unsigned workers = opt.parallel ? std::min<unsigned>(hw, block_dim) : 1;
-  std::vector<std::thread> pool;
-  for (unsigned i = 1; i < workers; ++i) pool.emplace_back(work, false);
+  const int workers = static_cast<int>(opt.parallel ? std::min<unsigned>(hw, block_dim) : 1);
+  // The workers are OpenMP's team, whose threads outlive the launch: starting and joining a
+  // thread per launch took about as long as a small kernel's whole run (a LeakyRelu over 4 MB).
+#pragma omp parallel num_threads(workers) if (workers > 1)
   work(false);
-  for (auto& t : pool) t.join();
   for (;;) {  // threads SyncAll added (each joins after its last block)
     std::vector<std::thread> extra;
     {
