@@ -58,19 +58,15 @@ bool winogradGeometry(const KernelInit& k, int64_t min_outputs) {
   return oh * ow >= min_outputs;
 }
 
-WinogradTiles winogradTiles(const KernelInit& k) {
+ConvExtents convExtents(const KernelInit& k) {
   const ir::Shape &xs = k.inputs[0].shape(), &ys = k.outputs[0].shape();
   const auto pads = k.node.attrs.getInts("pads", {0, 0, 0, 0});
+  return ConvExtents{xs[0], xs[1], ys[1], xs[2], xs[3], ys[2], ys[3], pads[0], pads[1]};
+}
+
+WinogradTiles winogradTiles(const KernelInit& k) {
   WinogradTiles t{};
-  t.n = xs[0];
-  t.c = xs[1];
-  t.h = xs[2];
-  t.w = xs[3];
-  t.k = ys[1];
-  t.oh = ys[2];
-  t.ow = ys[3];
-  t.pt = pads[0];
-  t.pl = pads[1];
+  static_cast<ConvExtents&>(t) = convExtents(k);
   t.th = (t.oh + 1) / 2;
   t.tw = (t.ow + 1) / 2;
   t.tiles = t.th * t.tw;

@@ -23,10 +23,15 @@ bool avx2BlockedConv(const KernelInit& k);
 /// to 2 giving the node's output size, which has at least `min_outputs` positions.
 bool winogradGeometry(const KernelInit& k, int64_t min_outputs);
 
-/// The sizes a Winograd kernel tiles: batch, channels in and out, input and output extents,
-/// the top and left pads, and the 2x2 output tiles per image (th x tw).
-struct WinogradTiles {
+/// An own convolution's sizes: batch, channels in and out, input and output extents, and the
+/// top and left pads.
+struct ConvExtents {
   int64_t n, c, k, h, w, oh, ow, pt, pl;
+};
+ConvExtents convExtents(const KernelInit& k);
+
+/// What a Winograd kernel tiles: the extents and the 2x2 output tiles per image (th x tw).
+struct WinogradTiles : ConvExtents {
   int64_t th, tw, tiles;
 };
 WinogradTiles winogradTiles(const KernelInit& k);

@@ -36,8 +36,8 @@ constexpr int64_t kMaxOutput = 7 * 7;
 constexpr int64_t kChunkFloats = (256 << 10) / 4;  // A's part per chunk of the sum (L2)
 constexpr int64_t kSlice = 32;  // column blocks of B per call of the product (16 KiB: L1)
 
-struct Geometry {
-  int64_t n, c, k, h, w, oh, ow, kh, kw, sh, sw, pt, pl, dh, dw;
+struct Geometry : ConvExtents {
+  int64_t kh, kw, sh, sw, dh, dw;
   int64_t p;         // output positions
   int64_t kb_total;  // A's column blocks of 8: taps * C / 8
   int64_t kb_chunk;  // of those, per chunk of the sum
@@ -89,23 +89,14 @@ class GemmConvAvx2 : public Kernel {
     const TensorRef &x = k.inputs[0], &w = k.inputs[1], &y = k.outputs[0];
     const auto strides = n.attrs.getInts("strides", {1, 1});
     const auto dil = n.attrs.getInts("dilations", {1, 1});
-    const auto pads = n.attrs.getInts("pads", {0, 0, 0, 0});
     Geometry& g = g_;
-    g.n = x.shape()[0];
-    g.c = x.shape()[1];
-    g.h = x.shape()[2];
-    g.w = x.shape()[3];
-    g.k = y.shape()[1];
-    g.oh = y.shape()[2];
-    g.ow = y.shape()[3];
+    static_cast<ConvExtents&>(g) = convExtents(k);
     g.kh = w.shape()[2];
     g.kw = w.shape()[3];
     g.sh = strides[0];
     g.sw = strides[1];
     g.dh = dil[0];
     g.dw = dil[1];
-    g.pt = pads[0];
-    g.pl = pads[1];
     g.p = g.oh * g.ow;
     g.kb_total = g.kh * g.kw * g.c / 8;
     const int64_t rows = (g.p + 5) / 6 * 6;
