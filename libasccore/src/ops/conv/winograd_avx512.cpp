@@ -243,15 +243,16 @@ class WinogradAvx512 : public Kernel {
     Shape& s = s_;
     static_cast<WinogradTiles&>(s) = winogradTiles(k);
     // Tiles per block: each thread's share of the tiles in one block where V and M (16 x (C +
-    // kChunk) x tiles floats) fit in about 256 KiB, so that each slice of U, once loaded, serves
-    // all of them: on ResNet's 14x14 convolutions (49 tiles, 256 channels) a block per thread.
+    // kc) x tiles floats, kc the channels of a chunk) fit in about 256 KiB, so that each slice of
+    // U, once loaded, serves all of them: on ResNet's 14x14 convolutions (49 tiles, 256 channels) a
+    // block per thread.
     threads_ = std::max(1, k.threads);
-    const int64_t share = (s.n * s.tiles + threads_ - 1) / threads_;
-    s.tb = std::max<int64_t>(1, std::min(share, 4096 / (s.c + kChunk)));
-    s.scratch = (kXi * s.c * s.tb + kXi * kChunk * s.tb + 15) / 16 * 16;
+    const int64_t share = (s.n * s.tiles + threads_ - 1) / threads_, kc = std::min(kChunk, s.k);
+    s.tb = std::max<int64_t>(1, std::min(share, 4096 / (s.c + kc)));
+    s.scratch = (kXi * s.c * s.tb + kXi * kc * s.tb + 15) / 16 * 16;
     // One buffer for the transformed weights and each thread's V and M: the scratchpad the
     // session's primitives share (kernels run one at a time).
-    u_floats_ = kXi * s.c * std::min(kChunk, s.k);
+    u_floats_ = kXi * s.c * kc;
     const int64_t floats = u_floats_ + s.scratch * threads_;
     buffer_ = cpu::sharedScratchpad(
         dnnl::memory::desc({floats}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a),

@@ -48,8 +48,6 @@ bool constantInput(const KernelInit& k, size_t i) {
          k.inputs[i].value->isConstant();
 }
 
-bool present(const std::vector<TensorRef>& t, size_t i) { return i < t.size() && t[i].data; }
-
 class FusedRnnKernel : public Kernel {
  public:
   explicit FusedRnnKernel(KernelEnv& env) : env_(env) {}
@@ -73,7 +71,7 @@ class FusedRnnKernel : public Kernel {
 
     const float* W = k.inputs[1].f32();
     const float* R = k.inputs[2].f32();
-    const float* B = present(k.inputs, 3) ? k.inputs[3].f32() : nullptr;
+    const float* B = hasTensor(k.inputs, 3) ? k.inputs[3].f32() : nullptr;
     wl_.assign(static_cast<size_t>(D * I * G * H), 0.f);
     wi_.assign(static_cast<size_t>(D * H * G * H), 0.f);
     bias_.assign(static_cast<size_t>(D * BG * H), 0.f);
@@ -102,7 +100,7 @@ class FusedRnnKernel : public Kernel {
     const memory::desc wi_any({1, D, H, G, H}, dt::f32, tag::any);
     const memory::desc bias_md({1, D, BG, H}, dt::f32, tag::ldgo);
     const memory::desc dst_layer({T_, N_, D * H}, dt::f32, tag::tnc);
-    const bool h0 = present(k.inputs, 5), c0 = lstm && present(k.inputs, 6);
+    const bool h0 = hasTensor(k.inputs, 5), c0 = lstm && hasTensor(k.inputs, 6);
     const auto direction = dir == "bidirectional" ? dnnl::rnn_direction::bidirectional_concat
                            : dir == "reverse"     ? dnnl::rnn_direction::unidirectional_right2left
                                                   : dnnl::rnn_direction::unidirectional_left2right;
@@ -145,20 +143,20 @@ class FusedRnnKernel : public Kernel {
       if (h0) args_[DNNL_ARG_SRC_ITER] = memory(iter, env_.engine, k.inputs[5].data);
       if (c0) args_[DNNL_ARG_SRC_ITER_C] = memory(iter, env_.engine, k.inputs[6].data);
       // Y: one direction's [T, 1, N, H] is dst_layer itself; two are copied from [T, N, 2H].
-      if (D == 1 && present(k.outputs, 0)) {
+      if (D == 1 && hasTensor(k.outputs, 0)) {
         args_[DNNL_ARG_DST_LAYER] = memory(dst_layer, env_.engine, k.outputs[0].data);
       } else {
         args_[DNNL_ARG_DST_LAYER] = memory(dst_layer, env_.engine);
-        if (present(k.outputs, 0)) {
+        if (hasTensor(k.outputs, 0)) {
           y_ = static_cast<float*>(k.outputs[0].data);
           concat_ = args_[DNNL_ARG_DST_LAYER];
         }
       }
-      args_[DNNL_ARG_DST_ITER] = present(k.outputs, 1)
+      args_[DNNL_ARG_DST_ITER] = hasTensor(k.outputs, 1)
                                      ? memory(iter, env_.engine, k.outputs[1].data)
                                      : memory(iter, env_.engine);
       if (lstm)
-        args_[DNNL_ARG_DST_ITER_C] = present(k.outputs, 2)
+        args_[DNNL_ARG_DST_ITER_C] = hasTensor(k.outputs, 2)
                                          ? memory(iter, env_.engine, k.outputs[2].data)
                                          : memory(iter, env_.engine);
     } catch (const dnnl::error& e) {
@@ -208,8 +206,8 @@ bool fusedRnnSemantics(const KernelInit& k) {
   for (const auto& t : k.outputs)
     if (t.data && t.dtype() != ir::DType::F32) return false;
   if (!constantInput(k, 1) || !constantInput(k, 2)) return false;
-  if (present(k.inputs, 3) && !constantInput(k, 3)) return false;
-  return !present(k.inputs, 4) && !present(k.inputs, 7);  // sequence_lens, peepholes
+  if (hasTensor(k.inputs, 3) && !constantInput(k, 3)) return false;
+  return !hasTensor(k.inputs, 4) && !hasTensor(k.inputs, 7);  // sequence_lens, peepholes
 }
 
 std::unique_ptr<Kernel> tryFusedRnnKernel(const KernelInit& k) {

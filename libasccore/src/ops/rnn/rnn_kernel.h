@@ -9,6 +9,10 @@ Result<std::unique_ptr<Kernel>> createRnnKernel(const KernelInit& k);
 /// LSTM or GRU as one oneDNN primitive when the node's semantics allow it (rnn_fused.cpp), else
 /// nullptr.
 std::unique_ptr<Kernel> tryFusedRnnKernel(const KernelInit& k);
+/// Whether tensor i of `t` (a kernel's inputs or outputs) is there: optional ones may be absent.
+inline bool hasTensor(const std::vector<TensorRef>& t, size_t i) {
+  return i < t.size() && t[i].data;
+}
 /// Whether an LSTM or GRU node's semantics are what the fused kernels compute: layout 0, the
 /// default activations, no clip, no input_forget, no sequence_lens, no peepholes, fp32, and
 /// constant W, R and B.

@@ -208,8 +208,6 @@ ASC_AVX2 void step(const float* gx_t, const float* r, const float* rbh, const fl
   }
 }
 
-bool present(const std::vector<TensorRef>& t, size_t i) { return i < t.size() && t[i].data; }
-
 class OwnRnn : public Kernel {
  public:
   explicit OwnRnn(const KernelInit& k) {
@@ -228,7 +226,7 @@ class OwnRnn : public Kernel {
     const int64_t H = d_.H, I = d_.I, C = d_.cols(), D = d_.D, G = d_.G, P = d_.width();
     const float* W = k.inputs[1].f32();
     const float* R = k.inputs[2].f32();
-    const float* B = present(k.inputs, 3) ? k.inputs[3].f32() : nullptr;
+    const float* B = hasTensor(k.inputs, 3) ? k.inputs[3].f32() : nullptr;
     w_.assign(static_cast<size_t>(D * I * C), 0.f);
     r_.assign(static_cast<size_t>(D * H * C), 0.f);
     b_.assign(static_cast<size_t>(D * C), 0.f);
@@ -252,12 +250,11 @@ class OwnRnn : public Kernel {
     c_.assign(static_cast<size_t>(D * d_.N * H), 0.f);
     done_ = std::vector<std::atomic<int64_t>>(static_cast<size_t>(D * d_.T));
     x_ = k.inputs[0].f32();
-    if (present(k.inputs, 5)) h0_ = k.inputs[5].f32();
-    if (lstm_ && present(k.inputs, 6)) c0_ = k.inputs[6].f32();
-    if (k.outputs.size() > 0 && k.outputs[0].data) y_ = static_cast<float*>(k.outputs[0].data);
-    if (k.outputs.size() > 1 && k.outputs[1].data) yh_ = static_cast<float*>(k.outputs[1].data);
-    if (lstm_ && k.outputs.size() > 2 && k.outputs[2].data)
-      yc_ = static_cast<float*>(k.outputs[2].data);
+    if (hasTensor(k.inputs, 5)) h0_ = k.inputs[5].f32();
+    if (lstm_ && hasTensor(k.inputs, 6)) c0_ = k.inputs[6].f32();
+    if (hasTensor(k.outputs, 0)) y_ = static_cast<float*>(k.outputs[0].data);
+    if (hasTensor(k.outputs, 1)) yh_ = static_cast<float*>(k.outputs[1].data);
+    if (lstm_ && hasTensor(k.outputs, 2)) yc_ = static_cast<float*>(k.outputs[2].data);
   }
 
   void run() override {
@@ -286,7 +283,8 @@ class OwnRnn : public Kernel {
                                                   d, r0, r1, gx_.data() + dd * rows * C);
       }
     });
-    const int threads = static_cast<int>(std::min<int64_t>(threads_, d.D == 2 ? 2 : blocks));
+    const int64_t units = (blocks + 1) / 2;  // of a step's work, claimed by the threads (recur)
+    const int threads = static_cast<int>(std::min<int64_t>(threads_, d.D == 2 ? 2 : units));
     for (int64_t dd = 0; dd < d.D; ++dd) {
       next_[static_cast<size_t>(dd)].store(0, std::memory_order_relaxed);
       for (int64_t s = 0; s < d.T; ++s) done_[static_cast<size_t>(dd * d.T + s)].store(0);
