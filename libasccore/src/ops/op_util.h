@@ -8,6 +8,7 @@
 
 #include "asc/ir/graph.h"
 #include "asc/ops/op_def.h"
+#include "ops/op_defs.h"
 
 namespace asc::ops {
 

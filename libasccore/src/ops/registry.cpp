@@ -8,12 +8,9 @@
 #include <unordered_set>
 
 #include "asc/support/log.h"
+#include "ops/op_defs.h"
 
 namespace asc::ops {
-
-#define ASC_OP(name) const OpDef& def##name();
-#include "ops.def"
-#undef ASC_OP
 
 const char* engineName(Engine e) { return e == Engine::AiCore ? "AI_CORE" : "AI_CPU"; }
 

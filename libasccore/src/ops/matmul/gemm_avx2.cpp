@@ -1,20 +1,26 @@
 // gemm_avx2.cpp: C = A . B (+ bias, Relu) with constant weights B on AVX2 + FMA, the 6 x 16
 // register-blocked product of avx2_product.h over A's plain rows.
 //
-// B is packed in panels of 16 columns, [n/16][k][16] (described to oneDNN as a blocked layout
-// of B's own dims, so atc stores it packed and another CPU unpacks it to the plain bytes). Each
+// B is packed in panels of 16 columns, [ceil(n/16)][k][16], the last one zero-padded (described
+// to oneDNN as a blocked layout of B's own dims, so atc stores it packed and another CPU unpacks
+// it to the plain bytes). The padded panel's product goes to a side buffer whose valid columns
+// are then copied, so C's rows are never written past n. Each
 // thread owns a run of panels; the sum runs in slices of 256 (a panel's slice, 16 KiB, stays in
 // L1 across all of A's row groups, whose slice stays in L2), accumulating into C.
 //
 // Why it exists: oneDNN 2.6's gemm-based matmul (its only fp32 matmul on AVX2) reached 114
 // GFLOP/s, 60 % of the FMA peak, on the benchmark transformer's 128 x 256 x 1024 products on 2
-// Zen 3 cores.
+// Zen 3 cores. With AVX-512, oneDNN's brgemm matmul serves, except for products of a few rows
+// (a classifier's last layer): those are bound by reading B, and this kernel reads it as fast
+// without the primitive's heap, JIT code and code pages (ResNet-50's FC at batch 1: 0.58 MB of
+// heap).
 #include "ops/matmul/gemm_avx2.h"
 
 #include <immintrin.h>
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "cpu/features.h"
 #include "cpu/parallel.h"
@@ -27,6 +33,9 @@ namespace {
 using dnnl::memory;
 
 constexpr int64_t kSlice = 256;  // of the sum per call of the product: a panel's 16 KiB
+constexpr int64_t kFewRows = 4;  // a product of at most this many rows is served on any ISA
+
+int64_t panelsOf(int64_t n) { return (n + 15) / 16; }
 
 // B's panels, [n/16][k][16], as a blocked layout of B's dims ([k, n], or [n, k] transposed).
 memory::desc panels(const GemmAvx2Shape& s) {
@@ -36,7 +45,8 @@ memory::desc panels(const GemmAvx2Shape& s) {
   d.format_kind = dnnl_blocked;
   const int kd = s.b_transposed ? 1 : 0, nd = 1 - kd;
   d.dims[kd] = d.padded_dims[kd] = s.k;
-  d.dims[nd] = d.padded_dims[nd] = s.n;
+  d.dims[nd] = s.n;
+  d.padded_dims[nd] = panelsOf(s.n) * 16;
   d.format_desc.blocking.strides[kd] = 16;
   d.format_desc.blocking.strides[nd] = s.k * 16;
   d.format_desc.blocking.inner_nblks = 1;
@@ -45,17 +55,24 @@ memory::desc panels(const GemmAvx2Shape& s) {
   return memory::desc(d);
 }
 
-// c's columns [16 j0, 16 j1) of every row += bias, then Relu.
+// c's columns [16 j0, min(16 j1, n)) of every row += bias, then Relu.
 __attribute__((target("avx2,fma"))) void finish(float* c, const GemmAvx2Shape& s, int64_t j0,
                                                 int64_t j1) {
   const __m256 zero = _mm256_setzero_ps();
-  for (int64_t r = 0; r < s.m; ++r)
-    for (int64_t j = j0 * 16; j < j1 * 16; j += 8) {
-      __m256 v = _mm256_loadu_ps(c + r * s.n + j);
+  const int64_t end = std::min(j1 * 16, s.n), vec_end = j0 * 16 + (end - j0 * 16) / 8 * 8;
+  for (int64_t r = 0; r < s.m; ++r) {
+    float* row = c + r * s.n;
+    for (int64_t j = j0 * 16; j < vec_end; j += 8) {
+      __m256 v = _mm256_loadu_ps(row + j);
       if (s.bias) v = _mm256_add_ps(v, _mm256_loadu_ps(s.bias + j));
       if (s.relu) v = _mm256_max_ps(v, zero);
-      _mm256_storeu_ps(c + r * s.n + j, v);
+      _mm256_storeu_ps(row + j, v);
     }
+    for (int64_t j = vec_end; j < end; ++j) {
+      float v = row[j] + (s.bias ? s.bias[j] : 0.f);
+      row[j] = s.relu ? std::max(v, 0.f) : v;
+    }
+  }
 }
 
 class GemmAvx2 : public Kernel {
@@ -65,6 +82,7 @@ class GemmAvx2 : public Kernel {
     a_ = k.inputs[0].f32();
     c_ = static_cast<float*>(k.outputs[0].data);
     threads_ = std::max(1, k.threads);
+    if (s.n % 16) tail_.assign(static_cast<size_t>(s.m) * 16, 0.f);
     try {
       b_plain_ = s.b_transposed
                      ? memory::desc({s.n, s.k}, memory::data_type::f32, memory::format_tag::ab)
@@ -79,7 +97,7 @@ class GemmAvx2 : public Kernel {
   void run() override {
     const GemmAvx2Shape& s = s_;
     const float* b = static_cast<const float*>(b_.get_data_handle());
-    const int64_t panels = s.n / 16;
+    const int64_t panels = panelsOf(s.n), full = s.n / 16;
     const bool epilogue = s.bias || s.relu;
 #pragma omp parallel num_threads(threads_)
     {
@@ -89,11 +107,17 @@ class GemmAvx2 : public Kernel {
         const int64_t kn = std::min(kSlice, s.k - ks);
         for (int64_t j = j0; j < j1; ++j) {
           const float* bj = b + (j * s.k + ks) * 16;
+          // The padded panel sums into the side buffer, 16 wide.
+          float* cj = j < full ? c_ + j * 16 : tail_.data();
+          const int64_t ldc = j < full ? s.n : 16;
           for (int64_t r = 0; r < s.m; r += 6)
-            avx2::productRowsFor(std::min<int64_t>(6, s.m - r), ks > 0)(
-                a_ + r * s.k + ks, s.k, kn, bj, c_ + r * s.n + j * 16, s.n);
+            avx2::productRowsFor(std::min<int64_t>(6, s.m - r), ks > 0)(a_ + r * s.k + ks, s.k, kn,
+                                                                        bj, cj + r * ldc, ldc);
         }
       }
+      if (j1 > full)
+        for (int64_t r = 0; r < s.m; ++r)
+          std::copy_n(tail_.data() + r * 16, s.n - full * 16, c_ + r * s.n + full * 16);
       if (epilogue) finish(c_, s, j0, j1);
     }
   }
@@ -109,6 +133,7 @@ class GemmAvx2 : public Kernel {
   int threads_ = 1;
   const float* a_ = nullptr;
   float* c_ = nullptr;
+  std::vector<float> tail_;  // [m][16]: the padded panel's sums
   memory::desc b_plain_;
   memory b_;
 };
@@ -117,10 +142,10 @@ class GemmAvx2 : public Kernel {
 
 bool gemmAvx2Serves(const GemmAvx2Shape& s) {
   // Where oneDNN's kernels stop below AVX-512 (an AVX2 CPU, or ONEDNN_MAX_CPU_ISA=AVX2 on a
-  // newer one): above it oneDNN's brgemm matmul serves.
-  static const bool enabled = cpu::switchedOn("ASC_GEMM_AVX2") && cpu::hasAvx2Fma() &&
-                              dnnl::get_effective_cpu_isa() < dnnl::cpu_isa::avx512_core;
-  return enabled && s.m > 0 && s.k > 0 && s.n > 0 && s.n % 16 == 0;
+  // newer one): above it oneDNN's brgemm matmul serves all but products of a few rows.
+  static const bool enabled = cpu::switchedOn("ASC_GEMM_AVX2") && cpu::hasAvx2Fma();
+  static const bool below_avx512 = dnnl::get_effective_cpu_isa() < dnnl::cpu_isa::avx512_core;
+  return enabled && s.m > 0 && s.k > 0 && s.n > 0 && (below_avx512 || s.m <= kFewRows);
 }
 
 Result<std::unique_ptr<Kernel>> createGemmAvx2(const KernelInit& k, const GemmAvx2Shape& s) {

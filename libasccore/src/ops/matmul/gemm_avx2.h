@@ -17,8 +17,8 @@ struct GemmAvx2Shape {
   bool relu = false;
 };
 
-/// Whether the kernel serves such a product on this CPU: AVX2 and FMA without AVX-512 (where
-/// oneDNN's brgemm matmul serves), n a multiple of 16, ASC_GEMM_AVX2 not 0.
+/// Whether the kernel serves such a product on this CPU: AVX2 and FMA, ASC_GEMM_AVX2 not 0, and
+/// either no AVX-512 (where oneDNN's brgemm matmul serves) or at most 4 rows.
 bool gemmAvx2Serves(const GemmAvx2Shape& s);
 
 /// The kernel over the node's A (input 0), B (input 1) and C (output 0).
