@@ -44,7 +44,9 @@ Result<std::unique_ptr<Session>> Session::load(const std::string& om_path,
   const om::Verify verify =
       opts.verify == om::Verify::Skip ? om::Verify::Skip : om::Verify::Background;
   ASC_TRY(om::OmModel m, om::loadOm(om_path, verify));
-  std::shared_ptr<om::PendingCheck> pending = std::move(m.pending);
+  // A copy: the build sees that the weights are being read by the check (so it does not fault
+  // their pages in a second time), and the check outlives the build's OmModel.
+  std::shared_ptr<om::PendingCheck> pending = m.pending;
   Result<std::unique_ptr<Session>> s = build(om_path, std::move(m), opts);
   if (pending) ASC_RETURN_IF_ERROR(pending->finish());
   return s;

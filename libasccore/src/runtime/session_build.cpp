@@ -503,6 +503,7 @@ Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionO
   impl->graph = std::move(graph);
   if (plan) {  // value pointers stay valid: the graph owns its values through unique_ptrs
     impl->om_offsets = std::move(plan->activation_offsets);
+    impl->weights_being_checked = plan->pending != nullptr;
   }
   impl->threads = resolveThreads(opts.threads, graphFlops(impl->graph));
   {

@@ -133,6 +133,9 @@ class Session::Impl {
   int need(const ir::Value* v, Layout layout, ir::DType type, int use);
 
   Session::PackedWeights packed;
+  // The OM's weights are being hashed on a helper thread (Verify::Background), which reads
+  // every page of them before the load returns: usePacked leaves their page tables to it.
+  bool weights_being_checked = false;
   std::unordered_map<const ir::Value*, size_t> last_consumer;
   // The OM's activation plan (empty for a graph built in memory).
   std::unordered_map<const ir::Value*, uint64_t> om_offsets;

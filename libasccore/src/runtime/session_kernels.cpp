@@ -167,7 +167,10 @@ void Session::Impl::usePacked(const Step& s) {
     // Page tables now (the pages are the page cache's, the very ones the run reads; nothing
     // is copied). In a virtual machine that shadows page tables, the first read still costs
     // a fault per page: reading them on a second thread here took longer than the load.
-    if (used) prefaultForReading(v->packed->data(), v->packed->size());
+    // Not while the check reads them on its thread: it maps every page of the weights before
+    // the load returns, and doing it here too took the build's core for as long again (the
+    // check's share of ResNet-50's load, AVX2: 0.29 -> see docs/benchmarks-avx2.md).
+    if (used && !weights_being_checked) prefaultForReading(v->packed->data(), v->packed->size());
   }
 }
 
