@@ -7,8 +7,9 @@
 #           ─► compiler (asc::compile(): the whole order of work)
 #           ─► debug (precision debugging: compile-and-run searches over the compiler)
 #   support, soc ─► ascendc (the Ascend C CPU layer; ir only because soc.h includes it)
-#   ops, ascendc ─► ophost (Ascend C operator projects as plugins: CANN's host API on OpDefs)
-#   support, soc ─► opgen (the project generator behind `opgen gen`)
+#   support, soc ─► opgen (the project generator behind `opgen gen`; the aclnn sources)
+#   ops, ascendc, opgen ─► ophost (Ascend C operator projects as plugins: CANN's host API on
+#           OpDefs; the direct calls behind the aclnn API)
 #
 # Two guards use this table:
 # - asc_check_layers(ROOT), run at configure time (and by `cmake -DASC_ROOT=DIR -P` this file),
@@ -32,8 +33,8 @@ set(ASC_LAYERS
   "compiler:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime"
   "debug:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime,compiler"
   "ascendc:support,ir,soc"
-  "ophost:support,ir,soc,ops,ascendc"
-  "opgen:support,ir,soc")
+  "opgen:support,ir,soc"
+  "ophost:support,ir,soc,ops,ascendc,opgen")
 
 # ASC_MODULES: every module, in layer order; ASC_DEPS_<module>: what it may include.
 set(ASC_MODULES)

@@ -348,6 +348,7 @@ Status generate(const GenOptions& o, GenReport* report, int* exit_code) {
     add("CMakeLists.txt", cmakeLists());
     add("CMakePresets.json", cmakePresets(info));
     add("cmake/func.cmake", funcCmake());
+    add("cmake/makeself.cmake", makeselfCmake());
     add("op_kernel/CMakeLists.txt", kernelCmakeHeader() + kernel_lines);
     add("testcases/CMakeLists.txt", testcasesCmake());
     add("testcases/ut/CMakeLists.txt", utCmakeHeader() + ut_lines);

@@ -26,6 +26,7 @@ std::string buildSh();
 std::string cmakeLists();
 std::string cmakePresets(const ProjectInfo& p);
 std::string funcCmake();
+std::string makeselfCmake();
 std::string kernelCmakeHeader();
 std::string kernelCmakeLine(const OpDesc& op);
 std::string testcasesCmake();

@@ -149,6 +149,66 @@ class HostOpKernel : public ops::Kernel {
   std::vector<uint8_t*> args_;
 };
 
+Result<Launch> planLaunch(const HostOp& op, const LaunchQuery& q) {
+  const ::ops::OpDef& d = *op.def;
+  // The kernel whose column matches the buffers' dtypes; else, where allowed, one that differs
+  // in float types only (the tensors are converted around it).
+  const Entry* pick = nullptr;
+  for (int pass = 0; pass < (q.convert_floats ? 2 : 1) && !pick; ++pass)
+    for (const Entry& e : op.entries) {
+      bool ok = e.dtypes.size() == q.dtypes.size();
+      for (size_t i = 0; ok && i < q.dtypes.size(); ++i)
+        ok = q.dtypes[i] == ge::DT_UNDEFINED || e.dtypes[i] == q.dtypes[i] ||
+             (pass == 1 && isFloat(e.dtypes[i]) && isFloat(q.dtypes[i]));
+      if (ok) {
+        pick = &e;
+        break;
+      }
+    }
+  if (!pick) {
+    std::string built;
+    for (const Entry& e : op.entries) built += " " + columnText(e.dtypes);
+    return Status::error(ErrorCode::UnsupportedOp,
+                         "{} ({}): no kernel of the custom operator takes the dtypes {}; the "
+                         "plugin has kernels for{}",
+                         q.where, d.type(), columnText(q.dtypes), built.empty() ? " none" : built);
+  }
+
+  // Tiling, on the kernel's own dtypes.
+  if (!d.aicore().tiling())
+    return Status::error(ErrorCode::UnsupportedOp,
+                         "custom operator {} has no tiling function (AICore().SetTiling)",
+                         d.type());
+  gert::TilingContext tc;
+  tc.node_name_ = q.node_name;
+  tc.node_type_ = d.type();
+  tc.attrs_ = q.attrs;
+  if (!q.soc.empty()) tc.platform_info_ = fe::PlatFormInfos(q.soc.c_str());
+  const size_t nin = d.inputs().size();
+  for (size_t i = 0; i < q.shapes.size(); ++i) {
+    auto& shapes = i < nin ? tc.inputs_ : tc.outputs_;
+    auto& descs = i < nin ? tc.input_descs_ : tc.output_descs_;
+    shapes.emplace_back(q.shapes[i]);
+    descs.emplace_back(static_cast<ge::DataType>(pick->dtypes[i]), ge::FORMAT_ND);
+  }
+  if (d.aicore().tiling()(&tc) != ge::GRAPH_SUCCESS)
+    return Status::error(ErrorCode::InvalidParam, "{} ({}): the operator's tiling function failed",
+                         q.where, d.type());
+  Launch l;
+  l.entry = pick;
+  l.blocks = tc.GetBlockDim();
+  if (l.blocks < 1 || l.blocks > 65535)
+    return Status::error(ErrorCode::InvalidParam,
+                         "{} ({}): the tiling function set block dim {}; it must be 1 to 65535",
+                         q.where, d.type(), l.blocks);
+  l.tiling_key = tc.GetTilingKey();
+  gert::TilingData* raw = tc.GetRawTilingData();
+  l.tiling.assign(static_cast<const uint8_t*>(raw->GetData()),
+                  static_cast<const uint8_t*>(raw->GetData()) + raw->GetCapacity());
+  for (size_t w : tc.workspaceSizes()) l.workspace += w;
+  return l;
+}
+
 Result<std::unique_ptr<ops::Kernel>> makeHostKernel(const ops::KernelInit& k) {
   const ir::Node& n = k.node;
   const HostOp* op = findOp(n.op_type);
@@ -157,70 +217,23 @@ Result<std::unique_ptr<ops::Kernel>> makeHostKernel(const ops::KernelInit& k) {
                          "node '{}': the custom operator {}'s plugin is "
                          "not loaded",
                          n.name, n.op_type);
-  const ::ops::OpDef& d = *op->def;
-  // The kernel whose column matches the buffers' dtypes; else one that differs in float types
-  // only (the tensors are converted around it).
-  std::vector<int> have;
-  for (auto* list : {&k.inputs, &k.outputs})
-    for (const auto& t : *list) have.push_back(t.data ? toGe(t.dtype()) : ge::DT_UNDEFINED);
-  const Entry* pick = nullptr;
-  for (int pass = 0; pass < 2 && !pick; ++pass)
-    for (const Entry& e : op->entries) {
-      bool ok = e.dtypes.size() == have.size();
-      for (size_t i = 0; ok && i < have.size(); ++i)
-        ok = have[i] == ge::DT_UNDEFINED || e.dtypes[i] == have[i] ||
-             (pass == 1 && isFloat(e.dtypes[i]) && isFloat(have[i]));
-      if (ok) {
-        pick = &e;
-        break;
-      }
-    }
-  if (!pick) {
-    std::string built;
-    for (const Entry& e : op->entries) built += " " + columnText(e.dtypes);
-    return Status::error(ErrorCode::UnsupportedOp,
-                         "node '{}' ({}): no kernel of the custom operator takes the dtypes {}; "
-                         "the plugin has kernels for{}",
-                         n.name, n.op_type, columnText(have), built.empty() ? " none" : built);
-  }
-
-  // Tiling, on the kernel's own dtypes.
-  if (!d.aicore().tiling())
-    return Status::error(ErrorCode::UnsupportedOp,
-                         "custom operator {} has no tiling function (AICore().SetTiling)",
-                         n.op_type);
-  gert::TilingContext tc;
-  fillNames(n, &tc);
-  ASC_RETURN_IF_ERROR(fillAttrs(d, n, &tc.attrs_));
+  LaunchQuery q;
+  q.where = fmt::format("node '{}'", n.name);
+  q.node_name = n.name;
+  q.convert_floats = true;
+  ASC_RETURN_IF_ERROR(fillAttrs(*op->def, n, &q.attrs));
   size_t idx = 0;
-  for (auto* list : {&k.inputs, &k.outputs}) {
+  for (auto* list : {&k.inputs, &k.outputs})
     for (const auto& t : *list) {
+      q.dtypes.push_back(t.data ? toGe(t.dtype()) : ge::DT_UNDEFINED);
       gert::Shape s;
       if (t.value)
         ASC_RETURN_IF_ERROR(
             shapeOf(t.shape(), &s, fmt::format("node '{}' tensor {}", n.name, idx)));
-      auto& shapes = list == &k.inputs ? tc.inputs_ : tc.outputs_;
-      auto& descs = list == &k.inputs ? tc.input_descs_ : tc.output_descs_;
-      shapes.emplace_back(s);
-      descs.emplace_back(static_cast<ge::DataType>(pick->dtypes[idx]), ge::FORMAT_ND);
+      q.shapes.push_back(s);
       ++idx;
     }
-  }
-  if (d.aicore().tiling()(&tc) != ge::GRAPH_SUCCESS)
-    return Status::error(ErrorCode::InvalidParam,
-                         "node '{}' ({}): the operator's tiling function failed", n.name,
-                         n.op_type);
-  const uint32_t blocks = tc.GetBlockDim();
-  if (blocks < 1 || blocks > 65535)
-    return Status::error(ErrorCode::InvalidParam,
-                         "node '{}' ({}): the tiling function set block dim {}; it must be 1 to "
-                         "65535",
-                         n.name, n.op_type, blocks);
-  gert::TilingData* raw = tc.GetRawTilingData();
-  std::vector<uint8_t> tiling(static_cast<const uint8_t*>(raw->GetData()),
-                              static_cast<const uint8_t*>(raw->GetData()) + raw->GetCapacity());
-  size_t workspace = 0;
-  for (size_t w : tc.workspaceSizes()) workspace += w;
+  ASC_TRY(Launch l, planLaunch(*op, q));
 
   std::vector<Arg> ins, outs;
   idx = 0;
@@ -229,14 +242,14 @@ Result<std::unique_ptr<ops::Kernel>> makeHostKernel(const ops::KernelInit& k) {
       Arg a;
       a.data = t.data;
       a.have = t.dtype();
-      a.want = t.data ? toIr(pick->dtypes[idx]) : a.have;
+      a.want = t.data ? toIr(l.entry->dtypes[idx]) : a.have;
       a.numel = t.value ? t.numel() : 0;
       (list == &k.inputs ? ins : outs).push_back(std::move(a));
       ++idx;
     }
   }
   return std::unique_ptr<ops::Kernel>(
-      new HostOpKernel(*pick, n.name, blocks, tc.GetTilingKey(), std::move(tiling), workspace,
+      new HostOpKernel(*l.entry, n.name, l.blocks, l.tiling_key, std::move(l.tiling), l.workspace,
                        std::move(ins), std::move(outs), k.threads > 1, k.check_unwritten));
 }
 

@@ -48,6 +48,26 @@ bool isFloat(int t);
 Status shapeOf(const ir::Shape& s, gert::Shape* out, const std::string& what);
 Status fillAttrs(const ::ops::OpDef& d, const ir::Node& n, gert::RuntimeAttrs* out);
 void fillNames(const ir::Node& n, gert::ExtendedKernelContext* c);
+/// What the tiling function is run on: the tensors (inputs, then outputs) and the attributes.
+struct LaunchQuery {
+  std::string where;        // "node 'x'" or "aclnnXGetWorkspaceSize", for messages
+  std::string node_name;    // TilingContext::GetNodeName
+  std::string soc;          // the chip (PlatformAscendC); empty: the default chip
+  std::vector<int> dtypes;  // ge::DataType of each tensor; DT_UNDEFINED for an absent one
+  std::vector<gert::Shape> shapes;
+  gert::RuntimeAttrs attrs;
+  bool convert_floats = false;  // may pick a kernel of another float type
+};
+/// The kernel picked for the dtypes and what the tiling function set for it.
+struct Launch {
+  const Entry* entry = nullptr;
+  uint32_t blocks = 1;
+  uint64_t tiling_key = 0;
+  std::vector<uint8_t> tiling;
+  size_t workspace = 0;  // the user workspaces' bytes, summed
+};
+/// Picks the kernel of the dtypes and runs the tiling function on the shapes and attributes.
+Result<Launch> planLaunch(const HostOp& op, const LaunchQuery& q);
 /// The kernel of a host operator's node: its tiling function, then its CPU-twin kernel.
 Result<std::unique_ptr<ops::Kernel>> makeHostKernel(const ops::KernelInit& k);
 

@@ -81,6 +81,11 @@ struct GenReport {
   std::string soc;                 // the --soc_version the project targets
 };
 
+/// Writes aclnn_<op>.h and aclnn_<op>.cpp into `dir` for each op (what op_build generates from a
+/// built op_host: the aclnn single-operator API, docs/ascendc.md). `written` gets the names.
+ASC_API Status writeAclnnSources(const std::vector<OpDesc>& ops, const std::string& dir,
+                                 std::vector<std::string>* written);
+
 /// Generates the project. On failure nothing of it is left behind (a new project's folder is
 /// removed; -m 1 writes after every check has passed).
 ASC_API Status generate(const GenOptions& opts, GenReport* report, int* exit_code);

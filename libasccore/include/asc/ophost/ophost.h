@@ -12,9 +12,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "asc/asc.h"
+#include "asc/opgen/opgen.h"
 #include "asc/ops/plugin.h"
 
 namespace asc::ophost {
@@ -31,6 +34,55 @@ ASC_API void addKernelEntry(const char* op_type, const char* kernel_name, std::v
 /// Registers everything this plugin added (prototypes, framework mappings, kernel entries).
 /// E10001 names the operator and what is missing or inconsistent.
 ASC_API void registerPending(asc::ops::PluginRegistrar& r);
+
+// --- direct calls (the aclnn API: acl/include/aclnn, docs/ascendc.md) --------------------------
+
+/// One tensor of a direct call, as the application describes it.
+struct CallTensor {
+  bool present = true;  // false: an optional input left out (nullptr)
+  void* data = nullptr;
+  int dtype = -1;  // ge::DataType
+  std::vector<int64_t> dims;
+};
+
+/// One attribute of a direct call, in the prototype's Attr() order: the member of the kind the
+/// prototype declares is read (floats as double, as aclnn passes them).
+struct CallAttr {
+  int64_t i = 0;
+  double f = 0;
+  bool b = false;
+  std::string s;
+  std::vector<int64_t> ints;
+  std::vector<float> floats;
+};
+
+/// A call of one operator whose tiling has run: what aclnn<Op>GetWorkspaceSize returns an
+/// executor for.
+class ASC_API PreparedCall {
+ public:
+  virtual ~PreparedCall() = default;
+  /// The workspace the kernel needs, in bytes (the tiling function's GetWorkspaceSizes, summed).
+  virtual uint64_t workspaceBytes() const = 0;
+  /// Runs the kernel on every block. `workspace` holds `bytes` bytes; fewer than
+  /// workspaceBytes() is refused. Messages do not name the call (the caller does).
+  virtual Status run(void* workspace, uint64_t bytes) = 0;
+};
+
+/// Prepares a call of the registered operator `op_type` (its plugin loaded): checks the tensors
+/// and attributes against its prototype, picks the kernel of exactly these dtypes and runs its
+/// tiling function for chip `soc` (empty: the default chip). `api` names the caller in messages.
+ASC_API Result<std::unique_ptr<PreparedCall>> prepareCall(const std::string& api,
+                                                          const std::string& op_type,
+                                                          const std::vector<CallTensor>& inputs,
+                                                          const std::vector<CallTensor>& outputs,
+                                                          const std::vector<CallAttr>& attrs,
+                                                          const std::string& soc);
+
+/// The prototypes the operator library `file` declares with OP_ADD, as op descriptions (names,
+/// parameter kinds, attribute types; no dtype columns), for op_build. Loads the library. Fails
+/// when it does not load, declares no operator, has an operator without a compiled kernel, or
+/// one with a DYNAMIC parameter.
+ASC_API Result<std::vector<opgen::OpDesc>> pluginOpDescs(const std::string& file);
 
 }  // namespace asc::ophost
 

@@ -1,0 +1,226 @@
+// direct_call.cpp: an Ascend C operator called directly, as the aclnn API calls it (no model):
+// prepareCall checks the application's tensors and attributes against the prototype, runs the
+// tiling function and keeps the launch; pluginOpDescs reads a built plugin's prototypes for
+// op_build, which writes the aclnn sources from them.
+#include <dlfcn.h>
+
+#include "asc/ascendc/launch.h"
+#include "asc/opgen/opgen.h"
+#include "ophost/ophost_detail.h"
+
+namespace asc::ophost {
+
+using namespace detail;
+
+namespace {
+
+class DirectCall : public PreparedCall {
+ public:
+  DirectCall(Launch l, std::vector<void*> data, std::string soc)
+      : launch_(std::move(l)), data_(std::move(data)), soc_(std::move(soc)) {}
+
+  uint64_t workspaceBytes() const override { return launch_.workspace; }
+
+  Status run(void* workspace, uint64_t bytes) override {
+    if (bytes < launch_.workspace)
+      return Status::error(ErrorCode::InvalidParam,
+                           "the workspace holds {} bytes; the operator's tiling asked for {} "
+                           "(pass the workspaceSize GetWorkspaceSize returned)",
+                           bytes, launch_.workspace);
+    if (launch_.workspace > 0 && !workspace)
+      return Status::error(ErrorCode::InvalidParam,
+                           "the workspace is a null pointer; the operator needs {} bytes",
+                           launch_.workspace);
+    std::vector<uint8_t*> args;
+    for (void* p : data_) args.push_back(static_cast<uint8_t*>(p));
+    args.push_back(static_cast<uint8_t*>(workspace));
+    args.push_back(launch_.tiling.data());
+    const KernelEntry fn = launch_.entry->fn;
+    uint8_t** a = args.data();
+    ascendc::LaunchOptions opt;
+    opt.soc = soc_;
+    opt.tiling_key = launch_.tiling_key;
+    return ascendc::launchKernel(
+        launch_.entry->kernel.c_str(), launch_.blocks, [fn, a] { fn(a); }, opt);
+  }
+
+ private:
+  Launch launch_;
+  std::vector<void*> data_;
+  std::string soc_;
+};
+
+gert::RuntimeAttrs::Value attrValue(const ::ops::OpAttrDef& def, const CallAttr& a) {
+  using V = gert::RuntimeAttrs::Value;
+  V v = def.defaultValue();
+  switch (v.kind) {
+    case V::Int:
+      v.i = a.i;
+      break;
+    case V::Float:
+      v.f = static_cast<float>(a.f);
+      break;
+    case V::Bool:
+      v.b = a.b;
+      break;
+    case V::Str:
+      v.s = a.s;
+      break;
+    case V::ListInt:
+      v.ints = a.ints;
+      break;
+    case V::ListFloat:
+      v.floats = a.floats;
+      break;
+  }
+  return v;
+}
+
+const char* attrType(const ::ops::OpAttrDef& a) {
+  using V = gert::RuntimeAttrs::Value;
+  switch (a.defaultValue().kind) {
+    case V::Int:
+      return "int";
+    case V::Float:
+      return "float";
+    case V::Bool:
+      return "bool";
+    case V::Str:
+      return "str";
+    case V::ListInt:
+      return "list_int";
+    case V::ListFloat:
+      return "list_float";
+  }
+  return "int";
+}
+
+}  // namespace
+
+Result<std::unique_ptr<PreparedCall>> prepareCall(const std::string& api,
+                                                  const std::string& op_type,
+                                                  const std::vector<CallTensor>& inputs,
+                                                  const std::vector<CallTensor>& outputs,
+                                                  const std::vector<CallAttr>& attrs,
+                                                  const std::string& soc) {
+  const HostOp* op = findOp(op_type);
+  if (!op)
+    return Status::error(ErrorCode::UnsupportedOp,
+                         "{}: the custom operator {} is not registered (its plugin, "
+                         "lib<vendor>_ops.so beside op_api/, did not load)",
+                         api, op_type);
+  const ::ops::OpDef& d = *op->def;
+  if (inputs.size() != d.inputs().size() || outputs.size() != d.outputs().size() ||
+      attrs.size() != d.attrs().size())
+    return Status::error(ErrorCode::InvalidParam,
+                         "{}: {} takes {} inputs, {} outputs and {} attributes; the call passed "
+                         "{}, {} and {} (regenerate the aclnn sources from this op_host)",
+                         api, op_type, d.inputs().size(), d.outputs().size(), d.attrs().size(),
+                         inputs.size(), outputs.size(), attrs.size());
+  LaunchQuery q;
+  q.where = api;
+  q.node_name = op_type;
+  q.soc = soc;
+  std::vector<void*> data;
+  for (const auto* list : {&inputs, &outputs}) {
+    const bool is_in = list == &inputs;
+    for (size_t i = 0; i < list->size(); ++i) {
+      const CallTensor& t = (*list)[i];
+      const ::ops::OpParamDef& p = is_in ? d.inputs()[i] : d.outputs()[i];
+      const std::string what = fmt::format("{} {} '{}'", is_in ? "input" : "output", i, p.name());
+      if (!t.present) {
+        if (!is_in || p.paramType() != ::ops::OPTIONAL)
+          return Status::error(ErrorCode::InvalidParam, "{}: {} is a null pointer; it is required",
+                               api, what);
+        q.dtypes.push_back(ge::DT_UNDEFINED);
+        q.shapes.emplace_back();
+        data.push_back(nullptr);
+        continue;
+      }
+      if (toIr(t.dtype) == ir::DType::Undefined)
+        return Status::error(ErrorCode::InvalidParam,
+                             "{}: {} has data type {}, which no Ascend C kernel takes", api, what,
+                             t.dtype);
+      if (t.dims.size() > gert::Shape::kMaxDimNum)
+        return Status::error(ErrorCode::InvalidParam, "{}: {} has rank {}; at most {}", api, what,
+                             t.dims.size(), gert::Shape::kMaxDimNum);
+      gert::Shape s;
+      int64_t numel = 1;
+      for (int64_t dim : t.dims) {
+        if (dim < 0)
+          return Status::error(ErrorCode::InvalidParam, "{}: {} has a negative dimension {}", api,
+                               what, dim);
+        s.AppendDim(dim);
+        numel *= dim;
+      }
+      if (!t.data && numel > 0)
+        return Status::error(ErrorCode::InvalidParam,
+                             "{}: {} has {} elements and no data (aclCreateTensor's tensorData "
+                             "is a null pointer)",
+                             api, what, numel);
+      q.dtypes.push_back(t.dtype);
+      q.shapes.push_back(s);
+      data.push_back(t.data);
+    }
+  }
+  for (size_t i = 0; i < attrs.size(); ++i)
+    q.attrs.values().push_back(attrValue(d.attrs()[i], attrs[i]));
+  ASC_TRY(Launch l, planLaunch(*op, q));
+  return std::unique_ptr<PreparedCall>(new DirectCall(std::move(l), std::move(data), soc));
+}
+
+Result<std::vector<opgen::OpDesc>> pluginOpDescs(const std::string& file) {
+  {
+    std::lock_guard<std::mutex> lock(state().mu);
+    state().pending_defs.clear();
+    state().pending_entries.clear();
+  }
+  // Loading runs the library's static initializers (OP_ADD, the kernel entries); it stays
+  // loaded, as the prototypes' functions live in it.
+  if (!dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+    const char* why = dlerror();
+    return Status::error(ErrorCode::InvalidParam, "{} could not be loaded: {}", file,
+                         why ? why : "unknown reason");
+  }
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (s.pending_defs.empty())
+    return Status::error(ErrorCode::InvalidParam,
+                         "{} declares no operator (no OP_ADD in its op_host sources)", file);
+  std::vector<opgen::OpDesc> out;
+  for (const auto& def : s.pending_defs) {
+    opgen::OpDesc o;
+    o.op = def->type();
+    o.snake = opgen::snakeCase(o.op);
+    bool has_kernel = false;
+    for (const Entry& e : s.pending_entries) has_kernel |= e.op_type == o.op;
+    if (!has_kernel)
+      return Status::error(ErrorCode::InvalidParam,
+                           "custom operator {} in {} has no compiled kernel (op_kernel/{}.cpp "
+                           "not built)",
+                           o.op, file, o.snake);
+    for (const auto* list : {&def->inputs(), &def->outputs()})
+      for (const auto& p : *list) {
+        if (p.paramType() == ::ops::DYNAMIC)
+          return Status::error(ErrorCode::NotImplemented,
+                               "custom operator {}: '{}' is a DYNAMIC parameter (a tensor "
+                               "list); asc-tools' aclnn API takes single tensors only",
+                               o.op, p.name());
+        opgen::ParamDesc pd;
+        pd.name = p.name();
+        pd.param_type = p.paramType() == ::ops::OPTIONAL ? "optional" : "required";
+        (list == &def->inputs() ? o.inputs : o.outputs).push_back(std::move(pd));
+      }
+    for (const auto& a : def->attrs()) {
+      opgen::AttrDesc ad;
+      ad.name = a.name();
+      ad.param_type = a.required() ? "required" : "optional";
+      ad.type = attrType(a);
+      o.attrs.push_back(std::move(ad));
+    }
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+}  // namespace asc::ophost

@@ -1,0 +1,105 @@
+# An Ascend C FrameworkLaunch project in the shape of the samples (tests/ascendc/framework_launch:
+# an msopgen JSON, op_host with TilingFunc and OpDef, op_kernel, install.sh running msopgen,
+# build.sh and the package, AclNNInvocation calling the operator's aclnn API) builds, installs
+# and runs unchanged against the installed prefix, and matches numpy, on one tile per block
+# (tiling key 1) and several (key 2), with a workspace and SyncAll. The package installs into
+# $ASCEND_OPP_PATH or --install-path. Wrong calls of the aclnn API fail, saying why.
+command -v /usr/bin/python3 >/dev/null && /usr/bin/python3 -c "import numpy" 2>/dev/null ||
+  skip "numpy (python3-numpy) is needed for the golden data"
+run cmake --install "$BIN/.." --prefix "$PWD/prefix"
+expect_exit 0
+expect_file prefix/bin/msopgen
+expect_file prefix/tools/opbuild/op_build
+expect_file prefix/runtime/include/aclnn/acl_meta.h
+expect_file prefix/x86_64-linux/devlib/libnnopbase.so
+cp -r "$ROOT/tests/ascendc/framework_launch" proj
+export PATH="/usr/bin:$PATH"
+san=""
+ldd "$(find prefix -name libasccore.so | head -1)" | grep -q libasan && san="-fsanitize=address,undefined"
+export CXXFLAGS="$san" LDFLAGS="$san"
+
+run env ASCEND_INSTALL_PATH="$PWD/prefix" bash proj/install.sh -v Ascend910B1
+expect_exit 0
+expect_stdout_contains "SUCCESS: vendor customize installed in $PWD/prefix/opp/vendors/customize"
+expect_file prefix/opp/vendors/customize/op_api/lib/libcust_opapi.so
+expect_file prefix/opp/vendors/customize/op_api/include/aclnn_reduce_sum_custom.h
+grep -qx "load_priority=customize" prefix/opp/vendors/config.ini || fail "config.ini does not list the vendor"
+grep -q "double scale" prefix/opp/vendors/customize/op_api/include/aclnn_reduce_sum_custom.h ||
+  fail "the aclnn header does not pass the float attribute as a double"
+
+run env ASCEND_INSTALL_PATH="$PWD/prefix" bash proj/AclNNInvocation/run.sh
+expect_exit 0
+[ "$(grep -c "test pass" "$STDOUT")" = 2 ] || fail "both lengths should pass"
+expect_stdout_contains "n = 1000, workspace"
+expect_stdout_contains "n = 100000, workspace"
+
+# The same package under --install-path: its set_env.bash points at it.
+run bash proj/CustomOp/build_out/custom_opp_*.run --install-path="$PWD/other"
+expect_exit 0
+expect_file other/vendors/customize/op_api/lib/libcust_opapi.so
+expect_file other/vendors/customize/bin/set_env.bash
+grep -q "LD_LIBRARY_PATH=$PWD/other/vendors/customize/op_api/lib" other/vendors/customize/bin/set_env.bash ||
+  fail "set_env.bash does not put the package's op_api/lib on LD_LIBRARY_PATH"
+# A damaged package is refused before anything is installed.
+head -c -100 proj/CustomOp/build_out/custom_opp_*.run > broken.run
+run bash broken.run --install-path="$PWD/third"
+expect_exit_nonzero
+expect_stderr_contains "[ops_custom] [ERROR] the package is damaged"
+expect_no_file third/vendors/customize
+
+# Calls the aclnn API gets wrong: each fails with a message, and the process goes on.
+cat > bad.cpp <<'CPP'
+#include <cstdio>
+#include <cstring>
+#include "acl/acl.h"
+#include "aclnn_reduce_sum_custom.h"
+static void report(const char* what, int ret) {
+  std::printf("%s: %d %s\n", what, ret, ret ? aclGetRecentErrMsg() : "");
+}
+int main() {
+  aclInit(nullptr);
+  aclrtSetDevice(0);
+  aclrtStream stream = nullptr;
+  aclrtCreateStream(&stream);
+  int64_t n = 64, one = 1, stride = 1, stride2 = 2;
+  void *x = nullptr, *y = nullptr, *ws = nullptr;
+  aclrtMalloc(&x, n * 4, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMalloc(&y, 4, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMemset(x, n * 4, 0, n * 4);
+  static float host[64];
+  uint64_t size = 0;
+  aclOpExecutor* ex = nullptr;
+  aclTensor* yt = aclCreateTensor(&one, 1, ACL_FLOAT, &stride, 0, ACL_FORMAT_ND, &one, 1, y);
+  aclTensor* hostX = aclCreateTensor(&n, 1, ACL_FLOAT, &stride, 0, ACL_FORMAT_ND, &n, 1, host);
+  report("host", aclnnReduceSumCustomGetWorkspaceSize(hostX, 1.0, yt, &size, &ex));
+  aclTensor* halfX = aclCreateTensor(&n, 1, ACL_FLOAT16, &stride, 0, ACL_FORMAT_ND, &n, 1, x);
+  report("fp16", aclnnReduceSumCustomGetWorkspaceSize(halfX, 1.0, yt, &size, &ex));
+  int64_t half_n = n / 2;
+  aclTensor* strided = aclCreateTensor(&half_n, 1, ACL_FLOAT, &stride2, 0, ACL_FORMAT_ND, &n, 1, x);
+  report("strided", aclnnReduceSumCustomGetWorkspaceSize(strided, 1.0, yt, &size, &ex));
+  aclTensor* xt = aclCreateTensor(&n, 1, ACL_FLOAT, &stride, 0, ACL_FORMAT_ND, &n, 1, x);
+  report("null output", aclnnReduceSumCustomGetWorkspaceSize(xt, 1.0, nullptr, &size, &ex));
+  report("good", aclnnReduceSumCustomGetWorkspaceSize(xt, 1.0, yt, &size, &ex));
+  aclrtMalloc(&ws, 16, ACL_MEM_MALLOC_HUGE_FIRST);
+  report("small workspace", aclnnReduceSumCustom(ws, 16, ex, stream));
+  report("synchronize", aclrtSynchronizeStream(stream));
+  report("no executor", aclnnReduceSumCustom(ws, 16, nullptr, stream));
+  aclFinalize();
+  return 0;
+}
+CPP
+inc="-Iprefix/runtime/include -Iprefix/opp/vendors/customize/op_api/include"
+libs="-Lprefix/runtime/lib64 -Lprefix/opp/vendors/customize/op_api/lib -lascendcl -lcust_opapi -lnnopbase"
+g++ $san -std=c++11 bad.cpp $inc $libs -o bad || fail "bad.cpp did not build"
+run env LD_LIBRARY_PATH="$PWD/prefix/runtime/lib64:$PWD/prefix/opp/vendors/customize/op_api/lib" ./bad
+expect_exit 0
+expect_stdout_contains "host: 161002 aclnnReduceSumCustomGetWorkspaceSize: input 0"
+expect_stdout_contains "is not in one block of device memory; allocate it with aclrtMalloc"
+expect_stdout_contains "fp16: 161002 aclnnReduceSumCustomGetWorkspaceSize (ReduceSumCustom): no kernel of the custom operator takes the dtypes (float16,float)"
+expect_stdout_contains "strided: 161002 aclnnReduceSumCustomGetWorkspaceSize: input 0 is a non-contiguous view"
+expect_stdout_contains "null output: 161001"
+expect_stdout_contains "good: 0"
+expect_stdout_contains "small workspace: 0"
+expect_stdout_contains "synchronize: 500003"
+expect_stdout_contains "EZ9999 aclnnReduceSumCustom: the workspace holds 16 bytes; the operator's tiling asked for 32"
+expect_stdout_contains "no executor: 161001"
