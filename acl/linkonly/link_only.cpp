@@ -1,6 +1,11 @@
-// link_only.cpp: the one source of libnnopbase.so and libacl_op_compiler.so, libraries that
-// aclnn applications name on their link line (-lnnopbase -lacl_op_compiler) next to
-// -lascendcl. In asc-tools the aclnn tensor API they hold in CANN (aclCreateTensor, ...) is in
-// libascendcl.so, which each of them depends on; the operator compiler's API (aclopCompile, ...)
-// is not provided, so a program that calls it fails to link, naming the function.
+// link_only.cpp: the one source of the libraries that applications and Ascend C host programs
+// name on their link line next to -lascendcl because CANN splits its API over them:
+// - nnopbase: the aclnn tensor API (aclCreateTensor, ...), here in libascendcl.so;
+// - tiling_api, register, platform: the host tiling API (matmul_tiling, TilingContext,
+//   platform_ascendc), here in headers and libasccore (which ascendcl loads);
+// - ascendalog, unified_dlog, graph_base: logging and graph basics the samples link but do not
+//   call;
+// - acl_op_compiler: the operator compiler (aclopCompile, ...), which asc-tools does not provide:
+//   a program that calls it fails to link, naming the function.
+// Each depends on libascendcl.so, so linking it alone still brings AscendCL.
 extern "C" int asc_link_only_library() { return 0; }

@@ -19,6 +19,7 @@
 #include "asc/ascendc/kernel_context.h"
 #include "asc/ascendc/launch.h"
 #include "kernel_operator.h"
+#include "securec.h"  // memcpy_s & co., which the samples' host programs call
 
 namespace AscendC {
 

@@ -24,7 +24,8 @@ namespace {
 thread_local BlockContext* t_context = nullptr;
 
 std::atomic<uint64_t> g_icpu_tiling_key{0};
-std::atomic<int> g_kernel_mode{1};
+std::atomic<int> g_kernel_mode{-1};
+std::atomic<bool> g_cube_api{false};
 
 struct GmRegistry {
   std::mutex mu;
@@ -52,6 +53,8 @@ void failMessage(const char* call, const char* message) {
 
 int64_t blockIdx() { return t_context ? t_context->block_idx : 0; }
 int64_t blockNum() { return t_context ? t_context->block_num : 1; }
+int64_t subBlockIdx() { return t_context ? t_context->block_idx % t_context->sub_block_num : 0; }
+int64_t subBlockNum() { return t_context ? t_context->sub_block_num : 1; }
 const char* socName() { return t_context ? t_context->soc.c_str() : kDefaultSoc; }
 uint64_t ubBytes() {
   static const uint64_t default_ub = ubBytesOf(kDefaultSoc);
@@ -87,6 +90,8 @@ void* sysWorkspace() { return t_context ? t_context->sys_workspace : t_sys_works
 uint64_t icpuTilingKey() { return g_icpu_tiling_key.load(); }
 void setKernelMode(int mode) { g_kernel_mode = mode; }
 int kernelMode() { return g_kernel_mode.load(); }
+void noteCubeApi() { g_cube_api = true; }
+bool cubeApiNoted() { return g_cube_api.load(); }
 
 void* gmAlloc(size_t bytes) {
   size_t rounded = (bytes + 63) / 64 * 64;

@@ -13,6 +13,7 @@
 #include "asc/ascendc/launch.h"
 #include "asc/soc/soc.h"
 #include "asc/support/log.h"
+#include "tiling/platform/platform_ascendc.h"
 #include "ascendc/launch_internal.h"
 
 namespace asc::ascendc {
@@ -101,15 +102,18 @@ Status launch(const char* kernel_name, uint32_t block_dim, const std::function<v
   std::string soc_name = opt.soc.empty() ? kDefaultSoc : opt.soc;
   auto chip = soc::findSoc(soc_name);
   if (!chip.isOk()) return chip.status().withContext(fmt::format("kernel '{}'", name));
-  if (block_dim == 0 || block_dim > 65535)
+  if (block_dim == 0 || block_dim > 65535 || opt.sub_blocks > 2)
     return Status::error(ErrorCode::InvalidParam,
                          "Value {} for parameter blockDim of kernel '{}' is invalid. Reason: "
-                         "it must be 1..65535",
+                         "it must be 1..65535 (with at most 2 vector sub-blocks each)",
                          block_dim, name);
   if (!body) return Status::error(ErrorCode::InvalidParam, "kernel '{}' has no body to run", name);
 
+  const uint32_t sub_blocks = std::max<uint32_t>(1, opt.sub_blocks);
+  block_dim *= sub_blocks;  // the vector sub-blocks run as blocks of their own
   detail::BlockContext base;
   base.block_num = block_dim;
+  base.sub_block_num = sub_blocks;
   base.soc = soc_name;
   base.ub_bytes = (*chip)->ub_bytes;
   base.tiling_key = opt.tiling_key;
@@ -217,6 +221,14 @@ void icpuRunOn(const char* soc, const char* kernel_name, uint32_t block_dim, voi
                void* body_arg) {
   LaunchOptions opt = icpuLaunchOptions();
   if (soc && *soc && opt.soc.empty()) opt.soc = soc;
+  // A mixed kernel on a chip whose AI Cores pair one cube core with two vector cores runs on
+  // both vector cores of each block. Without SetKernelMode, CANN compiles a kernel that uses
+  // the cube as mixed; the program's use of the Matmul API stands for that here.
+  const int mode = kernelMode() >= 0 ? kernelMode() : cubeApiNoted() ? 2 : 1;
+  const auto& chip =
+      platform_ascendc::detail::chipOrDefault(opt.soc.empty() ? kDefaultSoc : opt.soc.c_str());
+  if (mode == 2 && chip.split && chip.ai_core > 0 && chip.vector_core == 2 * chip.ai_core)
+    opt.sub_blocks = 2;
   Status st = launchKernel(
       kernel_name, block_dim, [&]() { body(body_arg); }, opt);
   if (!st.isOk()) ASC_LOG_ERROR("ICPU_RUN_KF: {}", st.toString());

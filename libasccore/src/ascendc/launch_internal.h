@@ -13,6 +13,7 @@ namespace asc::ascendc::detail {
 struct BlockContext {
   int64_t block_idx = 0;
   int64_t block_num = 1;
+  int64_t sub_block_num = 1;  // LaunchOptions::sub_blocks
   std::string soc;
   uint64_t ub_bytes = 0;
   uint64_t tiling_key = 0;

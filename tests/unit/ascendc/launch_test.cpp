@@ -2,6 +2,7 @@
 // error) and every check the CPU layer makes, each naming the kernel, the block and the call.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -188,7 +189,7 @@ TEST_CASE("DataCopy between GM and UB must move whole 32-byte blocks", "[ascendc
         "for other lengths)");
 }
 
-TEST_CASE("out-of-range GlobalTensor accesses are errors when the size is known", "[ascendc]") {
+TEST_CASE("GlobalTensor accesses past its memory are errors", "[ascendc]") {
   static float gm[256];
   auto msg = run([] {
     TPipe pipe;
@@ -199,8 +200,9 @@ TEST_CASE("out-of-range GlobalTensor accesses are errors when the size is known"
     LocalTensor<float> t = q.AllocTensor<float>();
     DataCopy(t, g[192], 16);
   });
-  CHECK(
-      has(msg, "DataCopy: accesses global elements [0, 16) of a GlobalTensor that has 8 elements"));
+  CHECK(has(msg,
+            "DataCopy: accesses global elements [0, 16) of a GlobalTensor whose memory holds 8 "
+            "elements"));
 
   msg = run([] {
     GlobalTensor<float> g;
@@ -217,7 +219,31 @@ TEST_CASE("out-of-range GlobalTensor accesses are errors when the size is known"
     CHECK(g.GetSize() == 64);
     g.GetValue(64);
   });
-  CHECK(has(msg, "GetValue: accesses global elements [64, 65) of a GlobalTensor that has 64"));
+  CHECK(has(msg,
+            "GetValue: accesses global elements [64, 65) of a GlobalTensor whose memory holds 64"));
+
+  // As on an NPU, a size smaller than GmAlloc's allocation does not bound the accesses: a whole
+  // 32-byte unit may be read from an 11-element tensor (the "unaligned" samples do).
+  msg = run([p] {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 1024);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(static_cast<float*>(p), 11);
+    CHECK(g.GetSize() == 11);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    DataCopy(t, g, 16);
+    DataCopy(t, g[48], 16);
+  });
+  CHECK(msg == "");
+  msg = run([p] {
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(static_cast<float*>(p), 11);
+    g.GetValue(64);
+  });
+  CHECK(has(msg,
+            "GetValue: accesses global elements [64, 65) of a GlobalTensor whose memory "
+            "holds 64 elements"));
   AscendC::GmFree(p);
 }
 
@@ -293,14 +319,14 @@ TEST_CASE("ICPU_RUN_KF launches a lambda and keeps its error", "[ascendc]") {
   auto broken = [](GM_ADDR out) {
     GlobalTensor<float> g;
     g.SetGlobalBuffer((__gm__ float*)out, 8);
-    g.SetValue(8, 0.0f);
+    g.SetValue(32, 0.0f);  // past the 32 floats GmAlloc gave
   };
   asc::log::setLevel(asc::log::Level::Null);  // ICPU_RUN_KF prints the error; keep the test quiet
   ICPU_RUN_KF(broken, 2, (GM_ADDR)mem);
   asc::log::setLevel(asc::log::Level::Warning);
   CHECK(asc::ascendc::lastLaunchStatus().message() ==
-        "kernel 'broken' block 0: SetValue: accesses global elements [8, 9) of a GlobalTensor "
-        "that has 8 elements");
+        "kernel 'broken' block 0: SetValue: accesses global elements [32, 33) of a GlobalTensor "
+        "whose memory holds 32 elements");
   AscendC::GmFree(mem);
 }
 
@@ -430,4 +456,39 @@ TEST_CASE("Axpy, workspaces and ASSERT", "[ascendc]") {
   auto failed = run([] { ASSERT(GetBlockIdx() == 7); }, 2);
   CHECK(has(failed, "kernel 'k' block 0: ASSERT: GetBlockIdx() == 7 is false at"));
   CHECK(has(failed, "launch_test.cpp:"));
+}
+
+TEST_CASE("a MIX kernel runs on both vector cores of each block of a split chip", "[ascendc]") {
+  struct Seen {
+    int64_t idx, num, sub, subs;
+  };
+  std::vector<Seen> seen;
+  std::mutex mu;
+  auto kernel = [&] {
+    std::lock_guard<std::mutex> lock(mu);
+    seen.push_back({GetBlockIdx(), GetBlockNum(), GetSubBlockIdx(), GetSubBlockNum()});
+  };
+  auto run = [&](const char* soc, int mode) {
+    seen.clear();
+    asc::ascendc::detail::setKernelMode(mode);
+    asc::ascendc::detail::icpuRunOn(
+        soc, "k", 2, [](void* p) { (*static_cast<decltype(kernel)*>(p))(); }, &kernel);
+    std::sort(seen.begin(), seen.end(), [](const Seen& a, const Seen& b) { return a.idx < b.idx; });
+  };
+  run("Ascend910B1", int(KernelMode::MIX_MODE));  // 1 cube + 2 vector cores per AI Core
+  REQUIRE(seen.size() == 4);
+  for (int64_t i = 0; i < 4; ++i) {
+    CHECK(seen[i].idx == i);
+    CHECK(seen[i].num == 4);
+    CHECK(seen[i].sub == i % 2);
+    CHECK(seen[i].subs == 2);
+  }
+  run("Ascend910B1", int(KernelMode::AIV_MODE));
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[1].num == 2);
+  CHECK(seen[1].subs == 1);
+  run("Ascend310P3", int(KernelMode::MIX_MODE));  // AI Cores with cube and vector units
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[1].sub == 0);
+  asc::ascendc::detail::setKernelMode(-1);
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -191,4 +192,88 @@ TEST_CASE("a half pair sum saturates at 65504 instead of overflowing", "[ascendc
   });
   CHECK(msg.empty());
   CHECK(got == 65504.f);
+}
+
+TEST_CASE("ReduceMin/Max/Sum's mask-and-repeat forms reduce the masked elements of every repeat",
+          "[ascendc]") {
+  // half: 128 elements per repeat; repeats 16 blocks (256 halves) apart; a bit mask picking
+  // elements 0-3 and 100; a count mask of 5.
+  std::vector<float> got;
+  auto msg = runK([&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 8192);
+    LocalTensor<half> s = buf.Get<half>(1024), d = buf.Get<half>()[1024], w = buf.Get<half>()[1056];
+    for (int i = 0; i < 1024; ++i) s.SetValue(i, half(float((i * 37) % 101) - 50.f));
+    s.SetValue(256 + 100, half(-60.f));  // the minimum, in repeat 1 at masked element 100
+    s.SetValue(512 + 5, half(-70.f));    // smaller, but element 5 is not masked
+    uint64_t bits[2] = {0xF, uint64_t(1) << (100 - 64)};
+    ReduceMin<half>(d, s, w, bits, 3, 16, true);
+    got.push_back(float(d.GetValue(0)));
+    uint16_t idx = 0;
+    half v = d.GetValue(1);
+    std::memcpy(&idx, &v, 2);
+    got.push_back(idx);
+    ReduceMax<half>(d, s, w, 5, 2, 16, false);
+    got.push_back(float(d.GetValue(0)));
+    ReduceSum<half>(d, s, w, 5, 2, 16);
+    got.push_back(float(d.GetValue(0)));
+  });
+  REQUIRE(msg.empty());
+  // The naive reference.
+  auto val = [](int i) {
+    return i == 356 ? -60.f : i == 517 ? -70.f : float((i * 37) % 101) - 50.f;
+  };
+  float mn = 1e9f, mx = -1e9f, sum = 0;
+  int mn_at = -1;
+  for (int r = 0; r < 3; ++r)
+    for (int e : {0, 1, 2, 3, 100})
+      if (val(r * 256 + e) < mn) mn = val(r * 256 + e), mn_at = r * 256 + e;
+  for (int r = 0; r < 2; ++r)
+    for (int e = 0; e < 5; ++e) mx = std::max(mx, val(r * 256 + e)), sum += val(r * 256 + e);
+  CHECK(got[0] == mn);
+  CHECK(got[1] == mn_at);
+  CHECK(mn_at == 356);
+  CHECK(got[2] == mx);
+  CHECK(got[3] == sum);
+
+  auto past = runK([] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    LocalTensor<float> s = buf.Get<float>(128), d = buf.Get<float>()[128];
+    ReduceMax<float>(d, s, d, 64, 3, 8);  // 3 repeats of 64 floats: 192 > 128
+  });
+  CHECK(past.find("ReduceMax: count 192 exceeds LocalTensor 'src'") != std::string::npos);
+}
+
+TEST_CASE("WholeReduceSum<T, isSetMask> and the other kernel spellings samples use", "[ascendc]") {
+  std::vector<float> got;
+  static float gm[64];
+  auto msg = runK([&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2048);
+    LocalTensor<float> s = buf.Get<float>(128), d = buf.Get<float>()[128];
+    for (int i = 0; i < 128; ++i) s.SetValue(i, float(i));
+    WholeReduceSum<float, true>(d, s, 64, 2, 1, 1, 8);
+    got.push_back(d.GetValue(0));
+    got.push_back(d.GetValue(1));
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(gm, 64);
+    InitGlobalMemory(g, 16, 2.5f);
+    *(g.address_ + 3) = 7.f;
+    got.push_back(g.GetValue(3));
+    got.push_back(float(DEFAULT_C0_SIZE));
+    got.push_back(GetTPipePtr() == &pipe ? 1.f : 0.f);
+  });
+  REQUIRE(msg.empty());
+  CHECK(got[0] == 64 * 63 / 2);
+  CHECK(got[1] == 64 * 63 / 2 + 64 * 64);
+  CHECK(gm[0] == 2.5f);
+  CHECK(gm[15] == 2.5f);
+  CHECK(gm[16] == 0.f);
+  CHECK(got[2] == 7.f);
+  CHECK(got[3] == 32.f);
+  CHECK(got[4] == 1.f);
 }

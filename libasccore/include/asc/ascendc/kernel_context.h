@@ -37,9 +37,13 @@ namespace detail {
   failMessage(call, message.c_str());
 }
 
-/// The block this thread runs (0 outside a launch) and the launch's block count (1 outside).
+/// The block this thread runs (0 outside a launch) and the launch's block count (1 outside);
+/// for a mixed kernel on a split chip these count vector sub-blocks (LaunchOptions::sub_blocks).
 ASC_API int64_t blockIdx();
 ASC_API int64_t blockNum();
+/// The vector sub-block of its AI Core this block is (0 or 1) and their number (1 or 2).
+ASC_API int64_t subBlockIdx();
+ASC_API int64_t subBlockNum();
 /// The chip of the current launch (kDefaultSoc outside one) and its unified-buffer bytes.
 ASC_API const char* socName();
 ASC_API uint64_t ubBytes();
@@ -51,9 +55,14 @@ ASC_API uint64_t tilingKey();
 ASC_API bool tilingKeyIs(uint64_t key);
 /// ICPU_SET_TILING_KEY: the key the next ICPU_RUN_KF launches with.
 ASC_API void setIcpuTilingKey(uint64_t key);
-/// SetKernelMode: recorded only (0 AIC, 1 AIV, 2 MIX); the CPU layer runs vector blocks.
+/// SetKernelMode (0 AIC, 1 AIV, 2 MIX); -1 until a program sets it. ICPU_RUN_KF runs a MIX
+/// kernel on a split chip as two vector sub-blocks per block; without SetKernelMode a program
+/// whose kernels use the cube (lib/matmul_intf.h: noteCubeApi) launches as MIX, others as AIV.
 ASC_API void setKernelMode(int mode);
 ASC_API int kernelMode();
+/// Called when a translation unit that includes the Matmul API starts (see kernelMode).
+ASC_API void noteCubeApi();
+ASC_API bool cubeApiNoted();
 
 /// SyncAll: waits until every block of the launch has reached its SyncAll (a barrier across
 /// blocks; all of them run at once when a kernel uses it). A block that returns while others

@@ -27,6 +27,10 @@ struct LaunchOptions {
   bool parallel = false;
   /// What TILING_KEY_IS(k) compares against inside the kernel.
   uint64_t tiling_key = 0;
+  /// Vector sub-blocks per block: 2 for a mixed (cube + vector) kernel on a chip whose AI Cores
+  /// pair one cube core with two vector cores, where the kernel runs on each vector core
+  /// (GetBlockIdx() = block * 2 + GetSubBlockIdx(), GetBlockNum() = blocks * 2); else 1.
+  uint32_t sub_blocks = 1;
 };
 
 /// Runs `block_body` once per block, 0 .. block_dim-1, with GetBlockIdx()/GetBlockNum() and the

@@ -37,6 +37,14 @@ inline GM_ADDR GetSysWorkspacePtr() {
   return static_cast<GM_ADDR>(asc::ascendc::detail::sysWorkspace());
 }
 
+/// Sets `size` elements of global memory, from gmWorkspaceAddr's start, to `value` (the NPU does
+/// it from every block that calls it; the values are the same).
+template <typename T>
+void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value = 0) {
+  T* d = gmWorkspaceAddr.ascData("InitGlobalMemory", 0, size);
+  for (uint64_t i = 0; i < size; ++i) d[i] = value;
+}
+
 /// dst = src * scalar + dst, `count` elements (dst may be float with a half src).
 template <typename T, typename U>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,

@@ -18,7 +18,9 @@ namespace AscendC {
 inline int64_t GetBlockIdx() { return asc::ascendc::detail::blockIdx(); }
 /// The launch's block count (blockDim).
 inline int64_t GetBlockNum() { return asc::ascendc::detail::blockNum(); }
-inline int64_t GetSubBlockIdx() { return 0; }
+/// The vector core of its AI Core this block runs on (0 or 1: a mixed kernel on a split chip).
+inline int64_t GetSubBlockIdx() { return asc::ascendc::detail::subBlockIdx(); }
+inline int64_t GetSubBlockNum() { return asc::ascendc::detail::subBlockNum(); }
 inline int64_t GetTaskRation() { return 1; }
 
 // Synchronisation: on the CPU every call has finished before the next starts.
@@ -272,6 +274,9 @@ class TPipe {
 inline TPipe* GetTPipePtr() { return TPipe::current(); }
 
 }  // namespace AscendC
+
+// CANN declares GetTPipePtr outside the namespace too: kernels call it unqualified.
+using AscendC::GetTPipePtr;
 
 // The compiler's own synchronisation intrinsics (global names, as bisheng declares them): like
 // SetFlag/WaitFlag/PipeBarrier, complete on the CPU, where each call finishes before the next.

@@ -136,24 +136,33 @@ class GlobalTensor {
   using PrimType = T;
   GlobalTensor() = default;
 
+  // An NPU bounds an access to global memory by the memory itself, not by the size given here
+  // (samples read a 32-byte unit past a shorter tensor's end on purpose). So where the buffer is
+  // GmAlloc's, the checks use the end of its allocation; elsewhere (the runtime's buffers), the
+  // size given.
   void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
-    base_ = buffer;
+    address_ = buffer;
     size_ = bufferSize;
+    const uint64_t allocated = asc::ascendc::detail::gmExtent(buffer) / sizeof(T);
+    limit_ = allocated > bufferSize ? allocated : bufferSize;
     sized_ = true;
   }
   void SetGlobalBuffer(__gm__ T* buffer) {
-    base_ = buffer;
+    address_ = buffer;
     size_t extent = asc::ascendc::detail::gmExtent(buffer);
     sized_ = extent != 0;
-    size_ = extent / sizeof(T);
+    size_ = limit_ = extent / sizeof(T);
   }
   GlobalTensor operator[](uint64_t offset) const {
-    if (sized_ && offset > size_)
+    if (sized_ && offset > limit_)
       asc::ascendc::detail::failf("GlobalTensor::operator[]", "offset ", offset,
-                                  " is past the end of the global buffer (", size_, " elements)");
+                                  " is past the end of the global buffer (", limit_, " elements)");
     GlobalTensor v = *this;
-    v.base_ += offset;
-    if (sized_) v.size_ -= offset;
+    v.address_ += offset;
+    if (sized_) {
+      v.size_ = offset < size_ ? size_ - offset : 0;
+      v.limit_ -= offset;
+    }
     return v;
   }
   T GetValue(uint64_t offset) const {
@@ -165,23 +174,26 @@ class GlobalTensor {
     std::memcpy(ascData("SetValue", offset, 1), &value, sizeof(T));
   }
   T& operator()(uint64_t offset) const { return *ascData("GlobalTensor::operator()", offset, 1); }
-  __gm__ T* GetPhyAddr() const { return base_; }
-  __gm__ T* GetPhyAddr(uint64_t offset) const { return base_ + offset; }
+  __gm__ T* GetPhyAddr() const { return address_; }
+  __gm__ T* GetPhyAddr(uint64_t offset) const { return address_ + offset; }
   /// The element count given to SetGlobalBuffer (0 when none was given and none is known).
   uint64_t GetSize() const { return size_; }
 
   // The CPU layer's own access: elements [offset, offset + count), checked.
   T* ascData(const char* call, uint64_t offset, uint64_t count) const {
-    if (!base_) asc::ascendc::detail::failf(call, "GlobalTensor used before SetGlobalBuffer");
-    if (sized_ && (offset > size_ || count > size_ - offset))
+    if (!address_) asc::ascendc::detail::failf(call, "GlobalTensor used before SetGlobalBuffer");
+    if (sized_ && (offset > limit_ || count > limit_ - offset))
       asc::ascendc::detail::failf(call, "accesses global elements [", offset, ", ", offset + count,
-                                  ") of a GlobalTensor that has ", size_, " elements");
-    return base_ + offset;
+                                  ") of a GlobalTensor whose memory holds ", limit_, " elements");
+    return address_ + offset;
   }
 
+  /// The start of the tensor (CANN's member, which some kernels use directly; unchecked).
+  __gm__ T* address_ = nullptr;
+
  private:
-  T* base_ = nullptr;
   uint64_t size_ = 0;
+  uint64_t limit_ = 0;  // elements that may be accessed: the allocation's or the size given
   bool sized_ = false;
 };
 

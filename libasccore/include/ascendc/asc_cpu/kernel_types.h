@@ -138,6 +138,8 @@ enum event_t : int {
 };
 
 namespace AscendC {
+/// Bytes of one C0 unit (the 32-byte block the fractal formats and DataCopy strides count in).
+constexpr uint32_t DEFAULT_C0_SIZE = 32;
 
 enum class TPosition : uint8_t {
   GM,

@@ -97,7 +97,9 @@ void reduceRepeat(const char* call, int kind, const LocalTensor<T>& dst, const L
 }  // namespace detail_cpu
 
 // WholeReduceSum takes the mask before the repeat count; the others take it after (CANN's order).
-template <typename T>
+// With isSetMask false the NPU takes the mask it was given earlier; the CPU layer has no mask
+// register, so the mask passed here selects.
+template <typename T, bool isSetMask = true>
 void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
                     const int32_t repeatTime, const int32_t dstRepStride,
                     const int32_t srcBlkStride, const int32_t srcRepStride) {
@@ -105,7 +107,7 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
                            detail_cpu::countMask<T>("WholeReduceSum", uint64_t(mask)), repeatTime,
                            dstRepStride, srcBlkStride, srcRepStride);
 }
-template <typename T>
+template <typename T, bool isSetMask = true>
 void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
                     const int32_t repeatTime, const int32_t dstRepStride,
                     const int32_t srcBlkStride, const int32_t srcRepStride) {
@@ -115,7 +117,7 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
 }
 
 #define ASC_CPU_REDUCE_REPEAT(Name, kind)                                                   \
-  template <typename T>                                                                     \
+  template <typename T, bool isSetMask = true>                                              \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, \
             const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,     \
             const int32_t srcRepStride) {                                                   \
@@ -123,7 +125,7 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
                              detail_cpu::countMask<T>(#Name, uint64_t(mask)), repeatTime,   \
                              dstRepStride, srcBlkStride, srcRepStride);                     \
   }                                                                                         \
-  template <typename T>                                                                     \
+  template <typename T, bool isSetMask = true>                                              \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, \
             const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,  \
             const int32_t srcRepStride) {                                                   \
@@ -136,5 +138,103 @@ ASC_CPU_REDUCE_REPEAT(BlockReduceMax, 2)
 ASC_CPU_REDUCE_REPEAT(BlockReduceMin, 3)
 ASC_CPU_REDUCE_REPEAT(PairReduceSum, 4)
 #undef ASC_CPU_REDUCE_REPEAT
+
+// --- the mask/repeat forms of ReduceSum, ReduceMax and ReduceMin
+// ----------------------------------
+namespace detail_cpu {
+/// Calls f(index, value) for the masked elements of `repeatTime` repeats of 256 bytes of src,
+/// srcRepStride 32-byte blocks apart, in order.
+template <typename T, typename F>
+void forMaskedRepeats(const char* call, const LocalTensor<T>& src, const Mask& m,
+                      int32_t repeatTime, int32_t srcRepStride, F f) {
+  constexpr int64_t per_repeat = 256 / sizeof(T), per_block = 32 / sizeof(T);
+  if (repeatTime < 1 || repeatTime > 255)
+    asc::ascendc::detail::failf(call, "repeatTime ", repeatTime, " is outside 1..255");
+  if (srcRepStride < 0)
+    asc::ascendc::detail::failf(call, "srcRepStride ", srcRepStride, " is negative");
+  int64_t last = -1;  // the highest element a repeat selects
+  for (int64_t e = 0; e < per_repeat; ++e)
+    if (m.on(uint64_t(e))) last = e;
+  const int64_t step = int64_t(srcRepStride) * per_block;
+  const T* s = src.ascData(call, "src", uint32_t((repeatTime - 1) * step + last + 1));
+  for (int64_t r = 0; r < repeatTime; ++r)
+    for (int64_t e = 0; e <= last; ++e)
+      if (m.on(uint64_t(e))) f(r * step + e, s[r * step + e]);
+}
+
+template <typename T, bool kMax>
+void reduceExtremeMasked(const char* call, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                         const LocalTensor<T>& work, const Mask& m, int32_t repeatTime,
+                         int32_t srcRepStride, bool calIndex) {
+  work.ascData(call, "workLocal", 0);
+  using C = CalcT<T>;
+  int64_t best = -1;
+  C best_v = 0;
+  T best_raw = T();
+  forMaskedRepeats(call, src, m, repeatTime, srcRepStride, [&](int64_t i, T v) {
+    if (best < 0 || (kMax ? C(v) > best_v : C(v) < best_v)) {
+      best = i;
+      best_v = C(v);
+      best_raw = v;
+    }
+  });
+  T* d = dst.ascData(call, "dst", calIndex ? 2 : 1);
+  d[0] = best_raw;
+  if (calIndex) {  // the index's bits, as the count form writes them
+    if constexpr (sizeof(T) == 2) {
+      uint16_t idx = uint16_t(best);
+      std::memcpy(&d[1], &idx, 2);
+    } else {
+      uint32_t idx = uint32_t(best);
+      std::memcpy(&d[1], &idx, sizeof(idx) <= sizeof(T) ? sizeof(idx) : sizeof(T));
+    }
+  }
+}
+}  // namespace detail_cpu
+
+#define ASC_CPU_REDUCE_EXTREME_MASKED(Name, kMax)                                             \
+  template <typename T>                                                                       \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, \
+            const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride,         \
+            bool calIndex = false) {                                                          \
+    detail_cpu::reduceExtremeMasked<T, kMax>(#Name, dst, src, work,                           \
+                                             detail_cpu::countMask<T>(#Name, uint64_t(mask)), \
+                                             repeatTime, srcRepStride, calIndex);             \
+  }                                                                                           \
+  template <typename T>                                                                       \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, \
+            const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride,      \
+            bool calIndex = false) {                                                          \
+    detail_cpu::reduceExtremeMasked<T, kMax>(#Name, dst, src, work,                           \
+                                             detail_cpu::bitMask<T>(#Name, mask), repeatTime, \
+                                             srcRepStride, calIndex);                         \
+  }
+/// The mask/repeat forms: over the masked elements of every repeat; dst[0] is the extreme (the
+/// first on ties) and, with calIndex, dst[1] holds the bits of its index in src.
+ASC_CPU_REDUCE_EXTREME_MASKED(ReduceMax, true)
+ASC_CPU_REDUCE_EXTREME_MASKED(ReduceMin, false)
+#undef ASC_CPU_REDUCE_EXTREME_MASKED
+
+/// The mask/repeat form of ReduceSum: dst[0] = the sum of the masked elements of every repeat
+/// (in float for the 16-bit types).
+template <typename T>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
+               const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride) {
+  work.ascData("ReduceSum", "workLocal", 0);
+  detail_cpu::CalcT<T> acc = 0;
+  detail_cpu::forMaskedRepeats("ReduceSum", src,
+                               detail_cpu::countMask<T>("ReduceSum", uint64_t(mask)), repeatTime,
+                               srcRepStride, [&](int64_t, T v) { acc += v; });
+  dst.ascData("ReduceSum", "dst", 1)[0] = T(acc);
+}
+template <typename T>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
+               const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride) {
+  work.ascData("ReduceSum", "workLocal", 0);
+  detail_cpu::CalcT<T> acc = 0;
+  detail_cpu::forMaskedRepeats("ReduceSum", src, detail_cpu::bitMask<T>("ReduceSum", mask),
+                               repeatTime, srcRepStride, [&](int64_t, T v) { acc += v; });
+  dst.ascData("ReduceSum", "dst", 1)[0] = T(acc);
+}
 
 }  // namespace AscendC

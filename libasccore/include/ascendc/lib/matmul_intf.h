@@ -20,6 +20,12 @@
 #include "kernel_operator.h"
 #include "tiling/tcube_tiling.h"
 
+namespace asc::ascendc::detail {
+// A kernel that uses the Matmul API is mixed (cube + vector): ICPU_RUN_KF launches the program's
+// kernels as MIX unless it calls SetKernelMode (kernel_context.h, kernelMode).
+[[maybe_unused]] static const bool kCubeApiNoted = (noteCubeApi(), true);
+}  // namespace asc::ascendc::detail
+
 namespace AscendC {
 
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
