@@ -173,3 +173,57 @@ TEST_CASE("Matmul tile by tile: Iterate and GetTensorC, atomic add, int8", "[asc
   optiling::TCubeTiling u;
   CHECK(unset.GetTiling(u) == -1);
 }
+
+TEST_CASE("Matmul's asynchronous form: Iterate<false> once, then one tile per GetTensorC<false>",
+          "[ascendc][matmul]") {
+  const int M = 40, N = 36, K = 24;
+  std::vector<float> a(size_t(M) * K), b(size_t(K) * N);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = float(int(i % 9) - 4);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = float(int(i % 7) - 3);
+  const auto want = naive(a, b, nullptr, M, N, K, false, false);
+  matmul_tiling::MatmulApiTiling tiling;
+  tiling.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                  matmul_tiling::DataType::DT_INT8);
+  tiling.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                  matmul_tiling::DataType::DT_INT8);
+  tiling.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                  matmul_tiling::DataType::DT_INT32);
+  tiling.SetShape(M, N, K);
+  tiling.SetFixSplit(16, 16, -1);  // 3 x 3 tiles, M first
+  optiling::TCubeTiling t;
+  REQUIRE(tiling.GetTiling(t) == 0);
+  std::vector<int8_t> a8(a.begin(), a.end()), b8(b.begin(), b.end());
+  std::vector<std::vector<int32_t>> tiles;
+  auto st = asc::ascendc::launchKernel("mm_async", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 16 * 16 * sizeof(int32_t));
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, int8_t>,
+           MatmulType<TPosition::GM, CubeFormat::ND, int8_t>,
+           MatmulType<TPosition::VECIN, CubeFormat::ND, int32_t>>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+    GlobalTensor<int8_t> ga, gb;
+    ga.SetGlobalBuffer(a8.data(), a8.size());
+    gb.SetGlobalBuffer(b8.data(), b8.size());
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    CHECK(mm.template Iterate<false>());
+    LocalTensor<int32_t> tile = buf.Get<int32_t>();
+    for (int i = 0; i < 9; ++i) {
+      mm.template GetTensorC<false>(tile, 0, true);
+      tiles.emplace_back();
+      for (int e = 0; e < 256; ++e) tiles.back().push_back(tile.GetValue(e));
+    }
+    mm.template GetTensorC<false>(tile, 0, true);  // a tenth: none is left
+  });
+  CHECK(st.message().find("every tile of the asynchronous Iterate<false> was fetched already") !=
+        std::string::npos);
+  REQUIRE(tiles.size() == 9);
+  for (int k = 0; k < 9; ++k) {  // tile k is row tile k % 3, column tile k / 3
+    const int m0 = (k % 3) * 16, n0 = (k / 3) * 16;
+    for (int i = 0; i < 16 && m0 + i < M; ++i)
+      for (int j = 0; j < 16 && n0 + j < N; ++j)
+        REQUIRE(tiles[k][size_t(i) * 16 + j] == int32_t(want[size_t(m0 + i) * N + n0 + j]));
+  }
+}

@@ -7,6 +7,7 @@
 #include <functional>
 #include <vector>
 
+#include "asc/ascendc/launch.h"
 #include "kernel_operator.h"
 
 using namespace AscendC;
@@ -267,4 +268,33 @@ TEST_CASE("ReduceSum and ReduceMax over float and half", "[ascendc]") {
     if (float(h.y.GetValue(i)) > hbest) hbest = float(h.y.GetValue(i)), hbest_i = i;
   CHECK(float(h.out.GetValue(0)) == hbest);
   CHECK(h.out.GetValue(1).bits == uint16_t(hbest_i));
+}
+
+TEST_CASE("LocalTensor expressions dst = a + b, a - b, a * b, a / b", "[ascendc]") {
+  std::vector<float> got;
+  asc::Status st = asc::ascendc::launchKernel("k", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ba, bb, bd;
+    pipe.InitBuffer(ba, 64 * sizeof(float));
+    pipe.InitBuffer(bb, 64 * sizeof(float));
+    pipe.InitBuffer(bd, 64 * sizeof(float));
+    LocalTensor<float> a = ba.Get<float>(), b = bb.Get<float>(), d = bd.Get<float>();
+    for (int i = 0; i < 64; ++i) {
+      a.SetValue(i, float(i + 1));
+      b.SetValue(i, 2.0f);
+    }
+    for (int op = 0; op < 4; ++op) {
+      if (op == 0) d = a + b;
+      if (op == 1) d = a - b;
+      if (op == 2) d = a * b;
+      if (op == 3) d = a / b;
+      got.push_back(d.GetValue(0));
+      got.push_back(d.GetValue(63));
+    }
+    LocalTensor<float> copy = a;  // a plain assignment still makes a view, computing nothing
+    copy = b;
+    got.push_back(copy.GetValue(5));
+  });
+  REQUIRE(st.isOk());
+  CHECK(got == std::vector<float>{3, 66, -1, 62, 2, 128, 0.5f, 32, 2});
 }

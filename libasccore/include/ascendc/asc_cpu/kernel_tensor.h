@@ -97,6 +97,16 @@ class LocalTensor {
   T& operator()(uint32_t index) const {
     return *reinterpret_cast<T*>(element("LocalTensor::operator()", index));
   }
+  /// dst = src0 + src1 and the other expression forms (kernel_vec.h: detail_cpu::TensorExpr).
+  template <typename E, typename = decltype(std::declval<const E&>().assignTo(
+                            std::declval<const LocalTensor&>()))>
+  LocalTensor& operator=(const E& expr) {
+    expr.assignTo(*this);
+    return *this;
+  }
+  LocalTensor& operator=(const LocalTensor&) = default;
+  LocalTensor(const LocalTensor&) = default;
+
   /// Elements from this view's start to the end of its block.
   uint32_t GetSize() const { return ref_.bytes / sizeof(T); }
   uint32_t GetLength() const { return ref_.bytes; }

@@ -6,6 +6,7 @@
 // type, so a half ReduceSum can differ from it in the last bits).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -110,6 +111,41 @@ template <typename T>
 void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
          const int32_t& count) {
   detail_cpu::binary("Min", dst, src0, src1, count, detail_cpu::minOf<T>);
+}
+
+// --- the expression forms: dst = src0 + src1 (also -, *, /) --------------------------------------
+namespace detail_cpu {
+/// src0 op src1, computed when assigned to a LocalTensor (LocalTensor::operator=), over as many
+/// elements as all three tensors hold (CANN's count for these forms is UNCONFIRMED; where the
+/// sizes agree, as the samples have them, it is every element).
+template <typename T, char Op>
+struct TensorExpr {
+  const LocalTensor<T>& a;
+  const LocalTensor<T>& b;
+  void assignTo(const LocalTensor<T>& dst) const {
+    const int32_t n = int32_t(std::min(dst.GetSize(), std::min(a.GetSize(), b.GetSize())));
+    if constexpr (Op == '+') Add(dst, a, b, n);
+    if constexpr (Op == '-') Sub(dst, a, b, n);
+    if constexpr (Op == '*') Mul(dst, a, b, n);
+    if constexpr (Op == '/') Div(dst, a, b, n);
+  }
+};
+}  // namespace detail_cpu
+template <typename T>
+detail_cpu::TensorExpr<T, '+'> operator+(const LocalTensor<T>& a, const LocalTensor<T>& b) {
+  return {a, b};
+}
+template <typename T>
+detail_cpu::TensorExpr<T, '-'> operator-(const LocalTensor<T>& a, const LocalTensor<T>& b) {
+  return {a, b};
+}
+template <typename T>
+detail_cpu::TensorExpr<T, '*'> operator*(const LocalTensor<T>& a, const LocalTensor<T>& b) {
+  return {a, b};
+}
+template <typename T>
+detail_cpu::TensorExpr<T, '/'> operator/(const LocalTensor<T>& a, const LocalTensor<T>& b) {
+  return {a, b};
 }
 
 // --- tensor and scalar --------------------------------------------------------------------------

@@ -177,28 +177,25 @@ class Matmul {
   }
 
   /// Computes the next [baseM, baseN] tile (smaller at the edges); false when all are done.
+  /// Iterate<false> starts the asynchronous form: every tile, one per GetTensorC<false> call, in
+  /// the same order.
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false) {
     (void)enPartialSum;
-    require();
-    const int tm = ceilDiv(m_, tiling_.baseM), tn = ceilDiv(n_, tiling_.baseN);
-    if (tile_ >= tm * tn) return false;
-    // M first: the row tile changes fastest.
-    const int mi = tiling_.iterateOrder == 1 ? tile_ / tn : tile_ % tm;
-    const int ni = tiling_.iterateOrder == 1 ? tile_ % tn : tile_ / tm;
-    ++tile_;
-    tile_m0_ = mi * tiling_.baseM;
-    tile_n0_ = ni * tiling_.baseN;
-    tile_rows_ = std::min(tiling_.baseM, m_ - tile_m0_);
-    tile_cols_ = std::min(tiling_.baseN, n_ - tile_n0_);
-    compute(tile_m0_, tile_n0_, tile_rows_, tile_cols_);
-    return true;
+    if constexpr (!sync) {
+      require();
+      if (async_) return false;  // started already: GetTensorC<false> fetches the tiles
+      async_ = true;
+      return ceilDiv(m_, tiling_.baseM) * ceilDiv(n_, tiling_.baseN) > tile_;
+    }
+    return nextTile();
   }
   /// The current tile into a local tensor: dense [baseM, baseN].
   template <bool sync = true>
   void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false) {
     (void)enSequentialWrite;
+    if constexpr (!sync) asyncNext("GetTensorC");
     requireTile("GetTensorC");
     DstT* c =
         co2Local.ascData("Matmul::GetTensorC", "co2Local", uint64_t(tiling_.baseM) * tiling_.baseN);
@@ -209,6 +206,7 @@ class Matmul {
   template <bool sync = true>
   void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false) {
+    if constexpr (!sync) asyncNext("GetTensorC");
     requireTile("GetTensorC");
     if (enSequentialWrite) {
       DstT* c = gm.ascData("Matmul::GetTensorC", 0, uint64_t(tiling_.baseM) * tiling_.baseN);
@@ -223,7 +221,7 @@ class Matmul {
   void GetTensorC(const GlobalTensor<DstT>& gm, const LocalTensor<DstT>& co2Local,
                   uint8_t enAtomic = 0, bool enSequentialWrite = false) {
     GetTensorC<sync>(co2Local, enAtomic, enSequentialWrite);
-    GetTensorC<sync>(gm, enAtomic, enSequentialWrite);
+    GetTensorC<true>(gm, enAtomic, enSequentialWrite);  // the same tile
   }
   void End() {
     restart();
@@ -231,12 +229,39 @@ class Matmul {
   }
 
  private:
+  // The asynchronous form's next tile.
+  void asyncNext(const char* call) {
+    if (!async_)
+      asc::ascendc::detail::failf(call,
+                                  "GetTensorC<false> without Iterate<false>: start the "
+                                  "asynchronous form with Iterate<false>() first");
+    if (!nextTile())
+      asc::ascendc::detail::failf(call,
+                                  "every tile of the asynchronous Iterate<false> was fetched "
+                                  "already");
+  }
+  bool nextTile() {
+    require();
+    const int tm = ceilDiv(m_, tiling_.baseM), tn = ceilDiv(n_, tiling_.baseN);
+    if (tile_ >= tm * tn) return false;
+    // M first: the row tile changes fastest.
+    const int mi = tiling_.iterateOrder == 1 ? tile_ / tn : tile_ % tm;
+    const int ni = tiling_.iterateOrder == 1 ? tile_ % tn : tile_ / tm;
+    ++tile_;
+    tile_m0_ = mi * tiling_.baseM;
+    tile_n0_ = ni * tiling_.baseN;
+    tile_rows_ = std::min(tiling_.baseM, m_ - tile_m0_);
+    tile_cols_ = std::min(tiling_.baseN, n_ - tile_n0_);
+    compute(tile_m0_, tile_n0_, tile_rows_, tile_cols_);
+    return true;
+  }
   static int ceilDiv(int a, int b) { return (a + b - 1) / b; }
   static uint64_t span(int rows, int cols, int ld) {
     return rows > 0 && cols > 0 ? uint64_t(rows - 1) * ld + cols : 0;
   }
   void restart() {
     tile_ = 0;
+    async_ = false;
     tile_rows_ = tile_cols_ = 0;
   }
   void require() const {
@@ -324,6 +349,7 @@ class Matmul {
   bool a_local_ = false, b_local_ = false, bias_local_ = false;
   bool trans_a_ = false, trans_b_ = false, has_bias_ = false, bias_on_ = false;
   int tile_ = 0, tile_m0_ = 0, tile_n0_ = 0, tile_rows_ = 0, tile_cols_ = 0;
+  bool async_ = false;  // Iterate<false> started: GetTensorC<false> takes the next tile
   std::vector<Acc> acc_;
   int acc_cols_ = 0;
 };

@@ -239,14 +239,21 @@ class MultiCoreMatmulTiling : public MatmulApiTilingBase {
     const int32_t cores = dim_ > 0 ? dim_ : cores_;
     int32_t sm = single_m_, sn = single_n_;
     if (sm <= 0 || sn <= 0) {
-      // The split of M and N over at most `cores` with the smallest block (ties: fewer cores).
+      // The split of M and N over at most `cores` whose blocks are whole numbers of the fixed
+      // base tiles (SetFixSplit), if any is; among those the smallest block (ties: fewer cores).
+      // Kernels that walk a core's block base tile by base tile rely on the first rule. (CANN's
+      // own heuristics are UNCONFIRMED; any valid split computes the same C here.)
       int64_t best = -1;
+      bool best_whole = false;
       for (int32_t md = 1; md <= cores; ++md)
         for (int32_t nd = 1; md * nd <= cores; ++nd) {
           const int32_t bm = align16(ceilDiv(m_, md)), bn = align16(ceilDiv(n_, nd));
           const int64_t area = int64_t(bm) * bn;
-          if (best < 0 || area < best) {
+          const bool whole = (fix_m_ <= 0 || std::min(bm, m_) % fix_m_ == 0) &&
+                             (fix_n_ <= 0 || std::min(bn, n_) % fix_n_ == 0);
+          if (best < 0 || (whole && !best_whole) || (whole == best_whole && area < best)) {
             best = area;
+            best_whole = whole;
             sm = single_m_ > 0 ? single_m_ : std::min(bm, m_);
             sn = single_n_ > 0 ? single_n_ : std::min(bn, n_);
           }
