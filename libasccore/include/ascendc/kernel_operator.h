@@ -4,7 +4,7 @@
 // or asc::ascendc::launchKernel (asc/ascendc/launch.h). Supported: GlobalTensor, LocalTensor,
 // TPipe, TQue, TBuf, DataCopy/DataCopyPad, the common vector instructions in their count, mask
 // and repeat forms, reductions, GatherMask/Gather/Gatherb, Sort32/MrgSort/Sort/Extract, Copy,
-// Transpose, SyncAll and the synchronisation intrinsics, GET_TILING_DATA, atomic copies,
+// Transpose, Pad/UnPad, SyncAll and the synchronisation intrinsics, GET_TILING_DATA, atomic copies,
 // workspaces, printf/DumpTensor/ASSERT; the checks and the differences from the NPU are in
 // docs/ascendc.md.
 #pragma once
@@ -20,3 +20,4 @@
 #include "asc_cpu/kernel_transpose.h"
 #include "asc_cpu/kernel_tiling.h"
 #include "asc_cpu/kernel_misc.h"
+#include "asc_cpu/kernel_pad.h"

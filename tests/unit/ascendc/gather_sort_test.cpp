@@ -98,6 +98,45 @@ TEST_CASE("GatherMask packs what a fixed or a tensor pattern keeps", "[ascendc]"
     GatherMask(ub.b.Get<float>(), ub.a.Get<float>(), uint8_t(9), false, 0, {1, 1, 8, 0}, n);
   });
   CHECK(bad.find("fixed pattern 9") != std::string::npos);
+
+  // Counter mode with a mask past a short tensor (as the "unaligned" samples do): only the
+  // selected elements must lie in src0.
+  std::vector<float> tail;
+  uint64_t n_tail = 0;
+  auto shortSrc = [&](uint16_t word1) {
+    return runK([&, word1] {
+      TPipe pipe;
+      TBuf<TPosition::VECCALC> src, dst, pat;
+      pipe.InitBuffer(src, 32 * sizeof(half));
+      pipe.InitBuffer(dst, 32);
+      pipe.InitBuffer(pat, 32);
+      LocalTensor<half> s = src.Get<half>(), d = dst.Get<half>();
+      LocalTensor<uint16_t> p = pat.Get<uint16_t>();
+      for (int i = 0; i < 32; ++i) s.SetValue(i, half(float(i)));
+      for (int i = 0; i < 16; ++i) p.SetValue(i, 0);
+      p.SetValue(0, 0xFFFC);  // elements 2..15
+      p.SetValue(1, word1);   // 0x0003: elements 16 and 17
+      GatherMask(d, s, p, true, 128, {1, 1, 8, 8}, n_tail);
+      tail.clear();
+      for (uint64_t i = 0; i < n_tail; ++i) tail.push_back(float(d.GetValue(uint32_t(i))));
+    });
+  };
+  CHECK(shortSrc(0x0003) == "");
+  REQUIRE(n_tail == 16);
+  CHECK(tail.front() == 2.f);
+  CHECK(tail.back() == 17.f);
+  std::string past = runK([&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> src, dst, pat;
+    pipe.InitBuffer(src, 32 * sizeof(half));
+    pipe.InitBuffer(dst, 64);
+    pipe.InitBuffer(pat, 32);
+    LocalTensor<uint16_t> p = pat.Get<uint16_t>();
+    for (int i = 0; i < 16; ++i) p.SetValue(i, 0);
+    p.SetValue(2, 1);  // element 32: past the 32-element tensor
+    GatherMask(dst.Get<half>(), src.Get<half>(), p, true, 128, {1, 1, 8, 8}, n_tail);
+  });
+  CHECK(past.find("GatherMask: count 33 exceeds LocalTensor 'src0'") != std::string::npos);
 }
 
 TEST_CASE("Gather reads at byte offsets; Gatherb copies blocks", "[ascendc]") {

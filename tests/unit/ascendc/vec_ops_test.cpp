@@ -9,6 +9,7 @@
 
 #include "asc/ascendc/launch.h"
 #include "kernel_operator.h"
+#include "tiling/tiling_api.h"
 
 using namespace AscendC;
 
@@ -297,4 +298,52 @@ TEST_CASE("LocalTensor expressions dst = a + b, a - b, a * b, a / b", "[ascendc]
   });
   REQUIRE(st.isOk());
   CHECK(got == std::vector<float>{3, 66, -1, 62, 2, 128, 0.5f, 32, 2});
+}
+
+TEST_CASE("Pad fills around each row's data; UnPad drops the padding and packs the rows",
+          "[ascendc]") {
+  optiling::PadTiling pt;
+  AscendC::PadTilingFunc(ge::Shape({4, 16}), ge::Shape({4, 7}), 0, 2, pt);
+  CHECK(pt.srcHeight == 4);
+  CHECK(pt.srcWidth == 16);
+  CHECK(pt.srcOriWidth == 7);
+  optiling::UnPadTiling ut;
+  uint32_t mx = 1, mn = 1;
+  AscendC::GetUnPadMaxMinTmpSize(platform_ascendc::PlatformAscendC("Ascend910B1"),
+                                 ge::Shape({4, 16}), 2, mx, mn);
+  CHECK(mx == 0);
+  AscendC::UnPadTilingFunc(ge::Shape({4, 16}), mx, 2, ut);
+  std::vector<float> padded, unpadded;
+  asc::Status st = asc::ascendc::launchKernel("k", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, b;
+    pipe.InitBuffer(a, 64 * sizeof(half));
+    pipe.InitBuffer(b, 64 * sizeof(half));
+    LocalTensor<half> x = a.Get<half>(), y = b.Get<half>();
+    for (int i = 0; i < 64; ++i) x.SetValue(i, half(float(i)));
+    Pad(x, x, PadParams{2, 7, -1}, pt);  // in place: 2 fill values, 7 data, 7 fill values
+    for (int i = 0; i < 64; ++i) padded.push_back(float(x.GetValue(i)));
+    for (int i = 0; i < 64; ++i) x.SetValue(i, half(float(i)));
+    UnPadParams up;
+    up.leftPad = 1;
+    up.rightPad = 3;
+    UnPad<half>(y, x, up, ut);  // 12 of each row's 16
+    for (int i = 0; i < 48; ++i) unpadded.push_back(float(y.GetValue(i)));
+  });
+  REQUIRE(st.isOk());
+  for (int r = 0; r < 4; ++r)
+    for (int j = 0; j < 16; ++j) {
+      const float want = j >= 2 && j < 9 ? float(r * 16 + j - 2) : -1.f;
+      REQUIRE(padded[r * 16 + j] == want);
+    }
+  for (int r = 0; r < 4; ++r)
+    for (int j = 0; j < 12; ++j) REQUIRE(unpadded[r * 12 + j] == float(r * 16 + 1 + j));
+  auto tooWide = asc::ascendc::launchKernel("k", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a;
+    pipe.InitBuffer(a, 64 * sizeof(half));
+    Pad(a.Get<half>(), a.Get<half>(), PadParams{0, 10, 0}, pt);
+  });
+  CHECK(tooWide.message().find("Pad: leftPad 0 + the row's 7 elements + rightPad 10 exceed the "
+                               "row width 16") != std::string::npos);
 }

@@ -55,16 +55,20 @@ void gatherMask(const char* call, const LocalTensor<T>& dst, const LocalTensor<T
   if (reduce_mode && (mask == 0 || mask > per_repeat * 255))
     asc::ascendc::detail::failf(call, "counter mode takes a mask of 1..", per_repeat * 255,
                                 " elements, not ", mask);
+  // Only the selected elements must lie in src0: the NPU reads whole repeats, but what it does
+  // not select does not matter (a counter-mode mask may run past a short tensor).
+  std::vector<uint64_t> picked;
   uint64_t src_extent = 0;
   for (uint64_t r = 0; r < p.repeatTimes; ++r)
-    if (per)
-      src_extent =
-          std::max(src_extent, at<T>(r, per - 1, p.src0BlockStride, p.src0RepeatStride) + 1);
+    for (uint64_t e = 0; e < per; ++e)
+      if (keep(r, e)) {
+        picked.push_back(at<T>(r, e, p.src0BlockStride, p.src0RepeatStride));
+        src_extent = std::max(src_extent, picked.back() + 1);
+      }
   const T* s = src0.ascData(call, "src0", src_extent);
   std::vector<T> out;
-  for (uint64_t r = 0; r < p.repeatTimes; ++r)
-    for (uint64_t e = 0; e < per; ++e)
-      if (keep(r, e)) out.push_back(s[at<T>(r, e, p.src0BlockStride, p.src0RepeatStride)]);
+  out.reserve(picked.size());
+  for (uint64_t i : picked) out.push_back(s[i]);
   T* d = dst.ascData(call, "dst", out.size());
   if (!out.empty()) std::memmove(d, out.data(), out.size() * sizeof(T));
   kept = out.size();

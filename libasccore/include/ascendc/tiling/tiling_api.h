@@ -2,15 +2,18 @@
 // MatmulApiTiling (one core) and MultiCoreMatmulTiling (the work split over SetDim cores) take
 // the operands' positions, formats and types, the shapes and the options CANN's do, and
 // GetTiling fills a TCubeTiling (tiling/tcube_tiling.h) that the kernel's Matmul reads
-// (lib/matmul_intf.h). The split: M and N over the cores (the split with the fewest rounds of
-// the largest block), base tiles of at most 128 x 256 x 64 aligned to 16 (SetFixSplit overrides
-// them); the CPU layer's Matmul computes any valid tiling exactly, the choice only shapes the
-// tiles Iterate walks. The exact split CANN's tiling picks is UNCONFIRMED.
+// (lib/matmul_intf.h). The split: M and N over the cores (a split into whole SetFixSplit base
+// tiles first, then the smallest block), base tiles of at most 128 x 256 x 64 aligned to 16
+// (SetFixSplit overrides them); the CPU layer's Matmul computes any valid tiling exactly, the
+// choice only shapes the tiles Iterate walks. The exact split CANN's tiling picks is
+// UNCONFIRMED. Also the host side of Pad and UnPad (AscendC::PadTilingFunc, UnPadTilingFunc).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 
+#include "graph/tensor.h"
+#include "tiling/pad_tiling.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tcube_tiling.h"
 
@@ -274,3 +277,46 @@ class MultiCoreMatmulTiling : public MatmulApiTilingBase {
 };
 
 }  // namespace matmul_tiling
+
+// --- Pad and UnPad (kernel_operator.h: AscendC::Pad / UnPad) -------------------------------------
+namespace AscendC {
+
+/// The temporary buffer Pad needs for `srcShape`, in bytes: none on the CPU (0 and 0).
+inline void GetPadMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                uint32_t& maxValue, uint32_t& minValue) {
+  (void)srcShape, (void)typeSize;
+  maxValue = minValue = 0;
+}
+/// Pad's tiling: srcShape [height, width] is the tensor in the unified buffer, oriSrcShape
+/// [height, width of data] what its rows hold.
+inline void PadTilingFunc(const ge::Shape srcShape, const ge::Shape oriSrcShape,
+                          const uint32_t stackBufferSize, const uint32_t typeSize,
+                          optiling::PadTiling& tiling) {
+  (void)stackBufferSize, (void)typeSize;
+  const size_t n = srcShape.GetDimNum();
+  int64_t rows = 1;
+  for (size_t i = 0; i + 1 < n; ++i) rows *= srcShape.GetDim(i);
+  tiling.set_srcHeight(uint32_t(n > 0 ? rows : 0));
+  tiling.set_srcWidth(uint32_t(n > 0 ? srcShape.GetDim(n - 1) : 0));
+  const size_t on = oriSrcShape.GetDimNum();
+  tiling.set_srcOriWidth(uint32_t(on > 0 ? oriSrcShape.GetDim(on - 1) : 0));
+}
+/// The temporary buffer UnPad needs: none on the CPU (0 and 0).
+inline void GetUnPadMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform,
+                                  const ge::Shape& srcShape, const uint32_t typeSize,
+                                  uint32_t& maxValue, uint32_t& minValue) {
+  (void)ascendcPlatform, (void)srcShape, (void)typeSize;
+  maxValue = minValue = 0;
+}
+/// UnPad's tiling: srcShape [height, width] is the tensor in the unified buffer.
+inline void UnPadTilingFunc(const ge::Shape srcShape, const uint32_t stackBufferSize,
+                            const uint32_t typeSize, optiling::UnPadTiling& tiling) {
+  (void)stackBufferSize, (void)typeSize;
+  const size_t n = srcShape.GetDimNum();
+  int64_t rows = 1;
+  for (size_t i = 0; i + 1 < n; ++i) rows *= srcShape.GetDim(i);
+  tiling.set_srcHeight(uint32_t(n > 0 ? rows : 0));
+  tiling.set_srcWidth(uint32_t(n > 0 ? srcShape.GetDim(n - 1) : 0));
+}
+
+}  // namespace AscendC
