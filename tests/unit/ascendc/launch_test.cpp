@@ -13,6 +13,7 @@
 #include "asc/ascendc/launch.h"
 #include "asc/support/log.h"
 #include "kernel_operator.h"
+#include "kernel_operator_list_tensor_intf.h"
 #include "tikicpulib.h"
 
 using namespace AscendC;
@@ -491,4 +492,34 @@ TEST_CASE("a MIX kernel runs on both vector cores of each block of a split chip"
   REQUIRE(seen.size() == 2);
   CHECK(seen[1].sub == 0);
   asc::ascendc::detail::setKernelMode(-1);
+}
+
+TEST_CASE("ListTensorDesc reads a list of tensors passed as one argument", "[ascendc]") {
+  float x[6] = {1, 2, 3, 4, 5, 6}, y[3] = {7, 8, 9};
+  // offset of the pointers; tensor 0: rank 2, index 0, dims 2 x 3; tensor 1: rank 1, index 1,
+  // dim 3; the two data pointers.
+  uint64_t list[] = {
+      6 * 8, 2, 2, 3, (uint64_t(1) << 32) | 1, 3, uint64_t(uintptr_t(x)), uint64_t(uintptr_t(y))};
+  std::vector<uint64_t> got;
+  auto st = asc::ascendc::launchKernel("k", 1, [&] {
+    ListTensorDesc l(list, sizeof(list), 2);
+    uint64_t dims[2] = {};
+    TensorDesc<float> d;
+    d.SetShapeAddr(dims);
+    l.GetDesc(d, 1);
+    got = {l.GetSize(), d.GetDim(), d.GetIndex(), d.GetShape(0)};
+    got.push_back(d.GetDataPtr() == y);
+    l.GetDesc(d, 0);
+    got.push_back(d.GetShape(0) * d.GetShape(1));
+    got.push_back(l.GetDataPtr<float>(0) == x);
+    l.GetDataPtr<float>(2);
+  });
+  CHECK(got == std::vector<uint64_t>{2, 1, 1, 3, 1, 6, 1});
+  CHECK(st.message().find("ListTensorDesc::GetDataPtr: tensor 2 is outside the list of 2") !=
+        std::string::npos);
+  auto shortList = asc::ascendc::launchKernel("k", 1, [&] {
+    ListTensorDesc l(list, 40, 2);  // cut before the pointers
+    l.GetDataPtr<float>(0);
+  });
+  CHECK(shortList.message().find("reads byte 48 of a list of 40 bytes") != std::string::npos);
 }
