@@ -84,8 +84,7 @@ int main() {
   report("small workspace", aclnnReduceSumCustom(ws, 16, ex, stream));
   report("synchronize", aclrtSynchronizeStream(stream));
   report("no executor", aclnnReduceSumCustom(ws, 16, nullptr, stream));
-  aclFinalize();
-  return 0;
+  return aclFinalize() == ACL_SUCCESS ? 0 : 1;
 }
 CPP
 inc="-Iprefix/runtime/include -Iprefix/opp/vendors/customize/op_api/include"

@@ -1,0 +1,81 @@
+#!/bin/bash
+# real_projects.sh PREFIX [ID-REGEX]: builds and runs public Ascend C projects written elsewhere
+# (scripts/judge/projects.txt: repository, commit, folder, and the project's own CPU command)
+# unchanged against an installed asc-tools prefix, and prints a table: PASS when the project's
+# own check says "test pass", else WRONG (its check failed), RUN-FAIL, BUILD-FAIL or TIMEOUT,
+# with the first error line. Needs network access to github.com (each folder is fetched at its
+# commit), or MIRROR=DIR holding bare clones as DIR/<owner>+<name>/repo. Not part of the test
+# suite: CI has no network. WORK=DIR keeps the copies and logs (default: a temporary folder).
+#   scripts/judge/real_projects.sh /opt/asc-tools
+set -u
+PREFIX=$(cd "${1:?usage: real_projects.sh PREFIX [ID-REGEX]}" && pwd) || exit 2
+FILTER=${2:-.}
+HERE=$(cd "$(dirname "$0")" && pwd)
+WORK=${WORK:-$(mktemp -d)}
+mkdir -p "$WORK"
+# Debian's python3 has numpy, which the projects' scripts import.
+export PATH="/usr/bin:$PATH"
+
+fetch() {  # fetch REPO COMMIT FOLDER DEST: the folder's files at the commit, into DEST
+  local repo=$1 commit=$2 path=$3 dest=$4 strip
+  strip=$(echo "$path" | awk -F/ '{print NF}')
+  if [ -n "${MIRROR:-}" ] && [ -d "$MIRROR/${repo/\//+}/repo" ]; then
+    git --git-dir="$MIRROR/${repo/\//+}/repo" archive "$commit" "$path" |
+      tar -x -C "$dest" --strip-components="$strip"
+    return
+  fi
+  local clone="$WORK/.git-${repo/\//+}"
+  if [ ! -d "$clone" ]; then
+    git init -q "$clone" && git -C "$clone" remote add origin "https://github.com/$repo.git"
+  fi
+  git -C "$clone" fetch -q --depth 1 origin "$commit" &&
+    git -C "$clone" archive "$commit" "$path" | tar -x -C "$dest" --strip-components="$strip"
+}
+
+echo "| project | repository @ commit : folder | command | result | first error |"
+echo "|---|---|---|---|---|"
+pass=0 total=0
+while IFS='|' read -r id repo commit path cmd kind; do
+  case "$id" in '' | '#'*) continue ;; esac
+  [[ "$id" =~ $FILTER ]] || continue
+  if [ "$kind" = SKIP ]; then
+    echo "| $id | $repo @ ${commit:0:10} : $path | - | SKIP ($cmd) | |"
+    continue
+  fi
+  total=$((total + 1))
+  dir="$WORK/$id"
+  rm -rf "$dir" && mkdir -p "$dir"
+  if ! fetch "$repo" "$commit" "$path" "$dir" 2>"$dir.fetch"; then
+    echo "| $id | $repo @ ${commit:0:10} : $path | \`$cmd\` | NOT FETCHED | $(head -1 "$dir.fetch") |"
+    continue
+  fi
+  (cd "$dir" && ASCEND_INSTALL_PATH="$PREFIX" ASCEND_HOME_PATH="$PREFIX" ASCEND_HOME_DIR="$PREFIX" \
+    timeout 300 bash -c "$cmd" >log.txt 2>&1)
+  rc=$?
+  log="$dir/log.txt"
+  if grep -qiE '^test pass' "$log" && ! grep -qE '\[ERROR\]|test fail' "$log"; then
+    res=PASS
+  elif [ "$kind" = KLOLD ] && grep -q 'execute op on cpu succeed' "$log" &&
+    (cd "$dir" && python3 -c "
+import glob, sys, numpy as np
+g = np.fromfile('output/golden.bin', np.float16)
+r = np.fromfile(sorted(glob.glob('output/output*.bin'))[0], np.float16)[:g.size]
+sys.exit(0 if np.allclose(r, g, rtol=1e-3, atol=1e-3) else 1)") >/dev/null 2>&1; then
+    res=PASS  # CANN 6.x samples print no verdict: their golden is compared here
+  elif grep -qE '\[ERROR\] result|error ratio|test fail|result error' "$log"; then
+    res=WRONG
+  elif [ $rc -eq 124 ]; then
+    res=TIMEOUT
+  elif grep -qE 'EZ9999|Segmentation|Aborted|core dumped|Traceback' "$log" ||
+    grep -qE '\[100%\] Built target' "$log"; then
+    res=RUN-FAIL
+  else
+    res=BUILD-FAIL
+  fi
+  [ $res = PASS ] && pass=$((pass + 1))
+  err=$(grep -m1 -E 'error:|Error:|CMake Error|ERROR|EZ9999|undefined reference|No module named|No such file' "$log" |
+    sed 's/|/\\|/g' | cut -c1-160)
+  echo "| $id | $repo @ ${commit:0:10} : $path | \`$cmd\` | $res | $err |"
+done <"$HERE/projects.txt"
+echo
+echo "PASS: $pass of $total attempted (logs in $WORK)"
