@@ -59,16 +59,20 @@ size_t elementSize(aclDataType t) {
   return d == ir::DType::Undefined ? 0 : ir::dtypeSize(d);
 }
 
-/// The vendor folder of the libcust_opapi.so holding `anchor` (<vendor>/op_api/lib/...).
+/// The vendor folder of the libcust_opapi.so holding `anchor`, which must lie in
+/// <vendor>/op_api/lib (empty otherwise: nothing else is loaded from a folder not laid out so).
 std::string vendorOf(const void* anchor) {
   Dl_info info{};
   if (!anchor || !dladdr(anchor, &info) || !info.dli_fname) return {};
   std::string p = info.dli_fname;
+  std::vector<std::string> parts;
   for (int up = 0; up < 3; ++up) {
     const size_t slash = p.rfind('/');
     if (slash == std::string::npos) return {};
+    parts.push_back(p.substr(slash + 1));
     p.erase(slash);
   }
+  if (parts[1] != "lib" || parts[2] != "op_api") return {};
   return p.empty() ? "/" : p;
 }
 
