@@ -33,6 +33,18 @@ expect_exit 0
 expect_stdout_contains "n = 1000, workspace"
 expect_stdout_contains "n = 100000, workspace"
 
+# The operator library built with the old C++ ABI (-D_GLIBCXX_USE_CXX11_ABI=0, as CANN builds
+# op_host code), called from an application built with the default one: the host API's objects
+# cross the boundary unchanged.
+run env ASCEND_INSTALL_PATH="$PWD/prefix" CXXFLAGS="$san -D_GLIBCXX_USE_CXX11_ABI=0" \
+  bash proj/install.sh -v Ascend910B1
+expect_exit 0
+grep -q -- "-D_GLIBCXX_USE_CXX11_ABI=0" proj/CustomOp/build_out/CMakeFiles/customize_ops.dir/flags.make ||
+  fail "the operator library was not built with the old ABI"
+run env ASCEND_INSTALL_PATH="$PWD/prefix" bash proj/AclNNInvocation/run.sh
+expect_exit 0
+[ "$(grep -c "test pass" "$STDOUT")" = 2 ] || fail "both lengths should pass with the old-ABI library"
+
 # The same package under --install-path: its set_env.bash points at it.
 run bash proj/CustomOp/build_out/custom_opp_*.run --install-path="$PWD/other"
 expect_exit 0

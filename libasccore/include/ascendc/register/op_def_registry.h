@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "asc/asc.h"
+#include "register/abi_string.h"
 #include "tiling/platform/platform_ascendc.h"
 
 namespace ge {
@@ -157,7 +158,7 @@ class ASC_API RuntimeAttrs {
     int64_t i = 0;
     float f = 0;
     bool b = false;
-    std::string s;
+    asc::AbiString s;
     std::vector<int64_t> ints;
     std::vector<float> floats;
   };
@@ -205,7 +206,7 @@ class ASC_API ExtendedKernelContext {
   const RuntimeAttrs* GetAttrs() const { return &attrs_; }
 
   // Filled by libasccore before the call.
-  std::string node_name_, node_type_;
+  asc::AbiString node_name_, node_type_;
   std::vector<StorageShape> inputs_, outputs_;
   std::vector<CompileTimeTensorDesc> input_descs_, output_descs_;
   RuntimeAttrs attrs_;
@@ -297,7 +298,7 @@ using TilingFunc = ge::graphStatus (*)(gert::TilingContext*);
 
 class ASC_API OpParamDef {
  public:
-  explicit OpParamDef(std::string name) : name_(std::move(name)) {}
+  explicit OpParamDef(const char* name) : name_(name) {}
   OpParamDef& ParamType(Option o) {
     param_type_ = o;
     return *this;
@@ -311,13 +312,13 @@ class ASC_API OpParamDef {
     return *this;
   }
   OpParamDef& UnknownShapeFormat(std::vector<ge::Format> formats) { return Format(formats); }
-  const std::string& name() const { return name_; }
+  std::string name() const { return name_.str(); }
   Option paramType() const { return param_type_; }
   const std::vector<ge::DataType>& types() const { return types_; }
   const std::vector<ge::Format>& formats() const { return formats_; }
 
  private:
-  std::string name_;
+  asc::AbiString name_;
   Option param_type_ = REQUIRED;
   std::vector<ge::DataType> types_;
   std::vector<ge::Format> formats_;
@@ -326,7 +327,7 @@ class ASC_API OpParamDef {
 class ASC_API OpAttrDef {
  public:
   using Value = gert::RuntimeAttrs::Value;
-  explicit OpAttrDef(std::string name) : name_(std::move(name)) {}
+  explicit OpAttrDef(const char* name) : name_(name) {}
   OpAttrDef& AttrType(Option o) {
     required_ = o == REQUIRED;
     return *this;
@@ -349,7 +350,7 @@ class ASC_API OpAttrDef {
   OpAttrDef& ListFloat(std::vector<float> v = {}) {
     return set(Value::ListFloat, [&](Value& x) { x.floats = v; });
   }
-  const std::string& name() const { return name_; }
+  std::string name() const { return name_.str(); }
   bool required() const { return required_; }
   /// The type, and the default when the attribute is optional.
   const Value& defaultValue() const { return value_; }
@@ -362,7 +363,7 @@ class ASC_API OpAttrDef {
     f(value_);
     return *this;
   }
-  std::string name_;
+  asc::AbiString name_;
   bool required_ = false;
   Value value_;
 };
@@ -379,11 +380,15 @@ class ASC_API OpAICoreDef {
     return *this;
   }
   TilingFunc tiling() const { return tiling_; }
-  const std::vector<std::string>& socs() const { return socs_; }
+  std::vector<std::string> socs() const {
+    std::vector<std::string> v;
+    for (const auto& s : socs_) v.push_back(s.str());
+    return v;
+  }
 
  private:
   TilingFunc tiling_ = nullptr;
-  std::vector<std::string> socs_;
+  std::vector<asc::AbiString> socs_;
 };
 
 /// An operator prototype: derive from it and declare everything in the constructor, as CANN
@@ -408,7 +413,7 @@ class ASC_API OpDef {
   }
   OpAICoreDef& AICore() { return aicore_; }
 
-  const std::string& type() const { return type_; }
+  std::string type() const { return type_.str(); }
   const std::vector<OpParamDef>& inputs() const { return inputs_; }
   const std::vector<OpParamDef>& outputs() const { return outputs_; }
   const std::vector<OpAttrDef>& attrs() const { return attrs_; }
@@ -421,7 +426,7 @@ class ASC_API OpDef {
     v.emplace_back(name);
     return v.back();
   }
-  std::string type_;
+  asc::AbiString type_;
   std::vector<OpParamDef> inputs_, outputs_;
   std::vector<OpAttrDef> attrs_;
   InferShapeFunc infer_shape_ = nullptr;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "asc/asc.h"
+#include "register/abi_string.h"
 
 namespace domi {
 
@@ -50,15 +51,19 @@ class ASC_API OpRegistrationData {
     imply_ = t;
     return *this;
   }
-  const std::string& omType() const { return om_type_; }
+  std::string omType() const { return om_type_.str(); }
   domi::FrameworkType framework() const { return framework_; }
-  const std::vector<std::string>& originTypes() const { return origin_; }
+  std::vector<std::string> originTypes() const {
+    std::vector<std::string> v;
+    for (const auto& s : origin_) v.push_back(s.str());
+    return v;
+  }
 
  private:
-  std::string om_type_;
+  asc::AbiString om_type_;
   domi::FrameworkType framework_ = ONNX;
   domi::ImplyType imply_ = domi::ImplyType::TVM;
-  std::vector<std::string> origin_;
+  std::vector<asc::AbiString> origin_;
 };
 
 /// Keeps a registration until the plugin registers (asc::ophost::registerPlugin).
