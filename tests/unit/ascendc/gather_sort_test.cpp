@@ -299,6 +299,46 @@ TEST_CASE("TransDataTo5HD transposes across 16 blocks per repeat", "[ascendc]") 
       }
 }
 
+TEST_CASE("TransDataTo5HD's 4-byte and 1-byte forms", "[ascendc]") {
+  std::vector<int32_t> out32;
+  std::vector<int8_t> out8;
+  auto msg = runK([&] {
+    Ub ub;
+    // 4 bytes: 16 source blocks of 8 values; element i of them fills dst blocks 2i, 2i+1.
+    LocalTensor<int32_t> src = ub.a.Get<int32_t>(), dst = ub.b.Get<int32_t>();
+    for (int j = 0; j < 16; ++j)
+      for (int e = 0; e < 8; ++e) src.SetValue(j * 8 + e, j * 100 + e);
+    LocalTensor<int32_t> srcs[16], dsts[16];
+    for (int i = 0; i < 16; ++i) {
+      srcs[i] = src[i * 8];
+      dsts[i] = dst[i * 8];
+    }
+    TransDataTo5HD(dsts, srcs, TransDataTo5HDParams(false, false, 1, 0, 0));
+    for (int i = 0; i < 128; ++i) out32.push_back(dst.GetValue(i));
+    // 1 byte: 16 source blocks of 32; the high half of each source into the low half of dst.
+    LocalTensor<int8_t> s8 = ub.a.Get<int8_t>(), d8 = ub.b.Get<int8_t>();
+    for (int j = 0; j < 16; ++j)
+      for (int e = 0; e < 32; ++e)
+        s8.SetValue(j * 32 + e, int8_t(j * 4 + e % 4 + (e >= 16 ? 64 : 0)));
+    for (int i = 0; i < 512; ++i) d8.SetValue(i, int8_t(-1));
+    LocalTensor<int8_t> s8s[16], d8s[16];
+    for (int i = 0; i < 16; ++i) {
+      s8s[i] = s8[i * 32];
+      d8s[i] = d8[i * 32];
+    }
+    TransDataTo5HD(d8s, s8s, TransDataTo5HDParams(false, true, 1, 0, 0));
+    for (int i = 0; i < 512; ++i) out8.push_back(d8.GetValue(i));
+  });
+  REQUIRE(msg.empty());
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 16; ++j) CHECK(out32[(2 * i + j / 8) * 8 + j % 8] == j * 100 + i);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 32; ++j) {
+      const int want = j < 16 ? j * 4 + (16 + i) % 4 + 64 : -1;  // element 16 + i of source j
+      CHECK(out8[i * 32 + j] == want);
+    }
+}
+
 TEST_CASE("SyncAll is a barrier across all blocks, sequential or pooled", "[ascendc]") {
   for (bool parallel : {false, true}) {
     INFO(parallel);

@@ -164,34 +164,52 @@ struct TransDataTo5HDParams {
 
 constexpr int NCHW_CONV_ADDR_LIST_SIZE = 16;
 
-/// For 2-byte values: each repeat reads one 32-byte block (16 values) at each of the 16 source
-/// tensors and writes element i of source block j as element j of destination block i (a 16x16
-/// transpose across the two lists); every address moves by its RepStride blocks per repeat.
-/// The 1- and 4-byte forms are not supported by the CPU layer (their lane mapping is
-/// unconfirmed), nor the forms taking physical addresses.
+/// Each repeat reads one 32-byte block at each of the 16 source tensors and writes one at each
+/// of the 16 destination tensors; every address moves by its RepStride blocks per repeat. With
+/// src block j and dst block i:
+/// - 2-byte values (16 per block): element i of source block j becomes element j of destination
+///   block i (a 16x16 transpose across the two lists);
+/// - 4-byte values (8 per block): element i of the 16 source blocks, in order, fills destination
+///   blocks 2i and 2i+1 (sources 0-7, then 8-15);
+/// - 1-byte values (32 per block): element i of the 16 source blocks (of their high half when
+///   srcHighHalf) fills half of destination block i (its high half when dstHighHalf); the other
+///   half is left as it was.
+/// These follow CANN's description of the instruction (asc-devkit's TransDataTo5HD pages); the
+/// 4- and 1-byte lane orders are UNCONFIRMED against the hardware. The forms taking physical
+/// addresses are not provided.
 template <typename T>
 void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
                     const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
                     const TransDataTo5HDParams& p) {
-  static_assert(sizeof(T) == 2,
-                "TransDataTo5HD: the CPU layer implements the 2-byte form only (half, bfloat16_t, "
-                "int16_t, uint16_t)");
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+                "TransDataTo5HD takes 1-, 2- or 4-byte values");
+  constexpr uint64_t per_block = 32 / sizeof(T);
   const uint64_t repeats = p.repeatTimes;
   if (repeats == 0) return;
-  const uint64_t src_span = (repeats - 1) * p.srcRepStride * 16 + 16;
-  const uint64_t dst_span = (repeats - 1) * p.dstRepStride * 16 + 16;
+  const uint64_t src_span = (repeats - 1) * p.srcRepStride * per_block + per_block;
+  const uint64_t dst_span = (repeats - 1) * p.dstRepStride * per_block + per_block;
   const T* src[16];
   T* dst[16];
   for (int i = 0; i < 16; ++i) {
     src[i] = srcList[i].ascData("TransDataTo5HD", "srcList", src_span);
     dst[i] = dstList[i].ascData("TransDataTo5HD", "dstList", dst_span);
   }
-  T block[16][16];
+  T block[16][32];  // the repeat's 16 source blocks, read before anything is written
   for (uint64_t r = 0; r < repeats; ++r) {
+    const uint64_t s0 = r * p.srcRepStride * per_block, d0 = r * p.dstRepStride * per_block;
     for (int j = 0; j < 16; ++j)
-      for (int i = 0; i < 16; ++i) block[j][i] = src[j][r * p.srcRepStride * 16 + i];
-    for (int i = 0; i < 16; ++i)
-      for (int j = 0; j < 16; ++j) dst[i][r * p.dstRepStride * 16 + j] = block[j][i];
+      for (uint64_t e = 0; e < per_block; ++e) block[j][e] = src[j][s0 + e];
+    if constexpr (sizeof(T) == 2) {
+      for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) dst[i][d0 + j] = block[j][i];
+    } else if constexpr (sizeof(T) == 4) {
+      for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 16; ++j) dst[2 * i + j / 8][d0 + j % 8] = block[j][i];
+    } else {
+      const int from = p.srcHighHalf ? 16 : 0, to = p.dstHighHalf ? 16 : 0;
+      for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) dst[i][d0 + to + j] = block[j][from + i];
+    }
   }
 }
 
