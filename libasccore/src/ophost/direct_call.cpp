@@ -175,9 +175,12 @@ Result<std::vector<opgen::OpDesc>> pluginOpDescs(const std::string& file) {
     state().pending_defs.clear();
     state().pending_entries.clear();
   }
-  // Loading runs the library's static initializers (OP_ADD, the kernel entries); it stays
-  // loaded, as the prototypes' functions live in it.
-  if (!dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+  // Loading runs the library's static initializers (OP_ADD); it stays loaded, as the
+  // prototypes' functions live in it. The kernels need not be in it (CANN's projects build
+  // op_host alone into the library op_build reads).
+  // A bare file name is the file here, not a library to look up on the search path.
+  const std::string path = file.find('/') == std::string::npos ? "./" + file : file;
+  if (!dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
     const char* why = dlerror();
     return Status::error(ErrorCode::InvalidParam, "{} could not be loaded: {}", file,
                          why ? why : "unknown reason");
@@ -192,13 +195,6 @@ Result<std::vector<opgen::OpDesc>> pluginOpDescs(const std::string& file) {
     opgen::OpDesc o;
     o.op = def->type();
     o.snake = opgen::snakeCase(o.op);
-    bool has_kernel = false;
-    for (const Entry& e : s.pending_entries) has_kernel |= e.op_type == o.op;
-    if (!has_kernel)
-      return Status::error(ErrorCode::InvalidParam,
-                           "custom operator {} in {} has no compiled kernel (op_kernel/{}.cpp "
-                           "not built)",
-                           o.op, file, o.snake);
     for (const auto* list : {&def->inputs(), &def->outputs()})
       for (const auto& p : *list) {
         if (p.paramType() == ::ops::DYNAMIC)

@@ -80,8 +80,7 @@ ASC_API Result<std::unique_ptr<PreparedCall>> prepareCall(const std::string& api
 
 /// The prototypes the operator library `file` declares with OP_ADD, as op descriptions (names,
 /// parameter kinds, attribute types; no dtype columns), for op_build. Loads the library. Fails
-/// when it does not load, declares no operator, has an operator without a compiled kernel, or
-/// one with a DYNAMIC parameter.
+/// when it does not load, declares no operator, or has one with a DYNAMIC parameter.
 ASC_API Result<std::vector<opgen::OpDesc>> pluginOpDescs(const std::string& file);
 
 }  // namespace asc::ophost

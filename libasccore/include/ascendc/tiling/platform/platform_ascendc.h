@@ -24,6 +24,19 @@
 #include <cstdint>
 #include <cstdlib>
 
+// The host code of CANN's operator projects is compiled as C++11 (their cmake/intf.cmake): what
+// needs C++14's relaxed constexpr is plain inline there, and the tables are per translation unit.
+#if __cplusplus >= 201402L
+#define ASC_CONSTEXPR14 constexpr
+#else
+#define ASC_CONSTEXPR14 inline
+#endif
+#if __cplusplus >= 201703L
+#define ASC_INLINE_VAR inline
+#else
+#define ASC_INLINE_VAR static
+#endif
+
 namespace fe {
 
 /// The platform description a tiling function receives (CANN declares the class and fills it
@@ -119,7 +132,7 @@ constexpr uint64_t kMiB = 1024 * kKiB;
 constexpr uint64_t kGiB = 1024 * kMiB;
 
 /// The chips asc-tools knows (the --soc_version table of libasccore).
-inline constexpr ChipSpec kChips[] = {
+ASC_INLINE_VAR constexpr ChipSpec kChips[] = {
     // name, version, npu_arch, split, ai_core, vector_core,
     //   l0a, l0b, l0c, l1, l2, ub, hbm, fb, bt, l2_bw, hbm_bw
     {"Ascend310", SocVersion::ASCEND310, 0, false, 2, 0,  //
@@ -149,14 +162,14 @@ inline constexpr ChipSpec kChips[] = {
 };
 
 /// The chip CANN's Ascend C samples target by default (asc::ascendc::kDefaultSoc).
-inline constexpr const char* kDefaultChip = "Ascend910B1";
+ASC_INLINE_VAR constexpr const char* kDefaultChip = "Ascend910B1";
 
 /// Bytes an Ascend910B part keeps back from its UB and L1 for the library's own use; CANN's
 /// GetCoreMemSize reports the rest, and so does this one.
 constexpr uint64_t kAscend910BLocalReserve = 256;
 
 /// The ASCII case-insensitive equality of two names (either may be null: then false).
-constexpr bool sameName(const char* a, const char* b) {
+ASC_CONSTEXPR14 bool sameName(const char* a, const char* b) {
   if (a == nullptr || b == nullptr) return false;
   for (; *a != '\0' && *b != '\0'; ++a, ++b) {
     char x = *a, y = *b;
@@ -168,14 +181,14 @@ constexpr bool sameName(const char* a, const char* b) {
 }
 
 /// The table entry of `name`, nullptr when the table has none.
-constexpr const ChipSpec* findChip(const char* name) {
+ASC_CONSTEXPR14 const ChipSpec* findChip(const char* name) {
   for (const ChipSpec& c : kChips)
     if (sameName(c.name, name)) return &c;
   return nullptr;
 }
 
 /// The table entry of `name`, or of the default chip when `name` is null or not in the table.
-constexpr const ChipSpec& chipOrDefault(const char* name) {
+ASC_CONSTEXPR14 const ChipSpec& chipOrDefault(const char* name) {
   const ChipSpec* c = findChip(name);
   return c != nullptr ? *c : *findChip(kDefaultChip);
 }
@@ -188,27 +201,28 @@ class PlatformAscendC {
   PlatformAscendC() = delete;
   ~PlatformAscendC() = default;
   /// The chip `platformInfo` names (the default chip for nullptr or an unknown name).
-  constexpr explicit PlatformAscendC(fe::PlatFormInfos* platformInfo)
+  ASC_CONSTEXPR14 explicit PlatformAscendC(fe::PlatFormInfos* platformInfo)
       : chip_(&detail::chipOrDefault(platformInfo != nullptr ? platformInfo->soc : nullptr)) {}
   /// asc-tools: the chip named by its --soc_version spelling (the default chip when unknown).
-  constexpr explicit PlatformAscendC(const char* socVersion)
+  ASC_CONSTEXPR14 explicit PlatformAscendC(const char* socVersion)
       : chip_(&detail::chipOrDefault(socVersion)) {}
   /// The default chip (so that PlatformAscendC(nullptr) is not ambiguous).
-  constexpr explicit PlatformAscendC(std::nullptr_t) : chip_(&detail::chipOrDefault(nullptr)) {}
+  ASC_CONSTEXPR14 explicit PlatformAscendC(std::nullptr_t)
+      : chip_(&detail::chipOrDefault(nullptr)) {}
 
   /// The cores a vector kernel spreads over: the Vector Cores of a split chip (Ascend910B), the
   /// AI Cores of the others.
-  constexpr uint32_t GetCoreNum(void) const {
+  ASC_CONSTEXPR14 uint32_t GetCoreNum(void) const {
     return chip_->split ? chip_->vector_core : chip_->ai_core;
   }
   /// The Cube cores of a split chip; the AI Cores of the others.
-  constexpr uint32_t GetCoreNumAic(void) const { return chip_->ai_core; }
+  ASC_CONSTEXPR14 uint32_t GetCoreNumAic(void) const { return chip_->ai_core; }
   /// The Vector cores of a split chip; the AI Cores of the others.
-  constexpr uint32_t GetCoreNumAiv(void) const {
+  ASC_CONSTEXPR14 uint32_t GetCoreNumAiv(void) const {
     return chip_->split ? chip_->vector_core : chip_->ai_core;
   }
   /// The stand-alone Vector Cores of an Ascend310P part (beside its AI Cores); 0 elsewhere.
-  constexpr uint32_t GetCoreNumVector(void) const {
+  ASC_CONSTEXPR14 uint32_t GetCoreNumVector(void) const {
     return chip_->version == SocVersion::ASCEND310P ? chip_->vector_core : 0;
   }
 
@@ -216,8 +230,8 @@ class PlatformAscendC {
   /// kernel) the slices are counted in Vector cores and a block is one Cube core with its
   /// aivCoreNum / aicCoreNum Vector cores; otherwise every slice is a block. 0 when a 1:2 mix
   /// kernel would need more blocks than there are Cube cores (CANN's answer too).
-  constexpr uint32_t CalcTschNumBlocks(uint32_t sliceNum, uint32_t aicCoreNum,
-                                       uint32_t aivCoreNum) const {
+  ASC_CONSTEXPR14 uint32_t CalcTschNumBlocks(uint32_t sliceNum, uint32_t aicCoreNum,
+                                             uint32_t aivCoreNum) const {
     if (aicCoreNum == 0 || aivCoreNum == 0 || aicCoreNum > aivCoreNum) return sliceNum;
     const uint32_t per_block = aivCoreNum / aicCoreNum;
     const uint32_t blocks = sliceNum / per_block + (sliceNum % per_block != 0 ? 1 : 0);
@@ -225,22 +239,22 @@ class PlatformAscendC {
     return blocks;
   }
   /// The older name of CalcTschNumBlocks (deprecated in CANN).
-  constexpr uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum,
-                                      uint32_t aivCoreNum) const {
+  ASC_CONSTEXPR14 uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum,
+                                            uint32_t aivCoreNum) const {
     return CalcTschNumBlocks(sliceNum, aicCoreNum, aivCoreNum);
   }
 
   /// The system workspace the Ascend C library APIs need: none on the CPU (in the kernel,
   /// GetUserWorkspace(w) is w itself), so 0 for every chip.
-  constexpr uint32_t GetLibApiWorkSpaceSize(void) const { return 0; }
+  ASC_CONSTEXPR14 uint32_t GetLibApiWorkSpaceSize(void) const { return 0; }
   /// The workspace of the Cube group and group barrier facilities: none on the CPU either.
-  constexpr uint32_t GetResCubeGroupWorkSpaceSize(void) const { return 0; }
-  constexpr uint32_t GetResGroupBarrierWorkSpaceSize(void) const { return 0; }
+  ASC_CONSTEXPR14 uint32_t GetResCubeGroupWorkSpaceSize(void) const { return 0; }
+  ASC_CONSTEXPR14 uint32_t GetResGroupBarrierWorkSpaceSize(void) const { return 0; }
 
   /// The bytes of `memType` (0 for RESERVED and for an FB/BT the chip lacks). On an Ascend910B
   /// part the UB and L1 figures leave out the 256 bytes CANN keeps back, and the UB figure
   /// leaves out what ReserveLocalMemory set aside.
-  constexpr void GetCoreMemSize(const CoreMemType& memType, uint64_t& size) const {
+  ASC_CONSTEXPR14 void GetCoreMemSize(const CoreMemType& memType, uint64_t& size) const {
     const detail::ChipSpec& c = *chip_;
     const uint64_t reserve =
         c.version == SocVersion::ASCEND910B ? detail::kAscend910BLocalReserve : 0;
@@ -278,7 +292,7 @@ class PlatformAscendC {
     }
   }
   /// Bytes per cycle of the L2 cache or the global memory; 0 for the other kinds, as in CANN.
-  constexpr void GetCoreMemBw(const CoreMemType& memType, uint64_t& bwSize) const {
+  ASC_CONSTEXPR14 void GetCoreMemBw(const CoreMemType& memType, uint64_t& bwSize) const {
     if (memType == CoreMemType::L2)
       bwSize = chip_->l2_bw;
     else if (memType == CoreMemType::HBM)
@@ -288,7 +302,7 @@ class PlatformAscendC {
   }
   /// Sets `size` bytes of the unified buffer aside; GetCoreMemSize(UB) reports what remains.
   /// The last call counts.
-  constexpr void ReserveLocalMemory(ReservedSize size) {
+  ASC_CONSTEXPR14 void ReserveLocalMemory(ReservedSize size) {
     switch (size) {
       case ReservedSize::RESERVED_SIZE_8K:
         reserved_ub_ = 8 * detail::kKiB;
@@ -303,15 +317,17 @@ class PlatformAscendC {
   }
 
   /// The chip's family.
-  constexpr SocVersion GetSocVersion(void) const { return chip_->version; }
+  ASC_CONSTEXPR14 SocVersion GetSocVersion(void) const { return chip_->version; }
   /// The chip's NPU architecture number (NpuArch(0) for Ascend310, not known here).
-  constexpr NpuArch GetCurNpuArch(void) const { return static_cast<NpuArch>(chip_->npu_arch); }
+  ASC_CONSTEXPR14 NpuArch GetCurNpuArch(void) const {
+    return static_cast<NpuArch>(chip_->npu_arch);
+  }
   /// The vector register width in bits of a register-based vector unit: 0, none of the chips
   /// in the table has one.
-  constexpr uint32_t GetVecRegLen(void) const { return 0; }
+  ASC_CONSTEXPR14 uint32_t GetVecRegLen(void) const { return 0; }
 
   /// asc-tools: the --soc_version spelling of the chip answered for (the table's spelling).
-  constexpr const char* GetSocName(void) const { return chip_->name; }
+  ASC_CONSTEXPR14 const char* GetSocName(void) const { return chip_->name; }
 
  private:
   const detail::ChipSpec* chip_;
