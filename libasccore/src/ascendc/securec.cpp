@@ -38,20 +38,23 @@ errno_t copyString(char* dest, size_t destMax, const char* src, size_t count, si
   return EOK;
 }
 
+/// What memcpy_s and memmove_s refuse (EOK when the copy may go ahead); a refusal that has a
+/// destination clears it.
+errno_t checkCopy(void* dest, size_t destMax, const void* src, size_t count) {
+  if (!dest || badMax(destMax)) return !dest ? EINVAL : ERANGE;
+  if (!src || count > destMax) {
+    std::memset(dest, 0, destMax);
+    return !src ? EINVAL_AND_RESET : ERANGE_AND_RESET;
+  }
+  return EOK;
+}
+
 }  // namespace
 
 extern "C" {
 
 ASC_API errno_t memcpy_s(void* dest, size_t destMax, const void* src, size_t count) {
-  if (!dest || badMax(destMax)) return !dest ? EINVAL : ERANGE;
-  if (!src) {
-    std::memset(dest, 0, destMax);
-    return EINVAL_AND_RESET;
-  }
-  if (count > destMax) {
-    std::memset(dest, 0, destMax);
-    return ERANGE_AND_RESET;
-  }
+  if (errno_t e = checkCopy(dest, destMax, src, count)) return e;
   if (count == 0 || dest == src) return EOK;
   if (overlap(dest, count, src, count)) {
     std::memset(dest, 0, destMax);
@@ -62,15 +65,7 @@ ASC_API errno_t memcpy_s(void* dest, size_t destMax, const void* src, size_t cou
 }
 
 ASC_API errno_t memmove_s(void* dest, size_t destMax, const void* src, size_t count) {
-  if (!dest || badMax(destMax)) return !dest ? EINVAL : ERANGE;
-  if (!src) {
-    std::memset(dest, 0, destMax);
-    return EINVAL_AND_RESET;
-  }
-  if (count > destMax) {
-    std::memset(dest, 0, destMax);
-    return ERANGE_AND_RESET;
-  }
+  if (errno_t e = checkCopy(dest, destMax, src, count)) return e;
   if (count > 0) std::memmove(dest, src, count);
   return EOK;
 }

@@ -110,20 +110,21 @@ TEST_CASE("Matmul over a multi-core tiling matches a naive matmul", "[ascendc][m
   }
 }
 
+namespace {
+/// An int8 x int8 -> int32 tiling of one core for M x N x K.
+matmul_tiling::MatmulApiTiling int8Tiling(int M, int N, int K) {
+  matmul_tiling::MatmulApiTiling tiling = int8Tiling(M, N, K);
+  return tiling;
+}
+}  // namespace
+
 TEST_CASE("Matmul tile by tile: Iterate and GetTensorC, atomic add, int8", "[ascendc][matmul]") {
   const int M = 40, N = 36, K = 24;
   std::vector<float> a(size_t(M) * K), b(size_t(K) * N);
   for (size_t i = 0; i < a.size(); ++i) a[i] = float(int(i % 9) - 4);
   for (size_t i = 0; i < b.size(); ++i) b[i] = float(int(i % 7) - 3);
   const auto want = naive(a, b, nullptr, M, N, K, false, false);
-  matmul_tiling::MatmulApiTiling tiling;
-  tiling.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                  matmul_tiling::DataType::DT_INT8);
-  tiling.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                  matmul_tiling::DataType::DT_INT8);
-  tiling.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                  matmul_tiling::DataType::DT_INT32);
-  tiling.SetShape(M, N, K);
+  matmul_tiling::MatmulApiTiling tiling = int8Tiling(M, N, K);
   tiling.SetFixSplit(16, 16, -1);  // 3 x 3 tiles, the last ones partial
   optiling::TCubeTiling t;
   REQUIRE(tiling.GetTiling(t) == 0);
@@ -181,14 +182,7 @@ TEST_CASE("Matmul's asynchronous form: Iterate<false> once, then one tile per Ge
   for (size_t i = 0; i < a.size(); ++i) a[i] = float(int(i % 9) - 4);
   for (size_t i = 0; i < b.size(); ++i) b[i] = float(int(i % 7) - 3);
   const auto want = naive(a, b, nullptr, M, N, K, false, false);
-  matmul_tiling::MatmulApiTiling tiling;
-  tiling.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                  matmul_tiling::DataType::DT_INT8);
-  tiling.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                  matmul_tiling::DataType::DT_INT8);
-  tiling.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                  matmul_tiling::DataType::DT_INT32);
-  tiling.SetShape(M, N, K);
+  matmul_tiling::MatmulApiTiling tiling = int8Tiling(M, N, K);
   tiling.SetFixSplit(16, 16, -1);  // 3 x 3 tiles, M first
   optiling::TCubeTiling t;
   REQUIRE(tiling.GetTiling(t) == 0);

@@ -422,6 +422,18 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
 }
 
 namespace detail_cpu {
+/// ReduceMax/Min's calIndex: the index's bits go into the element after the value (read them
+/// back with a reinterpret, as on the NPU).
+template <typename T>
+void storeIndexBits(T* at, int64_t index) {
+  if constexpr (sizeof(T) == 2) {
+    uint16_t idx = uint16_t(index);
+    std::memcpy(at, &idx, 2);
+  } else {
+    uint32_t idx = uint32_t(index);
+    std::memcpy(at, &idx, sizeof(idx) <= sizeof(T) ? sizeof(idx) : sizeof(T));
+  }
+}
 template <typename T, bool kMax>
 void reduceExtreme(const char* call, const LocalTensor<T>& dst, const LocalTensor<T>& src,
                    const LocalTensor<T>& work, int32_t count, bool calIndex) {
@@ -437,16 +449,7 @@ void reduceExtreme(const char* call, const LocalTensor<T>& dst, const LocalTenso
     if (kMax ? v > b : v < b) best = i;
   }
   d[0] = s[best];
-  if (calIndex) {
-    // The index's bits go into dst[1] (read them back with a reinterpret, as on the NPU).
-    if constexpr (sizeof(T) == 2) {
-      uint16_t idx = uint16_t(best);
-      std::memcpy(&d[1], &idx, 2);
-    } else {
-      uint32_t idx = uint32_t(best);
-      std::memcpy(&d[1], &idx, sizeof(idx) <= sizeof(T) ? sizeof(idx) : sizeof(T));
-    }
-  }
+  if (calIndex) storeIndexBits(&d[1], best);
 }
 }  // namespace detail_cpu
 

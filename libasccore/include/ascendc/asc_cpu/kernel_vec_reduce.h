@@ -180,15 +180,7 @@ void reduceExtremeMasked(const char* call, const LocalTensor<T>& dst, const Loca
   });
   T* d = dst.ascData(call, "dst", calIndex ? 2 : 1);
   d[0] = best_raw;
-  if (calIndex) {  // the index's bits, as the count form writes them
-    if constexpr (sizeof(T) == 2) {
-      uint16_t idx = uint16_t(best);
-      std::memcpy(&d[1], &idx, 2);
-    } else {
-      uint32_t idx = uint32_t(best);
-      std::memcpy(&d[1], &idx, sizeof(idx) <= sizeof(T) ? sizeof(idx) : sizeof(T));
-    }
-  }
+  if (calIndex) storeIndexBits(&d[1], best);
 }
 }  // namespace detail_cpu
 

@@ -281,6 +281,18 @@ class MultiCoreMatmulTiling : public MatmulApiTilingBase {
 // --- Pad and UnPad (kernel_operator.h: AscendC::Pad / UnPad) -------------------------------------
 namespace AscendC {
 
+namespace detail {
+/// A shape as Pad and UnPad see it: rows (all dims but the last) of the last dim's width.
+inline uint32_t rowsOf(const ge::Shape& s) {
+  int64_t rows = 1;
+  for (size_t i = 0; i + 1 < s.GetDimNum(); ++i) rows *= s.GetDim(i);
+  return uint32_t(s.GetDimNum() > 0 ? rows : 0);
+}
+inline uint32_t widthOf(const ge::Shape& s) {
+  return uint32_t(s.GetDimNum() > 0 ? s.GetDim(s.GetDimNum() - 1) : 0);
+}
+}  // namespace detail
+
 /// The temporary buffer Pad needs for `srcShape`, in bytes: none on the CPU (0 and 0).
 inline void GetPadMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
                                 uint32_t& maxValue, uint32_t& minValue) {
@@ -293,11 +305,8 @@ inline void PadTilingFunc(const ge::Shape srcShape, const ge::Shape oriSrcShape,
                           const uint32_t stackBufferSize, const uint32_t typeSize,
                           optiling::PadTiling& tiling) {
   (void)stackBufferSize, (void)typeSize;
-  const size_t n = srcShape.GetDimNum();
-  int64_t rows = 1;
-  for (size_t i = 0; i + 1 < n; ++i) rows *= srcShape.GetDim(i);
-  tiling.set_srcHeight(uint32_t(n > 0 ? rows : 0));
-  tiling.set_srcWidth(uint32_t(n > 0 ? srcShape.GetDim(n - 1) : 0));
+  tiling.set_srcHeight(detail::rowsOf(srcShape));
+  tiling.set_srcWidth(detail::widthOf(srcShape));
   const size_t on = oriSrcShape.GetDimNum();
   tiling.set_srcOriWidth(uint32_t(on > 0 ? oriSrcShape.GetDim(on - 1) : 0));
 }
@@ -312,11 +321,8 @@ inline void GetUnPadMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascen
 inline void UnPadTilingFunc(const ge::Shape srcShape, const uint32_t stackBufferSize,
                             const uint32_t typeSize, optiling::UnPadTiling& tiling) {
   (void)stackBufferSize, (void)typeSize;
-  const size_t n = srcShape.GetDimNum();
-  int64_t rows = 1;
-  for (size_t i = 0; i + 1 < n; ++i) rows *= srcShape.GetDim(i);
-  tiling.set_srcHeight(uint32_t(n > 0 ? rows : 0));
-  tiling.set_srcWidth(uint32_t(n > 0 ? srcShape.GetDim(n - 1) : 0));
+  tiling.set_srcHeight(detail::rowsOf(srcShape));
+  tiling.set_srcWidth(detail::widthOf(srcShape));
 }
 
 }  // namespace AscendC
