@@ -113,7 +113,14 @@ TEST_CASE("Matmul over a multi-core tiling matches a naive matmul", "[ascendc][m
 namespace {
 /// An int8 x int8 -> int32 tiling of one core for M x N x K.
 matmul_tiling::MatmulApiTiling int8Tiling(int M, int N, int K) {
-  matmul_tiling::MatmulApiTiling tiling = int8Tiling(M, N, K);
+  matmul_tiling::MatmulApiTiling tiling;
+  tiling.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                  matmul_tiling::DataType::DT_INT8);
+  tiling.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                  matmul_tiling::DataType::DT_INT8);
+  tiling.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                  matmul_tiling::DataType::DT_INT32);
+  tiling.SetShape(M, N, K);
   return tiling;
 }
 }  // namespace
