@@ -277,3 +277,48 @@ TEST_CASE("WholeReduceSum<T, isSetMask> and the other kernel spellings samples u
   CHECK(got[3] == 32.f);
   CHECK(got[4] == 1.f);
 }
+
+TEST_CASE("WholeReduceMax/Min give each repeat's extreme and its index", "[ascendc]") {
+  std::vector<float> vals;
+  std::vector<uint32_t> idx;
+  auto msg = runK([&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4096);
+    LocalTensor<float> s = buf.Get<float>(256), d = buf.Get<float>()[256];
+    for (int i = 0; i < 256; ++i) s.SetValue(i, float((i * 37) % 101) - 50.f);
+    s.SetValue(64 + 40, 99.f);   // repeat 1's max at 40, but masked out below for Min's count 32
+    s.SetValue(128 + 3, -99.f);  // repeat 2's min at 3
+    auto take = [&](int n, bool index_first) {
+      for (int r = 0; r < n; ++r) {
+        float v = d.GetValue(r * 2 + (index_first ? 1 : 0));
+        float bits = d.GetValue(r * 2 + (index_first ? 0 : 1));
+        uint32_t i = 0;
+        std::memcpy(&i, &bits, 4);
+        vals.push_back(v);
+        idx.push_back(i);
+      }
+    };
+    WholeReduceMax<float>(d, s, 64, 3, 1, 1, 8);  // (value, index) per repeat of 64
+    take(3, false);
+    WholeReduceMin<float, true>(d, s, 32, 3, 1, 1, 8, ReduceOrder::ORDER_INDEX_VALUE);
+    take(3, true);
+  });
+  REQUIRE(msg.empty());
+  auto val = [](int i) {
+    return i == 104 ? 99.f : i == 131 ? -99.f : float((i * 37) % 101) - 50.f;
+  };
+  for (int r = 0; r < 3; ++r) {
+    int mx = 0, mn = 0;
+    for (int e = 0; e < 64; ++e)
+      if (val(r * 64 + e) > val(r * 64 + mx)) mx = e;
+    for (int e = 0; e < 32; ++e)
+      if (val(r * 64 + e) < val(r * 64 + mn)) mn = e;
+    CHECK(vals[r] == val(r * 64 + mx));
+    CHECK(idx[r] == uint32_t(mx));
+    CHECK(vals[3 + r] == val(r * 64 + mn));
+    CHECK(idx[3 + r] == uint32_t(mn));
+  }
+  CHECK(idx[1] == 40);
+  CHECK(idx[5] == 3);
+}

@@ -1,5 +1,6 @@
 // kernel_vec_reduce.h: the per-repeat reductions in their mask-and-repeat forms (the addressing
 // of kernel_vec_repeat.h on the source side). WholeReduceSum gives one sum per repeat,
+// WholeReduceMax/Min one extreme and its index per repeat,
 // BlockReduceSum/Max/Min one value per 32-byte data block (8 per repeat), PairReduceSum the sums
 // of adjacent pairs (half a repeat). The destination's repeat stride counts what one repeat
 // reduces to (1, 8 or 256 / sizeof(T) / 2 elements); it has no block stride. Sums add pairwise
@@ -138,6 +139,92 @@ ASC_CPU_REDUCE_REPEAT(BlockReduceMax, 2)
 ASC_CPU_REDUCE_REPEAT(BlockReduceMin, 3)
 ASC_CPU_REDUCE_REPEAT(PairReduceSum, 4)
 #undef ASC_CPU_REDUCE_REPEAT
+
+// --- WholeReduceMax and WholeReduceMin: the extreme of each repeat, with its index -------------
+/// What each repeat writes: its extreme and index (ORDER_VALUE_INDEX), the other way round, or
+/// one of them.
+enum class ReduceOrder : uint8_t {
+  ORDER_VALUE_INDEX = 0,
+  ORDER_INDEX_VALUE,
+  ORDER_ONLY_VALUE,
+  ORDER_ONLY_INDEX
+};
+
+namespace detail_cpu {
+/// One (value, index) per repeat: the masked extreme (the first on ties) and its element index
+/// within the repeat, stored as bits as ReduceMax's calIndex does. The destination's repeat
+/// stride counts what one repeat writes (2 elements, 1 for the ONLY orders); that unit is
+/// UNCONFIRMED for the ONLY orders.
+template <typename T, bool kMax>
+void wholeReduceExtreme(const char* call, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                        const Mask& m, int32_t repeat, int32_t dstRepStride, int32_t srcBlkStride,
+                        int32_t srcRepStride, ReduceOrder order) {
+  checkRepeat<T>(call, repeat);
+  if (dstRepStride < 0 || srcBlkStride < 0 || srcRepStride < 0)
+    asc::ascendc::detail::failf(call, "strides must not be negative");
+  constexpr uint64_t per_repeat = 256 / sizeof(T);
+  const bool pair =
+      order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE;
+  const uint64_t out_per_repeat = pair ? 2 : 1;
+  const T* s = src.ascData(call, "src", extent<T>(m, uint64_t(repeat), srcBlkStride, srcRepStride));
+  const uint64_t dst_extent =
+      repeat ? (uint64_t(repeat) - 1) * uint64_t(dstRepStride) * out_per_repeat + out_per_repeat
+             : 0;
+  T* d = dst.ascData(call, "dst", dst_extent);
+  using C = CalcT<T>;
+  for (uint64_t r = 0; r < uint64_t(repeat); ++r) {
+    int64_t best = -1;
+    C best_v = C(0);
+    for (uint64_t e = 0; e < per_repeat; ++e) {
+      if (!m.on(e)) continue;
+      const C x = C(s[at<T>(r, e, srcBlkStride, srcRepStride)]);
+      if (best < 0 || (kMax ? x > best_v : x < best_v)) {
+        best = int64_t(e);
+        best_v = x;
+      }
+    }
+    T* out = d + r * uint64_t(dstRepStride) * out_per_repeat;
+    const T value = T(best_v);
+    switch (order) {
+      case ReduceOrder::ORDER_VALUE_INDEX:
+        out[0] = value;
+        storeIndexBits(&out[1], best);
+        break;
+      case ReduceOrder::ORDER_INDEX_VALUE:
+        storeIndexBits(&out[0], best);
+        out[1] = value;
+        break;
+      case ReduceOrder::ORDER_ONLY_VALUE:
+        out[0] = value;
+        break;
+      case ReduceOrder::ORDER_ONLY_INDEX:
+        storeIndexBits(&out[0], best);
+        break;
+    }
+  }
+}
+}  // namespace detail_cpu
+
+#define ASC_CPU_WHOLE_REDUCE_EXTREME(Name, kMax)                                                  \
+  template <typename T, bool isSetMask = true>                                                    \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,             \
+            const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,     \
+            const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {     \
+    detail_cpu::wholeReduceExtreme<T, kMax>(                                                      \
+        #Name, dst, src, detail_cpu::countMask<T>(#Name, uint64_t(mask)), repeatTime,             \
+        dstRepStride, srcBlkStride, srcRepStride, order);                                         \
+  }                                                                                               \
+  template <typename T, bool isSetMask = true>                                                    \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],          \
+            const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,     \
+            const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {     \
+    detail_cpu::wholeReduceExtreme<T, kMax>(#Name, dst, src, detail_cpu::bitMask<T>(#Name, mask), \
+                                            repeatTime, dstRepStride, srcBlkStride, srcRepStride, \
+                                            order);                                               \
+  }
+ASC_CPU_WHOLE_REDUCE_EXTREME(WholeReduceMax, true)
+ASC_CPU_WHOLE_REDUCE_EXTREME(WholeReduceMin, false)
+#undef ASC_CPU_WHOLE_REDUCE_EXTREME
 
 // --- the mask/repeat forms of ReduceSum, ReduceMax and ReduceMin
 // ----------------------------------
