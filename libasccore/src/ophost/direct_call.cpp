@@ -134,6 +134,7 @@ Result<std::unique_ptr<PreparedCall>> prepareCall(const std::string& api,
                                api, what);
         q.dtypes.push_back(ge::DT_UNDEFINED);
         q.shapes.emplace_back();
+        q.data.push_back(nullptr);
         data.push_back(nullptr);
         continue;
       }
@@ -160,6 +161,7 @@ Result<std::unique_ptr<PreparedCall>> prepareCall(const std::string& api,
                              api, what, numel);
       q.dtypes.push_back(t.dtype);
       q.shapes.push_back(s);
+      q.data.push_back(t.data);
       data.push_back(t.data);
     }
   }

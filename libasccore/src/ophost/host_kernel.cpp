@@ -190,6 +190,12 @@ Result<Launch> planLaunch(const HostOp& op, const LaunchQuery& q) {
     auto& descs = i < nin ? tc.input_descs_ : tc.output_descs_;
     shapes.emplace_back(q.shapes[i]);
     descs.emplace_back(static_cast<ge::DataType>(pick->dtypes[i]), ge::FORMAT_ND);
+    if (i < nin)
+      tc.input_tensors_.emplace_back(gert::StorageShape(q.shapes[i]),
+                                     q.dtypes[i] == ge::DT_UNDEFINED
+                                         ? ge::DT_UNDEFINED
+                                         : static_cast<ge::DataType>(pick->dtypes[i]),
+                                     i < q.data.size() ? q.data[i] : nullptr);
   }
   if (d.aicore().tiling()(&tc) != ge::GRAPH_SUCCESS)
     return Status::error(ErrorCode::InvalidParam, "{} ({}): the operator's tiling function failed",

@@ -55,6 +55,7 @@ struct LaunchQuery {
   std::string soc;          // the chip (PlatformAscendC); empty: the default chip
   std::vector<int> dtypes;  // ge::DataType of each tensor; DT_UNDEFINED for an absent one
   std::vector<gert::Shape> shapes;
+  std::vector<const void*> data;  // the inputs' data where the caller has it (may be empty)
   gert::RuntimeAttrs attrs;
   bool convert_floats = false;  // may pick a kernel of another float type
 };

@@ -204,3 +204,78 @@ TEST_CASE("ophost: check_unwritten names the outputs a kernel left unwritten", "
   REQUIRE(runKeyed("AscUtFullA", &y, opts).isOk());
   CHECK(y == std::vector<float>{2, 4, 6, 8});
 }
+
+namespace {
+// A tiling function that reads what CANN's samples read: GetInputTensor's size and data,
+// GetAttrPointer<T>, GetOptionalInputShape.
+struct Seen {
+  int64_t size = -1;
+  float first = 0, alpha = 0;
+  bool bias_given = true;
+  std::string tag;
+};
+Seen g_seen;
+ge::graphStatus readingTiling(gert::TilingContext* c) {
+  g_seen.size = c->GetInputTensor(0)->GetShapeSize();
+  const float* x = c->GetInputTensor(0)->GetData<float>();
+  g_seen.first = x ? x[0] : -1.f;
+  g_seen.alpha = *c->GetAttrs()->GetAttrPointer<float>(0);
+  g_seen.tag = c->GetAttrs()->GetAttrPointer<char>(1);  // a copy: the context ends with the call
+  g_seen.bias_given = c->GetOptionalInputShape(1) != nullptr;
+  if (c->GetAttrs()->GetAttrPointer<int64_t>(0) != nullptr) return ge::GRAPH_FAILED;  // a float
+  c->SetBlockDim(1);
+  return ge::GRAPH_SUCCESS;
+}
+class ReadingOp : public ops::OpDef {
+ public:
+  explicit ReadingOp(const char* name) : OpDef(name) {
+    this->Input("x").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->Input("bias").ParamType(ops::OPTIONAL).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->Output("y").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->Attr("alpha").AttrType(ops::OPTIONAL).Float(1.5f);
+    this->Attr("tag").AttrType(ops::OPTIONAL).String("none");
+    this->AICore().SetTiling(readingTiling);
+  }
+};
+void scaleKernel(uint8_t** a) {
+  const float* x = reinterpret_cast<const float*>(a[0]);
+  float* y = reinterpret_cast<float*>(a[2]);
+  for (int i = 0; i < 6; ++i) y[i] = x[i] * 3.f;
+}
+}  // namespace
+
+TEST_CASE("ophost: a direct call (the aclnn path) tiles on the caller's tensors and attributes",
+          "[ophost]") {
+  ops::addPendingOpDef(std::unique_ptr<ops::OpDef>(new ReadingOp("AscUtReadingA")));
+  asc::ophost::addKernelEntry("AscUtReadingA", "reading_a",
+                              {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT}, scaleKernel);
+  REQUIRE(load("ut").isOk());
+  float x[6] = {4, 5, 6, 7, 8, 9}, y[6] = {};
+  asc::ophost::CallTensor in{true, x, ge::DT_FLOAT, {2, 3}}, absent{false, nullptr, -1, {}},
+      out{true, y, ge::DT_FLOAT, {2, 3}};
+  std::vector<asc::ophost::CallAttr> attrs(2);
+  attrs[0].f = 0.25;
+  attrs[1].s = "on";
+  auto call = asc::ophost::prepareCall("aclnnUt", "AscUtReadingA", {in, absent}, {out}, attrs, "");
+  REQUIRE(call.isOk());
+  CHECK(g_seen.size == 6);
+  CHECK(g_seen.first == 4.f);
+  CHECK(g_seen.alpha == 0.25f);
+  CHECK(g_seen.tag == "on");
+  CHECK_FALSE(g_seen.bias_given);
+  CHECK((*call)->workspaceBytes() == 0);
+  REQUIRE((*call)->run(nullptr, 0).isOk());
+  CHECK(y[5] == 27.f);
+  // A required input left out, and a dtype no kernel takes, are refused naming them.
+  auto missing =
+      asc::ophost::prepareCall("aclnnUt", "AscUtReadingA", {absent, absent}, {out}, attrs, "");
+  REQUIRE_FALSE(missing.isOk());
+  CHECK(missing.status().message().find("aclnnUt: input 0 'x' is a null pointer; it is required") !=
+        std::string::npos);
+  asc::ophost::CallTensor half_in{true, x, ge::DT_FLOAT16, {2, 3}};
+  auto wrong =
+      asc::ophost::prepareCall("aclnnUt", "AscUtReadingA", {half_in, absent}, {out}, attrs, "");
+  REQUIRE_FALSE(wrong.isOk());
+  CHECK(wrong.status().message().find("no kernel of the custom operator takes the dtypes") !=
+        std::string::npos);
+}

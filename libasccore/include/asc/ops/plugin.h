@@ -21,8 +21,9 @@
 #include "asc/ops/op_def.h"
 #include "asc/support/status.h"
 
-/// The plugin ABI: raised whenever OpDef, InferContext, Kernel or the registrar change layout.
-#define ASC_OP_PLUGIN_ABI 3
+/// The plugin ABI: raised whenever OpDef, InferContext, Kernel, the registrar or the Ascend C host
+/// API's objects (register/op_def_registry.h, register/register.h) change layout.
+#define ASC_OP_PLUGIN_ABI 4
 
 namespace asc::ops {
 

@@ -16,6 +16,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "asc/asc.h"
@@ -174,6 +175,20 @@ class ASC_API RuntimeAttrs {
   const std::vector<float>* GetListFloat(size_t i) const {
     return is(i, Value::ListFloat) ? &values_[i].floats : nullptr;
   }
+  /// CANN's typed access: int64_t (Int), float (Float), bool (Bool) or char (Str, the string's
+  /// characters); nullptr for another type or an index out of range.
+  template <typename T>
+  const T* GetAttrPointer(size_t i) const {
+    if (std::is_same<T, int64_t>::value)
+      return is(i, Value::Int) ? reinterpret_cast<const T*>(&values_[i].i) : nullptr;
+    if (std::is_same<T, float>::value)
+      return is(i, Value::Float) ? reinterpret_cast<const T*>(&values_[i].f) : nullptr;
+    if (std::is_same<T, bool>::value)
+      return is(i, Value::Bool) ? reinterpret_cast<const T*>(&values_[i].b) : nullptr;
+    if (std::is_same<T, char>::value)
+      return is(i, Value::Str) ? reinterpret_cast<const T*>(values_[i].s.c_str()) : nullptr;
+    return nullptr;
+  }
   std::vector<Value>& values() { return values_; }
 
  private:
@@ -237,6 +252,32 @@ class ASC_API InferDataTypeContext : public ExtendedKernelContext {
   }
 };
 
+/// An input as the tiling function sees it (TilingContext::GetInputTensor): its shape, type and
+/// format, and its data where the caller has it (the aclnn API's device memory; nullptr while a
+/// model is compiled, before any data exists).
+class Tensor {
+ public:
+  Tensor() = default;
+  Tensor(const StorageShape& shape, ge::DataType dtype, const void* data)
+      : shape_(shape), dtype_(dtype), data_(data) {}
+  const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
+  const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
+  int64_t GetShapeSize() const { return shape_.GetStorageShape().GetShapeSize(); }
+  ge::DataType GetDataType() const { return dtype_; }
+  ge::Format GetOriginFormat() const { return ge::FORMAT_ND; }
+  ge::Format GetStorageFormat() const { return ge::FORMAT_ND; }
+  const void* GetAddr() const { return data_; }
+  template <typename T>
+  const T* GetData() const {
+    return static_cast<const T*>(data_);
+  }
+
+ private:
+  StorageShape shape_;
+  ge::DataType dtype_ = ge::DT_UNDEFINED;
+  const void* data_ = nullptr;
+};
+
 class ASC_API TilingContext : public ExtendedKernelContext {
  public:
   explicit TilingContext(size_t tiling_capacity = 64 * 1024) : tiling_(tiling_capacity) {}
@@ -245,6 +286,16 @@ class ASC_API TilingContext : public ExtendedKernelContext {
   }
   const StorageShape* GetOutputShape(size_t i) const {
     return i < outputs_.size() ? &outputs_[i] : nullptr;
+  }
+  /// Input i's shape, type and (where known) data; nullptr when there is no input i.
+  const Tensor* GetInputTensor(size_t i) const {
+    return i < input_tensors_.size() ? &input_tensors_[i] : nullptr;
+  }
+  /// An optional input's shape; nullptr when it was left out (or there is no input i).
+  const StorageShape* GetOptionalInputShape(size_t i) const {
+    return i < input_tensors_.size() && input_tensors_[i].GetDataType() != ge::DT_UNDEFINED
+               ? &inputs_[i]
+               : nullptr;
   }
   const CompileTimeTensorDesc* GetInputDesc(size_t i) const {
     return i < input_descs_.size() ? &input_descs_[i] : nullptr;
@@ -277,6 +328,8 @@ class ASC_API TilingContext : public ExtendedKernelContext {
   // Filled by libasccore before the call: the chip's --soc_version spelling (a string that
   // outlives the call); Ascend910B1 (asc::ascendc::kDefaultSoc) unless set.
   fe::PlatFormInfos platform_info_;
+  // Filled by libasccore: the inputs (DT_UNDEFINED for an optional one left out).
+  std::vector<Tensor> input_tensors_;
 
  private:
   TilingData tiling_;
