@@ -29,7 +29,7 @@ message(STATUS "plugin ABI ${asccore_PLUGIN_ABI}")
 CM
 run cmake -S plugin -B plugin/build -DCMAKE_PREFIX_PATH="$PWD/prefix" -DCMAKE_BUILD_TYPE=Release
 expect_exit 0
-expect_stdout_contains "plugin ABI 3"
+expect_stdout_contains "plugin ABI 4"
 run cmake --build plugin/build
 expect_exit 0
 expect_file plugin/build/libmy_ops.so
