@@ -4,6 +4,9 @@
 // op_build, which writes the aclnn sources from them.
 #include <dlfcn.h>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "asc/ascendc/launch.h"
 #include "asc/opgen/opgen.h"
 #include "ophost/ophost_detail.h"
@@ -93,6 +96,73 @@ const char* attrType(const ::ops::OpAttrDef& a) {
       return "list_float";
   }
   return "int";
+}
+
+/// The ge::DataType as opgen spells it ("DT_FLOAT16").
+std::string dtName(ge::DataType t) {
+  switch (t) {
+    case ge::DT_FLOAT:
+      return "DT_FLOAT";
+    case ge::DT_FLOAT16:
+      return "DT_FLOAT16";
+    case ge::DT_BF16:
+      return "DT_BF16";
+    case ge::DT_INT8:
+      return "DT_INT8";
+    case ge::DT_UINT8:
+      return "DT_UINT8";
+    case ge::DT_INT16:
+      return "DT_INT16";
+    case ge::DT_UINT16:
+      return "DT_UINT16";
+    case ge::DT_INT32:
+      return "DT_INT32";
+    case ge::DT_UINT32:
+      return "DT_UINT32";
+    case ge::DT_INT64:
+      return "DT_INT64";
+    case ge::DT_UINT64:
+      return "DT_UINT64";
+    case ge::DT_DOUBLE:
+      return "DT_DOUBLE";
+    case ge::DT_BOOL:
+      return "DT_BOOL";
+    default:
+      return "DT_UNDEFINED";
+  }
+}
+
+std::string formatName(ge::Format f) {
+  switch (f) {
+    case ge::FORMAT_NCHW:
+      return "NCHW";
+    case ge::FORMAT_NHWC:
+      return "NHWC";
+    case ge::FORMAT_NC1HWC0:
+      return "NC1HWC0";
+    default:
+      return "ND";
+  }
+}
+
+/// An optional attribute's default as the ops-info file writes it.
+std::string defaultText(const gert::RuntimeAttrs::Value& v) {
+  using V = gert::RuntimeAttrs::Value;
+  switch (v.kind) {
+    case V::Int:
+      return std::to_string(v.i);
+    case V::Float:
+      return fmt::format("{}", v.f);
+    case V::Bool:
+      return v.b ? "true" : "false";
+    case V::Str:
+      return v.s.str();
+    case V::ListInt:
+      return fmt::format("[{}]", fmt::join(v.ints, ","));
+    case V::ListFloat:
+      return fmt::format("[{}]", fmt::join(v.floats, ","));
+  }
+  return "";
 }
 
 }  // namespace
@@ -207,6 +277,9 @@ Result<std::vector<opgen::OpDesc>> pluginOpDescs(const std::string& file) {
         opgen::ParamDesc pd;
         pd.name = p.name();
         pd.param_type = p.paramType() == ::ops::OPTIONAL ? "optional" : "required";
+        for (ge::DataType t : p.types()) pd.types.push_back(dtName(t));
+        for (size_t i = 0; i < p.types().size(); ++i)
+          pd.formats.push_back(i < p.formats().size() ? formatName(p.formats()[i]) : "ND");
         (list == &def->inputs() ? o.inputs : o.outputs).push_back(std::move(pd));
       }
     for (const auto& a : def->attrs()) {
@@ -214,8 +287,10 @@ Result<std::vector<opgen::OpDesc>> pluginOpDescs(const std::string& file) {
       ad.name = a.name();
       ad.param_type = a.required() ? "required" : "optional";
       ad.type = attrType(a);
+      if (!a.required()) ad.default_value = defaultText(a.defaultValue());
       o.attrs.push_back(std::move(ad));
     }
+    o.socs = def->aicore().socs();
     out.push_back(std::move(o));
   }
   return out;

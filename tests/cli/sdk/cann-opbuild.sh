@@ -2,7 +2,8 @@
 # compiled as C++11 with the old C++ ABI against <prefix>/include, linked with -lexe_graph
 # -lregister -ltiling_api from <prefix>/lib64, then <prefix>/toolkit/tools/opbuild/op_build
 # writes the aclnn sources, which compile the same way (cmake/intf.cmake's flags) into
-# libcust_opapi.so. An op_host with a DYNAMIC parameter is refused, naming it.
+# libcust_opapi.so; and CANN's ops-info files (aic-<soc>-ops-info.ini) and op_proto.h/.cc. An
+# op_host with a DYNAMIC parameter is refused, naming it.
 run cmake --install "$BIN/.." --prefix "$PWD/prefix"
 expect_exit 0
 P="$PWD/prefix"
@@ -14,9 +15,24 @@ g++ "${flags[@]}" -shared "$src/reduce_sum_custom.cpp" -I "$P/include" -L "$P/li
   fail "op_host did not build as CANN's opbuild step builds it"
 run "$P/toolkit/tools/opbuild/op_build" autogen/libascend_all_ops.so autogen
 expect_exit 0
-expect_stdout_contains "wrote aclnn_reduce_sum_custom.h, aclnn_reduce_sum_custom.cpp"
+expect_stdout_contains "op_proto.cc, aclnn_reduce_sum_custom.h, aclnn_reduce_sum_custom.cpp in autogen"
 grep -q "aclnnReduceSumCustomGetWorkspaceSize" autogen/aclnn_reduce_sum_custom.h ||
   fail "no GetWorkspaceSize in the aclnn header"
+# CANN's ops-info files, one per AddConfig soc, which the project's Python scripts read.
+expect_stdout_contains "aic-ascend910b-ops-info.ini, aic-ascend310p-ops-info.ini, op_proto.h, op_proto.cc"
+for soc in ascend910b ascend310p; do
+  ini=autogen/aic-$soc-ops-info.ini
+  expect_file "$ini"
+  for line in "[ReduceSumCustom]" "input0.name=x" "input0.dtype=float32" "input0.format=ND" \
+      "input0.paramType=required" "output0.name=y" "attr.list=scale" "attr_scale.type=float" \
+      "attr_scale.paramType=optional" "attr_scale.defaultValue=1" "opFile.value=reduce_sum_custom" \
+      "opInterface.value=reduce_sum_custom" "dynamicShapeSupport.flag=true"; do
+    grep -qxF -- "$line" "$ini" || fail "$ini lacks the line '$line'"
+  done
+done
+expect_file autogen/op_proto.cc
+g++ "${flags[@]}" -c autogen/op_proto.cc -I autogen -o autogen/op_proto.o ||
+  fail "op_proto.cc did not compile with CANN's project flags"
 g++ "${flags[@]}" -fvisibility=hidden -shared autogen/aclnn_reduce_sum_custom.cpp -I "$P/include" \
   -I autogen -L "$P/lib64" -lascendcl -lnnopbase -o autogen/libcust_opapi.so ||
   fail "the aclnn source did not build with CANN's project flags"

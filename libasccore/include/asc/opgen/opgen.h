@@ -46,6 +46,7 @@ struct OpDesc {
   std::string snake;  // its file name (msopgen's snake case)
   std::vector<ParamDesc> inputs, outputs;
   std::vector<AttrDesc> attrs;
+  std::vector<std::string> socs;  // AICore().AddConfig's (op_build's ops-info files)
   size_t columns() const { return inputs.empty() ? 0 : inputs[0].types.size(); }
 };
 
@@ -81,8 +82,10 @@ struct GenReport {
   std::string soc;                 // the --soc_version the project targets
 };
 
-/// Writes aclnn_<op>.h and aclnn_<op>.cpp into `dir` for each op (what op_build generates from a
-/// built op_host: the aclnn single-operator API, docs/ascendc.md). `written` gets the names.
+/// Writes into `dir` what op_build generates from a built op_host (docs/ascendc.md): for each op
+/// aclnn_<op>.h and aclnn_<op>.cpp (the aclnn single-operator API); aic-<soc>-ops-info.ini for
+/// each soc the ops' AddConfig names (CANN's ops-info format, which operator projects' build
+/// scripts read); op_proto.h and op_proto.cc. `written` gets the names.
 ASC_API Status writeAclnnSources(const std::vector<OpDesc>& ops, const std::string& dir,
                                  std::vector<std::string>* written);
 
