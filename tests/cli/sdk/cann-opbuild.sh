@@ -7,6 +7,8 @@
 run cmake --install "$BIN/.." --prefix "$PWD/prefix"
 expect_exit 0
 P="$PWD/prefix"
+expect_file "$P/lib64/libgraph.so"
+grep -q "^Version=" "$P/compiler/version.info" || fail "compiler/version.info has no Version= line"
 src="$ROOT/tests/ascendc/framework_launch/ReduceSumCustom/op_host"
 flags=(-g -fPIC -std=c++11 -D_GLIBCXX_USE_CXX11_ABI=0 -Wall -Werror)
 mkdir -p autogen

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "acl/acl_op_compiler.h"
 #include "aclnn_reduce_sum_custom.h"
 
 #define CHECK_RET(cond, what)                   \
