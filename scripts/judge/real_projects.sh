@@ -6,6 +6,8 @@
 # with the first error line. Needs network access to github.com (each folder is fetched at its
 # commit), or MIRROR=DIR holding bare clones as DIR/<owner>+<name>/repo. Not part of the test
 # suite: CI has no network. WORK=DIR keeps the copies and logs (default: a temporary folder).
+# FrameworkLaunch projects install their packages into PREFIX/opp/vendors (customize's is
+# replaced before each): use a prefix made for the run.
 #   scripts/judge/real_projects.sh /opt/asc-tools
 set -u
 PREFIX=$(cd "${1:?usage: real_projects.sh PREFIX [ID-REGEX]}" && pwd) || exit 2
@@ -49,8 +51,11 @@ while IFS='|' read -r id repo commit path cmd kind; do
     echo "| $id | $repo @ ${commit:0:10} : $path | \`$cmd\` | NOT FETCHED | $(head -1 "$dir.fetch") |"
     continue
   fi
-  (cd "$dir" && ASCEND_INSTALL_PATH="$PREFIX" ASCEND_HOME_PATH="$PREFIX" ASCEND_HOME_DIR="$PREFIX" \
-    timeout 300 bash -c "$cmd" >log.txt 2>&1)
+  # As the projects' READMEs have it: the toolkit's set_env.sh sourced first. FrameworkLaunch
+  # projects install their package into PREFIX/opp/vendors, emptied of customize's before each.
+  [ "$kind" = FL ] && rm -rf "$PREFIX/opp/vendors/customize"
+  (cd "$dir" && source "$PREFIX/set_env.sh" && export PATH="/usr/bin:$PATH" &&
+    ASCEND_INSTALL_PATH="$PREFIX" ASCEND_HOME_DIR="$PREFIX" timeout 300 bash -c "$cmd" >log.txt 2>&1)
   rc=$?
   log="$dir/log.txt"
   if grep -qiE '^test pass' "$log" && ! grep -qE '\[ERROR\]|test fail' "$log"; then
