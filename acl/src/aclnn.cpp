@@ -329,8 +329,13 @@ aclnnStatus ascOpapiPrepare(const void* anchor, const char* soc, const char* opT
                   "{}: cannot tell which vendor folder the operator library "
                   "is in (libcust_opapi.so is expected in <vendor>/op_api/lib)",
                   api);
-  if (asc::Status st = asc::ops::loadPlugins(vendor); !st.isOk())
+  // A package laid out as CANN's (its op_host and opc-built kernels), else opgen's (one plugin).
+  bool cann = false;
+  if (asc::Status st = asc::ophost::loadCannVendor(vendor, &cann); !st.isOk())
     return nnFail(ACLNN_ERR_INNER, "{}: {}", api, st.message());
+  if (!cann)
+    if (asc::Status st = asc::ops::loadPlugins(vendor); !st.isOk())
+      return nnFail(ACLNN_ERR_INNER, "{}: {}", api, st.message());
 
   std::vector<asc::ophost::CallTensor> ins(numInputs), outs(numOutputs);
   for (uint64_t i = 0; i < numInputs; ++i)

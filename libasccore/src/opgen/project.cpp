@@ -201,12 +201,12 @@ std::vector<std::string> existingOps(const std::string& root) {
   return ops;
 }
 
-Result<std::string> readText(const std::string& path) {
+}  // namespace
+
+Result<std::string> detail::readText(const std::string& path) {
   ASC_TRY(auto file, MappedFile::open(path));
   return std::string(reinterpret_cast<const char*>(file->data()), file->size());
 }
-
-}  // namespace
 
 Status generate(const GenOptions& o, GenReport* report, int* exit_code) {
   *exit_code = kOk;
@@ -252,7 +252,7 @@ Status generate(const GenOptions& o, GenReport* report, int* exit_code) {
                     fmt::format("-i {}: asc-tools reads op definitions from .json files (an IR "
                                 "Excel .xlsx/.xls or .txt is not supported)",
                                 o.input));
-  auto text = readText(o.input);
+  auto text = detail::readText(o.input);
   if (!text.isOk())
     return failWith(exit_code, kInvalidOpInfoFile, ErrorCode::FileOpenFailed,
                     fmt::format("-i {}: cannot read the file; check the path", o.input));
@@ -337,7 +337,7 @@ Status generate(const GenOptions& o, GenReport* report, int* exit_code) {
          {std::pair<std::string, std::string>{"op_kernel/CMakeLists.txt", kernel_lines},
           {"testcases/ut/CMakeLists.txt", ut_lines},
           {"testcases/st/CMakeLists.txt", st_lines}}) {
-      auto old = readText(root + "/" + rel);
+      auto old = detail::readText(root + "/" + rel);
       if (!old.isOk())
         return failWith(exit_code, kInvalidOutputPath, ErrorCode::FileOpenFailed,
                         fmt::format("-m 1: cannot read {}/{}", root, rel));

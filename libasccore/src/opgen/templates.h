@@ -58,6 +58,8 @@ namespace detail {
 using Subst = std::vector<std::pair<std::string, std::string>>;
 /// `text` with every @KEY@ field replaced.
 std::string subst(std::string text, const Subst& s);
+/// A whole file's bytes.
+Result<std::string> readText(const std::string& path);
 std::string upper(const std::string& s);
 /// Member-name stem of a parameter ("x" -> "X", "x_1" -> "X_1").
 std::string stem(const std::string& name);

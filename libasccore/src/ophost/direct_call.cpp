@@ -3,6 +3,11 @@
 // tiling function and keeps the launch; pluginOpDescs reads a built plugin's prototypes for
 // op_build, which writes the aclnn sources from them.
 #include <dlfcn.h>
+#include <sys/utsname.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -239,6 +244,73 @@ Result<std::unique_ptr<PreparedCall>> prepareCall(const std::string& api,
     q.attrs.values().push_back(attrValue(d.attrs()[i], attrs[i]));
   ASC_TRY(Launch l, planLaunch(*op, q));
   return std::unique_ptr<PreparedCall>(new DirectCall(std::move(l), std::move(data), soc));
+}
+
+Status loadCannVendor(const std::string& vendor, bool* found) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  struct utsname u {};
+  uname(&u);
+  const fs::path tbe = fs::path(vendor) / "op_impl" / "ai_core" / "tbe";
+  const fs::path tiling =
+      tbe / "op_tiling" / "lib" / "linux" / u.machine / "libcust_opmaster_rt2.0.so";
+  *found = fs::exists(tiling, ec);
+  if (!*found) return Status::ok();
+  static std::mutex mu;
+  static std::set<std::string> loaded;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!loaded.insert(fs::weakly_canonical(vendor, ec).string()).second) return Status::ok();
+  // The kernels of one compute unit: each object registers its entry when loaded.
+  std::vector<fs::path> units;
+  for (const auto& e : fs::directory_iterator(tbe / "kernel", ec))
+    if (e.is_directory() && e.path().filename() != "config") units.push_back(e.path());
+  std::sort(units.begin(), units.end());
+  if (units.empty())
+    return Status::error(ErrorCode::InvalidParam,
+                         "{} has no compiled kernels (op_impl/ai_core/tbe/kernel/<unit>/): build "
+                         "the project's binary target with asc-tools' opc",
+                         vendor);
+  fs::path unit = units.front();
+  for (const auto& u2 : units)
+    if (u2.filename() == "ascend910b") unit = u2;
+  {
+    std::lock_guard<std::mutex> state_lock(state().mu);
+    state().pending_defs.clear();
+    state().pending_entries.clear();
+    state().pending_maps.clear();
+  }
+  if (!dlopen(tiling.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+    const char* why = dlerror();
+    return Status::error(ErrorCode::InvalidParam, "{} could not be loaded: {}", tiling.string(),
+                         why ? why : "unknown reason");
+  }
+  for (const auto& op_dir : fs::directory_iterator(unit, ec)) {
+    if (!op_dir.is_directory()) continue;
+    for (const auto& f : fs::directory_iterator(op_dir.path(), ec)) {
+      if (f.path().extension() != ".o") continue;
+      if (!dlopen(f.path().c_str(), RTLD_NOW | RTLD_LOCAL)) {
+        const char* why = dlerror();
+        return Status::error(ErrorCode::InvalidParam,
+                             "the kernel {} could not be loaded: {}; rebuild it with asc-tools' "
+                             "opc",
+                             f.path().string(), why ? why : "unknown reason");
+      }
+    }
+  }
+  // Kernels of operators this tiling library does not declare (other projects' leftovers in
+  // the same vendor folder) are dropped by the registration.
+  {
+    std::lock_guard<std::mutex> state_lock(state().mu);
+    std::set<std::string> declared;
+    for (const auto& d : state().pending_defs) declared.insert(d->type());
+    auto& entries = state().pending_entries;
+    entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                 [&](const Entry& e) { return !declared.count(e.op_type); }),
+                  entries.end());
+  }
+  ops::PluginRegistrar r(vendor);
+  registerPending(r);
+  return r.status();
 }
 
 Result<std::vector<opgen::OpDesc>> pluginOpDescs(const std::string& file) {

@@ -3,7 +3,8 @@
 # -lregister -ltiling_api from <prefix>/lib64, then <prefix>/toolkit/tools/opbuild/op_build
 # writes the aclnn sources, which compile the same way (cmake/intf.cmake's flags) into
 # libcust_opapi.so; and CANN's ops-info files (aic-<soc>-ops-info.ini) and op_proto.h/.cc. An
-# op_host with a DYNAMIC parameter is refused, naming it.
+# op_host with a DYNAMIC parameter is refused, naming it. Then opc compiles a kernel as the
+# project's binary target asks, and a package laid out as CANN's runs through the aclnn API.
 run cmake --install "$BIN/.." --prefix "$PWD/prefix"
 expect_exit 0
 P="$PWD/prefix"
@@ -61,3 +62,63 @@ run "$P/toolkit/tools/opbuild/op_build" libdyn.so dynout
 expect_exit 1
 expect_stderr_contains "custom operator AddNCustom: 'x' is a DYNAMIC parameter"
 expect_no_file dynout/aclnn_add_n_custom.h
+
+# The kernel of one dtype column, as CANN's project `binary` target asks opc for it (the
+# project's build tree, its generated implementation file beside the kernel source, the param
+# JSON its scripts write), then a vendor folder laid out as CANN's package: the op_host library
+# in op_impl/.../op_tiling, the kernel in op_impl/.../kernel/<unit>/<op>/, the aclnn library in
+# op_api. The AclNNInvocation application of tests/ascendc/framework_launch runs on it.
+proj="$PWD/cannproj"
+mkdir -p "$proj/op_host" "$proj/build_out/op_kernel/binary/ascend910b/src" "$proj/build_out/op_kernel/binary/ascend910b/bin"
+cp "$src"/* "$proj/op_host/"
+printf 'CMAKE_HOME_DIRECTORY:INTERNAL=%s\n' "$proj" > "$proj/build_out/CMakeCache.txt"
+bindir="$proj/build_out/op_kernel/binary/ascend910b"
+cp "$ROOT/tests/ascendc/framework_launch/ReduceSumCustom/op_kernel/reduce_sum_custom.cpp" "$bindir/src/"
+printf 'op_type = "ReduceSumCustom"\norigin_func_name = "reduce_sum_custom"\nascendc_src_file = "reduce_sum_custom.cpp"\n' \
+  > "$bindir/src/ReduceSumCustom.py"
+cat > "$bindir/param.json" <<'JSON'
+{"op_type": "ReduceSumCustom", "op_list": [{"bin_filename": "ReduceSumCustom_0123",
+  "inputs": [{"name": "x", "index": 0, "dtype": "float32", "format": "ND", "paramType": "required", "shape": [-2]}],
+  "outputs": [{"name": "y", "index": 0, "dtype": "float32", "format": "ND", "paramType": "required", "shape": [-2]}],
+  "attrs": [{"name": "scale", "dtype": "float", "value": 0.0}]}]}
+JSON
+cd "$bindir" || fail "no binary folder"
+run "$P/bin/opc" src/ReduceSumCustom.py --main_func=reduce_sum_custom --input_param=param.json \
+  --soc_version=Ascend910B1 --output=bin/reduce_sum_custom --impl_mode= --simplified_key_mode=0 --op_mode=dynamic
+expect_exit 0
+expect_file bin/reduce_sum_custom/ReduceSumCustom_0123.o
+expect_file bin/reduce_sum_custom/ReduceSumCustom_0123.json
+for field in '"binFileName": "ReduceSumCustom_0123"' '"binFileSuffix": ".o"' '"coreType": "VectorCore"' \
+    '"simplifiedKey": ["ReduceSumCustom/d=0,p=0/0,2", "ReduceSumCustom/d=1,p=0/0,2"]' '"staticKey"'; do
+  grep -qF -- "$field" bin/reduce_sum_custom/ReduceSumCustom_0123.json ||
+    fail "the kernel description lacks $field"
+done
+[ -z "$(ls bin/reduce_sum_custom | grep -v 'ReduceSumCustom_0123\.')" ] ||
+  fail "opc left other files in --output"
+# Without the tiling header the project registers, opc stops, naming what it looked for.
+mv "$proj/op_host/reduce_sum_custom_tiling.h" "$proj/tiling.h.away"
+run "$P/bin/opc" src/ReduceSumCustom.py --main_func=reduce_sum_custom --input_param=param.json \
+  --soc_version=Ascend910B1 --output=bin/other
+expect_exit 1
+expect_stderr_contains "no header of the project registers ReduceSumCustom's tiling"
+mv "$proj/tiling.h.away" "$proj/op_host/reduce_sum_custom_tiling.h"
+cd - >/dev/null || fail "no way back"
+
+vendor="$P/opp/vendors/customize"
+rm -rf "$vendor"
+mkdir -p "$vendor/op_impl/ai_core/tbe/op_tiling/lib/linux/$(uname -m)" \
+  "$vendor/op_impl/ai_core/tbe/kernel/ascend910b/reduce_sum_custom" "$vendor/op_api/lib" "$vendor/op_api/include"
+cp autogen/libascend_all_ops.so "$vendor/op_impl/ai_core/tbe/op_tiling/lib/linux/$(uname -m)/libcust_opmaster_rt2.0.so"
+cp "$bindir"/bin/reduce_sum_custom/* "$vendor/op_impl/ai_core/tbe/kernel/ascend910b/reduce_sum_custom/"
+cp autogen/libcust_opapi.so "$vendor/op_api/lib/"
+cp autogen/aclnn_reduce_sum_custom.h "$vendor/op_api/include/"
+cp -r "$ROOT/tests/ascendc/framework_launch/AclNNInvocation" app
+export PATH="/usr/bin:$PATH"
+san=""
+ldd "$(find "$P" -name libasccore.so | head -1)" | grep -q libasan && san="-fsanitize=address,undefined"
+export CXXFLAGS="$san" LDFLAGS="$san"
+command -v /usr/bin/python3 >/dev/null && /usr/bin/python3 -c "import numpy" 2>/dev/null ||
+  skip "numpy (python3-numpy) is needed for the application's golden data"
+run env ASCEND_INSTALL_PATH="$P" bash app/run.sh
+expect_exit 0
+[ "$(grep -c "test pass" "$STDOUT")" = 2 ] || fail "the CANN-laid-out package did not give numpy's sums"

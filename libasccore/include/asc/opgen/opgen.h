@@ -89,6 +89,27 @@ struct GenReport {
 ASC_API Status writeAclnnSources(const std::vector<OpDesc>& ops, const std::string& dir,
                                  std::vector<std::string>* written);
 
+/// What asc-tools' opc is asked for by a CANN-generated operator project's `binary` target: one
+/// dtype column of one operator (CANN's command line: `opc <impl .py> --main_func=F
+/// --input_param=<param JSON> --soc_version=S --output=DIR ...`).
+struct CannKernelRequest {
+  std::string impl_py;      // the generated implementation file; the kernel source is beside it
+  std::string main_func;    // the kernel's entry function
+  std::string input_param;  // op_list[0]: bin_filename, inputs, outputs (dtype, format), attrs
+  std::string soc;          // --soc_version (recorded; the CPU kernel is the same for all)
+  std::string output;       // where <bin>.o and <bin>.json go
+  std::string sdk_prefix;   // the asc-tools prefix whose headers and libasccore the kernel uses
+  std::string cwd;  // the build tree folder opc runs in (its CMakeCache.txt names the project)
+};
+
+/// Compiles the request's kernel for the CPU twin with the host compiler ($CXX, else g++) into
+/// DIR/<bin>.o, a shared object that registers the kernel's entry (asc::ophost::addKernelEntry)
+/// when loaded, and writes DIR/<bin>.json, its description in the shape CANN's operator-project
+/// scripts read. The tiling structure comes from the project's op_host header that registers it
+/// (REGISTER_TILING_DATA_CLASS). Fails naming what is missing: the kernel source, the tiling
+/// header, a DYNAMIC parameter, an unknown dtype, a compile error.
+ASC_API Status buildCannKernel(const CannKernelRequest& r, std::string* object);
+
 /// Generates the project. On failure nothing of it is left behind (a new project's folder is
 /// removed; -m 1 writes after every check has passed).
 ASC_API Status generate(const GenOptions& opts, GenReport* report, int* exit_code);

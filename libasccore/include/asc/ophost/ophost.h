@@ -78,6 +78,13 @@ ASC_API Result<std::unique_ptr<PreparedCall>> prepareCall(const std::string& api
                                                           const std::vector<CallAttr>& attrs,
                                                           const std::string& soc);
 
+/// Registers the operators of a vendor folder laid out as CANN's custom operator packages
+/// (<vendor>/op_impl/ai_core/tbe/op_tiling/lib/linux/<arch>/libcust_opmaster_rt2.0.so: the
+/// prototypes and tiling; op_impl/ai_core/tbe/kernel/<unit>/<op>/*.o: kernels asc-tools' opc
+/// compiled for the CPU, of one compute unit, ascend910b where present). Once per folder;
+/// false in `*found` when the folder has no such tiling library.
+ASC_API Status loadCannVendor(const std::string& vendor, bool* found);
+
 /// The prototypes the operator library `file` declares with OP_ADD, as op descriptions (names,
 /// parameter kinds, attribute types; no dtype columns), for op_build. Loads the library. Fails
 /// when it does not load, declares no operator, or has one with a DYNAMIC parameter.

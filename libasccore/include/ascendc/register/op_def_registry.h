@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iostream>  // op_host code prints with std::cout, reaching it through this header in CANN
 #include <memory>
 #include <string>
 #include <type_traits>

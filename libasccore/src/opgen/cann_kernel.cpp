@@ -1,0 +1,278 @@
+// cann_kernel.cpp: what asc-tools' opc does for a CANN-generated operator project's `binary`
+// target (see asc/opgen/opgen.h, buildCannKernel): the kernel of one dtype column compiled with
+// the host compiler into a shared object that registers its entry with libasccore, and the
+// kernel's description (<bin>.json) in the shape the project's Python scripts read.
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/util/json_util.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <xxhash.h>
+
+#include <filesystem>
+#include <regex>
+
+#include "asc/opgen/opgen.h"
+#include "asc/support/file.h"
+#include "opgen/templates.h"
+
+extern char** environ;
+
+namespace asc::opgen {
+
+namespace {
+
+namespace fs = std::filesystem;
+using detail::readText;
+using google::protobuf::Value;
+
+Status fail(const std::string& msg) {
+  return Status::error(ErrorCode::InvalidParam, "opc: {}", msg);
+}
+
+/// `name = "value"` in the generated implementation file (read as text: importing it needs
+/// CANN's Python packages).
+std::string pyField(const std::string& py, const std::string& name) {
+  std::smatch m;
+  const std::regex re(name + R"(\s*=\s*"([^"]*)\")");
+  return std::regex_search(py, m, re) ? m[1].str() : std::string();
+}
+
+const Value* member(const Value& v, const char* name) {
+  if (v.kind_case() != Value::kStructValue) return nullptr;
+  auto it = v.struct_value().fields().find(name);
+  return it == v.struct_value().fields().end() ? nullptr : &it->second;
+}
+
+std::string text(const Value* v) {
+  return v && v->kind_case() == Value::kStringValue ? v->string_value() : "";
+}
+
+struct Param {
+  std::string name, dtype, format;
+};
+
+/// The ops-info dtype name ("float16") as a ge::DataType spelling ("DT_FLOAT16").
+std::string geOf(const std::string& dtype) {
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"float32", "DT_FLOAT"}, {"float", "DT_FLOAT"},   {"float16", "DT_FLOAT16"},
+      {"bfloat16", "DT_BF16"}, {"int8", "DT_INT8"},     {"uint8", "DT_UINT8"},
+      {"int16", "DT_INT16"},   {"uint16", "DT_UINT16"}, {"int32", "DT_INT32"},
+      {"uint32", "DT_UINT32"}, {"int64", "DT_INT64"},   {"uint64", "DT_UINT64"},
+      {"double", "DT_DOUBLE"}, {"bool", "DT_BOOL"}};
+  for (const auto& [n, ge] : kNames)
+    if (dtype == n) return ge;
+  return "";
+}
+
+int geCode(const std::string& ge) {
+  static const std::pair<const char*, int> kCodes[] = {
+      {"DT_FLOAT", 0},   {"DT_FLOAT16", 1}, {"DT_INT8", 2},   {"DT_INT32", 3}, {"DT_UINT8", 4},
+      {"DT_INT16", 6},   {"DT_UINT16", 7},  {"DT_UINT32", 8}, {"DT_INT64", 9}, {"DT_UINT64", 10},
+      {"DT_DOUBLE", 11}, {"DT_BOOL", 12},   {"DT_BF16", 27}};
+  for (const auto& [n, c] : kCodes)
+    if (ge == n) return c;
+  return -1;
+}
+
+Status params(const Value* list, const char* what, std::vector<Param>* out) {
+  if (!list || list->kind_case() != Value::kListValue)
+    return fail(fmt::format("the input_param JSON has no {} list", what));
+  for (const Value& p : list->list_value().values()) {
+    if (p.kind_case() == Value::kListValue)
+      return fail(fmt::format("a DYNAMIC (tensor list) {} is not supported", what));
+    Param q{text(member(p, "name")), text(member(p, "dtype")), text(member(p, "format"))};
+    if (q.name.empty() || geOf(q.dtype).empty())
+      return fail(fmt::format("{} '{}' has dtype '{}', which the CPU layer does not know", what,
+                              q.name, q.dtype));
+    out->push_back(q);
+  }
+  return Status::ok();
+}
+
+/// The operator project's source folder: the CMAKE_HOME_DIRECTORY of the build tree holding
+/// `dir` (opc runs in build_out/op_kernel/binary/<unit>).
+std::string projectSource(fs::path dir) {
+  for (; !dir.empty(); dir = dir.parent_path()) {
+    auto cache = readText((dir / "CMakeCache.txt").string());
+    if (cache.isOk()) {
+      std::smatch m;
+      if (std::regex_search(*cache, m, std::regex(R"(CMAKE_HOME_DIRECTORY:INTERNAL=([^\n]*))")))
+        return m[1].str();
+      return {};
+    }
+    if (dir == dir.root_path()) break;
+  }
+  return {};
+}
+
+/// The op_host header that registers `op_type`'s tiling class (REGISTER_TILING_DATA_CLASS).
+std::string tilingHeader(const std::string& source, const std::string& op_type) {
+  std::error_code ec;
+  const std::regex re("REGISTER_TILING_DATA_CLASS\\s*\\(\\s*" + op_type + "\\s*,");
+  for (const char* sub : {"op_host", "op_kernel"})
+    for (const auto& e : fs::directory_iterator(fs::path(source) / sub, ec)) {
+      if (e.path().extension() != ".h") continue;
+      auto t = readText(e.path().string());
+      if (t.isOk() && std::regex_search(*t, re)) return e.path().string();
+    }
+  return {};
+}
+
+Status run(const std::vector<std::string>& argv) {
+  std::vector<char*> a;
+  for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+  a.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, a[0], nullptr, nullptr, a.data(), environ) != 0)
+    return fail(fmt::format("cannot start {}", argv[0]));
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return fail(fmt::format("{} failed to compile the kernel (see its messages above)", argv[0]));
+  return Status::ok();
+}
+
+}  // namespace
+
+Status buildCannKernel(const CannKernelRequest& r, std::string* object) {
+  auto py = readText(r.impl_py);
+  if (!py.isOk()) return fail("cannot read " + r.impl_py);
+  const std::string src_file = pyField(*py, "ascendc_src_file");
+  const std::string op_type = pyField(*py, "op_type");
+  const std::string func = r.main_func.empty() ? pyField(*py, "origin_func_name") : r.main_func;
+  if (src_file.empty() || op_type.empty() || func.empty())
+    return fail(r.impl_py + " names no op_type, ascendc_src_file or origin_func_name");
+  const fs::path py_dir = fs::absolute(r.impl_py).parent_path();
+  fs::path kernel = py_dir / src_file;
+  if (!fs::exists(kernel))
+    kernel = py_dir.parent_path() / "ascendc" / snakeCase(op_type) / src_file;
+  if (!fs::exists(kernel))
+    return fail("the kernel source " + src_file + " is not beside " + r.impl_py);
+
+  auto json = readText(r.input_param);
+  if (!json.isOk()) return fail("cannot read " + r.input_param);
+  Value root;
+  if (!google::protobuf::util::JsonStringToMessage(*json, &root).ok())
+    return fail(r.input_param + " is no JSON");
+  const Value* list = member(root, "op_list");
+  if (!list || list->kind_case() != Value::kListValue || list->list_value().values_size() != 1)
+    return fail(r.input_param + " has no op_list of one entry");
+  const Value& op = list->list_value().values(0);
+  const std::string bin = text(member(op, "bin_filename"));
+  if (bin.empty() || bin.find('/') != std::string::npos)
+    return fail(r.input_param + " has no usable bin_filename");
+  std::vector<Param> ins, outs;
+  ASC_RETURN_IF_ERROR(params(member(op, "inputs"), "input", &ins));
+  ASC_RETURN_IF_ERROR(params(member(op, "outputs"), "output", &outs));
+
+  const std::string source = projectSource(fs::absolute(r.cwd));
+  const std::string tiling = source.empty() ? "" : tilingHeader(source, op_type);
+  if (tiling.empty())
+    return fail(fmt::format(
+        "no header of the project registers {}'s tiling (REGISTER_TILING_DATA_CLASS({}, ...) in "
+        "op_host/*.h); opc finds the project through the build tree's CMakeCache.txt",
+        op_type, op_type));
+
+  // The wrapper: the tiling structure first, the kernel in a namespace of its own, and the entry
+  // that registers it (asc::ophost::addKernelEntry) when the object is loaded.
+  const fs::path work = fs::absolute(r.cwd) / "kernel_meta" / bin;
+  std::error_code ec;
+  fs::create_directories(work, ec);
+  fs::create_directories(r.output, ec);
+  std::vector<Param> all = ins;
+  all.insert(all.end(), outs.begin(), outs.end());
+  std::string codes, args;
+  for (size_t i = 0; i < all.size(); ++i)
+    codes += (i ? ", " : "") + std::to_string(geCode(geOf(all[i].dtype)));
+  for (size_t i = 0; i < all.size() + 2; ++i) args += (i ? ", " : "") + fmt::format("a[{}]", i);
+  const std::string ns = "asc_cann_" + bin;
+  const std::string wrapper = fmt::format(
+      "// Generated by opc (asc-tools): {op}'s kernel {bin}.\n"
+      "#include \"kernel_operator.h\"\n#include \"{tiling}\"\n"
+      "#include \"asc/ophost/ophost.h\"\n\n"
+      "namespace {ns} {{\n#include \"{kernel}\"\n}}\n\n"
+      "namespace {{\nconst int registered = [] {{\n"
+      "  asc::ophost::addKernelEntry(\"{op}\", \"{func}\", {{{codes}}},\n"
+      "                              [](uint8_t** a) {{ {ns}::{func}({args}); }});\n"
+      "  return 0;\n}}();\n}}  // namespace\n",
+      fmt::arg("op", op_type), fmt::arg("bin", bin), fmt::arg("tiling", tiling), fmt::arg("ns", ns),
+      fmt::arg("kernel", kernel.string()), fmt::arg("func", func), fmt::arg("codes", codes),
+      fmt::arg("args", args));
+  const std::string wrapper_file = (work / (bin + ".cpp")).string();
+  ASC_RETURN_IF_ERROR(writeFileAtomic(wrapper_file, wrapper.data(), wrapper.size()));
+
+  const char* cxx = std::getenv("CXX");
+  std::vector<std::string> cmd = {cxx && *cxx ? cxx : "g++",
+                                  "-std=c++17",
+                                  "-O2",
+                                  "-fPIC",
+                                  "-shared",
+                                  "-fno-trapping-math",
+                                  "-mavx2",
+                                  "-mf16c",
+                                  "-DASCENDC_CPU_DEBUG=1"};
+  for (const Param& p : all) {
+    const std::string up = detail::upper(p.name);
+    cmd.push_back("-DDTYPE_" + up + "=" + ctype(geOf(p.dtype)));
+    cmd.push_back("-DORIG_DTYPE_" + up + "=" + geOf(p.dtype));
+    cmd.push_back("-DFORMAT_" + up + "=FORMAT_" + (p.format.empty() ? "ND" : p.format));
+  }
+  const std::string out = (fs::path(r.output) / (bin + ".o")).string();
+  for (const std::string& s :
+       {"-I" + r.sdk_prefix + "/include/ascendc", "-I" + r.sdk_prefix + "/include",
+        "-I" + kernel.parent_path().string(), wrapper_file, "-L" + r.sdk_prefix + "/lib",
+        std::string("-lasccore"), "-Wl,-rpath," + r.sdk_prefix + "/lib", std::string("-o"), out})
+    cmd.push_back(s);
+  ASC_RETURN_IF_ERROR(run(cmd));
+
+  // The description. staticKey is the object's XXH3-64 (CANN's is a SHA-256); simplifiedKey a
+  // list, one per deterministic mode, of the inputs' ge dtype and format codes.
+  auto bytes = readText(out);
+  const uint64_t h = bytes.isOk() ? XXH3_64bits(bytes->data(), bytes->size()) : 0;
+  std::string key_tail;
+  for (const Param& p : ins) key_tail += fmt::format("/{},{}", geCode(geOf(p.dtype)), 2);
+  std::string inputs, outputs;
+  google::protobuf::util::JsonPrintOptions opts;
+  auto dump = [&](const Value* v) {
+    std::string s;
+    if (v) (void)google::protobuf::util::MessageToJsonString(*v, &s, opts);
+    return s.empty() ? std::string("[]") : s;
+  };
+  const std::string desc = fmt::format(
+      "{{\n"
+      "  \"binFileName\": \"{bin}\",\n"
+      "  \"binFileSuffix\": \".o\",\n"
+      "  \"blockDim\": -1,\n"
+      "  \"coreType\": \"VectorCore\",\n"
+      "  \"core_type\": \"AIV\",\n"
+      "  \"kernelName\": \"{func}\",\n"
+      "  \"magic\": \"RT_DEV_BINARY_MAGIC_ELF\",\n"
+      "  \"opParaSize\": 0,\n"
+      "  \"workspace\": {{\"num\": 1, \"size\": [-1], \"type\": [0]}},\n"
+      "  \"kernelList\": [{{\"kernelName\": \"{func}\"}}],\n"
+      "  \"compileInfo\": {{}},\n"
+      "  \"supportInfo\": {{\n"
+      "    \"implMode\": \"\",\n"
+      "    \"int64Mode\": false,\n"
+      "    \"simplifiedKeyMode\": 0,\n"
+      "    \"simplifiedKey\": [\"{op}/d=0,p=0{tail}\", \"{op}/d=1,p=0{tail}\"],\n"
+      "    \"staticKey\": \"{key:016x}\",\n"
+      "    \"inputs\": {inputs},\n"
+      "    \"outputs\": {outputs},\n"
+      "    \"attrs\": {attrs},\n"
+      "    \"opMode\": \"dynamic\",\n"
+      "    \"deterministic\": \"ignore\"\n"
+      "  }}\n"
+      "}}\n",
+      fmt::arg("bin", bin), fmt::arg("func", func), fmt::arg("op", op_type),
+      fmt::arg("tail", key_tail), fmt::arg("key", h),
+      fmt::arg("inputs", dump(member(op, "inputs"))),
+      fmt::arg("outputs", dump(member(op, "outputs"))),
+      fmt::arg("attrs", dump(member(op, "attrs"))));
+  ASC_RETURN_IF_ERROR(
+      writeFileAtomic((fs::path(r.output) / (bin + ".json")).string(), desc.data(), desc.size()));
+  if (object) *object = out;
+  return Status::ok();
+}
+
+}  // namespace asc::opgen
