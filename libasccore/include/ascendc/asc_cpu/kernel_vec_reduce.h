@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "asc_cpu/kernel_vec_repeat.h"
@@ -44,21 +45,34 @@ void checkRepeat(const char* call, int32_t repeat) {
     asc::ascendc::detail::failf(call, "repeatTime ", repeat, " is outside 0..255");
 }
 
+/// The checked source and destination of a per-repeat reduction whose repeats each write
+/// `out_per_repeat` elements, dstRepStride of those apart.
+template <typename T>
+std::pair<const T*, T*> reduceOperands(const char* call, const LocalTensor<T>& dst,
+                                       const LocalTensor<T>& src, const Mask& m, int32_t repeat,
+                                       int32_t dstRepStride, int32_t srcBlkStride,
+                                       int32_t srcRepStride, uint64_t out_per_repeat) {
+  checkRepeat<T>(call, repeat);
+  if (dstRepStride < 0 || srcBlkStride < 0 || srcRepStride < 0)
+    asc::ascendc::detail::failf(call, "strides must not be negative");
+  const T* s = src.ascData(call, "src", extent<T>(m, uint64_t(repeat), srcBlkStride, srcRepStride));
+  const uint64_t dst_extent =
+      repeat ? (uint64_t(repeat) - 1) * uint64_t(dstRepStride) * out_per_repeat + out_per_repeat
+             : 0;
+  return {s, dst.ascData(call, "dst", dst_extent)};
+}
+
 /// kind: 0 WholeReduceSum, 1 BlockReduceSum, 2 BlockReduceMax, 3 BlockReduceMin, 4 PairReduceSum.
 template <typename T>
 void reduceRepeat(const char* call, int kind, const LocalTensor<T>& dst, const LocalTensor<T>& src,
                   const Mask& m, int32_t repeat, int32_t dstRepStride, int32_t srcBlkStride,
                   int32_t srcRepStride) {
-  checkRepeat<T>(call, repeat);
-  if (dstRepStride < 0 || srcBlkStride < 0 || srcRepStride < 0)
-    asc::ascendc::detail::failf(call, "strides must not be negative");
   constexpr uint64_t per_block = 32 / sizeof(T), per_repeat = 256 / sizeof(T);
   const uint64_t out_per_repeat = kind == 0 ? 1 : kind == 4 ? per_repeat / 2 : 8;
-  const T* s = src.ascData(call, "src", extent<T>(m, uint64_t(repeat), srcBlkStride, srcRepStride));
-  const uint64_t dst_extent =
-      repeat ? (uint64_t(repeat) - 1) * uint64_t(dstRepStride) * out_per_repeat + out_per_repeat
-             : 0;
-  T* d = dst.ascData(call, "dst", dst_extent);
+  const auto operands = reduceOperands(call, dst, src, m, repeat, dstRepStride, srcBlkStride,
+                                       srcRepStride, out_per_repeat);
+  const T* s = operands.first;
+  T* d = operands.second;
   using C = CalcT<T>;
   for (uint64_t r = 0; r < uint64_t(repeat); ++r) {
     auto value = [&](uint64_t e) {
@@ -159,18 +173,14 @@ template <typename T, bool kMax>
 void wholeReduceExtreme(const char* call, const LocalTensor<T>& dst, const LocalTensor<T>& src,
                         const Mask& m, int32_t repeat, int32_t dstRepStride, int32_t srcBlkStride,
                         int32_t srcRepStride, ReduceOrder order) {
-  checkRepeat<T>(call, repeat);
-  if (dstRepStride < 0 || srcBlkStride < 0 || srcRepStride < 0)
-    asc::ascendc::detail::failf(call, "strides must not be negative");
   constexpr uint64_t per_repeat = 256 / sizeof(T);
   const bool pair =
       order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE;
   const uint64_t out_per_repeat = pair ? 2 : 1;
-  const T* s = src.ascData(call, "src", extent<T>(m, uint64_t(repeat), srcBlkStride, srcRepStride));
-  const uint64_t dst_extent =
-      repeat ? (uint64_t(repeat) - 1) * uint64_t(dstRepStride) * out_per_repeat + out_per_repeat
-             : 0;
-  T* d = dst.ascData(call, "dst", dst_extent);
+  const auto operands = reduceOperands(call, dst, src, m, repeat, dstRepStride, srcBlkStride,
+                                       srcRepStride, out_per_repeat);
+  const T* s = operands.first;
+  T* d = operands.second;
   using C = CalcT<T>;
   for (uint64_t r = 0; r < uint64_t(repeat); ++r) {
     int64_t best = -1;
