@@ -63,6 +63,7 @@ expect_no_file third/vendors/customize
 cat > bad.cpp <<'CPP'
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include "acl/acl.h"
 #include "aclnn_reduce_sum_custom.h"
 static void report(const char* what, int ret) {
@@ -96,6 +97,7 @@ int main() {
   report("small workspace", aclnnReduceSumCustom(ws, 16, ex, stream));
   report("synchronize", aclrtSynchronizeStream(stream));
   report("no executor", aclnnReduceSumCustom(ws, 16, nullptr, stream));
+  for (aclTensor* t : {yt, hostX, halfX, strided, xt}) aclDestroyTensor(t);
   return aclFinalize() == ACL_SUCCESS ? 0 : 1;
 }
 CPP
