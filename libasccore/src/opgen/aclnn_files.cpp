@@ -146,7 +146,8 @@ extern "C" aclnnStatus aclnn@OP@GetWorkspaceSize(
   AscOpapiAttr attrs[@NATTRS_OR_ONE@] = {};
 @ATTRS@  return ascOpapiPrepare(reinterpret_cast<const void *>(&aclnn@OP@GetWorkspaceSize),
                          ASC_OPAPI_SOC, "@OP@", "aclnn@OP@GetWorkspaceSize", @INPUTS_ARG@,
-                         @NINS@, outputs, @NOUTS@, attrs, @NATTRS@, workspaceSize, executor);
+                         @NINS@, @OUTPUTS_ARG@, @NOUTS@, attrs, @NATTRS@, workspaceSize,
+                         executor);
 }
 
 extern "C" aclnnStatus aclnn@OP@(void *workspace, uint64_t workspaceSize,
@@ -159,7 +160,8 @@ extern "C" aclnnStatus aclnn@OP@(void *workspace, uint64_t workspaceSize,
        {"@PARAMS@", params},
        {"@INS@", op.inputs.empty() ? "nullptr" : ins},
        {"@INPUTS_ARG@", op.inputs.empty() ? "nullptr" : "inputs"},
-       {"@OUTS@", outs},
+       {"@OUTS@", op.outputs.empty() ? "nullptr" : outs},
+       {"@OUTPUTS_ARG@", op.outputs.empty() ? "nullptr" : "outputs"},
        {"@ATTRS@", attrs},
        {"@NINS@", std::to_string(op.inputs.size())},
        {"@NOUTS@", std::to_string(op.outputs.size())},
@@ -276,8 +278,6 @@ Status writeAclnnSources(const std::vector<OpDesc>& ops, const std::string& dir,
   }
   for (const OpDesc& op : ops) {
     ASC_TRY(std::vector<Arg> args, arguments(op));
-    if (op.outputs.empty())
-      return Status::error(ErrorCode::InvalidParam, "operator {} declares no output", op.op);
     const std::pair<std::string, std::string> files[] = {
         {"aclnn_" + op.snake + ".h", header(op, args)},
         {"aclnn_" + op.snake + ".cpp", source(op, args)}};

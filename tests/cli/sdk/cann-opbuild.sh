@@ -34,6 +34,9 @@ for soc in ascend910b ascend310p; do
   done
 done
 expect_file autogen/op_proto.cc
+# ge::TypeUtils, which op_host tiling code calls (C++11, old ABI as above).
+printf '#include "graph/utils/type_utils.h"\nint main() { uint32_t n = 0;\n  return ge::TypeUtils::GetDataTypeLength(ge::DT_FLOAT16, n) && n == 2 ? 0 : 1; }\n' > tu.cpp
+g++ "${flags[@]}" tu.cpp -I "$P/include" -o tu && ./tu || fail "ge::TypeUtils::GetDataTypeLength"
 g++ "${flags[@]}" -c autogen/op_proto.cc -I autogen -o autogen/op_proto.o ||
   fail "op_proto.cc did not compile with CANN's project flags"
 g++ "${flags[@]}" -fvisibility=hidden -shared autogen/aclnn_reduce_sum_custom.cpp -I "$P/include" \
