@@ -279,3 +279,21 @@ TEST_CASE("ophost: a direct call (the aclnn path) tiles on the caller's tensors 
   CHECK(wrong.status().message().find("no kernel of the custom operator takes the dtypes") !=
         std::string::npos);
 }
+
+TEST_CASE("ophost: CANN's spellings of shapes and list attributes", "[ophost]") {
+  gert::Shape s({2, 3, 4});
+  CHECK(s[1] == 3);
+  s[2] = 5;
+  CHECK(s.GetDim(2) == 5);
+  gert::RuntimeAttrs attrs;
+  gert::RuntimeAttrs::Value v;
+  v.kind = gert::RuntimeAttrs::Value::ListInt;
+  v.ints = std::vector<int64_t>{7, 8};
+  attrs.values().push_back(v);
+  const auto* list = attrs.GetListInt(0);
+  REQUIRE(list != nullptr);
+  CHECK(list->GetSize() == 2);
+  CHECK(list->GetData()[1] == 8);
+  CHECK((*list)[0] == 7);  // also the std::vector it holds
+  CHECK(attrs.GetListFloat(0) == nullptr);
+}

@@ -110,6 +110,9 @@ class Shape {
     return n;
   }
   bool IsScalar() const { return num_ == 0; }
+  /// Dimension i (unchecked, as CANN's).
+  const int64_t& operator[](size_t i) const { return dims_[i]; }
+  int64_t& operator[](size_t i) { return dims_[i]; }
   bool operator==(const Shape& o) const {
     if (num_ != o.num_) return false;
     for (size_t i = 0; i < num_; ++i)
@@ -151,6 +154,17 @@ class CompileTimeTensorDesc {
   ge::Format format_ = ge::FORMAT_ND;
 };
 
+/// A list attribute as CANN's RuntimeAttrs::GetListInt/GetListFloat return it: GetSize() and
+/// GetData() (also usable as the std::vector it is).
+template <typename T>
+class TypedContinuousVector : public std::vector<T> {
+ public:
+  TypedContinuousVector() = default;
+  TypedContinuousVector(const std::vector<T>& v) : std::vector<T>(v) {}  // NOLINT: a list value
+  size_t GetSize() const { return this->size(); }
+  const T* GetData() const { return this->data(); }
+};
+
 /// The operator's attributes, by their index in the prototype's Attr() order. A getter returns
 /// nullptr for an index out of range or an attribute of another type.
 class ASC_API RuntimeAttrs {
@@ -161,19 +175,18 @@ class ASC_API RuntimeAttrs {
     float f = 0;
     bool b = false;
     asc::AbiString s;
-    std::vector<int64_t> ints;
-    std::vector<float> floats;
+    TypedContinuousVector<int64_t> ints;
+    TypedContinuousVector<float> floats;
   };
   size_t GetAttrNum() const { return values_.size(); }
   const int64_t* GetInt(size_t i) const { return is(i, Value::Int) ? &values_[i].i : nullptr; }
   const float* GetFloat(size_t i) const { return is(i, Value::Float) ? &values_[i].f : nullptr; }
   const bool* GetBool(size_t i) const { return is(i, Value::Bool) ? &values_[i].b : nullptr; }
   const char* GetStr(size_t i) const { return is(i, Value::Str) ? values_[i].s.c_str() : nullptr; }
-  /// asc-tools' form of CANN's GetListInt: the list itself.
-  const std::vector<int64_t>* GetListInt(size_t i) const {
+  const TypedContinuousVector<int64_t>* GetListInt(size_t i) const {
     return is(i, Value::ListInt) ? &values_[i].ints : nullptr;
   }
-  const std::vector<float>* GetListFloat(size_t i) const {
+  const TypedContinuousVector<float>* GetListFloat(size_t i) const {
     return is(i, Value::ListFloat) ? &values_[i].floats : nullptr;
   }
   /// CANN's typed access: int64_t (Int), float (Float), bool (Bool) or char (Str, the string's
