@@ -347,3 +347,23 @@ TEST_CASE("Pad fills around each row's data; UnPad drops the padding and packs t
   CHECK(tooWide.message().find("Pad: leftPad 0 + the row's 7 elements + rightPad 10 exceed the "
                                "row width 16") != std::string::npos);
 }
+
+TEST_CASE("Not and CreateVecIndex", "[ascendc]") {
+  std::vector<int32_t> got;
+  asc::Status st = asc::ascendc::launchKernel("k", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, b;
+    pipe.InitBuffer(a, 64 * sizeof(int32_t));
+    pipe.InitBuffer(b, 64 * sizeof(int16_t));
+    LocalTensor<int32_t> idx = a.Get<int32_t>();
+    CreateVecIndex(idx, int32_t(5), 40);
+    got.push_back(idx.GetValue(0));
+    got.push_back(idx.GetValue(39));
+    LocalTensor<int16_t> m = b.Get<int16_t>();
+    Duplicate(m, int16_t(0x0F0F), 16);
+    Not(m, m, 16);
+    got.push_back(m.GetValue(15));
+  });
+  REQUIRE(st.isOk());
+  CHECK(got == std::vector<int32_t>{5, 44, int16_t(~0x0F0F)});
+}

@@ -223,6 +223,23 @@ void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& c
   detail_cpu::unary("Relu", dst, src, count, [](C a) { return a > C(0) ? a : C(0); });
 }
 
+/// Bitwise not, for 16-bit integers (as CANN's Not).
+template <typename T>
+void Not(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
+  static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t>,
+                "Not: int16_t or uint16_t elements");
+  detail_cpu::unary("Not", dst, src, count, [](detail_cpu::CalcT<T> a) { return T(~T(a)); });
+}
+
+/// dst[i] = firstValue + i, for the first `count` elements.
+template <typename T>
+void CreateVecIndex(const LocalTensor<T>& dst, const T& firstValue, uint32_t count) {
+  detail_cpu::checkCount("CreateVecIndex", int64_t(count));
+  T* d = dst.ascData("CreateVecIndex", "dst", count);
+  using C = detail_cpu::CalcT<T>;
+  for (uint32_t i = 0; i < count; ++i) d[i] = T(C(firstValue) + C(i));
+}
+
 /// dst[i] = scalar.
 template <typename T>
 void Duplicate(const LocalTensor<T>& dst, const typename detail_cpu::Same<T>::type& scalar,
