@@ -52,29 +52,6 @@ struct Param {
   std::string name, dtype, format;
 };
 
-/// The ops-info dtype name ("float16") as a ge::DataType spelling ("DT_FLOAT16").
-std::string geOf(const std::string& dtype) {
-  static const std::pair<const char*, const char*> kNames[] = {
-      {"float32", "DT_FLOAT"}, {"float", "DT_FLOAT"},   {"float16", "DT_FLOAT16"},
-      {"bfloat16", "DT_BF16"}, {"int8", "DT_INT8"},     {"uint8", "DT_UINT8"},
-      {"int16", "DT_INT16"},   {"uint16", "DT_UINT16"}, {"int32", "DT_INT32"},
-      {"uint32", "DT_UINT32"}, {"int64", "DT_INT64"},   {"uint64", "DT_UINT64"},
-      {"double", "DT_DOUBLE"}, {"bool", "DT_BOOL"}};
-  for (const auto& [n, ge] : kNames)
-    if (dtype == n) return ge;
-  return "";
-}
-
-int geCode(const std::string& ge) {
-  static const std::pair<const char*, int> kCodes[] = {
-      {"DT_FLOAT", 0},   {"DT_FLOAT16", 1}, {"DT_INT8", 2},   {"DT_INT32", 3}, {"DT_UINT8", 4},
-      {"DT_INT16", 6},   {"DT_UINT16", 7},  {"DT_UINT32", 8}, {"DT_INT64", 9}, {"DT_UINT64", 10},
-      {"DT_DOUBLE", 11}, {"DT_BOOL", 12},   {"DT_BF16", 27}};
-  for (const auto& [n, c] : kCodes)
-    if (ge == n) return c;
-  return -1;
-}
-
 Status params(const Value* list, const char* what, std::vector<Param>* out) {
   if (!list || list->kind_case() != Value::kListValue)
     return fail(fmt::format("the input_param JSON has no {} list", what));
@@ -82,7 +59,7 @@ Status params(const Value* list, const char* what, std::vector<Param>* out) {
     if (p.kind_case() == Value::kListValue)
       return fail(fmt::format("a DYNAMIC (tensor list) {} is not supported", what));
     Param q{text(member(p, "name")), text(member(p, "dtype")), text(member(p, "format"))};
-    if (q.name.empty() || geOf(q.dtype).empty())
+    if (q.name.empty() || detail::geTypeOf(q.dtype).empty())
       return fail(fmt::format("{} '{}' has dtype '{}', which the CPU layer does not know", what,
                               q.name, q.dtype));
     out->push_back(q);
@@ -183,7 +160,7 @@ Status buildCannKernel(const CannKernelRequest& r, std::string* object) {
   all.insert(all.end(), outs.begin(), outs.end());
   std::string codes, args;
   for (size_t i = 0; i < all.size(); ++i)
-    codes += (i ? ", " : "") + std::to_string(geCode(geOf(all[i].dtype)));
+    codes += (i ? ", " : "") + std::to_string(detail::geCode(detail::geTypeOf(all[i].dtype)));
   for (size_t i = 0; i < all.size() + 2; ++i) args += (i ? ", " : "") + fmt::format("a[{}]", i);
   const std::string ns = "asc_cann_" + bin;
   // The kernel's own system headers go before its namespace (inside it they would declare the
@@ -228,8 +205,8 @@ Status buildCannKernel(const CannKernelRequest& r, std::string* object) {
                                   "-DASCENDC_CPU_DEBUG=1"};
   for (const Param& p : all) {
     const std::string up = detail::upper(p.name);
-    cmd.push_back("-DDTYPE_" + up + "=" + ctype(geOf(p.dtype)));
-    cmd.push_back("-DORIG_DTYPE_" + up + "=" + geOf(p.dtype));
+    cmd.push_back("-DDTYPE_" + up + "=" + ctype(detail::geTypeOf(p.dtype)));
+    cmd.push_back("-DORIG_DTYPE_" + up + "=" + detail::geTypeOf(p.dtype));
     cmd.push_back("-DFORMAT_" + up + "=FORMAT_" + (p.format.empty() ? "ND" : p.format));
   }
   const std::string out = (fs::path(r.output) / (bin + ".o")).string();
@@ -245,7 +222,8 @@ Status buildCannKernel(const CannKernelRequest& r, std::string* object) {
   auto bytes = readText(out);
   const uint64_t h = bytes.isOk() ? XXH3_64bits(bytes->data(), bytes->size()) : 0;
   std::string key_tail;
-  for (const Param& p : ins) key_tail += fmt::format("/{},{}", geCode(geOf(p.dtype)), 2);
+  for (const Param& p : ins)
+    key_tail += fmt::format("/{},{}", detail::geCode(detail::geTypeOf(p.dtype)), 2);
   std::string inputs, outputs;
   google::protobuf::util::JsonPrintOptions opts;
   auto dump = [&](const Value* v) {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "asc/opgen/opgen.h"
+#include "templates.h"
 
 namespace asc::opgen {
 
@@ -112,10 +113,8 @@ Status parseParam(Ctx& c, const std::string& op, const char* list, size_t index,
       stringList(c, op, where + " ('" + p->name + "').type", field(v, "type"), &types));
   if (types.empty()) return c.fail(kOpDefineError, "op '{}': {}.type is empty", op, where);
   for (const auto& t : types) {
-    const char* ge = nullptr;
-    for (const auto& k : kTypes)
-      if (lower(t) == k.json) ge = k.ge;
-    if (!ge)
+    std::string ge = detail::geTypeOf(t);
+    if (ge.empty())
       return c.fail(kOpDefineError,
                     "op '{}': {} ('{}').type: '{}' is no type asc-tools knows (float, float16, "
                     "bfloat16, int8, uint8, int16, uint16, int32, uint32, int64, uint64, bool, "
@@ -238,6 +237,13 @@ Status parseAttr(Ctx& c, const std::string& op, size_t index, const Value& v, At
 }
 
 }  // namespace
+
+std::string detail::geTypeOf(const std::string& type) {
+  const std::string t = lower(type);
+  for (const auto& k : kTypes)
+    if (t == k.json) return k.ge;
+  return "";
+}
 
 std::string snakeCase(const std::string& s) {
   // msopgen: an upper-case letter starts a new word when it follows a lower-case letter or a

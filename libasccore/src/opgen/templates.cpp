@@ -94,17 +94,44 @@ const char* numpyName(const std::string& ge) {
 
 }  // namespace detail
 
-std::string ctype(const std::string& ge) {
-  static const std::pair<const char*, const char*> kMap[] = {
-      {"DT_FLOAT", "float"},     {"DT_FLOAT16", "half"},    {"DT_BF16", "bfloat16_t"},
-      {"DT_INT8", "int8_t"},     {"DT_UINT8", "uint8_t"},   {"DT_INT16", "int16_t"},
-      {"DT_UINT16", "uint16_t"}, {"DT_INT32", "int32_t"},   {"DT_UINT32", "uint32_t"},
-      {"DT_INT64", "int64_t"},   {"DT_UINT64", "uint64_t"}, {"DT_BOOL", "bool"},
-      {"DT_DOUBLE", "double"},
-  };
-  for (const auto& [g, c] : kMap)
-    if (ge == g) return c;
-  return "float";
+namespace {
+/// Each ge::DataType: its C++ element type, CANN's ops-info name and its ge::DataType value.
+struct GeType {
+  const char* ge;
+  const char* ctype;
+  const char* info;
+  int code;
+};
+constexpr GeType kGeTypes[] = {
+    {"DT_FLOAT", "float", "float32", 0},       {"DT_FLOAT16", "half", "float16", 1},
+    {"DT_BF16", "bfloat16_t", "bfloat16", 27}, {"DT_INT8", "int8_t", "int8", 2},
+    {"DT_UINT8", "uint8_t", "uint8", 4},       {"DT_INT16", "int16_t", "int16", 6},
+    {"DT_UINT16", "uint16_t", "uint16", 7},    {"DT_INT32", "int32_t", "int32", 3},
+    {"DT_UINT32", "uint32_t", "uint32", 8},    {"DT_INT64", "int64_t", "int64", 9},
+    {"DT_UINT64", "uint64_t", "uint64", 10},   {"DT_BOOL", "bool", "bool", 12},
+    {"DT_DOUBLE", "double", "double", 11},
+};
+const GeType* geType(const std::string& ge) {
+  for (const auto& t : kGeTypes)
+    if (ge == t.ge) return &t;
+  return nullptr;
 }
+}  // namespace
+
+std::string ctype(const std::string& ge) {
+  const GeType* t = geType(ge);
+  return t ? t->ctype : "float";
+}
+
+namespace detail {
+std::string infoType(const std::string& ge) {
+  const GeType* t = geType(ge);
+  return t ? t->info : ge;
+}
+int geCode(const std::string& ge) {
+  const GeType* t = geType(ge);
+  return t ? t->code : -1;
+}
+}  // namespace detail
 
 }  // namespace asc::opgen

@@ -58,6 +58,13 @@ namespace detail {
 using Subst = std::vector<std::pair<std::string, std::string>>;
 /// `text` with every @KEY@ field replaced.
 std::string subst(std::string text, const Subst& s);
+/// A ge::DataType name ("DT_FLOAT") as CANN's ops-info files spell it ("float32"), and its
+/// ge::DataType value (-1 when unknown).
+std::string infoType(const std::string& ge);
+int geCode(const std::string& ge);
+/// msopgen's and the ops-info files' type spellings ("float16", "fp32", ...) as a ge::DataType
+/// name; "" when unknown (op_json.cpp).
+std::string geTypeOf(const std::string& type);
 /// A whole file's bytes.
 Result<std::string> readText(const std::string& path);
 std::string upper(const std::string& s);
