@@ -166,3 +166,37 @@ TEST_CASE("opgen: generate writes msopgen's project layout and refuses to overwr
   CHECK(code == 14);
   CHECK_FALSE(fs::exists(dir / "q"));
 }
+
+TEST_CASE("opgen: op_build's sources name CANN's dtypes, and a bad op leaves no file", "[opgen]") {
+  int code = -1;
+  asc::Status st;
+  auto ops = parse(kGood, &code, &st);
+  REQUIRE(st.isOk());
+  ops[0].socs = {"ascend910b"};
+  const fs::path dir = fs::path(ASC_TEST_TMP) / "opgen_aclnn_unit";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "good");
+  std::vector<std::string> written;
+  REQUIRE(asc::opgen::writeAclnnSources(ops, (dir / "good").string(), &written).isOk());
+  CHECK(written.size() == 5);
+  for (const char* f : {"aic-ascend910b-ops-info.ini", "op_proto.h", "op_proto.cc",
+                        "aclnn_scale_add_custom.h", "aclnn_scale_add_custom.cpp"})
+    CHECK(fs::exists(dir / "good" / f));
+  std::ifstream ini(dir / "good/aic-ascend910b-ops-info.ini");
+  std::string text((std::istreambuf_iterator<char>(ini)), std::istreambuf_iterator<char>());
+  CHECK(text.find("[ScaleAddCustom]") != std::string::npos);
+  CHECK(text.find("float32,float16") != std::string::npos);
+
+  // A second op whose input and attribute share a name: InvalidParam, and not even the first
+  // op's files are written.
+  OpDesc bad = ops[0];
+  bad.op = "BadCustom";
+  bad.snake = "bad_custom";
+  bad.attrs[0].name = "x";
+  ops.push_back(bad);
+  fs::create_directories(dir / "bad");
+  st = asc::opgen::writeAclnnSources(ops, (dir / "bad").string(), nullptr);
+  CHECK_FALSE(st.isOk());
+  CHECK(st.message().find("BadCustom") != std::string::npos);
+  CHECK(fs::is_empty(dir / "bad"));
+}
