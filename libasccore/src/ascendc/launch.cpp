@@ -198,6 +198,12 @@ Status launchKernel(const char* kernel_name, uint32_t block_dim,
 
 const Status& lastLaunchStatus() { return t_last_status; }
 
+uint32_t subBlocksFor(const std::string& soc, bool mixed) {
+  const auto& chip =
+      platform_ascendc::detail::chipOrDefault(soc.empty() ? kDefaultSoc : soc.c_str());
+  return mixed && chip.split && chip.ai_core > 0 && chip.vector_core == 2 * chip.ai_core ? 2 : 1;
+}
+
 LaunchOptions icpuLaunchOptions() {
   std::lock_guard<std::mutex> lock(g_icpu_mu);
   LaunchOptions o = g_icpu_options;
@@ -225,10 +231,7 @@ void icpuRunOn(const char* soc, const char* kernel_name, uint32_t block_dim, voi
   // both vector cores of each block. Without SetKernelMode, CANN compiles a kernel that uses
   // the cube as mixed; the program's use of the Matmul API stands for that here.
   const int mode = kernelMode() >= 0 ? kernelMode() : cubeApiNoted() ? 2 : 1;
-  const auto& chip =
-      platform_ascendc::detail::chipOrDefault(opt.soc.empty() ? kDefaultSoc : opt.soc.c_str());
-  if (mode == 2 && chip.split && chip.ai_core > 0 && chip.vector_core == 2 * chip.ai_core)
-    opt.sub_blocks = 2;
+  opt.sub_blocks = subBlocksFor(opt.soc, mode == 2);
   Status st = launchKernel(
       kernel_name, block_dim, [&]() { body(body_arg); }, opt);
   if (!st.isOk()) ASC_LOG_ERROR("ICPU_RUN_KF: {}", st.toString());

@@ -183,9 +183,12 @@ Status buildCannKernel(const CannKernelRequest& r, std::string* object) {
       "{system}#include \"kernel_operator.h\"\n#include \"{tiling}\"\n"
       "#include \"asc/ophost/ophost.h\"\n\n"
       "namespace {ns} {{\nusing namespace optiling;\n#include \"{kernel}\"\n}}\n\n"
+      "// A kernel that uses the cube (lib/matmul_intf.h) is a mixed one.\n"
+      "#ifdef ASC_KERNEL_USES_CUBE\n#define ASC_OPC_ADD_ENTRY asc::ophost::addMixedKernelEntry\n"
+      "#else\n#define ASC_OPC_ADD_ENTRY asc::ophost::addKernelEntry\n#endif\n"
       "namespace {{\nconst int registered = [] {{\n"
-      "  asc::ophost::addKernelEntry(\"{op}\", \"{func}\", {{{codes}}},\n"
-      "                              [](uint8_t** a) {{ {ns}::{func}({args}); }});\n"
+      "  ASC_OPC_ADD_ENTRY(\"{op}\", \"{func}\", {{{codes}}},\n"
+      "                    [](uint8_t** a) {{ {ns}::{func}({args}); }});\n"
       "  return 0;\n}}();\n}}  // namespace\n",
       fmt::arg("system", system_includes), fmt::arg("op", op_type), fmt::arg("bin", bin),
       fmt::arg("tiling", tiling), fmt::arg("ns", ns), fmt::arg("kernel", kernel.string()),

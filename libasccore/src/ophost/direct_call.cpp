@@ -48,6 +48,7 @@ class DirectCall : public PreparedCall {
     ascendc::LaunchOptions opt;
     opt.soc = soc_;
     opt.tiling_key = launch_.tiling_key;
+    opt.sub_blocks = ascendc::subBlocksFor(soc_, launch_.entry->mixed);
     return ascendc::launchKernel(
         launch_.entry->kernel.c_str(), launch_.blocks, [fn, a] { fn(a); }, opt);
   }

@@ -84,6 +84,7 @@ class HostOpKernel : public ops::Kernel {
     ascendc::LaunchOptions opt;
     opt.parallel = parallel_;      // blocks on threads when the session has more than one
     opt.tiling_key = tiling_key_;  // TilingContext::SetTilingKey's, for TILING_KEY_IS
+    opt.sub_blocks = ascendc::subBlocksFor("", entry_.mixed);  // the tiling's chip: the default
     Status st = ascendc::launchKernel(
         entry_.kernel.c_str(), block_dim_, [fn, args] { fn(args); }, opt);
     if (!st.isOk()) throw ops::KernelRunError(std::move(st));

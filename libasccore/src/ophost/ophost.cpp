@@ -258,7 +258,14 @@ void addKernelEntry(const char* op_type, const char* kernel_name, std::vector<in
                     KernelEntry entry) {
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mu);
-  s.pending_entries.push_back(Entry{op_type, kernel_name, std::move(dtypes), entry});
+  s.pending_entries.push_back(Entry{op_type, kernel_name, std::move(dtypes), entry, false});
+}
+
+void addMixedKernelEntry(const char* op_type, const char* kernel_name, std::vector<int> dtypes,
+                         KernelEntry entry) {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.pending_entries.push_back(Entry{op_type, kernel_name, std::move(dtypes), entry, true});
 }
 
 void registerPending(ops::PluginRegistrar& r) {

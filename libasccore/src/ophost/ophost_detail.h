@@ -20,6 +20,7 @@ struct Entry {
   std::string op_type, kernel;
   std::vector<int> dtypes;  // inputs, then outputs
   KernelEntry fn = nullptr;
+  bool mixed = false;  // uses the cube (addMixedKernelEntry): both vector cores on split chips
 };
 
 /// A registered operator: its prototype, its ONNX mapping and its kernels.

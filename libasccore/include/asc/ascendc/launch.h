@@ -42,6 +42,11 @@ struct LaunchOptions {
 ASC_API Status launchKernel(const char* kernel_name, uint32_t block_dim,
                             const std::function<void()>& block_body, const LaunchOptions& opt = {});
 
+/// LaunchOptions::sub_blocks for a kernel on `soc` (empty: kDefaultSoc): 2 when the kernel is
+/// mixed (it uses the cube: the Matmul API) and the chip's AI Cores pair one cube core with two
+/// vector cores (the Ascend910B family), else 1.
+ASC_API uint32_t subBlocksFor(const std::string& soc, bool mixed);
+
 /// What the last launchKernel (so the last ICPU_RUN_KF) on this thread returned; OK before any.
 ASC_API const Status& lastLaunchStatus();
 

@@ -30,6 +30,12 @@ using KernelEntry = void (*)(uint8_t** args);
 /// holds the ge::DataType of each input, then of each output.
 ASC_API void addKernelEntry(const char* op_type, const char* kernel_name, std::vector<int> dtypes,
                             KernelEntry entry);
+/// As addKernelEntry, for a kernel that uses the cube (its source includes lib/matmul_intf.h,
+/// which defines ASC_KERNEL_USES_CUBE): CANN compiles it as a mixed kernel, so on a chip whose
+/// AI Cores pair one cube core with two vector cores it runs on both vector cores of each block
+/// (asc::ascendc::subBlocksFor). Generated kernel wrappers pick this one by that macro.
+ASC_API void addMixedKernelEntry(const char* op_type, const char* kernel_name,
+                                 std::vector<int> dtypes, KernelEntry entry);
 
 /// Registers everything this plugin added (prototypes, framework mappings, kernel entries).
 /// E10001 names the operator and what is missing or inconsistent.

@@ -20,6 +20,10 @@
 #include "kernel_operator.h"
 #include "tiling/tcube_tiling.h"
 
+// Kernel wrappers register a kernel that includes this header as mixed (ophost.h,
+// addMixedKernelEntry).
+#define ASC_KERNEL_USES_CUBE 1
+
 namespace asc::ascendc::detail {
 // A kernel that uses the Matmul API is mixed (cube + vector): ICPU_RUN_KF launches the program's
 // kernels as MIX unless it calls SetKernelMode (kernel_context.h, kernelMode).

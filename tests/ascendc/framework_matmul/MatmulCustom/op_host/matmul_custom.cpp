@@ -31,7 +31,12 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   if (cubeTiling.GetTiling(tiling.cubeTilingData) == -1) {
     return ge::GRAPH_FAILED;
   }
-  context->SetBlockDim(tiling.cubeTilingData.get_usedCoreNum());
+  // A kernel that uses the cube runs mixed: where each AI Core pairs its cube core with two
+  // vector cores (Ascend910B), one block is two vector blocks of the kernel, so half as many
+  // blocks cover the cores the tiling uses.
+  const uint32_t used = tiling.cubeTilingData.get_usedCoreNum();
+  const bool split = ascendcPlatform.GetCoreNumAiv() == 2 * ascendcPlatform.GetCoreNumAic();
+  context->SetBlockDim(split ? (used + 1) / 2 : used);
   tiling.SaveToBuffer(context->GetRawTilingData()->GetData(),
                       context->GetRawTilingData()->GetCapacity());
   context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
