@@ -62,6 +62,28 @@ TEST_CASE("launchKernel runs every block with its index", "[ascendc]") {
   CHECK(GetBlockNum() == 1);
 }
 
+TEST_CASE("a mixed kernel runs two vector blocks per block on split chips only", "[ascendc]") {
+  using asc::ascendc::subBlocksFor;
+  CHECK(subBlocksFor("Ascend910B1", true) == 2);
+  CHECK(subBlocksFor("ascend910b3", true) == 2);
+  CHECK(subBlocksFor("", true) == 2);  // the default chip, Ascend910B1
+  CHECK(subBlocksFor("Ascend910B1", false) == 1);
+  CHECK(subBlocksFor("Ascend310P3", true) == 1);
+  // Two sub-blocks per block: indices 0..3 for blockDim 2, each seen once.
+  LaunchOptions o;
+  o.sub_blocks = subBlocksFor("Ascend910B1", true);
+  std::mutex mu;
+  std::multiset<int64_t> seen;
+  CHECK(run(
+            [&] {
+              std::lock_guard<std::mutex> lock(mu);
+              seen.insert(GetBlockIdx());
+              CHECK(GetBlockNum() == 4);
+            },
+            2, o) == "");
+  CHECK(seen == std::multiset<int64_t>{0, 1, 2, 3});
+}
+
 TEST_CASE("launchKernel reports the lowest failed block and rejects bad arguments", "[ascendc]") {
   for (bool parallel : {false, true}) {
     LaunchOptions opt;
