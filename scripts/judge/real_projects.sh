@@ -3,7 +3,10 @@
 # (scripts/judge/projects.txt: repository, commit, folder, and the project's own CPU command)
 # unchanged against an installed asc-tools prefix, and prints a table: PASS when the project's
 # own check says "test pass", else WRONG (its check failed), RUN-FAIL, BUILD-FAIL or TIMEOUT,
-# with the first error line. Needs network access to github.com (each folder is fetched at its
+# with the first error line, or PROJECT when the log shows the project's own files failing in a
+# way no toolkit changes (scripts with Windows line endings, a script without its executable
+# bit, the package name of another OS or CPU, a data script writing into a folder the
+# repository lacks). Needs network access to github.com (each folder is fetched at its
 # commit), or MIRROR=DIR holding bare clones as DIR/<owner>+<name>/repo. Not part of the test
 # suite: CI has no network. WORK=DIR keeps the copies and logs (default: a temporary folder).
 # FrameworkLaunch projects install their packages into PREFIX/opp/vendors (customize's is
@@ -36,7 +39,7 @@ fetch() {  # fetch REPO COMMIT FOLDER DEST: the folder's files at the commit, in
 
 echo "| project | repository @ commit : folder | command | result | first error |"
 echo "|---|---|---|---|---|"
-pass=0 total=0
+pass=0 total=0 project=0
 while IFS='|' read -r id repo commit path cmd kind; do
   case "$id" in '' | '#'*) continue ;; esac
   [[ "$id" =~ $FILTER ]] || continue
@@ -77,10 +80,33 @@ sys.exit(0 if np.allclose(r, g, rtol=1e-3, atol=1e-3) else 1)") >/dev/null 2>&1;
   else
     res=BUILD-FAIL
   fi
-  [ $res = PASS ] && pass=$((pass + 1))
+  # A failure the project's own files cause before the toolkit is judged, the same on any
+  # toolkit: PROJECT, with the evidence. Counted as attempted and not passed; the summary also
+  # gives the pass rate over the projects that can run as published.
+  why=""
+  if [ $res != PASS ] && [ $res != WRONG ]; then
+    host_pkg="custom_opp_$(. /etc/os-release && echo "$ID")_$(uname -m).run"
+    missing_pkg=$(grep -m1 -oE 'custom_opp_[A-Za-z0-9]+_[a-z0-9_]+\.run: No such file' "$log" | cut -d: -f1)
+    denied=$(grep -m1 -oE "$dir/[^:]*: Permission denied" "$log" | cut -d: -f1)
+    if grep -qE "\\$'[^']*\\\\r'" "$log"; then
+      why="its scripts have Windows line endings (bash: \$'\\r')"
+    elif [ -n "$denied" ] && [ -f "$denied" ] && [ ! -x "$denied" ]; then
+      why="the repository keeps ${denied#"$dir"/} without its executable bit"
+    elif [ -n "$missing_pkg" ] && [ "$missing_pkg" != "$host_pkg" ]; then
+      why="its script runs $missing_pkg, the package name of another OS or CPU (here: $host_pkg)"
+    elif grep -B1 -E '^FileNotFoundError' "$log" | grep -qE '\.tofile\('; then
+      why="its data script writes into a folder its repository lacks ($(grep -m1 -oE "No such file or directory: '[^']*'" "$log" | cut -d"'" -f2))"
+    fi
+  fi
+  if [ -n "$why" ]; then
+    res="PROJECT ($why)"
+    project=$((project + 1))
+  fi
+  [ "$res" = PASS ] && pass=$((pass + 1))
   err=$(grep -m1 -E 'error:|Error:|CMake Error|ERROR|EZ9999|undefined reference|No module named|No such file' "$log" |
     sed 's/|/\\|/g' | cut -c1-160)
   echo "| $id | $repo @ ${commit:0:10} : $path | \`$cmd\` | $res | $err |"
 done <"$HERE/projects.txt"
 echo
 echo "PASS: $pass of $total attempted (logs in $WORK)"
+echo "PROJECT: $project of them cannot run as published, on any toolkit; PASS: $pass of the other $((total - project))"
