@@ -4,9 +4,9 @@
 // or asc::ascendc::launchKernel (asc/ascendc/launch.h). Supported: GlobalTensor, LocalTensor,
 // TPipe, TQue, TBuf, DataCopy/DataCopyPad, the common vector instructions in their count, mask
 // and repeat forms, reductions, GatherMask/Gather/Gatherb, Sort32/MrgSort/Sort/Extract, Copy,
-// Transpose, Pad/UnPad, SyncAll and the synchronisation intrinsics, GET_TILING_DATA, atomic copies,
-// workspaces, printf/DumpTensor/ASSERT; the checks and the differences from the NPU are in
-// docs/ascendc.md.
+// Transpose, Pad/UnPad, SoftMax, DataCopy with SliceInfo, SyncAll and the synchronisation
+// intrinsics, GET_TILING_DATA, atomic copies, workspaces, printf/DumpTensor/ASSERT; the checks
+// and the differences from the NPU are in docs/ascendc.md.
 #pragma once
 
 #include "asc_cpu/kernel_types.h"
@@ -21,3 +21,4 @@
 #include "asc_cpu/kernel_tiling.h"
 #include "asc_cpu/kernel_misc.h"
 #include "asc_cpu/kernel_pad.h"
+#include "asc_cpu/kernel_softmax.h"

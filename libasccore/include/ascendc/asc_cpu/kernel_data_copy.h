@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
+#include <vector>
 
 #include "asc/ascendc/kernel_context.h"
 #include "asc_cpu/kernel_tensor.h"
@@ -223,6 +225,113 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
 template <typename T>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
   DataCopyPad(dst, src, DataCopyExtParams{p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0});
+}
+
+// --- the slice form: a sub-block of a multi-dimensional tensor ---------------------------------
+
+/// The most dimensions DataCopy's slice form takes.
+constexpr uint32_t K_MAX_DIM = 8;
+
+/// One dimension of DataCopy's slice form; dimension 0 is the innermost (contiguous) one. The
+/// slice takes elements startIndex..endIndex of a dimension of shapeValue elements: on dimension
+/// 0 in pieces of burstLen 32-byte units with `stride` elements skipped between pieces; on the
+/// others every (stride + 1)-th index (burstLen must be 1 there).
+struct SliceInfo {
+  SliceInfo() = default;
+  SliceInfo(uint32_t start, uint32_t end, uint32_t stride_elems, uint32_t burst, uint32_t shape)
+      : startIndex(start),
+        endIndex(end),
+        stride(stride_elems),
+        burstLen(burst),
+        shapeValue(shape) {}
+  uint32_t startIndex = 0;
+  uint32_t endIndex = 0;
+  uint32_t stride = 0;
+  uint32_t burstLen = 1;
+  uint32_t shapeValue = 0;
+};
+
+namespace detail_cpu {
+/// The element offset of each piece a slice takes (dimension 0 varying fastest) and the pieces'
+/// length in elements; an index past an outer dimension stops the kernel, naming the side.
+template <typename T>
+std::vector<uint64_t> slicePieces(const char* side, const SliceInfo* info, uint32_t dims,
+                                  uint64_t* piece_len) {
+  const char* call = "DataCopy (SliceInfo)";
+  if (info == nullptr || dims == 0 || dims > K_MAX_DIM)
+    asc::ascendc::detail::failf(call, "dimValue ", dims, " is outside 1..", K_MAX_DIM, " (or the ",
+                                side, " SliceInfo array is null)");
+  const uint64_t len = uint64_t(info[0].burstLen) * (32 / sizeof(T));
+  if (len == 0) asc::ascendc::detail::failf(call, side, "SliceInfo[0].burstLen is 0");
+  *piece_len = len;
+  std::vector<uint64_t> offsets;
+  // A piece is whole 32-byte blocks, so the last one of a row may run past the row's
+  // shapeValue elements into what follows it in memory, as the NPU's DMA reads it; only the
+  // tensors' own bounds are checked (when the pieces are copied).
+  for (uint64_t p = info[0].startIndex; p <= info[0].endIndex; p += len + info[0].stride)
+    offsets.push_back(p);
+  uint64_t scale = info[0].shapeValue;
+  for (uint32_t d = 1; d < dims; ++d) {
+    const SliceInfo& s = info[d];
+    if (s.burstLen != 1)
+      asc::ascendc::detail::failf(call, side, "SliceInfo[", d, "].burstLen is ", s.burstLen,
+                                  "; beyond dimension 0 it must be 1");
+    std::vector<uint64_t> next;
+    for (uint64_t i = s.startIndex; i <= s.endIndex; i += uint64_t(s.stride) + 1) {
+      if (i >= s.shapeValue)
+        asc::ascendc::detail::failf(call, side, "SliceInfo[", d, "]: index ", i,
+                                    " is outside the dimension's ", s.shapeValue,
+                                    " elements (shapeValue)");
+      for (uint64_t o : offsets) next.push_back(i * scale + o);
+    }
+    offsets.swap(next);
+    scale *= s.shapeValue;
+  }
+  return offsets;
+}
+
+template <typename T, typename Dst, typename Src>
+void copySlices(const Dst& dst, const Src& src, const SliceInfo dstInfo[],
+                const SliceInfo srcInfo[], uint32_t dims) {
+  const char* call = "DataCopy (SliceInfo)";
+  uint64_t dlen = 0, slen = 0;
+  const std::vector<uint64_t> d = slicePieces<T>("destination ", dstInfo, dims, &dlen);
+  const std::vector<uint64_t> s = slicePieces<T>("source ", srcInfo, dims, &slen);
+  if (d.size() * dlen != s.size() * slen)
+    asc::ascendc::detail::failf(call, "the source slice holds ", s.size() * slen,
+                                " elements and the destination slice ", d.size() * dlen,
+                                "; they must hold the same number");
+  // Element k of the source's pieces (in order) goes to element k of the destination's.
+  std::vector<T> flat(s.size() * slen);
+  for (size_t i = 0; i < s.size(); ++i) {
+    const T* p;
+    if constexpr (std::is_same_v<Src, GlobalTensor<T>>)
+      p = src.ascData(call, s[i], slen);
+    else
+      p = src[uint32_t(s[i])].ascData(call, "src", slen);
+    std::memcpy(flat.data() + i * slen, p, slen * sizeof(T));
+  }
+  for (size_t i = 0; i < d.size(); ++i) {
+    const T* from = flat.data() + i * dlen;
+    if constexpr (std::is_same_v<Dst, GlobalTensor<T>>)
+      storeGm(dst.ascData(call, d[i], dlen), from, dlen);
+    else
+      std::memcpy(dst[uint32_t(d[i])].ascData(call, "dst", dlen), from, dlen * sizeof(T));
+  }
+}
+}  // namespace detail_cpu
+
+/// GM -> UB: the source slice's elements, in order, into the destination slice's.
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
+              const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1) {
+  detail_cpu::copySlices<T>(dst, src, dstSliceInfo, srcSliceInfo, dimValue);
+}
+/// UB -> GM, likewise.
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
+              const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1) {
+  detail_cpu::copySlices<T>(dst, src, dstSliceInfo, srcSliceInfo, dimValue);
 }
 
 }  // namespace AscendC

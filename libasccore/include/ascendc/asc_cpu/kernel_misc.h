@@ -45,6 +45,26 @@ void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, con
   for (uint64_t i = 0; i < size; ++i) d[i] = value;
 }
 
+/// The data cache's lines DataCacheCleanAndInvalid acts on, and which memory it writes back to.
+enum class CacheLine { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+
+/// Writes back and drops the scalar unit's cached copy of global memory, so that what one block
+/// wrote with SetValue is seen by other blocks and by the DMA. The CPU's caches are coherent:
+/// there is nothing to do, and every write is already visible.
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
+  (void)dst;
+}
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+void DataCacheCleanAndInvalid(const LocalTensor<T>& dst) {
+  (void)dst;
+}
+template <typename T, CacheLine entireType>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
+  (void)dst;
+}
+
 /// dst = src * scalar + dst, `count` elements (dst may be float with a half src).
 template <typename T, typename U>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,

@@ -231,6 +231,24 @@ void Not(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& co
   detail_cpu::unary("Not", dst, src, count, [](detail_cpu::CalcT<T> a) { return T(~T(a)); });
 }
 
+/// Bitwise and / or, for 16-bit integers (as CANN's And and Or).
+template <typename T>
+void And(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+         const int32_t& count) {
+  static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t>,
+                "And: int16_t or uint16_t elements");
+  using C = detail_cpu::CalcT<T>;
+  detail_cpu::binary("And", dst, src0, src1, count, [](C a, C b) { return T(T(a) & T(b)); });
+}
+template <typename T>
+void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+        const int32_t& count) {
+  static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t>,
+                "Or: int16_t or uint16_t elements");
+  using C = detail_cpu::CalcT<T>;
+  detail_cpu::binary("Or", dst, src0, src1, count, [](C a, C b) { return T(T(a) | T(b)); });
+}
+
 /// dst[i] = firstValue + i, for the first `count` elements.
 template <typename T>
 void CreateVecIndex(const LocalTensor<T>& dst, const T& firstValue, uint32_t count) {

@@ -164,6 +164,8 @@ ASC_CPU_BINARY_REPEAT(Mul, a* b)
 ASC_CPU_BINARY_REPEAT(Div, a / b)
 ASC_CPU_BINARY_REPEAT(Max, detail_cpu::maxOf<T>(a, b))
 ASC_CPU_BINARY_REPEAT(Min, detail_cpu::minOf<T>(a, b))
+ASC_CPU_BINARY_REPEAT(And, T(T(a) & T(b)))  // int16_t / uint16_t, as the count form
+ASC_CPU_BINARY_REPEAT(Or, T(T(a) | T(b)))
 #undef ASC_CPU_BINARY_REPEAT
 
 #define ASC_CPU_SCALAR_REPEAT(Name, ...)                                                         \

@@ -43,23 +43,25 @@ AscNoTilingRegistered ascRegisteredTilingData(AscTilingTag, ...);
   class class_name {                      \
    public:
 
+// Each field macro ends its declaration itself, so that a field written without the ';' after
+// it compiles, as with CANN's macros (projects have both forms).
 #define TILING_DATA_FIELD_DEF(data_type, field_name)                     \
   void set_##field_name(data_type asc_value) { field_name = asc_value; } \
   data_type get_##field_name() const { return field_name; }              \
-  data_type field_name {}
+  data_type field_name{};
 
 #define TILING_DATA_FIELD_DEF_ARR(data_type, array_size, field_name)                             \
   void set_##field_name(const data_type* asc_values) {                                           \
     for (size_t asc_i = 0; asc_i < (array_size); ++asc_i) field_name[asc_i] = asc_values[asc_i]; \
   }                                                                                              \
   const data_type* get_##field_name() const { return field_name; }                               \
-  data_type field_name[array_size] {}
+  data_type field_name[array_size]{};
 
 /// A field that is itself a tiling class (access it as tiling.field.set_x(...)).
 #define TILING_DATA_FIELD_DEF_STRUCT(struct_type, field_name)                     \
   void set_##field_name(const struct_type& asc_value) { field_name = asc_value; } \
   const struct_type& get_##field_name() const { return field_name; }              \
-  struct_type field_name {}
+  struct_type field_name{};
 
 #define END_TILING_DATA_DEF                                                   \
   /** sizeof the class: the bytes SaveToBuffer writes. */                     \

@@ -14,6 +14,7 @@
 
 #include "graph/tensor.h"
 #include "tiling/pad_tiling.h"
+#include "tiling/softmax_tiling.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tcube_tiling.h"
 
@@ -317,6 +318,44 @@ inline void GetUnPadMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascen
   (void)ascendcPlatform, (void)srcShape, (void)typeSize;
   maxValue = minValue = 0;
 }
+/// The temporary buffer SoftMax may be given for a [rows, last dim] source, in bytes: the CPU
+/// layer uses none; these are one row's float values plus a 32-byte block per row for the
+/// reductions (min), or every row's (max), so that a kernel sizing a buffer by them gets one.
+/// CANN's own figures are UNCONFIRMED.
+inline uint32_t GetSoftMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                                     const bool isReuseSource) {
+  (void)dataTypeSize, (void)isReuseSource;
+  return (detail::widthOf(srcShape) * 4 + 31) / 32 * 32 + 64;
+}
+inline uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                                     const bool isReuseSource) {
+  const uint32_t rows = std::max<uint32_t>(1, detail::rowsOf(srcShape));
+  return rows * GetSoftMaxMinTmpSize(srcShape, dataTypeSize, isReuseSource);
+}
+/// SoftMax's tiling for a source of srcShape (rows = all dims but the last): all rows in one pass.
+inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                              const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& tiling) {
+  (void)localWorkSpaceSize;
+  const uint32_t m = detail::rowsOf(srcShape), k = detail::widthOf(srcShape);
+  const uint32_t block = dataTypeSize > 0 ? 32 / dataTypeSize : 8;
+  tiling.set_srcM(m);
+  tiling.set_srcK(k);
+  tiling.set_srcSize(m * k);
+  tiling.set_outMaxM(m);
+  tiling.set_outMaxK(block);
+  tiling.set_outMaxSize(m * block);
+  tiling.set_splitM(m);
+  tiling.set_splitK(k);
+  tiling.set_splitSize(m * k);
+  tiling.set_reduceM(m);
+  tiling.set_reduceK(block);
+  tiling.set_reduceSize(m * block);
+  tiling.set_rangeM(1);
+  tiling.set_tailM(0);
+  tiling.set_tailSplitSize(0);
+  tiling.set_tailReduceSize(0);
+}
+
 /// UnPad's tiling: srcShape [height, width] is the tensor in the unified buffer.
 inline void UnPadTilingFunc(const ge::Shape srcShape, const uint32_t stackBufferSize,
                             const uint32_t typeSize, optiling::UnPadTiling& tiling) {
