@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <set>
 
 #include <fmt/format.h>
@@ -271,9 +273,16 @@ Status loadCannVendor(const std::string& vendor, bool* found) {
                          "{} has no compiled kernels (op_impl/ai_core/tbe/kernel/<unit>/): build "
                          "the project's binary target with asc-tools' opc",
                          vendor);
-  fs::path unit = units.front();
+  // Each operator's kernels from one compute unit: ascend910b's where it has them, else the
+  // first unit (by name) that does. Packages of several projects share a vendor folder, each
+  // built for its own unit.
+  std::map<std::string, fs::path> op_dirs;
   for (const auto& u2 : units)
-    if (u2.filename() == "ascend910b") unit = u2;
+    for (const auto& op_dir : fs::directory_iterator(u2, ec))
+      if (op_dir.is_directory()) {
+        const std::string name = op_dir.path().filename().string();
+        if (!op_dirs.count(name) || u2.filename() == "ascend910b") op_dirs[name] = op_dir.path();
+      }
   {
     std::lock_guard<std::mutex> state_lock(state().mu);
     state().pending_defs.clear();
@@ -285,9 +294,8 @@ Status loadCannVendor(const std::string& vendor, bool* found) {
     return Status::error(ErrorCode::InvalidParam, "{} could not be loaded: {}", tiling.string(),
                          why ? why : "unknown reason");
   }
-  for (const auto& op_dir : fs::directory_iterator(unit, ec)) {
-    if (!op_dir.is_directory()) continue;
-    for (const auto& f : fs::directory_iterator(op_dir.path(), ec)) {
+  for (const auto& [name, op_dir] : op_dirs) {
+    for (const auto& f : fs::directory_iterator(op_dir, ec)) {
       if (f.path().extension() != ".o") continue;
       if (!dlopen(f.path().c_str(), RTLD_NOW | RTLD_LOCAL)) {
         const char* why = dlerror();

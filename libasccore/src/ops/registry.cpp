@@ -52,10 +52,17 @@ Status registerOp(OpDef def, const std::string& origin) {
                          "{}: operator '{}' is already registered ({}); give the custom "
                          "operator another type name",
                          where, def.name(), old->isRegistered() ? "by a plugin" : "in-tree");
-  if (const OpDef* old = lookupByCann(def.cannType()))
-    return Status::error(ErrorCode::InvalidParam,
-                         "{}: operator '{}' takes the CANN type '{}', which '{}' already has",
-                         where, def.name(), def.cannType(), old->name());
+  // A custom operator may take a built-in's CANN type: as in CANN, the custom one comes first
+  // where an OM or --op_name_map names that type (lookupByCann). Two plugins may not share one.
+  if (const OpDef* old = lookupByCann(def.cannType())) {
+    if (old->isRegistered())
+      return Status::error(ErrorCode::InvalidParam,
+                           "{}: operator '{}' takes the CANN type '{}', which '{}' of {} already "
+                           "has; give one of the custom operators another type",
+                           where, def.name(), def.cannType(), old->name(), old->origin());
+    ASC_LOG_INFO("{}: custom operator '{}' takes the CANN type '{}' before the built-in '{}'",
+                 where, def.name(), def.cannType(), old->name());
+  }
   if (!def.inferFn())
     return Status::error(ErrorCode::InvalidParam,
                          "{}: operator '{}' has no shape inference (OpDef::inferShape)", where,
@@ -90,6 +97,8 @@ std::string cannTypeOf(const ir::Node& n) {
 }
 
 const OpDef* lookupByCann(std::string_view type) {
+  for (const auto& d : registered())  // custom operators first, as CANN takes them
+    if (d->cannType() == type) return d.get();
   for (auto* d : allOps())
     if (d->cannType() == type) return d;
   return nullptr;

@@ -109,13 +109,26 @@ TEST_CASE("registerOp refuses taken names, taken CANN types and incomplete ops",
   CHECK(dup.message().find("already registered (by a plugin)") != std::string::npos);
   auto relu = ops::registerOp(scaleDef("Relu", "ReluX"), "plugin C");
   CHECK(relu.message().find("already registered (in-tree)") != std::string::npos);
-  auto cann = ops::registerOp(scaleDef("AscTestOther", "Conv2D"), "plugin D");
-  CHECK(cann.message().find("CANN type 'Conv2D'") != std::string::npos);
+  // Another plugin's CANN type is refused; a built-in's is taken over (the next test case).
+  auto cann = ops::registerOp(scaleDef("AscTestOther", "AscTestScaleD"), "plugin D");
+  CHECK(cann.message().find("CANN type 'AscTestScaleD'") != std::string::npos);
+  CHECK(cann.message().find("of the test plugin") != std::string::npos);
   CHECK(ops::registerOp(ops::OpDef("AscTestNoKernel").inferShape(inferScale), "p").code() ==
         ErrorCode::InvalidParam);
   CHECK(ops::registerOp(ops::OpDef("AscTestNoInfer").kernel(createScale), "p").code() ==
         ErrorCode::InvalidParam);
   CHECK(ops::lookup("AscTestNoKernel") == nullptr);
+}
+
+TEST_CASE("a custom op takes a built-in's CANN type before the built-in, as in CANN",
+          "[ops][registry]") {
+  const ops::OpDef* builtin = ops::lookupByCann("Col2im");
+  REQUIRE(builtin != nullptr);
+  REQUIRE(!builtin->isRegistered());
+  if (!ops::lookup("AscTestCol2im"))
+    REQUIRE(ops::registerOp(scaleDef("AscTestCol2im", "Col2im"), "plugin E").isOk());
+  CHECK(ops::lookupByCann("Col2im") == ops::lookup("AscTestCol2im"));
+  CHECK(ops::lookup(builtin->name()) == builtin);  // the built-in keeps its IR name
 }
 
 TEST_CASE("a registered op compiles, lays out, writes and runs like an in-tree one",
