@@ -5,8 +5,8 @@
 # own check says "test pass", else WRONG (its check failed), RUN-FAIL, BUILD-FAIL or TIMEOUT,
 # with the first error line, or PROJECT when the log shows the project's own files failing in a
 # way no toolkit changes (scripts with Windows line endings, a script without its executable
-# bit, the package name of another OS or CPU, a data script writing into a folder the
-# repository lacks). Needs network access to github.com (each folder is fetched at its
+# bit, the package name of another OS or CPU, a CMake build folder committed from another
+# machine, a data script writing into a folder the repository lacks). Needs network access to github.com (each folder is fetched at its
 # commit), or MIRROR=DIR holding bare clones as DIR/<owner>+<name>/repo. Not part of the test
 # suite: CI has no network. WORK=DIR keeps the copies and logs (default: a temporary folder).
 # FrameworkLaunch projects install their packages into PREFIX/opp/vendors (customize's is
@@ -94,6 +94,8 @@ sys.exit(0 if np.allclose(r, g, rtol=1e-3, atol=1e-3) else 1)") >/dev/null 2>&1;
       why="the repository keeps ${denied#"$dir"/} without its executable bit"
     elif [ -n "$missing_pkg" ] && [ "$missing_pkg" != "$host_pkg" ]; then
       why="its script runs $missing_pkg, the package name of another OS or CPU (here: $host_pkg)"
+    elif grep -qE 'CMakeCache.txt directory .* is different than the directory' "$log"; then
+      why="the repository commits a CMake build folder made on another machine ($(grep -m1 -oE 'different than the directory [^ ]*' "$log" | cut -d' ' -f5))"
     elif grep -B1 -E '^FileNotFoundError' "$log" | grep -qE '\.tofile\('; then
       why="its data script writes into a folder its repository lacks ($(grep -m1 -oE "No such file or directory: '[^']*'" "$log" | cut -d"'" -f2))"
     fi
