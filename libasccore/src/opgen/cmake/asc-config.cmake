@@ -1,10 +1,13 @@
 # asc-config.cmake: find_package(ASC) for the operator projects CANN 9's msopgen writes (a
 # CMakeLists.txt with find_package(ASC), npu_op_package, and op_host/op_kernel folders calling
 # npu_op_code_gen, npu_op_library, npu_op_kernel_sources, npu_op_kernel_library and
-# npu_op_package_add). asc-tools builds such a project into the operator plugin its own projects
-# make (func.cmake, installed beside this file): op_host and every kernel's dtype columns in one
-# library in build_out/vendors/<vendor>/, the aclnn API in op_api/, and the `package` target
-# packs the vendor folder into <INSTALL_PATH>/custom_opp_<os>_<arch>.run (makeself.cmake).
+# npu_op_package_add). asc-tools builds such a project into a vendor folder laid out as CANN's,
+# which the aclnn runtime loads (build_out/vendors/<vendor>/): op_host as
+# op_impl/ai_core/tbe/op_tiling/lib/linux/<arch>/libcust_opmaster_rt2.0.so, each kernel's dtype
+# column as a shared object op_impl/ai_core/tbe/kernel/<unit>/<opFile>/<opFile>_<column>.o that
+# registers its entry when loaded (kernel and op_host apart, as on the NPU, so a tiling header's
+# host functions are defined once in each), the aclnn API in op_api/; the `package` target packs
+# the vendor folder into <INSTALL_PATH>/custom_opp_<os>_<arch>.run (makeself.cmake).
 # What is not provided says so and stops: packages of TYPE SHARED or STATIC, DYNAMIC parameters
 # (op_build refuses them), NZ and other non-ND kernels.
 include_guard(GLOBAL)
@@ -15,7 +18,7 @@ if(NOT DEFINED ENV{ASCEND_HOME_PATH})
 endif()
 get_filename_component(_asc_dir "${CMAKE_CURRENT_LIST_DIR}" REALPATH)
 find_package(asccore REQUIRED PATHS ${_asc_dir}/../asccore NO_DEFAULT_PATH)
-include(${_asc_dir}/func.cmake)
+include(${_asc_dir}/func.cmake)  # its ASC_CTYPE_DT_* table
 set(ASC_MAKESELF ${_asc_dir}/makeself.cmake)
 set(ASC_FOUND TRUE)
 # The kernels and op_host go into shared libraries.
@@ -156,9 +159,8 @@ function(npu_op_code_gen)
 endfunction()
 
 # npu_op_library(<name> ACLNN|TILING|GRAPH <sources...>): ACLNN is the aclnn API
-#   (vendors/<vendor>/op_api); TILING the operator plugin (op_host; npu_op_kernel_library adds the
-#   kernels); GRAPH, GE's graph prototypes, is not needed by asc-tools (atc reads the plugin's
-#   prototypes) and is left out of the build.
+#   (vendors/<vendor>/op_api); TILING op_host's prototypes and tiling (op_impl/.../op_tiling);
+#   GRAPH, GE's graph prototypes, is not needed by asc-tools and is left out of the build.
 function(npu_op_library name type)
   get_filename_component(sdk "${asccore_DIR}/../../.." ABSOLUTE)
   if(type STREQUAL "ACLNN")
@@ -173,8 +175,11 @@ function(npu_op_library name type)
     target_link_libraries(${name} PRIVATE ${ASC_ASCENDCL})
     set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${api}/lib)
   elseif(type STREQUAL "TILING")
-    asc_add_op_plugin(${name} ${ARGN})
-    set_property(GLOBAL PROPERTY ASC_NPU_PLUGIN ${name})
+    add_library(${name} SHARED ${ARGN})
+    target_link_libraries(${name} PRIVATE asccore::asccore asccore::ascendc)
+    set_target_properties(${name} PROPERTIES OUTPUT_NAME cust_opmaster_rt2.0
+      LIBRARY_OUTPUT_DIRECTORY
+      ${CMAKE_BINARY_DIR}/vendors/${vendor_name}/op_impl/ai_core/tbe/op_tiling/lib/linux/${CMAKE_SYSTEM_PROCESSOR})
   elseif(type STREQUAL "GRAPH")
     add_library(${name} STATIC EXCLUDE_FROM_ALL ${ARGN})
     target_link_libraries(${name} PRIVATE asccore::asccore asccore::ascendc)
@@ -198,9 +203,23 @@ function(npu_op_kernel_sources target)
   endif()
 endfunction()
 
-# npu_op_kernel_library(<target> SRC_BASE <dir> TILING_LIBRARY <plugin>): compiles each
-#   operator's kernel once per dtype column (func.cmake's asc_add_op_kernel, with the tiling
-#   header op_host registers for the operator) into the plugin; `binary` builds them.
+# npu_op_kernel_library(<target> SRC_BASE <dir> TILING_LIBRARY <tiling>): compiles each
+#   operator's kernel once per dtype column of its prototype into a shared object of its own,
+#   with the tiling header op_host registers for the operator and the DTYPE_<NAME> macros of the
+#   column; a kernel that includes the Matmul API registers as mixed. `binary` builds them.
+set(_asc_ge_DT_FLOAT 0)
+set(_asc_ge_DT_FLOAT16 1)
+set(_asc_ge_DT_INT8 2)
+set(_asc_ge_DT_INT32 3)
+set(_asc_ge_DT_UINT8 4)
+set(_asc_ge_DT_INT16 6)
+set(_asc_ge_DT_UINT16 7)
+set(_asc_ge_DT_UINT32 8)
+set(_asc_ge_DT_INT64 9)
+set(_asc_ge_DT_UINT64 10)
+set(_asc_ge_DT_DOUBLE 11)
+set(_asc_ge_DT_BOOL 12)
+set(_asc_ge_DT_BF16 27)
 function(npu_op_kernel_library target)
   cmake_parse_arguments(K "" "SRC_BASE;TILING_LIBRARY" "" ${ARGN})
   get_property(ops GLOBAL PROPERTY ASC_NPU_OPS)
@@ -208,8 +227,13 @@ function(npu_op_kernel_library target)
   if(NOT dir)
     set(dir ${K_SRC_BASE})
   endif()
+  set(unit ${ASCEND_COMPUTE_UNIT})
+  if(NOT unit)
+    set(unit ascend910b)
+  endif()
+  set(kernels_dir ${CMAKE_BINARY_DIR}/vendors/${vendor_name}/op_impl/ai_core/tbe/kernel/${unit})
   file(GLOB host_headers ${PROJECT_SOURCE_DIR}/op_host/*.h)
-  set_property(GLOBAL PROPERTY ASC_KERNEL_SOURCES "")
+  add_custom_target(${target})
   foreach(op ${ops})
     get_property(snake GLOBAL PROPERTY ASC_OP_${op}_FILE)
     get_property(params GLOBAL PROPERTY ASC_OP_${op}_PARAMS)
@@ -232,32 +256,66 @@ function(npu_op_kernel_library target)
       message(FATAL_ERROR "npu_op_kernel_library: no op_host/*.h registers a tiling structure "
                           "for ${op} (REGISTER_TILING_DATA_CLASS(${op}, ...))")
     endif()
-    # Column c: the c-th dtype of every parameter.
+    set(pre "")
+    file(STRINGS ${kernel} uses_matmul REGEX "lib/matmul_intf.h" LIMIT_COUNT 1)
+    if(uses_matmul)
+      set(pre "#include \"lib/matmul_intf.h\"\n")
+    endif()
+    list(LENGTH params nparams)
+    math(EXPR lastparam "${nparams} - 1")
     list(GET dtypes 0 first)
     string(REPLACE "," ";" first "${first}")
     list(LENGTH first ncols)
     math(EXPR lastcol "${ncols} - 1")
-    set(columns "")
     foreach(c RANGE ${lastcol})
-      set(col "")
-      foreach(d ${dtypes})
+      set(defs ASCENDC_CPU_DEBUG=1)
+      set(codes "")
+      set(args "")
+      foreach(i RANGE ${lastparam})
+        list(GET params ${i} name)
+        list(GET dtypes ${i} d)
         string(REPLACE "," ";" d "${d}")
         list(GET d ${c} t)
-        if(NOT _asc_dt_${t})
+        set(dt ${_asc_dt_${t}})
+        if(NOT dt)
           message(FATAL_ERROR "npu_op_kernel_library: ${op} has dtype ${t}, which asc-tools' "
                               "kernels do not take")
         endif()
-        list(APPEND col ${_asc_dt_${t}})
+        string(TOUPPER ${name} NAME)
+        list(APPEND defs "DTYPE_${NAME}=${ASC_CTYPE_${dt}}")
+        list(APPEND codes ${_asc_ge_${dt}})
+        list(APPEND args "a[${i}]")
       endforeach()
-      string(REPLACE ";" " " col "${col}")
-      list(APPEND columns "${col}")
+      math(EXPR ws "${nparams}")
+      math(EXPR tl "${nparams} + 1")
+      list(APPEND args "a[${ws}]" "a[${tl}]")
+      list(JOIN codes ", " codes)
+      list(JOIN args ", " args)
+      set(ns asc_kernel_${snake}_${c})
+      set(wrapper ${CMAKE_BINARY_DIR}/gen/${snake}/${snake}_${c}.cpp)
+      file(WRITE ${wrapper}.in
+        "// Generated by asc-config.cmake: ${op}'s kernel for dtype column ${c}.\n"
+        "#include \"kernel_operator.h\"\n${pre}#include \"${tiling}\"\n"
+        "#include \"asc/ophost/ophost.h\"\n\n"
+        "namespace ${ns} {\n#include \"${kernel}\"\n}\n\n"
+        "#ifdef ASC_KERNEL_USES_CUBE\n#define ASC_ADD_ENTRY asc::ophost::addMixedKernelEntry\n"
+        "#else\n#define ASC_ADD_ENTRY asc::ophost::addKernelEntry\n#endif\n"
+        "namespace {\nconst int registered = [] {\n"
+        "  ASC_ADD_ENTRY(\"${op}\", \"${snake}\", {${codes}},\n"
+        "                [](uint8_t** a) { ${ns}::${snake}(${args}); });\n"
+        "  return 0;\n}();\n}  // namespace\n")
+      configure_file(${wrapper}.in ${wrapper} COPYONLY)
+      set(lib ${snake}_kernel_${c})
+      add_library(${lib} MODULE ${wrapper})
+      target_compile_definitions(${lib} PRIVATE ${defs})
+      get_filename_component(kdir ${kernel} DIRECTORY)
+      target_include_directories(${lib} PRIVATE ${kdir} ${PROJECT_SOURCE_DIR}/op_host)
+      target_link_libraries(${lib} PRIVATE asccore::asccore asccore::ascendc)
+      set_target_properties(${lib} PROPERTIES PREFIX "" SUFFIX ".o" OUTPUT_NAME ${snake}_${c}
+                            LIBRARY_OUTPUT_DIRECTORY ${kernels_dir}/${snake})
+      add_dependencies(${target} ${lib})
     endforeach()
-    asc_add_op_kernel(${snake} TYPE ${op} PARAMS ${params} COLUMNS ${columns} KERNEL ${kernel}
-                      TILING ${tiling})
   endforeach()
-  get_property(kernels GLOBAL PROPERTY ASC_KERNEL_SOURCES)
-  target_sources(${K_TILING_LIBRARY} PRIVATE ${kernels})
-  add_custom_target(${target})
   add_dependencies(${target} ${K_TILING_LIBRARY})
   add_dependencies(binary ${target})
 endfunction()
