@@ -89,34 +89,23 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
              const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
   detail_cpu::softMaxRows<T, T>(dstTensor, nullptr, nullptr, srcTensor, tiling, softmaxShapeInfo);
 }
+// The sharedTmpBuffer forms: the buffer is checked to be a tensor, and not needed.
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false>
-void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor,
-             const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor,
+          bool isDataFormatNZ = false, typename U>
+void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<U>& sumTensor,
+             const LocalTensor<U>& maxTensor, const LocalTensor<T>& srcTensor,
              const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
              const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
-  static_assert(!isDataFormatNZ, "SoftMax: NZ data (isDataFormatNZ) is not provided on the CPU");
   sharedTmpBuffer.ascData("SoftMax", "sharedTmpBuffer", 0);
-  detail_cpu::softMaxRows<T, T>(dstTensor, &sumTensor, &maxTensor, srcTensor, tiling,
-                                softmaxShapeInfo);
-}
-template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false>
-void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor,
-             const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
-             const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
-             const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
-  static_assert(!isDataFormatNZ, "SoftMax: NZ data (isDataFormatNZ) is not provided on the CPU");
-  sharedTmpBuffer.ascData("SoftMax", "sharedTmpBuffer", 0);
-  detail_cpu::softMaxRows<half, float>(dstTensor, &sumTensor, &maxTensor, srcTensor, tiling,
-                                       softmaxShapeInfo);
+  SoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ>(dstTensor, sumTensor, maxTensor,
+                                                          srcTensor, tiling, softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
              const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
              const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
   sharedTmpBuffer.ascData("SoftMax", "sharedTmpBuffer", 0);
-  detail_cpu::softMaxRows<T, T>(dstTensor, nullptr, nullptr, srcTensor, tiling, softmaxShapeInfo);
+  SoftMax<T, isReuseSource, isBasicBlock>(dstTensor, srcTensor, tiling, softmaxShapeInfo);
 }
 
 }  // namespace AscendC

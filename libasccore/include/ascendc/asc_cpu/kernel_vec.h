@@ -232,21 +232,24 @@ void Not(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& co
 }
 
 /// Bitwise and / or, for 16-bit integers (as CANN's And and Or).
+namespace detail_cpu {
+template <typename T, typename F>
+void bitwise(const char* call, const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+             const LocalTensor<T>& src1, int32_t count, F f) {
+  static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t>,
+                "And / Or: int16_t or uint16_t elements");
+  binary(call, dst, src0, src1, count, [f](CalcT<T> a, CalcT<T> b) { return f(T(a), T(b)); });
+}
+}  // namespace detail_cpu
 template <typename T>
 void And(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
          const int32_t& count) {
-  static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t>,
-                "And: int16_t or uint16_t elements");
-  using C = detail_cpu::CalcT<T>;
-  detail_cpu::binary("And", dst, src0, src1, count, [](C a, C b) { return T(T(a) & T(b)); });
+  detail_cpu::bitwise("And", dst, src0, src1, count, [](T a, T b) { return T(a & b); });
 }
 template <typename T>
 void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
         const int32_t& count) {
-  static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t>,
-                "Or: int16_t or uint16_t elements");
-  using C = detail_cpu::CalcT<T>;
-  detail_cpu::binary("Or", dst, src0, src1, count, [](C a, C b) { return T(T(a) | T(b)); });
+  detail_cpu::bitwise("Or", dst, src0, src1, count, [](T a, T b) { return T(a | b); });
 }
 
 /// dst[i] = firstValue + i, for the first `count` elements.
