@@ -115,8 +115,10 @@ function(npu_op_code_gen)
     list(APPEND flags -I${d})
   endforeach()
   set(ops_lib ${G_OUT_DIR}/libascend_all_ops.so)
+  separate_arguments(user_flags UNIX_COMMAND "${CMAKE_CXX_FLAGS}")
   execute_process(
-    COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -fPIC -shared -o ${ops_lib} ${G_SRC} ${flags} ${lib}
+    COMMAND ${CMAKE_CXX_COMPILER} ${user_flags} -std=c++17 -fPIC -shared -o ${ops_lib} ${G_SRC}
+            ${flags} ${lib}
     RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "npu_op_code_gen: op_host does not build:\n${err}")
