@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -24,10 +25,22 @@ using namespace detail;
 
 namespace {
 
+/// An output of a direct call, for the unwritten-output check.
+struct CallOutput {
+  uint8_t* data = nullptr;
+  int64_t numel = 0;
+  size_t elem = 0;
+};
+
 class DirectCall : public PreparedCall {
  public:
-  DirectCall(Launch l, std::vector<void*> data, std::string soc)
-      : launch_(std::move(l)), data_(std::move(data)), soc_(std::move(soc)) {}
+  DirectCall(Launch l, std::vector<void*> data, std::string soc, std::string api,
+             std::vector<CallOutput> check)
+      : launch_(std::move(l)),
+        data_(std::move(data)),
+        soc_(std::move(soc)),
+        api_(std::move(api)),
+        check_(std::move(check)) {}
 
   uint64_t workspaceBytes() const override { return launch_.workspace; }
 
@@ -51,14 +64,21 @@ class DirectCall : public PreparedCall {
     opt.soc = soc_;
     opt.tiling_key = launch_.tiling_key;
     opt.sub_blocks = ascendc::subBlocksFor(soc_, launch_.entry->mixed);
-    return ascendc::launchKernel(
+    for (const CallOutput& o : check_) fillUnwritten(o.data, o.numel, o.elem);
+    Status st = ascendc::launchKernel(
         launch_.entry->kernel.c_str(), launch_.blocks, [fn, a] { fn(a); }, opt);
+    for (size_t i = 0; st.isOk() && i < check_.size(); ++i)
+      st = checkUnwritten(check_[i].data, check_[i].numel, check_[i].elem, api_,
+                          launch_.entry->kernel, i);
+    return st;
   }
 
  private:
   Launch launch_;
   std::vector<void*> data_;
   std::string soc_;
+  std::string api_;
+  std::vector<CallOutput> check_;  // the outputs, with ASC_CHECK_UNWRITTEN=1; else empty
 };
 
 gert::RuntimeAttrs::Value attrValue(const ::ops::OpAttrDef& def, const CallAttr& a) {
@@ -200,6 +220,11 @@ Result<std::unique_ptr<PreparedCall>> prepareCall(const std::string& api,
   q.node_name = op_type;
   q.soc = soc;
   std::vector<void*> data;
+  // ASC_CHECK_UNWRITTEN=1: each output starts as a pattern, and one the kernel left in part is
+  // an error of the launch (as msame's --check_unwritten).
+  const char* env = std::getenv("ASC_CHECK_UNWRITTEN");
+  const bool check_unwritten = env && (std::string(env) == "1" || std::string(env) == "true");
+  std::vector<CallOutput> outs;
   for (const auto* list : {&inputs, &outputs}) {
     const bool is_in = list == &inputs;
     for (size_t i = 0; i < list->size(); ++i) {
@@ -241,12 +266,21 @@ Result<std::unique_ptr<PreparedCall>> prepareCall(const std::string& api,
       q.shapes.push_back(s);
       q.data.push_back(t.data);
       data.push_back(t.data);
+      if (!is_in && check_unwritten)
+        outs.push_back({static_cast<uint8_t*>(t.data), numel, ir::dtypeSize(toIr(t.dtype))});
     }
   }
   for (size_t i = 0; i < attrs.size(); ++i)
     q.attrs.values().push_back(attrValue(d.attrs()[i], attrs[i]));
   ASC_TRY(Launch l, planLaunch(*op, q));
-  return std::unique_ptr<PreparedCall>(new DirectCall(std::move(l), std::move(data), soc));
+  // The launch is aclnn<Op>'s, the phase after aclnn<Op>GetWorkspaceSize.
+  std::string launch_api = api;
+  const std::string phase = "GetWorkspaceSize";
+  if (launch_api.size() > phase.size() &&
+      launch_api.compare(launch_api.size() - phase.size(), phase.size(), phase) == 0)
+    launch_api.resize(launch_api.size() - phase.size());
+  return std::unique_ptr<PreparedCall>(
+      new DirectCall(std::move(l), std::move(data), soc, launch_api, std::move(outs)));
 }
 
 Status loadCannVendor(const std::string& vendor, bool* found) {

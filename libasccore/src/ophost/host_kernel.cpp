@@ -4,6 +4,8 @@
 // on every block, inputs and outputs converted where the entry's dtypes differ from the graph's.
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "asc/ascendc/launch.h"
 #include "asc/support/fp16.h"
 #include "asc/support/log.h"
@@ -96,47 +98,16 @@ class HostOpKernel : public ops::Kernel {
   std::string implName() const override { return "ascendc:" + entry_.kernel; }
 
  private:
-  // --check_unwritten: every element of an output starts as a pattern no kernel computes by
-  // chance (a NaN with a payload for floats), so one the kernel never wrote is found after it.
-  static uint64_t pattern(size_t elem) {
-    switch (elem) {
-      case 1:
-        return 0xA5;
-      case 2:
-        return 0x7E5A;  // fp16 NaN
-      case 4:
-        return 0x7FBADBADu;  // fp32 NaN
-      default:
-        return 0x7FFBADBADBADBAD5ull;  // fp64 NaN
-    }
-  }
   uint8_t* outData(size_t i) { return args_[ins_.size() + i]; }
+  // --check_unwritten (unwritten.cpp): outputs start as a pattern; what still holds it after
+  // the launch was never written.
   void fillPattern(size_t i) {
-    const Arg& a = outs_[i];
-    const size_t elem = ir::dtypeSize(a.want);
-    const uint64_t p = pattern(elem);
-    uint8_t* d = outData(i);
-    for (int64_t k = 0; k < a.numel; ++k) std::memcpy(d + k * elem, &p, elem);
+    fillUnwritten(outData(i), outs_[i].numel, ir::dtypeSize(outs_[i].want));
   }
   void checkPattern(size_t i) {
-    const Arg& a = outs_[i];
-    const size_t elem = ir::dtypeSize(a.want);
-    const uint64_t p = pattern(elem);
-    const uint8_t* d = outData(i);
-    int64_t first = -1, last = -1, count = 0;
-    for (int64_t k = 0; k < a.numel; ++k)
-      if (std::memcmp(d + k * elem, &p, elem) == 0) {
-        if (first < 0) first = k;
-        last = k;
-        ++count;
-      }
-    if (count == 0) return;
-    throw ops::KernelRunError(Status::error(
-        ErrorCode::KernelCheckFailed,
-        "node '{}': kernel '{}' left {} of the {} elements of output {} unwritten (the first at "
-        "{}, the last at {}); an NPU would leave whatever the memory held there. Check the "
-        "kernel's tiling (block and tile counts, the tail) and its TILING_KEY_IS branches",
-        node_, entry_.kernel, count, a.numel, i, first, last));
+    Status st = checkUnwritten(outData(i), outs_[i].numel, ir::dtypeSize(outs_[i].want),
+                               fmt::format("node '{}'", node_), entry_.kernel, i);
+    if (!st.isOk()) throw ops::KernelRunError(std::move(st));
   }
 
   Entry entry_;

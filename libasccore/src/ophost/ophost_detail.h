@@ -70,6 +70,12 @@ struct Launch {
 };
 /// Picks the kernel of the dtypes and runs the tiling function on the shapes and attributes.
 Result<Launch> planLaunch(const HostOp& op, const LaunchQuery& q);
+/// The unwritten-output check: fillUnwritten before the launch puts a pattern no kernel computes
+/// by chance in each of `numel` elements of `elem` bytes; checkUnwritten after it fails
+/// (KernelCheckFailed) naming where, the kernel, the output and the range still holding it.
+void fillUnwritten(uint8_t* data, int64_t numel, size_t elem);
+Status checkUnwritten(const uint8_t* data, int64_t numel, size_t elem, const std::string& where,
+                      const std::string& kernel, size_t output);
 /// The kernel of a host operator's node: its tiling function, then its CPU-twin kernel.
 Result<std::unique_ptr<ops::Kernel>> makeHostKernel(const ops::KernelInit& k);
 
