@@ -64,9 +64,9 @@ class TQueSync {
 namespace detail_cpu {
 inline uint32_t alignUp32(uint64_t bytes) { return uint32_t((bytes + 31) / 32 * 32); }
 
-inline std::shared_ptr<asc::ascendc::detail::UbBlock> newBlock(uint32_t bytes, const void* owner,
-                                                               const char* kind) {
-  auto b = std::make_shared<asc::ascendc::detail::UbBlock>();
+inline asc::ascendc::detail::BlockRef newBlock(uint32_t bytes, const void* owner,
+                                               const char* kind) {
+  asc::ascendc::detail::BlockRef b(new asc::ascendc::detail::UbBlock);
   b->data.reset(new uint8_t[bytes ? bytes : 1]());
   b->bytes = bytes;
   b->owner = owner;
@@ -125,7 +125,7 @@ class TQue {
                                   "the queue is empty (no EnQue since the last DeQue); "
                                   "on the NPU this waits forever");
     LocalTensor<T> t;
-    t.ascRef() = fifo_.front();
+    t.ascRef() = std::move(fifo_.front());
     fifo_.pop_front();
     t.ascRef().access("DeQue", "tensor", 0, 1);  // freed while queued
     t.ascRef().block->state = UbBlock::State::Allocated;
@@ -162,7 +162,7 @@ class TQue {
   }
 
  private:
-  std::vector<std::shared_ptr<asc::ascendc::detail::UbBlock>> blocks_;
+  std::vector<asc::ascendc::detail::BlockRef> blocks_;
   std::deque<asc::ascendc::detail::TensorRef> fifo_;
 };
 
@@ -206,7 +206,7 @@ class TBuf {
   void ascReset() { block_.reset(); }
 
  private:
-  std::shared_ptr<asc::ascendc::detail::UbBlock> block_;
+  asc::ascendc::detail::BlockRef block_;
 };
 
 /// Owns a kernel's UB: every InitBuffer is counted, rounded up to 32 bytes per buffer, against

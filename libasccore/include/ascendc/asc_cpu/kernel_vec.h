@@ -183,10 +183,9 @@ void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                const typename detail_cpu::Same<T>::type& scalar, const int32_t& count) {
   using C = detail_cpu::CalcT<T>;
   C s = C(scalar);
-  // As two selects and a multiply-add, which the compiler vectorizes (a multiply under a
-  // condition is control flow it will not): a for a > 0, a * s otherwise, NaN kept (a finite s).
-  detail_cpu::unary("LeakyRelu", dst, src, count,
-                    [s](C a) { return (a > C(0) ? a : C(0)) + (a > C(0) ? C(0) : a) * s; });
+  // a for a > 0, a * s otherwise (NaN stays NaN). Kernels build with -fno-trapping-math, so the
+  // compiler computes both sides and blends: a multiply and a select per vector.
+  detail_cpu::unary("LeakyRelu", dst, src, count, [s](C a) { return a > C(0) ? a : a * s; });
 }
 
 // --- one tensor ---------------------------------------------------------------------------------
