@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -30,10 +31,14 @@ template <typename... Parts>
   fail(call, cat(parts...));
 }
 
-/// One unified-buffer block: a queue buffer or a TBuf.
+/// One unified-buffer block: a queue buffer or a TBuf. Its bytes start on a cache line (the NPU
+/// aligns UB addresses to 32 bytes; a line keeps DataCopy's copies from splitting lines).
 struct UbBlock {
   enum class State : uint8_t { Free, Allocated, Enqueued };
-  std::unique_ptr<uint8_t[]> data;
+  struct FreeAligned {
+    void operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t(64)); }
+  };
+  std::unique_ptr<uint8_t[], FreeAligned> data;
   uint32_t bytes = 0;
   uint32_t generation = 1;
   State state = State::Free;
