@@ -54,6 +54,7 @@ expect_exit_nonzero() { CHECKS=$((CHECKS + 1)); [ "$STATUS" -ne 0 ] || fail "exi
 expect_stdout_contains() { CHECKS=$((CHECKS + 1)); grep -qF -- "$1" "$STDOUT" || fail "stdout lacks '$1'"; }
 expect_stdout_not_contains() { CHECKS=$((CHECKS + 1)); ! grep -qF -- "$1" "$STDOUT" || fail "stdout has '$1'"; }
 expect_stderr_contains() { CHECKS=$((CHECKS + 1)); grep -qF -- "$1" "$STDERR" || fail "stderr lacks '$1'"; }
+expect_stderr_not_contains() { CHECKS=$((CHECKS + 1)); ! grep -qF -- "$1" "$STDERR" || fail "stderr has '$1'"; }
 expect_stdout_line() { CHECKS=$((CHECKS + 1)); grep -qxF -- "$1" "$STDOUT" || fail "stdout has no line '$1'"; }
 expect_file() { CHECKS=$((CHECKS + 1)); [ -s "$1" ] || fail "file '$1' missing or empty"; }
 # expect_msame_bytes FILE DIR PATTERN: FILE is byte for byte the file msame wrote as DIR/*/PATTERN.

@@ -5,14 +5,18 @@
 #   pair   two processes of the same tool at once (as GNU parallel, a Slurm array on one node or
 #          the sharded batch recipes do), each THREADS threads, RUNS timed runs: the per-process
 #          median latency (msame's summary median_ms; ORT's median of ort_tool.js run);
-#   busy   one busy-loop process beside a single run of each tool.
+#   busy   one busy-loop process beside a single run of each tool. msame runs as users start it,
+#          with no --threads (its count follows the work and the free cores, docs/runtime.md);
+#          BUSY_THREADS=N gives it --threads N instead. ORT runs with THREADS intra-op threads
+#          (its own default is one per physical core: the same count on these machines).
 # Prints one row per model (msame ms, ORT ms, ratio for each mode), then the geometric mean and
 # the worst ratio of each mode. Targets (issue 34): geomean <= 1.0 and worst <= 1.3 in both.
 # Both tools time the run call alone (no input copies: msame's Session::run, ORT's session.run on
 # tensors made before the loop). msame runs as users start it: unless GOMP_SPINCOUNT or
 # OMP_WAIT_POLICY is set, it bounds libgomp's spin (asc/cli/common.h); SPIN=default runs it with
 # libgomp's own default (GOMP_SPINCOUNT=300000) to show what that bound changes.
-#   ROUNDS (3), RUNS (20), THREADS (nproc), MODES ("pair busy"), BUILD_DIR, BENCH_MODELS, SPIN
+#   ROUNDS (3), RUNS (20), THREADS (nproc), MODES ("pair busy"), BUILD_DIR, BENCH_MODELS, SPIN,
+#   BUSY_THREADS (default: msame's own count)
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -37,10 +41,11 @@ trap cleanup EXIT
 msame_env=()
 [ "${SPIN:-}" = default ] && msame_env=(env GOMP_SPINCOUNT=300000)
 
-one_msame() {  # one_msame OM INPUT -> median ms
-  "${msame_env[@]}" "$build/bin/msame" --model "$1" --input "$2" --loop "$runs" --threads "$threads" |
-    field median_ms
+one_msame() {  # one_msame OM INPUT [THREADS] -> median ms (no THREADS: msame's own count)
+  "${msame_env[@]}" "$build/bin/msame" --model "$1" --input "$2" --loop "$runs" \
+    ${3:+--threads "$3"} | field median_ms
 }
+busy_threads=${BUSY_THREADS:-}
 one_ort() {  # one_ort ONNX INPUT PREFIX -> median ms
   node "$here/ort_tool.js" run "$1" "$2" "$3" "$((runs + 1))" "$threads" | field median_ms
 }
@@ -76,10 +81,10 @@ for m in "${models[@]}"; do
     # shellcheck disable=SC2317  # called through alternate
     side_msame() {
       if [ "$mode" = pair ]; then
-        mapfile -t -O "${#ms[@]}" ms < <(two one_msame "$om" "$in")
+        mapfile -t -O "${#ms[@]}" ms < <(two one_msame "$om" "$in" "$threads")
       else
         busy_start
-        ms+=("$(one_msame "$om" "$in")")
+        ms+=("$(one_msame "$om" "$in" "$busy_threads")")
         busy_stop
       fi
     }
@@ -106,6 +111,8 @@ for mode in $modes; do
   list=$(tr ' ' '\n' <<<"${ratios[$mode]:-}" | sed '/^$/d')
   [ -n "$list" ] || continue
   echo "$mode: geometric mean msame/ORT $(geomean <<<"$list"), worst $(sort -g <<<"$list" | tail -n1)" \
-    "over $(wc -l <<<"$list") models, $threads threads each, $rounds rounds of $runs runs" \
+    "over $(wc -l <<<"$list") models, ORT on $threads threads, msame on $(
+      [ "$mode" = busy ] && echo "${busy_threads:-its own count of}" || echo "$threads"
+    ) threads, $rounds rounds of $runs runs" \
     "($(nproc) cores${SPIN:+, SPIN=$SPIN})"
 done

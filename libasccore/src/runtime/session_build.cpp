@@ -20,17 +20,18 @@
 
 namespace asc::runtime {
 
+int64_t nodeWork(const ir::Node& n) {
+  const ops::OpDef* d = ops::lookup(n.op_type);
+  if (d && d->flopsFn()) return d->flopsFn()(n);
+  int64_t total = 0;
+  for (const ir::Value* v : n.outputs)
+    if (v) total += v->numel();
+  return total;
+}
+
 int64_t graphFlops(const ir::Graph& g) {
   int64_t total = 0;
-  for (const auto& n : g.nodes()) {
-    const ops::OpDef* d = ops::lookup(n->op_type);
-    if (d && d->flopsFn()) {
-      total += d->flopsFn()(*n);
-    } else {
-      for (const ir::Value* v : n->outputs)
-        if (v) total += v->numel();
-    }
-  }
+  for (const auto& n : g.nodes()) total += nodeWork(*n);
   return total;
 }
 
@@ -469,7 +470,23 @@ Status Session::Impl::build(bool reuse) {
   // Kernels and primitives on the fixed buffers; their weight reorders wait for the last one.
   env.defer_weight_reorders = true;
   env.share_temporaries = true;
+  int small_steps = 0;
+  // Packing for an OM (pack_only) takes the idle machine's layouts, whatever the load.
+  const int64_t min_work = pack_only ? 0 : stepMinWork(threads);
   for (auto& s : steps) {
+    // A step's work: its node's, or for a reorder or conversion the elements it moves.
+    const int64_t work =
+        s.kind == StepKind::Kernel
+            ? nodeWork(*s.node)
+            : static_cast<int64_t>(slots[s.outs[0]].bytes / ir::dtypeSize(slots[s.outs[0]].type));
+    s.threads = threadsForStep(work, threads, min_work);
+    small_steps += s.threads < threads;
+    // oneDNN fixes a primitive's thread count when it is made: the step's count, here too.
+    struct Restore {
+      int n;
+      ~Restore() { setOmpThreads(n); }
+    } restore{threads};
+    setOmpThreads(s.threads);
     if (s.kind == StepKind::Kernel) {
       ASC_RETURN_IF_ERROR(createKernel(s));
       s.label += " " + s.kernel->implName();
@@ -487,6 +504,11 @@ Status Session::Impl::build(bool reuse) {
       }
     }
   }
+  if (small_steps)
+    ASC_LOG_INFO(
+        "{} of {} steps run on fewer than {} threads (little work, other processes "
+        "busy on the cores)",
+        small_steps, steps.size(), threads);
   // The weights the kernels reordered, all at once (KernelEnv::defer_weight_reorders).
   env.defer_weight_reorders = false;
   if (pack_only) return cpu::reserveWeightReorders(env);

@@ -55,6 +55,9 @@ struct Step {
   bool round_source = false;
   std::string label;
   std::vector<const ir::Node*> completes;  // nodes whose outputs are final after this step
+  // Threads it is built and run on: the session's, or fewer for a step with little work
+  // (threadsForStep).
+  int threads = 1;
   // Its kernel's workspace: the memories it added to KernelEnv::scratchpads and ::temporaries,
   // [from, to) of each (bindScratchpads places them).
   size_t scratch_from = 0, scratch_to = 0;
@@ -71,6 +74,16 @@ inline ir::DType computeType(ir::DType t) {
 int resolveThreads(int requested, int64_t flops = -1);
 /// One thread per 4 MFLOP of a run, at least one, at most one per core not busy elsewhere.
 int threadsForWork(int64_t flops, int cores, int busy);
+/// The work of one node: its OpDef's floating-point operations, else its outputs' elements.
+int64_t nodeWork(const ir::Node& n);
+/// The work below which a step of a session of `threads` runs on one thread (threadsForStep):
+/// ASC_STEP_MIN_WORK when set; else, when other processes keep cores busy as the session is
+/// built (busyElsewhere) and ASC_THREADS_FOLLOW_LOAD is not 0, kMinStepWork; else 0 (every step
+/// on the session's count).
+int64_t stepMinWork(int threads);
+/// Threads for a step of `work`: one per `min_work` of it, at least one, at most `threads`
+/// (all of them when min_work is 0).
+int threadsForStep(int64_t work, int threads, int64_t min_work);
 /// Threads of other processes running or ready to run now (the fewest over a few samples of
 /// /proc/loadavg, less this process's running threads); 0 if unknown.
 int busyElsewhere();
@@ -273,7 +286,19 @@ class Session::Impl {
     return r;
   }
 
+  // Runs the step on its own thread count (OpenMP's count is per calling thread).
   void runStep(Step& s) {
+    if (s.threads == threads) return runStepOn(s);
+    struct Restore {
+      int n;
+      ~Restore() { setOmpThreads(n); }
+    } restore{threads};
+    setOmpThreads(s.threads);
+    runStepOn(s);
+  }
+  static void setOmpThreads(int n);
+
+  void runStepOn(Step& s) {
     switch (s.kind) {
       case StepKind::Kernel:
         s.kernel->run();

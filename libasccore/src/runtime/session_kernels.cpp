@@ -27,7 +27,7 @@ Status Session::Impl::createKernel(Step& s) {
     s.scratch_from = env.scratchpads.size();
     for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k)
       s.temp_from[k] = env.temporaries[k].size();
-    ops::KernelInit init{*s.node, {}, {}, env, threads, check_unwritten};
+    ops::KernelInit init{*s.node, {}, {}, env, s.threads, check_unwritten};
     for (int id : s.ins) init.inputs.push_back(ref(id));
     for (int id : s.outs) init.outputs.push_back(ref(id));
     env.weights_read.clear();

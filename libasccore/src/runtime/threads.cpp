@@ -15,7 +15,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
-#include <thread>
 
 #include "runtime/session_impl.h"
 
@@ -26,6 +25,17 @@ namespace {
 // on one thread, 0.082 ms on two beside a busy process); the benchmark models have hundreds of
 // MFLOP.
 constexpr int64_t kMinWorkPerThread = 4'000'000;
+
+// When other processes keep cores busy as a session with more than one thread is built, a step
+// below this much work runs on one thread (more: one thread per this much, up to the session's
+// count). Each parallel step ends at a barrier, and a barrier waits for the team's slowest
+// thread: for one that another process holds off its core. ShuffleNet's 118 steps average
+// 20 us at 2 threads; two msame processes side by side at --threads 2 took 10.1 ms a run
+// (ONNX Runtime's pair 7.5 ms: its pool lets the calling thread take work a descheduled worker
+// has not started), 4.2 ms with this (113 steps on one thread). On a quiet machine the same
+// steps on one thread cost ShuffleNet 2.15 -> 3.4 ms, so a session built quiet keeps every
+// step on its count (docs/runtime.md, "Threads on a busy machine").
+constexpr int64_t kMinStepWork = 4'000'000;
 
 // Threads running or ready to run on the machine now (/proc/loadavg's "running/total"), -1 if
 // unknown.
@@ -59,10 +69,16 @@ int runnableHere() {
 
 int busyElsewhere() {
   // The fewest over a few samples 0.2 ms apart: a process that runs for a moment (a shell, a
-  // kernel worker) is not load.
+  // kernel worker) is not load. Between samples this thread spins rather than sleeps: two
+  // processes started together (GNU parallel, a Slurm array) sample at the same moments, and
+  // asleep each would miss the other.
   int fewest = INT_MAX;
   for (int i = 0; i < 4; ++i) {
-    if (i) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    if (i) {
+      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    }
     const int all = runnableOnMachine();
     if (all < 0) return 0;
     fewest = std::min(fewest, all - runnableHere());
@@ -74,6 +90,23 @@ int threadsForWork(int64_t flops, int cores, int busy) {
   const int64_t by_work = std::clamp<int64_t>(flops / kMinWorkPerThread, 1, std::max(cores, 1));
   const int free_cores = std::max(1, cores - std::max(busy, 0));
   return static_cast<int>(std::min<int64_t>(by_work, free_cores));
+}
+
+int64_t stepMinWork(int threads) {
+  if (const char* env = std::getenv("ASC_STEP_MIN_WORK"); env && *env)
+    return std::max<int64_t>(0, std::atoll(env));
+  const char* follow = std::getenv("ASC_THREADS_FOLLOW_LOAD");
+  if (threads <= 1 || (follow && std::string(follow) == "0")) return 0;
+  return busyElsewhere() > 0 ? kMinStepWork : 0;
+}
+
+int threadsForStep(int64_t work, int threads, int64_t min_work) {
+  if (threads <= 1 || min_work <= 0) return std::max(threads, 1);
+  return static_cast<int>(std::clamp<int64_t>(work / min_work, 1, threads));
+}
+
+void Session::Impl::setOmpThreads(int n) {
+  if (omp_get_max_threads() != n) omp_set_num_threads(n);
 }
 
 int resolveThreads(int requested, int64_t flops) {

@@ -4,8 +4,12 @@
 #include <catch2/catch.hpp>
 
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cstdlib>
+#include <string>
 
 #include "runtime/session_impl.h"
 
@@ -36,4 +40,40 @@ TEST_CASE("a busy process elsewhere counts, this process's own threads do not",
   kill(child, SIGKILL);
   waitpid(child, nullptr, 0);
   CHECK(busy >= 1);
+}
+
+TEST_CASE("a step with little work runs on fewer threads", "[runtime][threads]") {
+  CHECK(threadsForStep(1'000'000, 2, 4'000'000) == 1);
+  CHECK(threadsForStep(8'000'000, 2, 4'000'000) == 2);
+  CHECK(threadsForStep(8'000'000, 8, 4'000'000) == 2);
+  CHECK(threadsForStep(4'000'000'000, 8, 4'000'000) == 8);
+  CHECK(threadsForStep(0, 2, 4'000'000) == 1);
+  CHECK(threadsForStep(1'000, 2, 0) == 2);  // 0: every step on the session's count
+  CHECK(threadsForStep(1'000, 1, 4'000'000) == 1);
+  // The threshold: ASC_STEP_MIN_WORK when set; none when ASC_THREADS_FOLLOW_LOAD=0 or for one
+  // thread; else by the load.
+  const char* saved_min = std::getenv("ASC_STEP_MIN_WORK");
+  const char* saved_follow = std::getenv("ASC_THREADS_FOLLOW_LOAD");
+  const std::string min_value = saved_min ? saved_min : "";
+  const std::string follow_value = saved_follow ? saved_follow : "";
+  setenv("ASC_STEP_MIN_WORK", "123", 1);
+  CHECK(stepMinWork(2) == 123);
+  unsetenv("ASC_STEP_MIN_WORK");
+  setenv("ASC_THREADS_FOLLOW_LOAD", "0", 1);
+  CHECK(stepMinWork(2) == 0);
+  unsetenv("ASC_THREADS_FOLLOW_LOAD");
+  CHECK(stepMinWork(1) == 0);
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    for (volatile unsigned long i = 0;; i = i + 1) {
+    }
+  }
+  usleep(20000);
+  const int64_t loaded = stepMinWork(2);
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  CHECK(loaded > 0);
+  if (saved_min) setenv("ASC_STEP_MIN_WORK", min_value.c_str(), 1);
+  if (saved_follow) setenv("ASC_THREADS_FOLLOW_LOAD", follow_value.c_str(), 1);
 }
