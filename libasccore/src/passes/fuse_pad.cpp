@@ -1,7 +1,7 @@
 // fuse_pad.cpp: a Pad that pads nothing (PyTorch exports one before AvgPool2d) is removed; a
 // zero Pad of the spatial dims whose only user is a Conv, or an AveragePool that counts padding
-// (count_include_pad=1), moves into that op's own pads. The same numbers without the copy, and
-// the tensor keeps its blocked layout (DenseNet's transitions).
+// (count_include_pad=1, or no padding of its own to count), moves into that op's own pads. The same
+// numbers without the copy, and the tensor keeps its blocked layout (DenseNet's transitions).
 #include <fmt/format.h>
 
 #include "pass_util.h"
@@ -28,12 +28,21 @@ bool match(const ir::Graph& g, const Users& users, ir::Node& pad, Match* m) {
   ir::Node* u = soleUser(g, users, pad.outputs[0]);
   if (!u || u->inputs[0] != pad.outputs[0]) return false;
   const bool conv = u->op_type == "Conv";
-  const bool avg = u->op_type == "AveragePool" && u->attrs.getInt("count_include_pad", 0) == 1;
+  const bool avg = u->op_type == "AveragePool";
   if (!conv && !avg) return false;
   if (avg) {  // pooling pads must stay smaller than the window
     const auto k = u->attrs.getInts("kernel_shape");
     const auto own = u->attrs.getInts("pads", std::vector<int64_t>(2 * (r - 2), 0));
     if (k.size() != r - 2 || own.size() != 2 * (r - 2)) return false;
+    // The Pad's zeros are elements the pool counts. A pool that does not count padding still
+    // qualifies when it has none of its own and no partial windows (ceil_mode 0): torchvision's
+    // avg_pool2d(padding=1) exports as such a Pad and AveragePool (Inception-v3: 9 of them).
+    bool own_pads = false;
+    for (auto v : own) own_pads = own_pads || v != 0;
+    if (u->attrs.getInt("count_include_pad", 0) != 1 &&
+        (own_pads || u->attrs.getInt("ceil_mode", 0) != 0 ||
+         u->attrs.getString("auto_pad", "NOTSET") != "NOTSET"))
+      return false;
     for (size_t i = 0; i < r - 2; ++i)
       if (own[i] + p[2 + i] >= k[i] || own[r - 2 + i] + p[r + 2 + i] >= k[i]) return false;
   }
@@ -50,9 +59,9 @@ void rewrite(const Match& m, PassContext& ctx) {
     pads[spatial + i] += p[r + 2 + i];
   }
   m.user->attrs.set("pads", pads);
+  // The Pad's zeros are counted as count_include_pad=1 counts padding.
+  if (m.user->op_type == "AveragePool") m.user->attrs.set("count_include_pad", int64_t(1));
   m.user->inputs[0] = m.pad->inputs[0];
-  // AveragePool with ceil_mode or explicit pads counted the padding already; the Pad's zeros
-  // are now counted the same way, as count_include_pad=1 requires.
   ctx.log.push_back(
       fmt::format("fuse-pad: Pad '{}' into {} '{}'", m.pad->name, m.user->op_type, m.user->name));
   inheritNames(m.user, m.pad);
