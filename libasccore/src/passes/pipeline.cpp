@@ -168,15 +168,25 @@ std::vector<std::string> defaultPipeline() {
   // attention scores, and residual adds before activations, so Conv -> Add -> Relu becomes one
   // Conv whose post-ops run sum then Relu. Precision and layout come last: they see the fused
   // graph, as the chip would run it.
-  return {"impl-mode",          "fold-constants",
-          "eliminate-identity", "eliminate-common",
-          "eliminate-dead",     "fuse-conv-bias",
-          "fuse-conv-bn",       "fuse-pad",
-          "fuse-gelu",          "fuse-layernorm",
-          "fuse-swish",         "fuse-channel-shuffle",
-          "fuse-matmul-add",    "fuse-matmul-transpose-scale",
-          "fuse-conv-add",      "fuse-conv-activation",
-          "precision",          "assign-layout"};
+  return {"impl-mode",
+          "fold-constants",
+          "eliminate-identity",
+          "eliminate-common",
+          "eliminate-dead",
+          "fuse-conv-bias",
+          "fuse-conv-bn",
+          "fuse-pad",
+          "prune-conv-taps",
+          "fuse-gelu",
+          "fuse-layernorm",
+          "fuse-swish",
+          "fuse-channel-shuffle",
+          "fuse-matmul-add",
+          "fuse-matmul-transpose-scale",
+          "fuse-conv-add",
+          "fuse-conv-activation",
+          "precision",
+          "assign-layout"};
 }
 
 std::vector<std::string> pipelineFor(OptLevel level) {
