@@ -68,14 +68,15 @@ int runnableHere() {
 }  // namespace
 
 int busyElsewhere() {
-  // The fewest over a few samples 0.2 ms apart: a process that runs for a moment (a shell, a
-  // kernel worker) is not load. Between samples this thread spins rather than sleeps: two
-  // processes started together (GNU parallel, a Slurm array) sample at the same moments, and
-  // asleep each would miss the other.
+  // The fewest over samples 0.8 ms apart, 4 ms in all: a process that runs for a moment (a
+  // shell, a kernel worker, the pipe reading this one's output) is not load. Over 0.6 ms, 3 of 5
+  // quiet loads saw such a thing in every sample. Between samples this thread spins rather than
+  // sleeps: two processes started together (GNU parallel, a Slurm array) sample at the same
+  // moments, and asleep each would miss the other.
   int fewest = INT_MAX;
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < 6; ++i) {
     if (i) {
-      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(800);
       while (std::chrono::steady_clock::now() < until) {
       }
     }
