@@ -478,7 +478,8 @@ Status Session::Impl::build(bool reuse) {
     const int64_t work =
         s.kind == StepKind::Kernel
             ? nodeWork(*s.node)
-            : static_cast<int64_t>(slots[s.outs[0]].bytes / ir::dtypeSize(slots[s.outs[0]].type));
+            : static_cast<int64_t>(slots[s.outs[0]].bytes /
+                                   std::max<size_t>(1, ir::dtypeSize(slots[s.outs[0]].type)));
     s.threads = threadsForStep(work, threads, min_work);
     small_steps += s.threads < threads;
     // oneDNN fixes a primitive's thread count when it is made: the step's count, here too.
