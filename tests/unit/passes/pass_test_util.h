@@ -123,4 +123,15 @@ inline passes::PassContext runPass(ir::Graph& g, const std::string& pass) {
   return ctx;
 }
 
+/// Runs `pass` on `g` and checks that it changed nothing: no log line, and the graph equal to
+/// `before` (the same graph built again).
+inline void expectUntouched(ir::Graph& g, const ir::Graph& before, const std::string& pass) {
+  passes::PassContext ctx = runPass(g, pass);
+  CHECK(ctx.log.empty());
+  std::string why;
+  const bool same = ir::graphsEqual(g, before, &why);
+  INFO(why);
+  CHECK(same);
+}
+
 }  // namespace asc::passtest
