@@ -472,7 +472,7 @@ Status Session::Impl::build(bool reuse) {
   env.share_temporaries = true;
   int small_steps = 0;
   // Packing for an OM (pack_only) takes the idle machine's layouts, whatever the load.
-  const int64_t min_work = pack_only ? 0 : stepMinWork(threads);
+  const int64_t min_work = pack_only ? 0 : stepMinWork(threads, busy_seen);
   for (auto& s : steps) {
     // A step's work: its node's, or for a reorder or conversion the elements it moves.
     const int64_t work =
@@ -528,7 +528,7 @@ Result<std::unique_ptr<Session::Impl>> buildImpl(ir::Graph graph, const SessionO
     impl->om_offsets = std::move(plan->activation_offsets);
     impl->weights_being_checked = plan->pending != nullptr;
   }
-  impl->threads = resolveThreads(opts.threads, graphFlops(impl->graph));
+  impl->threads = resolveThreads(opts.threads, graphFlops(impl->graph), &impl->busy_seen);
   {
     const char* spin = std::getenv("GOMP_SPINCOUNT");
     const char* wait = std::getenv("OMP_WAIT_POLICY");

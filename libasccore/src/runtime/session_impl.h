@@ -71,7 +71,8 @@ inline ir::DType computeType(ir::DType t) {
 /// Kernel threads: `requested` when positive, else ASC_NUM_THREADS, else (with the graph's
 /// floating-point operations per run, `flops` >= 0) threadsForWork over the cores OpenMP may use
 /// and the threads other processes keep busy now (busyElsewhere), else every core (threads.cpp).
-int resolveThreads(int requested, int64_t flops = -1);
+/// When it samples the load, the count of threads busy elsewhere goes to *busy_seen.
+int resolveThreads(int requested, int64_t flops = -1, int* busy_seen = nullptr);
 /// One thread per 4 MFLOP of a run, at least one, at most one per core not busy elsewhere.
 int threadsForWork(int64_t flops, int cores, int busy);
 /// The work of one node: its OpDef's floating-point operations, else its outputs' elements.
@@ -79,8 +80,9 @@ int64_t nodeWork(const ir::Node& n);
 /// The work below which a step of a session of `threads` runs on one thread (threadsForStep):
 /// ASC_STEP_MIN_WORK when set; else, when other processes keep cores busy as the session is
 /// built (busyElsewhere) and ASC_THREADS_FOLLOW_LOAD is not 0, kMinStepWork; else 0 (every step
-/// on the session's count).
-int64_t stepMinWork(int threads);
+/// on the session's count). `busy_seen` >= 0: the load resolveThreads sampled for this session,
+/// used instead of sampling again (4 ms).
+int64_t stepMinWork(int threads, int busy_seen = -1);
 /// Threads for a step of `work`: one per `min_work` of it, at least one, at most `threads`
 /// (all of them when min_work is 0).
 int threadsForStep(int64_t work, int threads, int64_t min_work);
@@ -94,6 +96,7 @@ class Session::Impl {
  public:
   ir::Graph graph;
   int threads = 1;
+  int busy_seen = -1;  // threads busy elsewhere as resolveThreads sampled them (-1: not sampled)
   ops::KernelEnv env;
   std::vector<Slot> slots;
   std::vector<Step> steps;

@@ -93,12 +93,12 @@ int threadsForWork(int64_t flops, int cores, int busy) {
   return static_cast<int>(std::min<int64_t>(by_work, free_cores));
 }
 
-int64_t stepMinWork(int threads) {
+int64_t stepMinWork(int threads, int busy_seen) {
   if (const char* env = std::getenv("ASC_STEP_MIN_WORK"); env && *env)
     return std::max<int64_t>(0, std::atoll(env));
   const char* follow = std::getenv("ASC_THREADS_FOLLOW_LOAD");
   if (threads <= 1 || (follow && std::string(follow) == "0")) return 0;
-  return busyElsewhere() > 0 ? kMinStepWork : 0;
+  return (busy_seen >= 0 ? busy_seen : busyElsewhere()) > 0 ? kMinStepWork : 0;
 }
 
 int threadsForStep(int64_t work, int threads, int64_t min_work) {
@@ -110,7 +110,7 @@ void Session::Impl::setOmpThreads(int n) {
   if (omp_get_max_threads() != n) omp_set_num_threads(n);
 }
 
-int resolveThreads(int requested, int64_t flops) {
+int resolveThreads(int requested, int64_t flops, int* busy_seen) {
   if (requested > 0) return requested;
   if (const char* env = std::getenv("ASC_NUM_THREADS")) {
     int n = std::atoi(env);
@@ -123,7 +123,9 @@ int resolveThreads(int requested, int64_t flops) {
   // tests comparing two runs' bytes get one count whatever else runs).
   const char* follow = std::getenv("ASC_THREADS_FOLLOW_LOAD");
   if (by_work <= 1 || (follow && std::string(follow) == "0")) return by_work;
-  return threadsForWork(flops, cores, busyElsewhere());
+  const int busy = busyElsewhere();
+  if (busy_seen) *busy_seen = busy;
+  return threadsForWork(flops, cores, busy);
 }
 
 }  // namespace asc::runtime

@@ -63,6 +63,12 @@ TEST_CASE("a step with little work runs on fewer threads", "[runtime][threads]")
   CHECK(stepMinWork(2) == 0);
   unsetenv("ASC_THREADS_FOLLOW_LOAD");
   CHECK(stepMinWork(1) == 0);
+  // The load resolveThreads sampled for the same session is used, not sampled again.
+  CHECK(stepMinWork(2, 0) == 0);
+  CHECK(stepMinWork(2, 1) == 4'000'000);
+  int seen = -7;
+  CHECK(resolveThreads(2, 4'000'000'000, &seen) == 2);
+  CHECK(seen == -7);  // a count given: no sample
   const pid_t child = fork();
   REQUIRE(child >= 0);
   if (child == 0) {
