@@ -89,12 +89,7 @@ Result<std::vector<KernelLayout>> kernelLayouts(const ir::Graph& graph,
                 }
                 // On this thread alone: the writer CRCs on the other core meanwhile, and an
                 // OpenMP team would spin between reorders (30 % of atc's samples on 2 cores).
-                const int threads = omp_get_max_threads();
-                omp_set_num_threads(1);
-                struct Restore {
-                  int n;
-                  ~Restore() { omp_set_num_threads(n); }
-                } restore{threads};
+                OmpThreadsScope alone(1);
                 const dnnl::engine& eng = impl->env.engine;
                 dnnl::memory in(have, eng, const_cast<void*>(src)), to(want, eng, out);
                 dnnl::stream st(eng);

@@ -483,11 +483,7 @@ Status Session::Impl::build(bool reuse) {
     s.threads = threadsForStep(work, threads, min_work);
     small_steps += s.threads < threads;
     // oneDNN fixes a primitive's thread count when it is made: the step's count, here too.
-    struct Restore {
-      int n;
-      ~Restore() { setOmpThreads(n); }
-    } restore{threads};
-    setOmpThreads(s.threads);
+    OmpThreadsScope step_threads(s.threads);
     if (s.kind == StepKind::Kernel) {
       ASC_RETURN_IF_ERROR(createKernel(s));
       s.label += " " + s.kernel->implName();

@@ -86,6 +86,18 @@ int64_t stepMinWork(int threads, int busy_seen = -1);
 /// Threads for a step of `work`: one per `min_work` of it, at least one, at most `threads`
 /// (all of them when min_work is 0).
 int threadsForStep(int64_t work, int threads, int64_t min_work);
+/// OpenMP's thread count for the calling thread set to `n` while this lives, then put back
+/// (OpenMP's count is per calling thread; oneDNN fixes a primitive's count when it is made).
+class OmpThreadsScope {
+ public:
+  explicit OmpThreadsScope(int n);
+  ~OmpThreadsScope();
+  OmpThreadsScope(const OmpThreadsScope&) = delete;
+  OmpThreadsScope& operator=(const OmpThreadsScope&) = delete;
+
+ private:
+  int before_;
+};
 /// Threads of other processes running or ready to run now (the fewest over a few samples of
 /// /proc/loadavg, less this process's running threads); 0 if unknown.
 int busyElsewhere();
@@ -289,17 +301,12 @@ class Session::Impl {
     return r;
   }
 
-  // Runs the step on its own thread count (OpenMP's count is per calling thread).
+  // Runs the step on its own thread count.
   void runStep(Step& s) {
     if (s.threads == threads) return runStepOn(s);
-    struct Restore {
-      int n;
-      ~Restore() { setOmpThreads(n); }
-    } restore{threads};
-    setOmpThreads(s.threads);
+    OmpThreadsScope step_threads(s.threads);
     runStepOn(s);
   }
-  static void setOmpThreads(int n);
 
   void runStepOn(Step& s) {
     switch (s.kind) {

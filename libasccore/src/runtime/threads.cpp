@@ -106,8 +106,12 @@ int threadsForStep(int64_t work, int threads, int64_t min_work) {
   return static_cast<int>(std::clamp<int64_t>(work / min_work, 1, threads));
 }
 
-void Session::Impl::setOmpThreads(int n) {
-  if (omp_get_max_threads() != n) omp_set_num_threads(n);
+OmpThreadsScope::OmpThreadsScope(int n) : before_(omp_get_max_threads()) {
+  if (n != before_) omp_set_num_threads(n);
+}
+
+OmpThreadsScope::~OmpThreadsScope() {
+  if (omp_get_max_threads() != before_) omp_set_num_threads(before_);
 }
 
 int resolveThreads(int requested, int64_t flops, int* busy_seen) {

@@ -167,14 +167,17 @@ class ConvKernel : public Kernel {
       // The primitive chosen, for its scratchpad's size; not kept (its copy inside the primitive
       // serves): 53 of them held 0.6 MB of ResNet-50's heap.
       dnnl::primitive_desc_base scratch_pd;
-      // A forward convolution descriptor for `alg` on the given source and destination.
-      auto convDesc = [&](dnnl::algorithm alg, const memory::desc& s, const memory::desc& d) {
+      // A forward direct convolution descriptor on the given source and destination, with the
+      // given pads.
+      auto convDesc = [&](const memory::desc& s, const memory::desc& d, const memory::dims& pad_l,
+                          const memory::dims& pad_r) {
+        const auto alg = dnnl::algorithm::convolution_direct;
         return has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg,
                                                           s, wei_any, bias_md, d, g.strides,
-                                                          g.dilations, g.pad_l, g.pad_r)
+                                                          g.dilations, pad_l, pad_r)
                         : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg,
                                                           s, wei_any, d, g.strides, g.dilations,
-                                                          g.pad_l, g.pad_r);
+                                                          pad_l, pad_r);
       };
       // oneDNN picks the source layout from "any", but for some shapes (depthwise with a
       // blocked destination) only a reference kernel accepts that combination; then give the
@@ -189,7 +192,7 @@ class ConvKernel : public Kernel {
         std::string impl;
         if (!transpose) {
           auto pd = dnnl::convolution_forward::primitive_desc(
-              convDesc(dnnl::algorithm::convolution_direct, sm, dst_md), attr, env_.engine);
+              convDesc(sm, dst_md, g.pad_l, g.pad_r), attr, env_.engine);
           impl = pd.impl_info_str();
           if (impl.rfind("ref", 0) == 0 && ci + 1 < src_candidates.size()) continue;
           prim_ = dnnl::convolution_forward(pd);
@@ -234,15 +237,10 @@ class ConvKernel : public Kernel {
           any_pad = any_pad || g.pad_l[i] || g.pad_r[i];
         }
         if (any_pad) {
-          Geometry gp = g;
-          std::fill(gp.pad_l.begin(), gp.pad_l.end(), 0);
-          std::fill(gp.pad_r.begin(), gp.pad_r.end(), 0);
-          std::swap(g, gp);
+          const memory::dims none(spatial, 0);
           auto pd = dnnl::convolution_forward::primitive_desc(
-              convDesc(dnnl::algorithm::convolution_direct,
-                       memory::desc(pdims, memory::data_type::f32, tag::any), dst_md),
+              convDesc(memory::desc(pdims, memory::data_type::f32, tag::any), dst_md, none, none),
               attr, env_.engine);
-          std::swap(g, gp);
           const std::string impl = pd.impl_info_str();
           if (impl.rfind("ref", 0) != 0) {
             prim_ = dnnl::convolution_forward(pd);
@@ -262,13 +260,12 @@ class ConvKernel : public Kernel {
           }
         }
       }
-      if (padded) {
-        // The input goes into the bordered buffer's interior on every run (run()).
-      } else if (subsample) {
+      // (A padded input goes into the bordered buffer's interior on every run: run().)
+      if (!padded && subsample) {
         const memory::desc view =
             subsampledView(cpu::memOf(x, env_.engine).get_desc(), g0, y.shape());
         ASC_RETURN_IF_ERROR(src_.init(n, view, x.data, src_md, env_, kSrc));
-      } else {
+      } else if (!padded) {
         ASC_RETURN_IF_ERROR(src_.init(n, x, src_md, env_, kSrc));
       }
       if (w_runtime) {
