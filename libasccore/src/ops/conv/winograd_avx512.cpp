@@ -331,9 +331,12 @@ class WinogradAvx512 : public Kernel {
 }  // namespace
 
 bool winogradAvx512Serves(const KernelInit& k) {
-  static const bool enabled = cpu::switchedOn("ASC_CONV_WINOGRAD");
-  static const bool cpu_ok = cpu::hasAvx512();
-  if (!enabled || !cpu_ok || !channelsLast() || !ownConvOperands(k)) return false;
+  // Read on every call (a session's build), so that a test can force the kernel on any
+  // AVX-512 CPU: ASC_CONV_WINOGRAD=1 takes it, 0 leaves every convolution to oneDNN, and by
+  // default it serves where 512-bit multiply-adds run at half rate (cpu::avx512HalfRate).
+  const int setting = cpu::switchSetting("ASC_CONV_WINOGRAD");
+  const bool wanted = setting == 1 || (setting == -1 && cpu::avx512HalfRate());
+  if (!wanted || !cpu::hasAvx512() || !channelsLast() || !ownConvOperands(k)) return false;
   return k.inputs[0].shape()[1] % 16 == 0 && k.outputs[0].shape()[1] % 32 == 0 &&
          winogradGeometry(k, kMinOutput);
 }
