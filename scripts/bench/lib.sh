@@ -8,13 +8,53 @@ BENCH_MODEL_NAMES=(resnet18 resnet50 mobilenet_v2 squeezenet1_1 shufflenet_v2_x1
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 # ensure_ort: installs the peer, onnxruntime-node at the version package-lock.json pins (npm ci,
 # its install script off: the CPU build ships in the package), beside these scripts.
+# It also caps the peer's ISA as msame's is capped (ort_cap).
 ensure_ort() {
   local dir
   dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-  [ -d "$dir/node_modules/onnxruntime-node" ] && return 0
-  echo "installing onnxruntime-node (benchmarks only)..." >&2
-  (cd "$dir" && ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip \
-    npm ci --no-audit --no-fund >/dev/null)
+  if [ ! -d "$dir/node_modules/onnxruntime-node" ]; then
+    echo "installing onnxruntime-node (benchmarks only)..." >&2
+    (cd "$dir" && ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip \
+      npm ci --no-audit --no-fund >/dev/null) || return 1
+  fi
+  ort_cap "$dir"
+}
+# ort_cap DIR: the peer at msame's ISA. msame and atc follow ONEDNN_MAX_CPU_ISA; ONNX Runtime has
+# no such switch. With ONEDNN_MAX_CPU_ISA=AVX2 on a CPU with AVX-512, it builds cpuid_cap.so
+# (cpuid_cap.c) into DIR/node_modules, and every `node` the scripts run loads it, so that MLAS
+# sees an AVX2 CPU and takes its AVX2 kernels. ORT_CAP says how the peer ran, for the reports.
+ORT_CAP="not capped: no ISA cap asked (ONEDNN_MAX_CPU_ISA unset)"
+ORT_CAP_SO=
+ort_cap() {
+  local isa=${ONEDNN_MAX_CPU_ISA:-}
+  [ -n "$isa" ] || return 0
+  case ${isa^^} in
+    AVX2 | AVX2_VNNI | AVX2_VNNI_2) ;;
+    *) ORT_CAP="not capped: cpuid_cap.c caps at AVX2 only, not at $isa"; return 0 ;;
+  esac
+  if ! grep -qw avx512f /proc/cpuinfo; then
+    ORT_CAP="AVX2: the CPU has no AVX-512"
+    return 0
+  fi
+  if ! grep -qw cpuid_fault /proc/cpuinfo; then
+    ORT_CAP="not capped: this CPU or kernel lacks cpuid_fault, so ORT used AVX-512"
+    echo "bench: $ORT_CAP" >&2
+    return 0
+  fi
+  ORT_CAP_SO=$1/node_modules/.asc_cpuid_cap.so
+  if [ ! -f "$ORT_CAP_SO" ] || [ "$1/cpuid_cap.c" -nt "$ORT_CAP_SO" ]; then
+    cc -O2 -shared -fPIC "$1/cpuid_cap.c" -o "$ORT_CAP_SO" || { ORT_CAP_SO=; return 1; }
+  fi
+  ORT_CAP="AVX2: its AVX-512 hidden by scripts/bench/cpuid_cap.c (CPUID faults and is answered without AVX-512)"
+}
+# node ARGS: node, loading cpuid_cap.so when ort_cap set it up (V8's WebAssembly trap handler
+# would take cpuid_cap's SIGSEGV handler's place, so it is off: ORT runs no WebAssembly here).
+node() {
+  if [ -n "$ORT_CAP_SO" ]; then
+    LD_PRELOAD=$ORT_CAP_SO command node --disable-wasm-trap-handler "$@"
+  else
+    command node "$@"
+  fi
 }
 # bench_cmd CMD...: runs CMD, first appending it to the file $BENCH_CMDLOG when that is set (run.sh
 # lists the commands it timed).
