@@ -18,7 +18,9 @@
 // cores (msame --loop 20, 5 alternating rounds, medians): ResNet-18 11.8 ms against 13.3, U-Net
 // 14.4 against 17.5, Inception-v3 47.8 against 48.7, GoogLeNet even, ResNet-50 33.5 against 33.0
 // (its 14x14 stage of 256 channels pays most for the per-run weight transform); ResNet-50's peak
-// RSS 128 MB against 148.
+// RSS 128 MB against 148. Zen 4 runs a 512-bit multiply-add at half rate; on CPUs that do not
+// (Zen 5, Intel's server cores) oneDNN's direct kernel is twice as fast and beat this one on
+// every benchmark model, so by default it serves only where cpu::avx512HalfRate says so.
 #include "ops/conv/winograd_avx512.h"
 
 #include <immintrin.h>
