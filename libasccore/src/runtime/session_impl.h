@@ -79,10 +79,11 @@ int threadsForWork(int64_t flops, int cores, int busy);
 int64_t nodeWork(const ir::Node& n);
 /// The work below which a step of a session of `threads` runs on one thread (threadsForStep):
 /// ASC_STEP_MIN_WORK when set; else, when other processes keep cores busy as the session is
-/// built (busyElsewhere) and ASC_THREADS_FOLLOW_LOAD is not 0, kMinStepWork; else 0 (every step
-/// on the session's count). `busy_seen` >= 0: the load resolveThreads sampled for this session,
-/// used instead of sampling again (4 ms).
-int64_t stepMinWork(int threads, int busy_seen = -1);
+/// built (busyElsewhere) and ASC_THREADS_FOLLOW_LOAD is not 0, kMinStepWork (4 MFLOP), or
+/// kOversubscribedStepWork (40 MFLOP) when `threads` is more than the `cores` (default: the
+/// machine's) the others leave free; else 0 (every step on the session's count). `busy_seen`
+/// >= 0: the load resolveThreads sampled for this session, used instead of sampling again (4 ms).
+int64_t stepMinWork(int threads, int busy_seen = -1, int cores = -1);
 /// Threads for a step of `work`: one per `min_work` of it, at least one, at most `threads`
 /// (all of them when min_work is 0).
 int threadsForStep(int64_t work, int threads, int64_t min_work);
