@@ -7,6 +7,7 @@
 #include "asc/ops/registry.h"
 #include "asc/passes/pass.h"
 #include "asc/runtime/session.h"
+#include "pass_test_util.h"
 
 using namespace asc;
 
@@ -99,4 +100,50 @@ TEST_CASE("fold-constants evaluates constant subgraphs", "[passes][fold-constant
   REQUIRE(g.findNode("mul")->inputs[1]->isConstant());
   CHECK(g.findNode("mul")->inputs[1]->tensor().floatAt(0) == 1.25);
   CHECK(run(build()) == run(std::move(g)));
+}
+
+namespace {
+
+// x [4, 1, 6] -> Transpose(perm) -> Relu -> y: a Transpose whose dims of more than 1 keep their
+// order is a Reshape.
+ir::Graph transposeGraph(std::vector<int64_t> perm, ir::Shape shape = {4, 1, 6}) {
+  ir::Graph g;
+  g.opset = 13;
+  ir::Value* x = passtest::addInput(g, "x", shape);
+  ir::Node* t = passtest::addOp(g, "Transpose", "t", {x});
+  if (!perm.empty()) t->attrs.set("perm", perm);
+  ir::Node* r = passtest::addOp(g, "Relu", "r", {t->outputs[0]});
+  passtest::finish(g, {r->outputs[0]});
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("eliminate-identity makes a Transpose that moves only dims of 1 a Reshape",
+          "[passes][eliminate-identity]") {
+  SECTION("the sequence-first attention's [S, 1, D] -> [1, S, D]") {
+    ir::Graph g = transposeGraph({1, 0, 2});
+    passtest::runPass(g, "eliminate-identity");
+    const ir::Node* t = g.findNode("t");
+    REQUIRE(t);
+    CHECK(t->op_type == "Reshape");
+    CHECK_FALSE(t->attrs.has("perm"));
+    CHECK(t->attrs.getInts("shape") == std::vector<int64_t>{1, 4, 6});
+    CHECK(t->outputs[0]->shape == ir::Shape{1, 4, 6});
+    passtest::expectClose(passtest::runGraph(std::move(g)),
+                          passtest::runGraph(transposeGraph({1, 0, 2})));
+  }
+  SECTION("the default permutation (reversed) of [1, 5]") {
+    ir::Graph g = transposeGraph({}, {1, 5});
+    passtest::runPass(g, "eliminate-identity");
+    CHECK(g.findNode("t")->op_type == "Reshape");
+    passtest::expectClose(passtest::runGraph(std::move(g)),
+                          passtest::runGraph(transposeGraph({}, {1, 5})));
+  }
+  SECTION("a Transpose that reorders dims of more than 1 stays") {
+    ir::Graph g = transposeGraph({2, 1, 0});
+    passtest::expectUntouched(g, transposeGraph({2, 1, 0}), "eliminate-identity");
+    ir::Graph h = transposeGraph({0, 2, 1}, {1, 3, 4});
+    passtest::expectUntouched(h, transposeGraph({0, 2, 1}, {1, 3, 4}), "eliminate-identity");
+  }
 }
