@@ -21,17 +21,17 @@ std::vector<uint8_t> bytesOf(const std::vector<T>& v) {
 }
 
 /// Infers the tester's node without folding, runs it once on `inputs` (one byte vector per
-/// runtime input, in order) and returns output `out` as a vector of T.
+/// runtime input, in order) on `threads` threads and returns output `out` as a vector of T.
 template <typename T>
 std::vector<T> runKernel(OpTester& t, const std::vector<std::vector<uint8_t>>& inputs,
-                         int out = 0) {
+                         int out = 0, int threads = 1) {
   Status s = t.run(/*fold=*/false);
   INFO(s.message());
   REQUIRE(s.isOk());
   const size_t n = static_cast<size_t>(t.out(out).numel());
   REQUIRE(ir::dtypeSize(t.out(out).dtype) == sizeof(T));
   runtime::SessionOptions so;
-  so.threads = 1;
+  so.threads = threads;
   auto session = runtime::Session::fromGraph(std::move(t.graph()), so);
   INFO(session.status().message());
   REQUIRE(session.isOk());

@@ -22,8 +22,8 @@
 // thread, and a thread done with its own helps the other. No barrier: a thread descheduled on
 // a busy machine holds no unit, and the others go on without it.
 //
-// The gates' functions are vectorized: e^x by range reduction to |r| <= ln 2 / 2 and Cephes'
-// degree-6 polynomial (about 1 ulp), sigmoid as 1 / (1 + e^-x), and tanh by Cephes' odd
+// The gates' functions are vectorized: e^x by avx2::exp8 (ops/avx2_math.h, about 1 ulp),
+// sigmoid as 1 / (1 + e^-x), and tanh by Cephes' odd
 // polynomial below |x| = 0.625 and 1 - 2 / (e^2|x| + 1) above (a few ulp).
 #include <immintrin.h>
 
@@ -35,6 +35,7 @@
 
 #include "cpu/features.h"
 #include "cpu/parallel.h"
+#include "ops/avx2_math.h"
 #include "rnn_kernel.h"
 
 namespace asc::ops {
@@ -42,35 +43,16 @@ namespace {
 
 #define ASC_AVX2 __attribute__((target("avx2,fma")))
 
-ASC_AVX2 inline __m256 exp8(__m256 x) {
-  x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-87.3f)), _mm256_set1_ps(88.3f));
-  const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
-                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  // r = x - n ln 2, with ln 2 in two parts so that n ln 2 is exact enough
-  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
-  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
-  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.f)));
-  const __m256i two_n =
-      _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
-  return _mm256_mul_ps(p, _mm256_castsi256_ps(two_n));
-}
-
 ASC_AVX2 inline __m256 sigmoid8(__m256 x) {
   const __m256 one = _mm256_set1_ps(1.f);
-  return _mm256_div_ps(one, _mm256_add_ps(one, exp8(_mm256_sub_ps(_mm256_setzero_ps(), x))));
+  return _mm256_div_ps(one, _mm256_add_ps(one, avx2::exp8(_mm256_sub_ps(_mm256_setzero_ps(), x))));
 }
 
 ASC_AVX2 inline __m256 tanh8(__m256 x) {
   const __m256 sign = _mm256_set1_ps(-0.f), one = _mm256_set1_ps(1.f);
   const __m256 a = _mm256_andnot_ps(sign, x);
   // |x| >= 0.625: 1 - 2 / (e^2|x| + 1), with x's sign
-  const __m256 e = exp8(_mm256_add_ps(a, a));
+  const __m256 e = avx2::exp8(_mm256_add_ps(a, a));
   __m256 big = _mm256_sub_ps(one, _mm256_div_ps(_mm256_set1_ps(2.f), _mm256_add_ps(e, one)));
   big = _mm256_or_ps(big, _mm256_and_ps(sign, x));
   // |x| < 0.625: x + x z P(z), z = x^2
