@@ -41,17 +41,27 @@ constexpr int64_t kXi = 16;     // positions of the 4x4 transformed tile
 constexpr int64_t kChunk = 64;  // output channels per pass of the products
 constexpr int64_t kMaxTiles = 36;
 
+// U's floats per pass over the output channels at most (1 MiB): a convolution of more output
+// channels transforms its weights and runs its tiles once per pass. ResNet's 14x14 stage of 256
+// channels in and out (U of 4 MiB in one pass, in the session's shared scratchpad: +1.6 MB of
+// ResNet-50's peak RSS) takes 4 passes; the input's transform is repeated per pass (a few % of
+// the products' work at 256 output channels).
+constexpr int64_t kMaxUFloats = (1 << 20) / 4;
+
 struct Shape : WinogradTiles {
   int64_t tb;       // tiles per block (at most; a multiple of 6)
   int64_t scratch;  // floats of one thread's scratch
+  int64_t kp;       // output channels per pass (a multiple of kChunk, or K)
 };
 
-// U [16][K/16][C][16] from the plain weights g [K][C][3][3], output channels [k0, k1) (multiples
-// of 16): U_xi = G g G^T with G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1]. Eight output channels at
-// a time, one per lane (gathered), so each store writes 8 neighbours of U.
+// U [16][kp/16][C][16] of the pass from output channel `base` from the plain weights g
+// [K][C][3][3], output channels [k0, k1) (multiples of 16): U_xi = G g G^T with G = [1 0 0;
+// .5 .5 .5; .5 -.5 .5; 0 0 1]. Eight output channels at a time, one per lane (gathered), so each
+// store writes 8 neighbours of U.
 __attribute__((target("avx2,fma"))) void transformWeights(const float* w, const Shape& s,
-                                                          int64_t k0, int64_t k1, float* u) {
-  const int64_t xi_stride = s.k / 16 * s.c * 16;
+                                                          int64_t base, int64_t k0, int64_t k1,
+                                                          float* u) {
+  const int64_t xi_stride = s.kp / 16 * s.c * 16;
   const __m256i lanes = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
                                            _mm256_set1_epi32(static_cast<int>(s.c * 9)));
   const __m256 half = _mm256_set1_ps(0.5f);
@@ -69,7 +79,7 @@ __attribute__((target("avx2,fma"))) void transformWeights(const float* w, const 
           t[2][j] = _mm256_mul_ps(half, _mm256_add_ps(_mm256_sub_ps(a, b), cc));
           t[3][j] = cc;
         }
-        float* dst = u + ((k / 16) * s.c + c) * 16 + k % 16;
+        float* dst = u + (((k - base) / 16) * s.c + c) * 16 + k % 16;
         for (int i = 0; i < 4; ++i) {
           const __m256 a = t[i][0], b = t[i][1], cc = t[i][2];
           _mm256_storeu_ps(dst + (i * 4 + 0) * xi_stride, a);
@@ -170,23 +180,25 @@ __attribute__((target("avx2,fma"))) void transformOutput(const float* m, const S
   }
 }
 
-// One block of tiles of one image: V, then the products and the output, 64 channels at a time.
+// One block of tiles of one image: V, then the products and the output, 64 channels at a time,
+// for the output channels [base, end) of one pass (U holds them).
 __attribute__((target("avx2,fma"))) void runBlock(const float* x, const float* u, const Shape& s,
-                                                  int64_t t0, int64_t nt, const float* bias,
+                                                  int64_t t0, int64_t nt, int64_t base,
+                                                  int64_t end, const float* bias,
                                                   const float* res, bool relu, float* y,
                                                   float* scratch) {
   float* v = scratch;
   float* m = scratch + kXi * s.c * s.tb;
   transformInput(x, s, t0, nt, v);
-  const int64_t cb_n = s.c / 8, k16_n = s.k / 16;
-  for (int64_t k0 = 0; k0 < s.k; k0 += kChunk) {
-    const int64_t kc = std::min(kChunk, s.k - k0);
+  const int64_t cb_n = s.c / 8, k16_n = s.kp / 16;
+  for (int64_t k0 = base; k0 < end; k0 += kChunk) {
+    const int64_t kc = std::min(kChunk, end - k0);
     const int64_t kb_n = kc / 8;
     for (int64_t xi = 0; xi < kXi; ++xi) {
       const float* vx = v + xi * cb_n * s.tb * 8;
       float* mx = m + xi * kb_n * s.tb * 8;
       for (int64_t k16 = k0 / 16; k16 < (k0 + kc) / 16; ++k16) {
-        const float* ux = u + (xi * k16_n + k16) * s.c * 16;
+        const float* ux = u + (xi * k16_n + k16 - base / 16) * s.c * 16;
         float* mk = mx + (k16 - k0 / 16) * 2 * s.tb * 8;
         for (int64_t i = 0; i < nt; i += 6) {
           const int64_t nr = std::min<int64_t>(6, nt - i);
@@ -239,7 +251,10 @@ class WinogradAvx2 : public Kernel {
     // One buffer for the transformed weights and each thread's V and M: the scratchpad the
     // session's primitives share (kernels run one at a time), so it adds no memory where a
     // larger oneDNN scratchpad exists (ResNet-50's strided 1x1 convolutions take 1.6 MB).
-    u_floats_ = (kXi * s.c * s.k + 15) / 16 * 16;
+    s.kp = kXi * s.c * s.k <= kMaxUFloats
+               ? s.k
+               : std::max(kChunk, kMaxUFloats / (kXi * s.c) / kChunk * kChunk);
+    u_floats_ = (kXi * s.c * s.kp + 15) / 16 * 16;
     const int64_t floats = u_floats_ + s.scratch * threads_;
     buffer_ = cpu::sharedScratchpad(
         dnnl::memory::desc({floats}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a),
@@ -250,24 +265,28 @@ class WinogradAvx2 : public Kernel {
     const Shape& s = s_;
     float* u = static_cast<float*>(buffer_.get_data_handle());
     float* scratch = u + u_floats_;
-    cpu::parallelFor(s.k / 16, 1,
-                     [&](int64_t b, int64_t e) { transformWeights(w_, s, b * 16, e * 16, u); });
     const int64_t groups = (s.tiles + 5) / 6, all = s.n * groups;  // 6-tile groups
     const int64_t in_image = s.c / 8 * s.h * s.w * 8, out_image = s.k / 8 * s.oh * s.ow * 8;
-    // Each thread its own scratch: the region has exactly threads_ threads (or fewer), and
-    // each takes an equal run of groups, in blocks that do not cross an image.
+    for (int64_t base = 0; base < s.k; base += s.kp) {
+      const int64_t end = std::min(s.k, base + s.kp);
+      cpu::parallelFor((end - base) / 16, 1, [&](int64_t b, int64_t e) {
+        transformWeights(w_, s, base, base + b * 16, base + e * 16, u);
+      });
+      // Each thread its own scratch: the region has exactly threads_ threads (or fewer), and
+      // each takes an equal run of groups, in blocks that do not cross an image.
 #pragma omp parallel num_threads(threads_)
-    {
-      const auto [tid, nt] = cpu::threadSlot();
-      float* mine = scratch + tid * s.scratch;
-      const int64_t g1 = all * (tid + 1) / nt;
-      for (int64_t g = all * tid / nt; g < g1;) {
-        const int64_t img = g / groups, first = g % groups;
-        const int64_t last = std::min({g1 - img * groups, groups, first + s.tb / 6});
-        const int64_t t0 = first * 6, t1 = std::min(s.tiles, last * 6);
-        runBlock(x_ + img * in_image, u, s, t0, t1 - t0, bias_,
-                 res_ ? res_ + img * out_image : nullptr, relu_, y_ + img * out_image, mine);
-        g = img * groups + last;
+      {
+        const auto [tid, nt] = cpu::threadSlot();
+        float* mine = scratch + tid * s.scratch;
+        const int64_t g1 = all * (tid + 1) / nt;
+        for (int64_t g = all * tid / nt; g < g1;) {
+          const int64_t img = g / groups, first = g % groups;
+          const int64_t last = std::min({g1 - img * groups, groups, first + s.tb / 6});
+          const int64_t t0 = first * 6, t1 = std::min(s.tiles, last * 6);
+          runBlock(x_ + img * in_image, u, s, t0, t1 - t0, base, end, bias_,
+                   res_ ? res_ + img * out_image : nullptr, relu_, y_ + img * out_image, mine);
+          g = img * groups + last;
+        }
       }
     }
   }
