@@ -23,8 +23,8 @@ std::vector<uint8_t> bytesOf(const std::vector<T>& v) {
 /// Infers the tester's node without folding, runs it once on `inputs` (one byte vector per
 /// runtime input, in order) on `threads` threads and returns output `out` as a vector of T.
 template <typename T>
-std::vector<T> runKernel(OpTester& t, const std::vector<std::vector<uint8_t>>& inputs,
-                         int out = 0, int threads = 1) {
+std::vector<T> runKernel(OpTester& t, const std::vector<std::vector<uint8_t>>& inputs, int out = 0,
+                         int threads = 1) {
   Status s = t.run(/*fold=*/false);
   INFO(s.message());
   REQUIRE(s.isOk());

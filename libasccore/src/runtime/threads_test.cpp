@@ -65,8 +65,8 @@ TEST_CASE("a step with little work runs on fewer threads", "[runtime][threads]")
   CHECK(stepMinWork(1) == 0);
   // The load resolveThreads sampled for the same session is used, not sampled again.
   CHECK(stepMinWork(2, 0) == 0);
-  CHECK(stepMinWork(2, 1, 8) == 4'000'000);    // 7 cores free for 2 threads
-  CHECK(stepMinWork(2, 1, 2) == 40'000'000);   // 2 threads, 1 core free: oversubscribed
+  CHECK(stepMinWork(2, 1, 8) == 4'000'000);   // 7 cores free for 2 threads
+  CHECK(stepMinWork(2, 1, 2) == 40'000'000);  // 2 threads, 1 core free: oversubscribed
   CHECK(stepMinWork(4, 6, 8) == 40'000'000);
   int seen = -7;
   CHECK(resolveThreads(2, 4'000'000'000, &seen) == 2);

@@ -146,47 +146,47 @@ ir::Graph build(const Case& c, const std::vector<float>& w, const std::vector<fl
 
 TEST_CASE("convolutions on the runtime's own kernels match a naive convolution",
           "[runtime][winograd][conv]") {
-  const Case c = GENERATE(Case{1, 64, 64, 28, 28, {1, 1, 1, 1}, true, true, 0, 2},
-                          Case{1, 64, 64, 28, 28, {1, 1, 1, 1}, true, true, 1, 2},
-                          Case{1, 24, 48, 29, 31, {1, 1, 1, 1}, true, false, 0, 2},
-                          Case{1, 16, 32, 30, 30, {0, 2, 1, 0}, false, false, 0, 1},
-                          Case{2, 32, 16, 28, 28, {2, 2, 2, 2}, true, true, 2, 2},
-                          Case{1, 128, 64, 28, 28, {1, 1, 1, 1}, true, true, 0, 1},
-                          Case{1, 32, 32, 14, 14, {1, 1, 1, 1}, true, true, 0, 2},
-                          // the matrix-product kernel (an output of at most 7x7)
-                          Case{1, 64, 32, 7, 7, {1, 1, 1, 1}, true, true, 0, 2},
-                          Case{1, 256, 16, 7, 7, {1, 1, 1, 1}, true, true, 0, 2},  // 2 chunks
-                          Case{1, 32, 48, 14, 14, {1, 1, 1, 1}, true, true, 1, 2, 3, 2},
-                          Case{2, 24, 16, 9, 9, {2, 2, 2, 2}, false, false, 2, 1, 3, 2, 2},
-                          Case{1, 16, 64, 6, 5, {0, 1, 2, 0}, true, false, 1, 2, 5},
-                          Case{1, 8, 16, 3, 3, {1, 1, 1, 1}, true, true, 0, 2, 3},
-                          Case{1, 16, 16, 7, 7, {0, 0, 0, 0}, true, true, 0, 2, 1},
-                          // taps that read only padding (DeepLab's ASPP): classes of outputs by
-                          // the taps that read inside, one with none (zeros, then the bias)
-                          Case{1, 64, 32, 14, 14, {12, 12, 12, 12}, true, true, 0, 2, 3, 1, 12,
-                               true},
-                          Case{1, 32, 48, 13, 17, {6, 9, 6, 9}, false, false, 1, 1, 3, 1, 9, true},
-                          // (on AVX-512 oneDNN's gemm convolution serves this one: its binary
-                          // post-op gave outputs that read only padding the residual's first
-                          // element, so the residual is copied in and summed instead)
-                          Case{1, 16, 32, 6, 6, {4, 4, 4, 4}, true, true, 2, 2, 3, 1, 1, true},
-                          // AVX-512's Winograd: a batch with a residual that is also an output,
-                          // half tiles with 128 + 32 output channels, a stride of 2 (direct)
-                          Case{2, 32, 32, 28, 28, {2, 2, 2, 2}, true, true, 2, 2},
-                          Case{1, 48, 160, 15, 13, {1, 1, 1, 1}, true, true, 1, 2},
-                          Case{3, 256, 256, 14, 14, {1, 1, 1, 1}, true, true, 0, 2},
-                          // AVX2 Winograd in passes over the output channels (U within 1 MiB):
-                          // 128 + 32 channels, a residual in the output's buffer
-                          Case{1, 128, 160, 14, 14, {1, 1, 1, 1}, true, true, 1, 2},
-                          Case{1, 64, 64, 28, 28, {1, 1, 1, 1}, true, true, 0, 2, 3, 2});
+  const Case c =
+      GENERATE(Case{1, 64, 64, 28, 28, {1, 1, 1, 1}, true, true, 0, 2},
+               Case{1, 64, 64, 28, 28, {1, 1, 1, 1}, true, true, 1, 2},
+               Case{1, 24, 48, 29, 31, {1, 1, 1, 1}, true, false, 0, 2},
+               Case{1, 16, 32, 30, 30, {0, 2, 1, 0}, false, false, 0, 1},
+               Case{2, 32, 16, 28, 28, {2, 2, 2, 2}, true, true, 2, 2},
+               Case{1, 128, 64, 28, 28, {1, 1, 1, 1}, true, true, 0, 1},
+               Case{1, 32, 32, 14, 14, {1, 1, 1, 1}, true, true, 0, 2},
+               // the matrix-product kernel (an output of at most 7x7)
+               Case{1, 64, 32, 7, 7, {1, 1, 1, 1}, true, true, 0, 2},
+               Case{1, 256, 16, 7, 7, {1, 1, 1, 1}, true, true, 0, 2},  // 2 chunks
+               Case{1, 32, 48, 14, 14, {1, 1, 1, 1}, true, true, 1, 2, 3, 2},
+               Case{2, 24, 16, 9, 9, {2, 2, 2, 2}, false, false, 2, 1, 3, 2, 2},
+               Case{1, 16, 64, 6, 5, {0, 1, 2, 0}, true, false, 1, 2, 5},
+               Case{1, 8, 16, 3, 3, {1, 1, 1, 1}, true, true, 0, 2, 3},
+               Case{1, 16, 16, 7, 7, {0, 0, 0, 0}, true, true, 0, 2, 1},
+               // taps that read only padding (DeepLab's ASPP): classes of outputs by
+               // the taps that read inside, one with none (zeros, then the bias)
+               Case{1, 64, 32, 14, 14, {12, 12, 12, 12}, true, true, 0, 2, 3, 1, 12, true},
+               Case{1, 32, 48, 13, 17, {6, 9, 6, 9}, false, false, 1, 1, 3, 1, 9, true},
+               // (on AVX-512 oneDNN's gemm convolution serves this one: its binary
+               // post-op gave outputs that read only padding the residual's first
+               // element, so the residual is copied in and summed instead)
+               Case{1, 16, 32, 6, 6, {4, 4, 4, 4}, true, true, 2, 2, 3, 1, 1, true},
+               // AVX-512's Winograd: a batch with a residual that is also an output,
+               // half tiles with 128 + 32 output channels, a stride of 2 (direct)
+               Case{2, 32, 32, 28, 28, {2, 2, 2, 2}, true, true, 2, 2},
+               Case{1, 48, 160, 15, 13, {1, 1, 1, 1}, true, true, 1, 2},
+               Case{3, 256, 256, 14, 14, {1, 1, 1, 1}, true, true, 0, 2},
+               // AVX2 Winograd in passes over the output channels (U within 1 MiB):
+               // 128 + 32 channels, a residual in the output's buffer
+               Case{1, 128, 160, 14, 14, {1, 1, 1, 1}, true, true, 1, 2},
+               Case{1, 64, 64, 28, 28, {1, 1, 1, 1}, true, true, 0, 2, 3, 2});
   const bool forced = GENERATE(false, true);
   const bool avx512_nhwc = ops::channelsLast() && __builtin_cpu_supports("avx512f");
   if (forced && !avx512_nhwc) return;  // the switch forces the AVX-512 kernel alone
   WinogradSwitch wino_switch(forced);
-  INFO("forced " << forced << ", x [" << c.n << "," << c.c << "," << c.h << "," << c.w << "] -> " << c.k << " pads "
-             << c.pads[0] << c.pads[1] << c.pads[2] << c.pads[3] << " residual " << c.residual
-             << " threads " << c.threads << " kernel " << c.kernel << " stride " << c.stride
-             << " dilation " << c.dilation);
+  INFO("forced " << forced << ", x [" << c.n << "," << c.c << "," << c.h << "," << c.w << "] -> "
+                 << c.k << " pads " << c.pads[0] << c.pads[1] << c.pads[2] << c.pads[3]
+                 << " residual " << c.residual << " threads " << c.threads << " kernel " << c.kernel
+                 << " stride " << c.stride << " dilation " << c.dilation);
   const int64_t oh = outH(c), ow = outW(c);
   std::vector<float> w(size_t(c.k * c.c * c.kernel * c.kernel)), b(size_t(c.k)),
       x(size_t(c.n * c.c * c.h * c.w)), r(size_t(c.n * c.k * oh * ow));
@@ -212,7 +212,7 @@ TEST_CASE("convolutions on the runtime's own kernels match a naive convolution",
   const int64_t wino_min = sysconf(_SC_LEVEL2_CACHE_SIZE) >= (1L << 20) ? 10 * 10 : 28 * 28;
   CHECK(wino == (avx2_blocked && three && narrow_pads && oh * ow >= wino_min));
   CHECK(wino512 == (avx512_nhwc && (forced || cpu::avx512HalfRate()) && three && narrow_pads &&
-                     c.c % 16 == 0 && c.k % 32 == 0 && oh * ow >= 100));
+                    c.c % 16 == 0 && c.k % 32 == 0 && oh * ow >= 100));
   CHECK(gemm == (avx2_blocked && c.kernel > 1 && (oh * ow <= 7 * 7 || c.sparse_taps)));
   REQUIRE((*s)->setInput(0, x.data(), x.size() * 4).isOk());
   if (c.residual) REQUIRE((*s)->setInput(1, r.data(), r.size() * 4).isOk());

@@ -280,8 +280,8 @@ class ConvKernel : public Kernel {
         prim_ = dnnl::convolution_forward(pd);
         wei_md = pd.weights_desc();
         scratch_pd = pd;
-        impl_ = std::string(pd.impl_info_str()) + (padded ? ":zero-bordered" : "") +
-                ":residual-copied";
+        impl_ =
+            std::string(pd.impl_info_str()) + (padded ? ":zero-bordered" : "") + ":residual-copied";
         sum_copied_ = true;
       }
       // (A padded input goes into the bordered buffer's interior on every run: run().)

@@ -64,12 +64,12 @@ struct Run {
 // Outputs that the same taps read inside the input for (all of them, zeros gathered, when the
 // convolution is dense), and how their product runs.
 struct TapClass {
-  std::vector<int32_t> pos;  // output positions oy * ow + ox, ascending
+  std::vector<int32_t> pos;   // output positions oy * ow + ox, ascending
   std::vector<int32_t> taps;  // ky * kw + kx, ascending
   std::vector<Run> runs;
-  int64_t rows = 0;      // pos rounded up to the product's 6 rows
-  int64_t kb_n = 0;      // taps * C / 8
-  int64_t kb_chunk = 0;  // of those, per chunk of the sum
+  int64_t rows = 0;         // pos rounded up to the product's 6 rows
+  int64_t kb_n = 0;         // taps * C / 8
+  int64_t kb_chunk = 0;     // of those, per chunk of the sum
   bool contiguous = false;  // pos is one range: the product writes straight into y
 };
 
@@ -127,8 +127,8 @@ std::vector<TapClass> tapClasses(const Geometry& g) {
     c.rows = (np + 5) / 6 * 6;
     c.kb_n = static_cast<int64_t>(c.taps.size()) * cb_n;
     // Whole slices per chunk (a short last slice per chunk costs the product its efficiency).
-    c.kb_chunk = std::clamp<int64_t>(kChunkFloats / (c.rows * 8) / kSlice * kSlice, kSlice,
-                                     1 << 30);
+    c.kb_chunk =
+        std::clamp<int64_t>(kChunkFloats / (c.rows * 8) / kSlice * kSlice, kSlice, 1 << 30);
     c.kb_chunk = std::min(c.kb_chunk, std::max<int64_t>(c.kb_n, 1));
     c.contiguous = np > 0 && c.pos.back() - c.pos.front() == np - 1;
     for (size_t i = 0; i < c.taps.size(); ++i) {
@@ -225,9 +225,9 @@ class GemmConvAvx2 : public Kernel {
                                 memory::format_tag::Ohwi16o);
       ASC_TRY(wei_, cpu::constantWeights(n, w, w_plain_, packed, k.env));
       // A's chunk and the classes' outputs in one shared scratch.
-      a_ = cpu::sharedScratchpad(memory::desc({a_floats + s_floats}, memory::data_type::f32,
-                                              memory::format_tag::a),
-                                 implName(), k.env);
+      a_ = cpu::sharedScratchpad(
+          memory::desc({a_floats + s_floats}, memory::data_type::f32, memory::format_tag::a),
+          implName(), k.env);
       a_floats_ = a_floats;
     } catch (const dnnl::error& e) {
       return cpu::dnnlError(n, e);
@@ -259,8 +259,7 @@ class GemmConvAvx2 : public Kernel {
           for (int64_t kb0 = 0; kb0 < c.kb_n; kb0 += c.kb_chunk) {
             const int64_t kb1 = std::min(c.kb_n, kb0 + c.kb_chunk), blocks = kb1 - kb0;
 #pragma omp for schedule(static)
-            for (int64_t kb = kb0; kb < kb1; ++kb)
-              gather(x, g, c, kb, blocks, a + (kb - kb0) * 48);
+            for (int64_t kb = kb0; kb < kb1; ++kb) gather(x, g, c, kb, blocks, a + (kb - kb0) * 48);
             // (the loop's barrier: A's chunk is complete.) Each column block's B in slices of
             // at most kSlice column blocks (16 KiB: they stay in L1 across the row groups).
             for (int64_t j = j0; j < j1; ++j) {

@@ -183,10 +183,9 @@ __attribute__((target("avx2,fma"))) void transformOutput(const float* m, const S
 // One block of tiles of one image: V, then the products and the output, 64 channels at a time,
 // for the output channels [base, end) of one pass (U holds them).
 __attribute__((target("avx2,fma"))) void runBlock(const float* x, const float* u, const Shape& s,
-                                                  int64_t t0, int64_t nt, int64_t base,
-                                                  int64_t end, const float* bias,
-                                                  const float* res, bool relu, float* y,
-                                                  float* scratch) {
+                                                  int64_t t0, int64_t nt, int64_t base, int64_t end,
+                                                  const float* bias, const float* res, bool relu,
+                                                  float* y, float* scratch) {
   float* v = scratch;
   float* m = scratch + kXi * s.c * s.tb;
   transformInput(x, s, t0, nt, v);
