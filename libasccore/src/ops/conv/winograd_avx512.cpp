@@ -19,8 +19,8 @@
 // 14.4 against 17.5, Inception-v3 47.8 against 48.7, GoogLeNet even, ResNet-50 33.5 against 33.0
 // (its 14x14 stage of 256 channels pays most for the per-run weight transform); ResNet-50's peak
 // RSS 128 MB against 148. Zen 4 runs a 512-bit multiply-add at half rate; on CPUs that do not
-// (Zen 5, Intel's server cores) oneDNN's direct kernel is twice as fast and beat this one on
-// every benchmark model, so by default it serves only where cpu::avx512HalfRate says so.
+// (Zen 5, Intel's server cores) oneDNN's direct kernel is twice as fast, and this one serves
+// only outputs of 28x28 and more (kMinOutputFullRate).
 #include "ops/conv/winograd_avx512.h"
 
 #include <immintrin.h>
@@ -232,6 +232,14 @@ void runBlock(const float* x, const float* u, const Shape& s, int64_t k0, int64_
 // the weights' above all; at 14x14 with 256 channels this kernel took 0.72 ms against oneDNN's
 // direct 0.94 ms.
 constexpr int64_t kMinOutput = 10 * 10;
+// On CPUs with full-width 512-bit units (Zen 5, Intel's) the direct kernel runs twice a Zen 4's
+// speed, and Winograd pays only on large images. On 2 Zen 5 cores (ResNet-50, --debug): 56x56 x
+// 64 channels 0.34 ms against brgconv's 0.44, 28x28 x 128 0.40 against 0.41, 14x14 x 256 0.77
+// against 0.40. Whole models from 28x28 up, alternating with it off (3 rounds of 30 runs):
+// 2-14 % faster on a quiet host (GoogLeNet 6.0 -> 5.2 ms, ResNet-50 17.2 -> 15.9), from 8 %
+// slower to 5 % faster while other tenants load the host's memory. From 10x10 it was faster
+// still when quiet and lost most under that load (docs/runtime.md): 28x28 is the hedge.
+constexpr int64_t kMinOutputFullRate = 28 * 28;
 
 class WinogradAvx512 : public Kernel {
  public:
@@ -334,13 +342,15 @@ class WinogradAvx512 : public Kernel {
 
 bool winogradAvx512Serves(const KernelInit& k) {
   // Read on every call (a session's build), so that a test can force the kernel on any
-  // AVX-512 CPU: ASC_CONV_WINOGRAD=1 takes it, 0 leaves every convolution to oneDNN, and by
-  // default it serves where 512-bit multiply-adds run at half rate (cpu::avx512HalfRate).
+  // AVX-512 CPU: ASC_CONV_WINOGRAD=1 takes it down to 10x10, 0 leaves every convolution to
+  // oneDNN. By default it serves down to 10x10 where 512-bit multiply-adds run at half rate
+  // (cpu::avx512HalfRate), and down to 28x28 elsewhere (kMinOutputFullRate).
   const int setting = cpu::switchSetting("ASC_CONV_WINOGRAD");
-  const bool wanted = setting == 1 || (setting == -1 && cpu::avx512HalfRate());
-  if (!wanted || !cpu::hasAvx512() || !channelsLast() || !ownConvOperands(k)) return false;
+  if (setting == 0 || !cpu::hasAvx512() || !channelsLast() || !ownConvOperands(k)) return false;
+  const int64_t min_output =
+      setting == 1 || cpu::avx512HalfRate() ? kMinOutput : kMinOutputFullRate;
   return k.inputs[0].shape()[1] % 16 == 0 && k.outputs[0].shape()[1] % 32 == 0 &&
-         winogradGeometry(k, kMinOutput);
+         winogradGeometry(k, min_output);
 }
 
 Result<std::unique_ptr<Kernel>> createWinogradAvx512(const KernelInit& k) {
