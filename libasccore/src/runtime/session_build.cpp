@@ -472,7 +472,8 @@ Status Session::Impl::build(bool reuse) {
   env.share_temporaries = true;
   int small_steps = 0;
   // Packing for an OM (pack_only) takes the idle machine's layouts, whatever the load.
-  const int64_t min_work = pack_only ? 0 : stepMinWork(threads, busy_seen);
+  const StepThreads step_threads =
+      pack_only ? StepThreads{0, threads} : stepThreads(threads, busy_seen);
   for (auto& s : steps) {
     // A step's work: its node's, or for a reorder or conversion the elements it moves.
     const int64_t work =
@@ -480,7 +481,7 @@ Status Session::Impl::build(bool reuse) {
             ? nodeWork(*s.node)
             : static_cast<int64_t>(slots[s.outs[0]].bytes /
                                    std::max<size_t>(1, ir::dtypeSize(slots[s.outs[0]].type)));
-    s.threads = threadsForStep(work, threads, min_work);
+    s.threads = threadsForStep(work, step_threads);
     small_steps += s.threads < threads;
     // oneDNN fixes a primitive's thread count when it is made: the step's count, here too.
     OmpThreadsScope step_threads(s.threads);

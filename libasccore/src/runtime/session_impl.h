@@ -77,16 +77,20 @@ int resolveThreads(int requested, int64_t flops = -1, int* busy_seen = nullptr);
 int threadsForWork(int64_t flops, int cores, int busy);
 /// The work of one node: its OpDef's floating-point operations, else its outputs' elements.
 int64_t nodeWork(const ir::Node& n);
-/// The work below which a step of a session of `threads` runs on one thread (threadsForStep):
-/// ASC_STEP_MIN_WORK when set; else, when other processes keep cores busy as the session is
-/// built (busyElsewhere) and ASC_THREADS_FOLLOW_LOAD is not 0, kMinStepWork (4 MFLOP), or
-/// kOversubscribedStepWork (40 MFLOP) when `threads` is more than the `cores` (default: the
-/// machine's) the others leave free; else 0 (every step on the session's count). `busy_seen`
-/// >= 0: the load resolveThreads sampled for this session, used instead of sampling again (4 ms).
-int64_t stepMinWork(int threads, int busy_seen = -1, int cores = -1);
-/// Threads for a step of `work`: one per `min_work` of it, at least one, at most `threads`
-/// (all of them when min_work is 0).
-int threadsForStep(int64_t work, int threads, int64_t min_work);
+/// How the steps of a session of `threads` take their thread counts (threadsForStep).
+struct StepThreads {
+  int64_t min_work = 0;  // one thread per this much of a step's work; 0: every step on `max`
+  int max = 1;           // no step on more
+};
+/// ASC_STEP_MIN_WORK when set ({that, threads}); else, when other processes keep cores busy as
+/// the session is built (busyElsewhere) and ASC_THREADS_FOLLOW_LOAD is not 0, {kMinStepWork
+/// (4 MFLOP), the `cores` (default: the machine's) the others leave free, at least 1, at most
+/// `threads`}; else {0, threads}. `busy_seen` >= 0: the load resolveThreads sampled for this
+/// session, used instead of sampling again (4 ms).
+StepThreads stepThreads(int threads, int busy_seen = -1, int cores = -1);
+/// Threads for a step of `work`: one per st.min_work of it, at least one, at most st.max (st.max
+/// when min_work is 0).
+int threadsForStep(int64_t work, const StepThreads& st);
 /// OpenMP's thread count for the calling thread set to `n` while this lives, then put back
 /// (OpenMP's count is per calling thread; oneDNN fixes a primitive's count when it is made).
 class OmpThreadsScope {

@@ -37,13 +37,11 @@ constexpr int64_t kMinWorkPerThread = 4'000'000;
 // step on its count (docs/runtime.md, "Threads on a busy machine").
 constexpr int64_t kMinStepWork = 4'000'000;
 
-// The same when the session has more threads than the cores the others leave free: then some of
-// its threads share a core with another process's whatever their step's size, and a barrier
-// waits for a time slice. On 2 Zen 5 cores beside one busy loop at --threads 2, every step on
-// one thread beat every mix (MobileNetV2 5.17 -> 3.20 ms, EfficientNet-B0 8.32 -> 6.11,
-// DenseNet-121 30.0 -> 25.8, ResNet-18 15.1 -> 13.8); 40 MFLOP keeps the largest convolutions
-// (ResNet's, 100-230 MFLOP) on the count asked for at no loss (3.17, 6.06, 25.9, 14.8).
-constexpr int64_t kOversubscribedStepWork = 40'000'000;
+// When the session has more threads than the cores the others leave free, some of its threads
+// share a core whatever a step's size, so no step runs on more threads than there are free
+// cores (at least one). On 2 Zen 5 cores beside one busy loop at --threads 2, every step on one
+// thread beat every mix tried (MobileNetV2 5.17 -> 3.20 ms, EfficientNet-B0 8.32 -> 6.11,
+// DenseNet-121 30.0 -> 25.8, ResNet-18 15.1 -> 13.8 against the 4 MFLOP threshold alone).
 
 // Threads running or ready to run on the machine now (/proc/loadavg's "running/total"), -1 if
 // unknown.
@@ -101,20 +99,22 @@ int threadsForWork(int64_t flops, int cores, int busy) {
   return static_cast<int>(std::min<int64_t>(by_work, free_cores));
 }
 
-int64_t stepMinWork(int threads, int busy_seen, int cores) {
+StepThreads stepThreads(int threads, int busy_seen, int cores) {
+  threads = std::max(threads, 1);
   if (const char* env = std::getenv("ASC_STEP_MIN_WORK"); env && *env)
-    return std::max<int64_t>(0, std::atoll(env));
+    return {std::max<int64_t>(0, std::atoll(env)), threads};
   const char* follow = std::getenv("ASC_THREADS_FOLLOW_LOAD");
-  if (threads <= 1 || (follow && std::string(follow) == "0")) return 0;
+  if (threads <= 1 || (follow && std::string(follow) == "0")) return {0, threads};
   const int busy = busy_seen >= 0 ? busy_seen : busyElsewhere();
-  if (busy <= 0) return 0;
+  if (busy <= 0) return {0, threads};
   if (cores <= 0) cores = omp_get_num_procs();
-  return threads > cores - busy ? kOversubscribedStepWork : kMinStepWork;
+  return {kMinStepWork, std::clamp(cores - busy, 1, threads)};
 }
 
-int threadsForStep(int64_t work, int threads, int64_t min_work) {
-  if (threads <= 1 || min_work <= 0) return std::max(threads, 1);
-  return static_cast<int>(std::clamp<int64_t>(work / min_work, 1, threads));
+int threadsForStep(int64_t work, const StepThreads& st) {
+  const int max = std::max(st.max, 1);
+  if (st.min_work <= 0) return max;
+  return static_cast<int>(std::clamp<int64_t>(work / st.min_work, 1, max));
 }
 
 OmpThreadsScope::OmpThreadsScope(int n) : before_(omp_get_max_threads()) {

@@ -43,31 +43,36 @@ TEST_CASE("a busy process elsewhere counts, this process's own threads do not",
 }
 
 TEST_CASE("a step with little work runs on fewer threads", "[runtime][threads]") {
-  CHECK(threadsForStep(1'000'000, 2, 4'000'000) == 1);
-  CHECK(threadsForStep(8'000'000, 2, 4'000'000) == 2);
-  CHECK(threadsForStep(8'000'000, 8, 4'000'000) == 2);
-  CHECK(threadsForStep(4'000'000'000, 8, 4'000'000) == 8);
-  CHECK(threadsForStep(0, 2, 4'000'000) == 1);
-  CHECK(threadsForStep(1'000, 2, 0) == 2);  // 0: every step on the session's count
-  CHECK(threadsForStep(1'000, 1, 4'000'000) == 1);
+  CHECK(threadsForStep(1'000'000, {4'000'000, 2}) == 1);
+  CHECK(threadsForStep(8'000'000, {4'000'000, 2}) == 2);
+  CHECK(threadsForStep(8'000'000, {4'000'000, 8}) == 2);
+  CHECK(threadsForStep(4'000'000'000, {4'000'000, 8}) == 8);
+  CHECK(threadsForStep(4'000'000'000, {4'000'000, 3}) == 3);  // capped at the free cores
+  CHECK(threadsForStep(0, {4'000'000, 2}) == 1);
+  CHECK(threadsForStep(1'000, {0, 2}) == 2);  // 0: every step on the count
+  CHECK(threadsForStep(1'000, {4'000'000, 1}) == 1);
   // The threshold: ASC_STEP_MIN_WORK when set; none when ASC_THREADS_FOLLOW_LOAD=0 or for one
   // thread; else by the load.
   const char* saved_min = std::getenv("ASC_STEP_MIN_WORK");
   const char* saved_follow = std::getenv("ASC_THREADS_FOLLOW_LOAD");
   const std::string min_value = saved_min ? saved_min : "";
   const std::string follow_value = saved_follow ? saved_follow : "";
+  auto same = [](StepThreads a, StepThreads b) {
+    return a.min_work == b.min_work && a.max == b.max;
+  };
   setenv("ASC_STEP_MIN_WORK", "123", 1);
-  CHECK(stepMinWork(2) == 123);
+  CHECK(same(stepThreads(2), {123, 2}));
   unsetenv("ASC_STEP_MIN_WORK");
   setenv("ASC_THREADS_FOLLOW_LOAD", "0", 1);
-  CHECK(stepMinWork(2) == 0);
+  CHECK(same(stepThreads(2), {0, 2}));
   unsetenv("ASC_THREADS_FOLLOW_LOAD");
-  CHECK(stepMinWork(1) == 0);
+  CHECK(same(stepThreads(1), {0, 1}));
   // The load resolveThreads sampled for the same session is used, not sampled again.
-  CHECK(stepMinWork(2, 0) == 0);
-  CHECK(stepMinWork(2, 1, 8) == 4'000'000);   // 7 cores free for 2 threads
-  CHECK(stepMinWork(2, 1, 2) == 40'000'000);  // 2 threads, 1 core free: oversubscribed
-  CHECK(stepMinWork(4, 6, 8) == 40'000'000);
+  CHECK(same(stepThreads(2, 0), {0, 2}));
+  CHECK(same(stepThreads(2, 1, 8), {4'000'000, 2}));  // 7 cores free for 2 threads
+  CHECK(same(stepThreads(2, 1, 2), {4'000'000, 1}));  // 1 core free: every step on one thread
+  CHECK(same(stepThreads(8, 3, 8), {4'000'000, 5}));
+  CHECK(same(stepThreads(4, 6, 4), {4'000'000, 1}));
   int seen = -7;
   CHECK(resolveThreads(2, 4'000'000'000, &seen) == 2);
   CHECK(seen == -7);  // a count given: no sample
@@ -78,10 +83,10 @@ TEST_CASE("a step with little work runs on fewer threads", "[runtime][threads]")
     }
   }
   usleep(20000);
-  const int64_t loaded = stepMinWork(2);
+  const StepThreads loaded = stepThreads(2);
   kill(child, SIGKILL);
   waitpid(child, nullptr, 0);
-  CHECK(loaded > 0);
+  CHECK(loaded.min_work > 0);
   if (saved_min) setenv("ASC_STEP_MIN_WORK", min_value.c_str(), 1);
   if (saved_follow) setenv("ASC_THREADS_FOLLOW_LOAD", follow_value.c_str(), 1);
 }
