@@ -37,12 +37,6 @@ constexpr int64_t kMinWorkPerThread = 4'000'000;
 // step on its count (docs/runtime.md, "Threads on a busy machine").
 constexpr int64_t kMinStepWork = 4'000'000;
 
-// When the session has more threads than the cores the others leave free, some of its threads
-// share a core whatever a step's size, so no step runs on more threads than there are free
-// cores (at least one). On 2 Zen 5 cores beside one busy loop at --threads 2, every step on one
-// thread beat every mix tried (MobileNetV2 5.17 -> 3.20 ms, EfficientNet-B0 8.32 -> 6.11,
-// DenseNet-121 30.0 -> 25.8, ResNet-18 15.1 -> 13.8 against the 4 MFLOP threshold alone).
-
 // Threads running or ready to run on the machine now (/proc/loadavg's "running/total"), -1 if
 // unknown.
 int runnableOnMachine() {
@@ -99,6 +93,11 @@ int threadsForWork(int64_t flops, int cores, int busy) {
   return static_cast<int>(std::min<int64_t>(by_work, free_cores));
 }
 
+// When the session has more threads than the cores the others leave free, some of its threads
+// share a core whatever a step's size, so no step runs on more threads than there are free
+// cores (at least one). On 2 Zen 5 cores beside one busy loop at --threads 2, every step on one
+// thread beat every mix tried (MobileNetV2 5.17 -> 3.20 ms, EfficientNet-B0 8.32 -> 6.11,
+// DenseNet-121 30.0 -> 25.8, ResNet-18 15.1 -> 13.8 against the 4 MFLOP threshold alone).
 StepThreads stepThreads(int threads, int busy_seen, int cores) {
   threads = std::max(threads, 1);
   if (const char* env = std::getenv("ASC_STEP_MIN_WORK"); env && *env)

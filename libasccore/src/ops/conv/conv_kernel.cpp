@@ -263,9 +263,9 @@ class ConvKernel : public Kernel {
       // oneDNN's gemm-based convolution (x64:gemm:jit, what serves shapes its direct kernels
       // refuse) applied a residual given as a binary post-op wrongly to outputs that read only
       // padding: each took the residual's first element (own_conv_test, pads 4 around a 3x3
-      // kernel). Then the residual is copied into the destination and added by a sum post-op.
-      if (!transpose && has_sum && !in_place && impl_.find("gemm") != std::string::npos &&
-          k.inputs[3].layout == y.layout && k.inputs[3].type == y.type) {
+      // kernel). Then the residual, adapted to the destination's layout as before (sum_), is
+      // copied into the destination and added by a sum post-op.
+      if (!transpose && has_sum && !in_place && impl_.find("gemm") != std::string::npos) {
         dnnl::primitive_attr sum_attr;
         dnnl::post_ops sum_po;
         sum_po.append_sum(1.f);

@@ -43,9 +43,10 @@ constexpr int64_t kMaxTiles = 36;
 
 // U's floats per pass over the output channels at most (1 MiB): a convolution of more output
 // channels transforms its weights and runs its tiles once per pass. ResNet's 14x14 stage of 256
-// channels in and out (U of 4 MiB in one pass, in the session's shared scratchpad: +1.6 MB of
-// ResNet-50's peak RSS) takes 4 passes; the input's transform is repeated per pass (a few % of
-// the products' work at 256 output channels).
+// channels in and out (U of 4 MiB in one pass, in the session's shared scratchpad) takes 4
+// passes: ResNet-50's peak RSS under the AVX2 cap 128.6 -> 124.7 MB, its time within the noise;
+// the input's transform is repeated per pass (a few % of the products' work at 256 output
+// channels).
 constexpr int64_t kMaxUFloats = (1 << 20) / 4;
 
 struct Shape : WinogradTiles {
