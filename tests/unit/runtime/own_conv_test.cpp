@@ -1,6 +1,6 @@
 // own_conv_test.cpp: the runtime's own convolutions. On an AVX2 CPU (nChw8c activations): 3x3
 // stride-1 ones with an output of at least 28x28 on the Winograd F(2x2, 3x3) kernel
-// (ops/conv/winograd_avx2.cpp), others larger than 1x1 with an output of at most 7x7 on the
+// (ops/conv/winograd_avx2.cpp), others with an output of at most 7x7 (1x1 ones too) on the
 // matrix-product kernel (ops/conv/gemm_conv_avx2.cpp). On an AVX-512 CPU (NHWC activations):
 // 3x3 stride-1 ones with input channels a multiple of 16, output channels a multiple of 32 and an
 // output of at least 10x10 on the Winograd kernel of ops/conv/winograd_avx512.cpp. Their results
@@ -163,6 +163,8 @@ TEST_CASE("convolutions on the runtime's own kernels match a naive convolution",
                Case{1, 16, 64, 6, 5, {0, 1, 2, 0}, true, false, 1, 2, 5},
                Case{1, 8, 16, 3, 3, {1, 1, 1, 1}, true, true, 0, 2, 3},
                Case{1, 16, 16, 7, 7, {0, 0, 0, 0}, true, true, 0, 2, 1},
+               Case{1, 64, 32, 14, 14, {0, 0, 0, 0}, true, true, 1, 2, 1, 2},  // 1x1 stride 2
+               Case{1, 2048, 32, 7, 7, {0, 0, 0, 0}, false, true, 2, 1, 1},     // 1x1, 2 chunks
                // taps that read only padding (DeepLab's ASPP): classes of outputs by
                // the taps that read inside, one with none (zeros, then the bias)
                Case{1, 64, 32, 14, 14, {12, 12, 12, 12}, true, true, 0, 2, 3, 1, 12, true},
@@ -215,7 +217,7 @@ TEST_CASE("convolutions on the runtime's own kernels match a naive convolution",
   const int64_t wino512_min = forced || cpu::avx512HalfRate() ? 10 * 10 : 28 * 28;
   CHECK(wino512 == (avx512_nhwc && three && narrow_pads && c.c % 16 == 0 && c.k % 32 == 0 &&
                     oh * ow >= wino512_min));
-  CHECK(gemm == (avx2_blocked && c.kernel > 1 && (oh * ow <= 7 * 7 || c.sparse_taps)));
+  CHECK(gemm == (avx2_blocked && (oh * ow <= 7 * 7 || c.sparse_taps)));
   REQUIRE((*s)->setInput(0, x.data(), x.size() * 4).isOk());
   if (c.residual) REQUIRE((*s)->setInput(1, r.data(), r.size() * 4).isOk());
   const auto want = naive(c, x, w, b, r);
