@@ -164,7 +164,7 @@ TEST_CASE("convolutions on the runtime's own kernels match a naive convolution",
                Case{1, 8, 16, 3, 3, {1, 1, 1, 1}, true, true, 0, 2, 3},
                Case{1, 16, 16, 7, 7, {0, 0, 0, 0}, true, true, 0, 2, 1},
                Case{1, 64, 32, 14, 14, {0, 0, 0, 0}, true, true, 1, 2, 1, 2},  // 1x1 stride 2
-               Case{1, 2048, 32, 7, 7, {0, 0, 0, 0}, false, true, 2, 1, 1},     // 1x1, 2 chunks
+               Case{1, 2048, 32, 7, 7, {0, 0, 0, 0}, false, true, 2, 1, 1},    // 1x1, 2 chunks
                // taps that read only padding (DeepLab's ASPP): classes of outputs by
                // the taps that read inside, one with none (zeros, then the bias)
                Case{1, 64, 32, 14, 14, {12, 12, 12, 12}, true, true, 0, 2, 3, 1, 12, true},
