@@ -6,6 +6,7 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace asc::ops::avx2 {
@@ -45,6 +46,16 @@ __attribute__((target("avx2,fma"))) inline void product(const float* v, int64_t 
 }
 
 using ProductFn = void (*)(const float*, int64_t, int64_t, const float*, float*, int64_t);
+
+/// Prefetches (into L1) the part-th of `parts` equal pieces of the `bytes` at p: a caller that
+/// runs the product over `parts` row groups of one slice of B fetches the next slice meanwhile,
+/// one piece per group. B's weights stream from memory once per run (the kernels' other operand
+/// stays in L2), and without this each slice's first row group waits for them.
+inline void prefetchPart(const void* p, int64_t bytes, int64_t part, int64_t parts) {
+  const int64_t lines = (bytes + 63) / 64, per = (lines + parts - 1) / parts;
+  const int64_t l0 = std::min(lines, part * per), l1 = std::min(lines, l0 + per);
+  for (int64_t l = l0; l < l1; ++l) _mm_prefetch(static_cast<const char*>(p) + l * 64, _MM_HINT_T0);
+}
 
 /// product<nr, accumulate> for nr in 1..6 (a switch: GCC 12 left a constexpr variable template
 /// of these pointers zero where it was only read through a conditional expression).

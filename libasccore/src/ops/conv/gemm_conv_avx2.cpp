@@ -276,14 +276,10 @@ class GemmConvAvx2 : public Kernel {
                   const int64_t kn = std::min(kSlice, hi - ks);
                   const float* bj = b + (j * k_total + (run.b + ks - run.kb) * 8) * 16;
                   const bool acc = ks > 0 || (c.contiguous && in_place_);
-                  // The next slice of B (next in memory) is fetched while this one runs, spread
-                  // over the row groups: B streams from memory once per convolution.
-                  const char* next = reinterpret_cast<const char*>(bj + kn * 128);
-                  const int64_t lines = kn * 128 * 4 / 64, groups = (np + 5) / 6;
-                  const int64_t per = (lines + groups - 1) / groups;
+                  // The next slice of B (next in memory) is fetched while this one runs.
+                  const int64_t groups = (np + 5) / 6;
                   for (int64_t r = 0; r < np; r += 6) {
-                    const int64_t l0 = r / 6 * per, l1 = std::min(lines, l0 + per);
-                    for (int64_t l = l0; l < l1; ++l) _mm_prefetch(next + l * 64, _MM_HINT_T0);
+                    avx2::prefetchPart(bj + kn * 128, kn * 128 * 4, r / 6, groups);
                     avx2::productFor(std::min<int64_t>(6, np - r), acc)(
                         a + (r * blocks + (ks - kb0) * 6) * 8, 48, kn, bj, yj + r * 8, ld);
                   }

@@ -110,9 +110,13 @@ class GemmAvx2 : public Kernel {
           // The padded panel sums into the side buffer, 16 wide.
           float* cj = j < full ? c_ + j * 16 : tail_.data();
           const int64_t ldc = j < full ? s.n : 16;
-          for (int64_t r = 0; r < s.m; r += 6)
+          // The thread's next panel's slice is fetched while this one runs.
+          const int64_t next_bytes = j + 1 < j1 ? kn * 16 * 4 : 0, groups = (s.m + 5) / 6;
+          for (int64_t r = 0; r < s.m; r += 6) {
+            avx2::prefetchPart(bj + s.k * 16, next_bytes, r / 6, groups);
             avx2::productRowsFor(std::min<int64_t>(6, s.m - r), ks > 0)(a_ + r * s.k + ks, s.k, kn,
                                                                         bj, cj + r * ldc, ldc);
+          }
         }
       }
       if (j1 > full)
