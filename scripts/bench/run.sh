@@ -97,6 +97,12 @@ case ${isa_cap^^} in AVX2*) march="-march=native -mno-avx512f" ;; esac
 # shellcheck disable=SC2086  # march is two words on purpose
 c++ -O2 $march -pthread "$here/fma_peak.cpp" -o "$tmp/fma_peak"
 echo "c++ -O2 $march -pthread scripts/bench/fma_peak.cpp -o fma_peak && ./fma_peak $threads 10 && ./fma_peak 1 10" >>"$BENCH_CMDLOG"
+# The cross-core round trip, sampled around each model's rounds (core_latency.cpp: a shared VM's
+# two vCPUs move between cores that share an L3 and cores that do not, and the 2-thread figures
+# move with them). Empty when it cannot run (one CPU).
+c++ -O2 -pthread "$here/core_latency.cpp" -o "$tmp/core_latency"
+echo "c++ -O2 -pthread scripts/bench/core_latency.cpp -o core_latency && ./core_latency" >>"$BENCH_CMDLOG"
+rtt() { field core_rtt_ns <<<"$("$tmp/core_latency" 2>/dev/null)"; }
 peak_line=$("$tmp/fma_peak" "$threads" 10)
 peak1=$(field fma_peak_gflops <<<"$("$tmp/fma_peak" 1 10)")
 peak=$(field fma_peak_gflops <<<"$peak_line")
@@ -111,19 +117,21 @@ rows=$tmp/msame_rows.md
 : >"$rows"
 for m in "${models[@]}"; do
   log "msame vs ORT: $m"
-  onnx=$(bench_onnx "$m" "$root") || { echo "| $m | not measured: export failed (python3-torch) | | | |" >>"$rows"; continue; }
+  onnx=$(bench_onnx "$m" "$root") || { echo "| $m | not measured: export failed (python3-torch) | | | | |" >>"$rows"; continue; }
   onnx_of[$m]=$onnx
   bench_prepare "$onnx" "$tmp" "$m" "$build" ||
-    { echo "| $m | not measured: atc failed ($(tail -n1 "$tmp/$m.atc.log")) | | | |" >>"$rows"; continue; }
+    { echo "| $m | not measured: atc failed ($(tail -n1 "$tmp/$m.atc.log")) | | | | |" >>"$rows"; continue; }
   : >"$tmp/$m.msame.txt"
   : >"$tmp/$m.ort.txt"
   # shellcheck disable=SC2317  # called through alternate
   run_msame() { msame_summary "$build" "$tmp/$m.om" "$tmp/$m.in.npy" "$runs" "$threads" >>"$tmp/$m.msame.txt"; }
   # shellcheck disable=SC2317
   run_ort() { ort_run "$onnx" "$tmp/$m.in.npy" "$tmp/$m.ort" "$((runs + 1))" "$threads" >>"$tmp/$m.ort.txt"; }
-  alternate "$rounds" run_msame run_ort || { echo "| $m | not measured: a run failed | | | |" >>"$rows"; continue; }
+  rtt_before=$(rtt)
+  alternate "$rounds" run_msame run_ort || { echo "| $m | not measured: a run failed | | | | |" >>"$rows"; continue; }
+  rtt_after=$(rtt)
   if [ "$(wc -l <"$tmp/$m.msame.txt")" != "$rounds" ] || [ "$(wc -l <"$tmp/$m.ort.txt")" != "$rounds" ]; then
-    echo "| $m | not measured: a run failed | | | |" >>"$rows"; continue
+    echo "| $m | not measured: a run failed | | | | |" >>"$rows"; continue
   fi
   for k in first_ms median_ms; do
     fields "$k" <"$tmp/$m.msame.txt" >"$tmp/$m.msame.$k"
@@ -132,8 +140,8 @@ for m in "${models[@]}"; do
   per_round "$tmp/$m.msame.median_ms" "$tmp/$m.ort.median_ms" "$tmp/$m.ratio"
   r=$(med "$tmp/$m.ratio")
   ratios+=("$m $r")
-  printf '| %s | %s | %s | %s | %s |\n' "$m" "$(mmm "$tmp/$m.msame.median_ms")" "$(mmm "$tmp/$m.ort.median_ms")" \
-    "$(mmm "$tmp/$m.ratio" 3)" "$(verdict "$r" "<=" 1.0)" >>"$rows"
+  printf '| %s | %s | %s | %s | %s | %s |\n' "$m" "$(mmm "$tmp/$m.msame.median_ms")" "$(mmm "$tmp/$m.ort.median_ms")" \
+    "$(mmm "$tmp/$m.ratio" 3)" "$(verdict "$r" "<=" 1.0)" "${rtt_before:-?} / ${rtt_after:-?}" >>"$rows"
 done
 
 # --- ResNet-50: startup, memory, conversion ----------------------------------------------------
@@ -265,8 +273,14 @@ say "Both are timed without input copies: msame's input is in its arena before t
 say "onnxruntime-node binds the JS Float32Array as the input tensor's memory. ORT's timed call also makes its"
 say "output tensors (4 KB for ResNet-50); msame's outputs stay in its arena until they are written after the loop."
 say ""
-say "| model | msame ms | ORT ms | msame / ORT | target <= 1.0 |"
-say "|---|---|---|---|---|"
+say "The last column is the round trip of a cache line between the first two CPUs (\`core_latency.cpp\`),"
+say "measured before and after the model's rounds: on the shared VM these tables were made on it was seen at"
+say "about 100 ns (cores that share an L3) or about 300 ns (cores that do not), switching every few minutes; at"
+say "300 ns msame's 2-thread runs were a quarter to a third slower, ORT's a tenth to a fifth, so the rows'"
+say "ratios depend on it."
+say ""
+say "| model | msame ms | ORT ms | msame / ORT | target <= 1.0 | core RTT ns, before / after |"
+say "|---|---|---|---|---|---|"
 cat "$rows" >>"$md"
 say ""
 if [ ${#ratios[@]} -gt 0 ]; then
