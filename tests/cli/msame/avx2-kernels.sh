@@ -29,3 +29,11 @@ expect_exit 0
 expect_stdout_not_contains "winograd_2x2_3x3:avx2"
 expect_stdout_not_contains "gemm_conv:avx2"
 close onednn/*/m_output_0.bin ref/*/resnet_mini_output_0.bin
+# The Winograd kernel's threads each transform their own weights by default; shared ones
+# (ASC_WINOGRAD_OWN_U=0) give the same outputs.
+run env ASC_WINOGRAD_OWN_U=0 msame --model m.om --output shared_u --threads 2 --random_input 3
+expect_exit 0
+close shared_u/*/m_output_0.bin ref/*/resnet_mini_output_0.bin
+run msame --model m.om --output own_u --threads 2 --random_input 3
+expect_exit 0
+close own_u/*/m_output_0.bin shared_u/*/m_output_0.bin

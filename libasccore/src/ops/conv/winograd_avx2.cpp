@@ -15,6 +15,19 @@
 // (into a temporary shared by every kernel) from their plain bytes: that costs 2-10 % of the
 // convolution, and keeps the model's resident memory at its plain weights.
 //
+// Threads. Each thread transforms the weights it uses into its own part of the buffer, so no
+// thread reads what another wrote: with more tiles than output channels (SqueezeNet's 55x55
+// convolutions) each takes a share of the tiles and transforms all the weights; with fewer
+// (ResNet's 14x14 ones) each takes a share of the output channels, their weights, and every
+// tile's input transform. The duplicated transform is the smaller of the two. Shared weights
+// (each thread transforming a share, every thread reading all of them) cost little while the
+// two cores share an L3, but on a VM whose vCPUs were seen moving to cores that do not (a
+// cache line's round trip 300 ns instead of 80: scripts/bench/core_latency.cpp) the reads
+// across cores made 2-thread runs 11-13 % slower: SqueezeNet under the AVX2 cap 2.97 -> 2.64
+// ms, ResNet-18 13.3 -> 11.6, ResNet-50 32.6 -> 31.5 with own weights; on cores that share an
+// L3 SqueezeNet 2.26 -> 2.24, ResNet-18 even, ResNet-50 1 % slower (2 Zen 5 cores, 2026-12-06,
+// paired runs tagged by the round trip). ASC_WINOGRAD_OWN_U=0 shares them as before.
+//
 // Why it exists: oneDNN 2.6's direct jit:avx2 kernel reaches 140-150 GFLOP/s on 2 Zen 3 cores on
 // ResNet's and GoogLeNet's 3x3 convolutions (75 % of the FMA peak), the ceiling of a direct
 // method; ONNX Runtime's im2col + SGEMM is on a par (docs/runtime.md, "Kernels").
@@ -46,7 +59,8 @@ constexpr int64_t kMaxTiles = 36;
 // channels in and out (U of 4 MiB in one pass, in the session's shared scratchpad) takes 4
 // passes: ResNet-50's peak RSS under the AVX2 cap 128.6 -> 124.7 MB, its time within the noise;
 // the input's transform is repeated per pass (a few % of the products' work at 256 output
-// channels).
+// channels). With each thread its own U the budget is shared out: 1 MiB / threads each, in
+// passes of a multiple of 16 channels (so the scratchpad stays as large as before).
 constexpr int64_t kMaxUFloats = (1 << 20) / 4;
 
 struct Shape : WinogradTiles {
@@ -251,11 +265,16 @@ class WinogradAvx2 : public Kernel {
     // One buffer for the transformed weights and each thread's V and M: the scratchpad the
     // session's primitives share (kernels run one at a time), so it adds no memory where a
     // larger oneDNN scratchpad exists (ResNet-50's strided 1x1 convolutions take 1.6 MB).
-    s.kp = kXi * s.c * s.k <= kMaxUFloats
-               ? s.k
-               : std::max(kChunk, kMaxUFloats / (kXi * s.c) / kChunk * kChunk);
+    // Each thread its own transformed weights (see "Threads" above), unless ASC_WINOGRAD_OWN_U=0.
+    static const bool own_u = cpu::switchedOn("ASC_WINOGRAD_OWN_U");
+    private_u_ = threads_ > 1 && own_u;
+    by_channels_ = private_u_ && s.n * s.tiles < s.k && s.k / 16 >= threads_;
+    const int64_t budget = private_u_ ? kMaxUFloats / threads_ : kMaxUFloats;
+    const int64_t step = private_u_ ? 16 : kChunk;
+    s.kp = kXi * s.c * s.k <= budget ? s.k : std::max(step, budget / (kXi * s.c) / step * step);
     u_floats_ = (kXi * s.c * s.kp + 15) / 16 * 16;
-    const int64_t floats = u_floats_ + s.scratch * threads_;
+    const int64_t floats =
+        private_u_ ? (u_floats_ + s.scratch) * threads_ : u_floats_ + s.scratch * threads_;
     buffer_ = cpu::sharedScratchpad(
         dnnl::memory::desc({floats}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a),
         implName(), k.env);
@@ -267,6 +286,32 @@ class WinogradAvx2 : public Kernel {
     float* scratch = u + u_floats_;
     const int64_t groups = (s.tiles + 5) / 6, all = s.n * groups;  // 6-tile groups
     const int64_t in_image = s.c / 8 * s.h * s.w * 8, out_image = s.k / 8 * s.oh * s.ow * 8;
+    if (private_u_) {
+#pragma omp parallel num_threads(threads_)
+      {
+        const auto [tid, nt] = cpu::threadSlot();
+        float* my_u = u + tid * (u_floats_ + s.scratch);
+        float* mine = my_u + u_floats_;
+        const int64_t g0 = by_channels_ ? 0 : all * tid / nt;
+        const int64_t g1 = by_channels_ ? all : all * (tid + 1) / nt;
+        const int64_t k16_n = s.k / 16;
+        const int64_t kb = by_channels_ ? k16_n * tid / nt * 16 : 0;
+        const int64_t ke = by_channels_ ? k16_n * (tid + 1) / nt * 16 : s.k;
+        for (int64_t base = kb; base < ke && g0 < g1; base += s.kp) {
+          const int64_t end = std::min(ke, base + s.kp);
+          transformWeights(w_, s, base, base, end, my_u);
+          for (int64_t g = g0; g < g1;) {
+            const int64_t img = g / groups, first = g % groups;
+            const int64_t last = std::min({g1 - img * groups, groups, first + s.tb / 6});
+            const int64_t t0 = first * 6, t1 = std::min(s.tiles, last * 6);
+            runBlock(x_ + img * in_image, my_u, s, t0, t1 - t0, base, end, bias_,
+                     res_ ? res_ + img * out_image : nullptr, relu_, y_ + img * out_image, mine);
+            g = img * groups + last;
+          }
+        }
+      }
+      return;
+    }
     for (int64_t base = 0; base < s.k; base += s.kp) {
       const int64_t end = std::min(s.k, base + s.kp);
       cpu::parallelFor((end - base) / 16, 1, [&](int64_t b, int64_t e) {
@@ -298,6 +343,7 @@ class WinogradAvx2 : public Kernel {
   const float *x_ = nullptr, *w_ = nullptr, *bias_ = nullptr, *res_ = nullptr;
   float* y_ = nullptr;
   bool relu_ = false;
+  bool private_u_ = false, by_channels_ = false;
   int64_t u_floats_ = 0;  // U's part of the buffer, then the threads' scratch
   dnnl::memory buffer_;
 };
