@@ -284,9 +284,8 @@ class WinogradAvx2 : public Kernel {
     const Shape& s = s_;
     float* u = static_cast<float*>(buffer_.get_data_handle());
     float* scratch = u + u_floats_;
-    const int64_t groups = (s.tiles + 5) / 6, all = s.n * groups;  // 6-tile groups
-    const int64_t in_image = s.c / 8 * s.h * s.w * 8, out_image = s.k / 8 * s.oh * s.ow * 8;
-    if (private_u_) {
+    const int64_t all = s.n * ((s.tiles + 5) / 6);  // 6-tile groups
+    if (private_u_) {  // each thread its own U: its share of the tiles, or of the channels
 #pragma omp parallel num_threads(threads_)
       {
         const auto [tid, nt] = cpu::threadSlot();
@@ -300,14 +299,7 @@ class WinogradAvx2 : public Kernel {
         for (int64_t base = kb; base < ke && g0 < g1; base += s.kp) {
           const int64_t end = std::min(ke, base + s.kp);
           transformWeights(w_, s, base, base, end, my_u);
-          for (int64_t g = g0; g < g1;) {
-            const int64_t img = g / groups, first = g % groups;
-            const int64_t last = std::min({g1 - img * groups, groups, first + s.tb / 6});
-            const int64_t t0 = first * 6, t1 = std::min(s.tiles, last * 6);
-            runBlock(x_ + img * in_image, my_u, s, t0, t1 - t0, base, end, bias_,
-                     res_ ? res_ + img * out_image : nullptr, relu_, y_ + img * out_image, mine);
-            g = img * groups + last;
-          }
+          runGroups(g0, g1, my_u, base, end, mine);
         }
       }
       return;
@@ -322,22 +314,31 @@ class WinogradAvx2 : public Kernel {
 #pragma omp parallel num_threads(threads_)
       {
         const auto [tid, nt] = cpu::threadSlot();
-        float* mine = scratch + tid * s.scratch;
-        const int64_t g1 = all * (tid + 1) / nt;
-        for (int64_t g = all * tid / nt; g < g1;) {
-          const int64_t img = g / groups, first = g % groups;
-          const int64_t last = std::min({g1 - img * groups, groups, first + s.tb / 6});
-          const int64_t t0 = first * 6, t1 = std::min(s.tiles, last * 6);
-          runBlock(x_ + img * in_image, u, s, t0, t1 - t0, base, end, bias_,
-                   res_ ? res_ + img * out_image : nullptr, relu_, y_ + img * out_image, mine);
-          g = img * groups + last;
-        }
+        runGroups(all * tid / nt, all * (tid + 1) / nt, u, base, end, scratch + tid * s.scratch);
       }
     }
   }
   std::string implName() const override { return "winograd_2x2_3x3:avx2:nChw8c"; }
 
  private:
+  // The 6-tile groups [g0, g1) of the batch (numbered image by image) for the output channels
+  // [base, end) with the transformed weights u of that pass, in blocks of at most tb tiles
+  // that do not cross an image; mine is the calling thread's scratch.
+  void runGroups(int64_t g0, int64_t g1, const float* u, int64_t base, int64_t end,
+                 float* mine) const {
+    const Shape& s = s_;
+    const int64_t groups = (s.tiles + 5) / 6;
+    const int64_t in_image = s.c / 8 * s.h * s.w * 8, out_image = s.k / 8 * s.oh * s.ow * 8;
+    for (int64_t g = g0; g < g1;) {
+      const int64_t img = g / groups, first = g % groups;
+      const int64_t last = std::min({g1 - img * groups, groups, first + s.tb / 6});
+      const int64_t t0 = first * 6, t1 = std::min(s.tiles, last * 6);
+      runBlock(x_ + img * in_image, u, s, t0, t1 - t0, base, end, bias_,
+               res_ ? res_ + img * out_image : nullptr, relu_, y_ + img * out_image, mine);
+      g = img * groups + last;
+    }
+  }
+
   Shape s_{};
   int threads_ = 1;
   const float *x_ = nullptr, *w_ = nullptr, *bias_ = nullptr, *res_ = nullptr;
