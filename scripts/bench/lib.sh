@@ -56,6 +56,19 @@ node() {
     command node "$@"
   fi
 }
+# core_rtt: the round trip of a cache line between the first two CPUs in ns (core_latency.cpp,
+# built on first use into node_modules beside these scripts), empty when it cannot run. A shared
+# VM's vCPUs move between cores that share an L3 (about 100 ns) and cores that do not (about 300
+# ns); 2-thread figures move with them, so the scripts print it beside each model.
+core_rtt() {
+  local dir bin
+  dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+  bin=$dir/node_modules/.asc_core_latency
+  if [ ! -x "$bin" ] || [ "$dir/core_latency.cpp" -nt "$bin" ]; then
+    mkdir -p "$dir/node_modules" && c++ -O2 -pthread "$dir/core_latency.cpp" -o "$bin" 2>/dev/null || return 0
+  fi
+  "$bin" 2>/dev/null | field core_rtt_ns
+}
 # bench_cmd CMD...: runs CMD, first appending it to the file $BENCH_CMDLOG when that is set (run.sh
 # lists the commands it timed).
 bench_cmd() {

@@ -6,7 +6,8 @@
 # prints one row per model (accuracy, median latencies, ratio) and the geometric mean ratio.
 #   ROUNDS (5), RUNS (20), THREADS (nproc), BUILD_DIR (build), BENCH_OUT (a temp folder),
 #   BENCH_MODELS (folder of <model>.onnx; default bench-models/, exported when missing),
-#   ACCURACY_ONLY=1 (check outputs, skip the timing)
+#   ACCURACY_ONLY=1 (check outputs, skip the timing). The last column is the cross-core round trip
+#   before/after the model's rounds (lib.sh's core_rtt).
 # Exit status 1 when any model's outputs miss the bounds: cosine >= 0.99999 and
 # max |diff| <= 1e-4 * max |reference|.
 set -euo pipefail
@@ -28,7 +29,7 @@ ensure_ort
 ort="node $here/ort_tool.js"
 
 
-printf '%-20s %-10s %-12s %-10s %-10s %-8s\n' model cosine "maxdiff/ref" "msame ms" "ORT ms" ratio
+printf '%-20s %-10s %-12s %-10s %-10s %-8s %-12s\n' model cosine "maxdiff/ref" "msame ms" "ORT ms" ratio "core rtt ns"
 status=0
 ratios=()
 for m in "${models[@]}"; do
@@ -52,13 +53,15 @@ for m in "${models[@]}"; do
   run_msame() { ms_list+=("$(msame_summary "$build" "$out/$m.om" "$out/$m.in.npy" "$runs" "$threads" | field median_ms)"); }
   # shellcheck disable=SC2317
   run_ort() { ort_list+=("$(ort_run "$onnx" "$out/$m.in.npy" "$out/$m.ortt" "$((runs + 1))" "$threads" | field median_ms)"); }
+  rtt_before=$(core_rtt)
   alternate "$rounds" run_msame run_ort
+  rtt_after=$(core_rtt)
   msm=$(printf '%s\n' "${ms_list[@]}" | median)
   om=$(printf '%s\n' "${ort_list[@]}" | median)
   ratio=$(awk -v a="$msm" -v b="$om" 'BEGIN { printf "%.3f", a / b }')
   ratios+=("$ratio")
-  printf '%-20s %-10s %-12s %-10.3f %-10.3f %-8s%s\n' "$m" "$cos" "$rel" "$msm" "$om" "$ratio" \
-    "$([ "$ok" = 1 ] || echo '  ACCURACY FAIL')"
+  printf '%-20s %-10s %-12s %-10.3f %-10.3f %-8s %-12s%s\n' "$m" "$cos" "$rel" "$msm" "$om" "$ratio" \
+    "${rtt_before:-?}/${rtt_after:-?}" "$([ "$ok" = 1 ] || echo '  ACCURACY FAIL')"
 done
 if [ ${#ratios[@]} -gt 0 ]; then
   echo "geometric mean ratio (msame / ORT): $(printf '%s\n' "${ratios[@]}" | geomean) over ${#ratios[@]} models, $threads threads"

@@ -97,12 +97,8 @@ case ${isa_cap^^} in AVX2*) march="-march=native -mno-avx512f" ;; esac
 # shellcheck disable=SC2086  # march is two words on purpose
 c++ -O2 $march -pthread "$here/fma_peak.cpp" -o "$tmp/fma_peak"
 echo "c++ -O2 $march -pthread scripts/bench/fma_peak.cpp -o fma_peak && ./fma_peak $threads 10 && ./fma_peak 1 10" >>"$BENCH_CMDLOG"
-# The cross-core round trip, sampled around each model's rounds (core_latency.cpp: a shared VM's
-# two vCPUs move between cores that share an L3 and cores that do not, and the 2-thread figures
-# move with them). Empty when it cannot run (one CPU).
-c++ -O2 -pthread "$here/core_latency.cpp" -o "$tmp/core_latency"
+# The cross-core round trip, sampled around each model's rounds (lib.sh's core_rtt).
 echo "c++ -O2 -pthread scripts/bench/core_latency.cpp -o core_latency && ./core_latency" >>"$BENCH_CMDLOG"
-rtt() { field core_rtt_ns <<<"$("$tmp/core_latency" 2>/dev/null)"; }
 peak_line=$("$tmp/fma_peak" "$threads" 10)
 peak1=$(field fma_peak_gflops <<<"$("$tmp/fma_peak" 1 10)")
 peak=$(field fma_peak_gflops <<<"$peak_line")
@@ -127,9 +123,9 @@ for m in "${models[@]}"; do
   run_msame() { msame_summary "$build" "$tmp/$m.om" "$tmp/$m.in.npy" "$runs" "$threads" >>"$tmp/$m.msame.txt"; }
   # shellcheck disable=SC2317
   run_ort() { ort_run "$onnx" "$tmp/$m.in.npy" "$tmp/$m.ort" "$((runs + 1))" "$threads" >>"$tmp/$m.ort.txt"; }
-  rtt_before=$(rtt)
+  rtt_before=$(core_rtt)
   alternate "$rounds" run_msame run_ort || { echo "| $m | not measured: a run failed | | | | |" >>"$rows"; continue; }
-  rtt_after=$(rtt)
+  rtt_after=$(core_rtt)
   if [ "$(wc -l <"$tmp/$m.msame.txt")" != "$rounds" ] || [ "$(wc -l <"$tmp/$m.ort.txt")" != "$rounds" ]; then
     echo "| $m | not measured: a run failed | | | | |" >>"$rows"; continue
   fi
