@@ -66,7 +66,7 @@ constexpr int64_t kMaxUFloats = (1 << 20) / 4;
 struct Shape : WinogradTiles {
   int64_t tb;       // tiles per block (at most; a multiple of 6)
   int64_t scratch;  // floats of one thread's scratch
-  int64_t kp;       // output channels per pass (a multiple of kChunk, or K)
+  int64_t kp;       // output channels per pass (K, or a multiple of kChunk; of 16 with own U)
 };
 
 // U [16][kp/16][C][16] of the pass from output channel `base` from the plain weights g
