@@ -3,6 +3,7 @@
 // - nnopbase: the aclnn tensor API (aclCreateTensor, ...), here in libascendcl.so;
 // - tiling_api, register, platform: the host tiling API (matmul_tiling, TilingContext,
 //   platform_ascendc), here in headers and libasccore (which ascendcl loads);
+// - c_sec: the bounds-checked copies (memcpy_s, ...: securec.h), here in libasccore;
 // - ascendalog, unified_dlog, graph_base: logging and graph basics the samples link but do not
 //   call;
 // - acl_op_compiler: the operator compiler (aclopCompile, ...), which asc-tools does not provide:

@@ -4,11 +4,12 @@
 # unchanged against an installed asc-tools prefix, and prints a table: PASS when the project's
 # own check says "test pass", else WRONG (its check failed), RUN-FAIL, BUILD-FAIL or TIMEOUT,
 # with the first error line, or PROJECT when the log shows the project's own files failing in a
-# way no toolkit changes (scripts with Windows line endings, a script without its executable
-# bit, the package name of another OS or CPU, a CMake build folder committed from another
-# machine, a data script writing into a folder the repository lacks). Needs network access to github.com (each folder is fetched at its
-# commit), or MIRROR=DIR holding bare clones as DIR/<owner>+<name>/repo. Not part of the test
-# suite: CI has no network. WORK=DIR keeps the copies and logs (default: a temporary folder).
+# way no current toolkit changes (scripts with Windows line endings, a script without its
+# executable bit, the package name of another OS or CPU, a CMake build folder committed from
+# another machine, a data script writing into a folder the repository lacks, a host program
+# reading a tiling file into a buffer sized for an older CANN's TCubeTiling). Needs network
+# access to github.com (each folder is fetched at its commit), or MIRROR=DIR holding bare
+# clones as DIR/<owner>+<name>/repo. Not part of the test suite: CI has no network. WORK=DIR keeps the copies and logs (default: a temporary folder).
 # FrameworkLaunch projects install their packages into PREFIX/opp/vendors (customize's is
 # replaced before each): use a prefix made for the run.
 #   scripts/judge/real_projects.sh /opt/asc-tools
@@ -115,6 +116,8 @@ sys.exit(0 if np.allclose(r, g, rtol=1e-3, atol=1e-3) else 1)") >/dev/null 2>&1;
       why="its script runs $missing_pkg, the package name of another OS or CPU (here: $host_pkg)"
     elif grep -qE 'CMakeCache.txt directory .* is different than the directory' "$log"; then
       why="the repository commits a CMake build folder made on another machine ($(grep -m1 -oE 'different than the directory [^ ]*' "$log" | cut -d' ' -f5))"
+    elif grep -q 'file size is larger than buffer size' "$log" && [ -f "$dir/input/tiling.bin" ]; then
+      why="its host program reads input/tiling.bin into a buffer smaller than the $(stat -c %s "$dir/input/tiling.bin") bytes the toolkit's TCubeTiling writes: sized for an older CANN's layout (CANN 7: 48 fields; current CANN adds BatchNum and mxTypePara)"
     elif grep -B1 -E '^FileNotFoundError' "$log" | grep -qE '\.tofile\('; then
       why="its data script writes into a folder its repository lacks ($(grep -m1 -oE "No such file or directory: '[^']*'" "$log" | cut -d"'" -f2))"
     fi

@@ -26,6 +26,7 @@ thread_local BlockContext* t_context = nullptr;
 std::atomic<uint64_t> g_icpu_tiling_key{0};
 std::atomic<int> g_kernel_mode{-1};
 std::atomic<bool> g_cube_api{false};
+std::atomic<bool> g_cube_only_api{false};
 
 struct GmRegistry {
   std::mutex mu;
@@ -92,6 +93,9 @@ void setKernelMode(int mode) { g_kernel_mode = mode; }
 int kernelMode() { return g_kernel_mode.load(); }
 void noteCubeApi() { g_cube_api = true; }
 bool cubeApiNoted() { return g_cube_api.load(); }
+void noteCubeOnlyApi() { g_cube_only_api = true; }
+bool cubeOnlyApiNoted() { return g_cube_only_api.load(); }
+bool onCubeCore() { return t_context && t_context->cube; }
 
 void* gmAlloc(size_t bytes) {
   size_t rounded = (bytes + 63) / 64 * 64;

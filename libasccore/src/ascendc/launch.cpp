@@ -114,6 +114,7 @@ Status launch(const char* kernel_name, uint32_t block_dim, const std::function<v
   detail::BlockContext base;
   base.block_num = block_dim;
   base.sub_block_num = sub_blocks;
+  base.cube = opt.cube;
   base.soc = soc_name;
   base.ub_bytes = (*chip)->ub_bytes;
   base.tiling_key = opt.tiling_key;
@@ -229,9 +230,14 @@ void icpuRunOn(const char* soc, const char* kernel_name, uint32_t block_dim, voi
   if (soc && *soc && opt.soc.empty()) opt.soc = soc;
   // A mixed kernel on a chip whose AI Cores pair one cube core with two vector cores runs on
   // both vector cores of each block. Without SetKernelMode, CANN compiles a kernel that uses
-  // the cube as mixed; the program's use of the Matmul API stands for that here.
-  const int mode = kernelMode() >= 0 ? kernelMode() : cubeApiNoted() ? 2 : 1;
+  // the cube as mixed; the program's use of the Matmul API stands for that here. CANN 7's
+  // cube-side Matmul runs on the cube core, its kernels returning on the vector cores.
+  const int mode = kernelMode() >= 0    ? kernelMode()
+                   : cubeOnlyApiNoted() ? 0
+                   : cubeApiNoted()     ? 2
+                                        : 1;
   opt.sub_blocks = subBlocksFor(opt.soc, mode == 2);
+  opt.cube = mode == 0;
   Status st = launchKernel(
       kernel_name, block_dim, [&]() { body(body_arg); }, opt);
   if (!st.isOk()) ASC_LOG_ERROR("ICPU_RUN_KF: {}", st.toString());

@@ -14,6 +14,7 @@ struct BlockContext {
   int64_t block_idx = 0;
   int64_t block_num = 1;
   int64_t sub_block_num = 1;  // LaunchOptions::sub_blocks
+  bool cube = false;          // LaunchOptions::cube
   std::string soc;
   uint64_t ub_bytes = 0;
   uint64_t tiling_key = 0;

@@ -84,6 +84,26 @@ TEST_CASE("a mixed kernel runs two vector blocks per block on split chips only",
   CHECK(seen == std::multiset<int64_t>{0, 1, 2, 3});
 }
 
+TEST_CASE("g_coreType and ASCEND_IS_AIV/AIC follow the launch's core type", "[ascendc]") {
+  CHECK(int32_t(g_coreType) == AIV);  // outside a launch: a vector core
+  for (bool cube : {false, true}) {
+    LaunchOptions o;
+    o.cube = cube;
+    std::atomic<int> aic{0}, aiv{0};
+    CHECK(run(
+              [&] {
+                if (g_coreType == AIV) ++aiv;
+                if (AscendC::g_coreType == AIC) ++aic;
+                CHECK(ASCEND_IS_AIC == cube);
+                CHECK(ASCEND_IS_AIV == !cube);
+                CHECK(ASCEND_IS_NOT_AIC == !cube);
+              },
+              3, o) == "");
+    CHECK(aic == (cube ? 3 : 0));
+    CHECK(aiv == (cube ? 0 : 3));
+  }
+}
+
 TEST_CASE("launchKernel reports the lowest failed block and rejects bad arguments", "[ascendc]") {
   for (bool parallel : {false, true}) {
     LaunchOptions opt;

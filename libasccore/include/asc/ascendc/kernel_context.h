@@ -56,13 +56,22 @@ ASC_API bool tilingKeyIs(uint64_t key);
 /// ICPU_SET_TILING_KEY: the key the next ICPU_RUN_KF launches with.
 ASC_API void setIcpuTilingKey(uint64_t key);
 /// SetKernelMode (0 AIC, 1 AIV, 2 MIX); -1 until a program sets it. ICPU_RUN_KF runs a MIX
-/// kernel on a split chip as two vector sub-blocks per block; without SetKernelMode a program
-/// whose kernels use the cube (lib/matmul_intf.h: noteCubeApi) launches as MIX, others as AIV.
+/// kernel on a split chip as two vector sub-blocks per block and an AIC kernel's blocks as cube
+/// cores; without SetKernelMode a program whose kernels use CANN 7's cube-side Matmul
+/// (noteCubeOnlyApi) launches as AIC, one that uses the Matmul API (lib/matmul_intf.h:
+/// noteCubeApi) as MIX, others as AIV.
 ASC_API void setKernelMode(int mode);
 ASC_API int kernelMode();
 /// Called when a translation unit that includes the Matmul API starts (see kernelMode).
 ASC_API void noteCubeApi();
 ASC_API bool cubeApiNoted();
+/// Called when a translation unit that includes CANN 7's cube-side Matmul
+/// (lib/matrix/matmul/matmul.h) starts: without SetKernelMode, its program's kernels launch as
+/// AIC, one cube core per block (their vector cores return at `g_coreType == AIV`).
+ASC_API void noteCubeOnlyApi();
+ASC_API bool cubeOnlyApiNoted();
+/// Whether this thread runs a block of a cube (AIC) launch: g_coreType, ASCEND_IS_AIC.
+ASC_API bool onCubeCore();
 
 /// SyncAll: waits until every block of the launch has reached its SyncAll (a barrier across
 /// blocks; all of them run at once when a kernel uses it). A block that returns while others

@@ -31,6 +31,8 @@ struct LaunchOptions {
   /// pair one cube core with two vector cores, where the kernel runs on each vector core
   /// (GetBlockIdx() = block * 2 + GetSubBlockIdx(), GetBlockNum() = blocks * 2); else 1.
   uint32_t sub_blocks = 1;
+  /// The blocks run as cube cores (an AIC kernel): g_coreType is AscendC::AIC in them.
+  bool cube = false;
 };
 
 /// Runs `block_body` once per block, 0 .. block_dim-1, with GetBlockIdx()/GetBlockNum() and the

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "asc/ascendc/kernel_context.h"
 #include "asc/support/fp16.h"
 
 // CANN's CPU debugging build defines these (users pass -DASCENDC_CPU_DEBUG, as for CANN); the
@@ -34,11 +35,34 @@
 #define GM_ADDR __gm__ uint8_t*
 #endif
 
-// Kernel type declarations and core-type tests: every block runs as a vector core here.
+// Kernel type declarations and core-type tests. A block runs as a vector core (AIV) unless its
+// launch runs cube cores: SetKernelMode(KernelMode::AIC_MODE), or a kernel on CANN 7's cube-side
+// Matmul (lib/matrix/matmul/matmul.h). g_coreType reads the running block's type; unlike the
+// NPU compiler's constant it is not constexpr (`if constexpr (g_coreType == AIV)` does not
+// compile).
 #define KERNEL_TASK_TYPE_DEFAULT(type)
 #define KERNEL_TASK_TYPE(key, type)
-#define ASCEND_IS_AIV (true)
-#define ASCEND_IS_AIC (false)
+
+namespace AscendC {
+constexpr int32_t MIX = 0;
+constexpr int32_t AIC = 1;
+constexpr int32_t AIV = 2;
+}  // namespace AscendC
+
+namespace asc::ascendc::detail {
+/// The value of `g_coreType`: AscendC::AIC in a block of a cube launch, else AscendC::AIV.
+struct CoreTypeNow {
+  operator int32_t() const { return onCubeCore() ? AscendC::AIC : AscendC::AIV; }
+};
+}  // namespace asc::ascendc::detail
+inline constexpr asc::ascendc::detail::CoreTypeNow g_coreType{};
+namespace AscendC {
+using ::g_coreType;
+}  // namespace AscendC
+#define ASCEND_IS_AIV (int32_t(g_coreType) == AscendC::AIV)
+#define ASCEND_IS_AIC (int32_t(g_coreType) == AscendC::AIC)
+#define ASCEND_IS_NOT_AIV (int32_t(g_coreType) != AscendC::AIV)
+#define ASCEND_IS_NOT_AIC (int32_t(g_coreType) != AscendC::AIC)
 
 namespace asc::ascendc::detail {
 template <typename T>

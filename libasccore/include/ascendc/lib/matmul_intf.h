@@ -151,6 +151,9 @@ class Matmul {
   void DisableBias() { bias_on_ = false; }
   void ClearBias() { bias_on_ = false; }
   void SetLocalWorkspace(const LocalTensor<uint8_t>& tmpBuffer) { (void)tmpBuffer; }
+  /// Which vector core of a MIX kernel receives the results; here the block that calls the
+  /// Matmul computes and writes them all, so the index changes nothing.
+  void SetSubBlockIdx(uint8_t subBlockIdx) { (void)subBlockIdx; }
   template <class T>
   void SetWorkspace(GlobalTensor<T>& addr) {
     (void)addr;
