@@ -3,8 +3,8 @@
 // on the vector cores (`if (g_coreType == AIV) return;`) and are launched without SetKernelMode.
 // Here MatmulImpl is lib/matmul_intf.h's Matmul, and a program that includes this header
 // launches its kernels through ICPU_RUN_KF as AIC (one cube core per block, g_coreType ==
-// AscendC::AIC) unless it calls SetKernelMode. Operators run from a package (FrameworkLaunch)
-// launch as lib/matmul_intf.h's kernels do.
+// AscendC::AIC) unless it calls SetKernelMode. Only that KernelLaunch form is served: the
+// kernel wrappers of operator packages know lib/matmul_intf.h only.
 #pragma once
 
 #include "lib/matmul_intf.h"
