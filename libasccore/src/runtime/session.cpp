@@ -167,7 +167,8 @@ Status Session::run() {
       }
       ++impl_->profiled_runs;
     } else {
-      for (auto& s : impl_->steps) impl_->runStep(s);
+      for (auto& s : impl_->steps)
+        if (!s.skip_unobserved) impl_->runStep(s);
     }
   } catch (const dnnl::error& e) {
     return Status::error(ErrorCode::Internal, "oneDNN failed while running: {}", e.what());

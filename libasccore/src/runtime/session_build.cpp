@@ -15,6 +15,7 @@
 #include "asc/ops/registry.h"
 #include "asc/support/log.h"
 #include "asc/trace/trace.h"
+#include "cpu/features.h"
 #include "runtime/session_impl.h"
 #include "support/memory_planner.h"
 
@@ -240,6 +241,37 @@ void Session::Impl::placePrefixes(const ir::Node& n, size_t node_index, const st
   if (host >= 0) prefixes[static_cast<size_t>(host)].push_back({outs[0], ins});
 }
 
+int Session::Impl::concatFeedingBatchNorm(const ir::Node& n, const std::vector<int>& ins) const {
+  static const bool enabled = cpu::switchedOn("ASC_CONCAT_BN");
+  // Values nobody observes only: with reuse off every value stays readable after a run.
+  if (!enabled || !reuse_ || n.op_type != "BatchNormalization" || !ops::channelsLast() ||
+      ins.size() < 5 || ins[0] < 0 || n.outputs.size() != 1)
+    return -1;
+  for (size_t i = 1; i < 5; ++i)  // the statistics are folded when the kernel is made
+    if (!n.inputs[i] || !n.inputs[i]->isConstant()) return -1;
+  const Slot& x = slots[ins[0]];
+  if (x.alias_of >= 0 || x.layout != Layout::Blocked || x.type != ir::DType::F32 || !x.value ||
+      x.value->shape.size() != 4 || x.first < 0 || x.first >= static_cast<int>(steps.size()))
+    return -1;
+  const Step& c = steps[x.first];
+  if (c.kind != StepKind::Kernel || !c.node || c.node->op_type != "Concat" || c.outs.size() != 1 ||
+      c.outs[0] != ins[0] || c.concat_inputs_of >= 0)
+    return -1;
+  int64_t axis = c.node->attrs.getInt("axis", 0);
+  if (axis < 0) axis += 4;
+  if (axis != 1) return -1;
+  // Its output is read by this node alone, and is no model output.
+  auto r = readers.find(x.value);
+  if (r == readers.end() || r->second.size() != 1 || graph.nodes()[r->second[0]].get() != &n)
+    return -1;
+  for (const ir::Value* o : graph.outputs)
+    if (o == x.value) return -1;
+  for (int id : c.ins)
+    if (id < 0 || slots[id].layout != Layout::Blocked || slots[id].type != ir::DType::F32)
+      return -1;
+  return x.first;
+}
+
 Status Session::Impl::build(bool reuse) {
   reuse_ = reuse;
   for (auto* v : graph.inputs) {
@@ -342,6 +374,9 @@ Status Session::Impl::build(bool reuse) {
     const int step = static_cast<int>(steps.size());
     for (int id : ins)
       if (id >= 0) slots[id].last = std::max(slots[id].last, step);
+    const int concat_step = concatFeedingBatchNorm(n, ins);
+    if (concat_step >= 0)  // its kernel reads the Concat's inputs: they live until it has run
+      for (int id : steps[concat_step].ins) slots[id].last = std::max(slots[id].last, step);
     std::vector<int> outs;
     std::vector<std::pair<int, int>> post;  // (compute slot, storage slot) conversions after
     const int in_place = inPlaceResidual(n, this_node, ins, out_layout, native);
@@ -376,6 +411,7 @@ Status Session::Impl::build(bool reuse) {
     Step s;
     s.kind = StepKind::Kernel;
     s.node = &n;
+    s.concat_inputs_of = concat_step;
     s.ins = std::move(ins);
     s.outs = outs;
     s.label = fmt::format("{} ({})", n.name, d->cannType());

@@ -13,6 +13,7 @@
 #include "asc/ops/registry.h"
 #include "asc/support/log.h"
 #include "asc/trace/trace.h"
+#include "ops/norm/norm_kernel.h"
 #include "runtime/session_impl.h"
 
 namespace asc::runtime {
@@ -31,6 +32,21 @@ Status Session::Impl::createKernel(Step& s) {
     for (int id : s.ins) init.inputs.push_back(ref(id));
     for (int id : s.outs) init.outputs.push_back(ref(id));
     env.weights_read.clear();
+    if (s.concat_inputs_of >= 0) {
+      Step& concat = steps[s.concat_inputs_of];
+      std::vector<ops::TensorRef> parts;
+      for (int id : concat.ins) parts.push_back(ref(id));
+      s.kernel = ops::createConcatBatchNorm(init, parts);
+      // Nothing else reads the Concat's output: runs nobody observes leave its copy out.
+      concat.skip_unobserved = s.kernel != nullptr;
+      if (s.kernel) {
+        concat.label += " (left out of unobserved runs: its batch norm reads its inputs)";
+        s.scratch_to = s.scratch_from;
+        for (int t = 0; t < ops::KernelEnv::kTemporaries; ++t) s.temp_to[t] = s.temp_from[t];
+        break;
+      }
+      s.concat_inputs_of = -1;
+    }
     auto k = ops::lookup(s.node->op_type)->kernelFactory()(init);
     if (!k) return k.status();
     s.kernel = std::move(*k);
