@@ -5,8 +5,8 @@
 # (--dump true: every node's output) still sees the Concat's output. Every way, the outputs
 # match a float64 numpy evaluation of the ONNX model: channel counts that are not a multiple of
 # the vector width, a model input among the Concat's inputs, a second Concat read twice (not
-# served), and a batch norm without Relu. On an AVX-512 CPU the AVX2 loop runs too, under
-# oneDNN's ISA cap with channels-last forced.
+# served), a batch norm without Relu and a batch of two. On an AVX-512 CPU the AVX2 loop runs
+# too, under oneDNN's ISA cap with channels-last forced.
 PY=/usr/bin/python3
 $PY -c "import onnx" 2>/dev/null || skip "needs python3-onnx (scripts/install-deps.sh --test installs it)"
 $PY - <<'PYEOF' || fail "could not write the model"
@@ -29,7 +29,7 @@ def bn(x, p, eps):
     r = lambda a: a.reshape(1, -1, 1, 1)
     return (x - r(m)) / np.sqrt(r(v) + eps) * r(s) + r(b)
 
-x = rng.standard_normal((1, 16, 7, 9)).astype(np.float32)
+x = rng.standard_normal((2, 16, 7, 9)).astype(np.float32)  # a batch of two
 inits, nodes, params = [], [], {}
 def weight(name, shape):
     w = rng.standard_normal(shape).astype(np.float32) * 0.3
