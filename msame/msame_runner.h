@@ -66,6 +66,9 @@ class ObserverChain : public runtime::StepObserver {
     first_->onStep(s, e);
     if (second_) second_->onStep(s, e);
   }
+  bool readsValues() const override {
+    return first_->readsValues() || (second_ && second_->readsValues());
+  }
 
  private:
   runtime::StepObserver* first_;

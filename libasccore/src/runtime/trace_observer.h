@@ -23,6 +23,7 @@ class TraceObserver final : public StepObserver {
     soc_ = std::move(soc);
   }
   void onStep(const Session& session, const StepEvent& e) override;
+  bool readsValues() const override { return next_ && next_->readsValues(); }
 
  private:
   int opFor(const StepEvent& e);

@@ -38,6 +38,11 @@ class StepObserver {
  public:
   virtual ~StepObserver() = default;
   virtual void onStep(const Session& session, const StepEvent& event) = 0;
+  /// Whether it reads values (Session::readValue). An observer that only times the steps
+  /// (msprof's) returns false: the session then leaves out, as in runs nobody observes, the
+  /// copies no kernel reads (a channels-last Concat whose batch norm reads its inputs), and
+  /// reports each such step with no duration (start_ns == end_ns).
+  virtual bool readsValues() const { return true; }
 };
 
 /// Activation memory that sessions taking turns share (a dynamic model's profiles run one at a
