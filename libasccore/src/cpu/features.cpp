@@ -3,6 +3,8 @@
 
 #include <cpuid.h>
 
+#include <oneapi/dnnl/dnnl.hpp>
+
 #include <cstdlib>
 #include <cstring>
 
@@ -21,6 +23,14 @@ int switchSetting(const char* name) {
 }
 
 bool hasAvx512() { return __builtin_cpu_supports("avx512f"); }
+
+bool avx512Isa() {
+  static const bool on = [] {
+    const auto isa = dnnl::get_effective_cpu_isa();
+    return isa >= dnnl::cpu_isa::avx512_core && isa != dnnl::cpu_isa::all;
+  }();
+  return on;
+}
 
 bool avx512HalfRate() {
   static const bool half = [] {

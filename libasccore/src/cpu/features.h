@@ -2,6 +2,9 @@
 // turn one of those paths off.
 #pragma once
 
+/// A function compiled for AVX-512 F, called only where hasAvx512() (and avx512Isa()) hold.
+#define ASC_AVX512 __attribute__((target("avx512f")))
+
 namespace asc::cpu {
 
 /// True unless the environment variable `name` is "0" (ASC_CONV_WINOGRAD=0 and its kin).
@@ -16,6 +19,10 @@ bool hasAvx2Fma();
 
 /// Whether the CPU has AVX-512 F, the instructions of the runtime's own AVX-512 kernels.
 bool hasAvx512();
+
+/// Whether oneDNN's effective ISA reaches AVX-512 (avx512_core): false on AVX2 CPUs and under
+/// ONEDNN_MAX_CPU_ISA=AVX2, which takes the runtime's own kernels to their AVX2 paths too.
+bool avx512Isa();
 
 /// Whether the CPU has AVX-512 F but runs a 512-bit multiply-add at half the rate of its
 /// 256-bit ones (two passes through 256-bit units): AMD's Zen 4 (family 0x19, the only family

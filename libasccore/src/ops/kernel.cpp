@@ -3,6 +3,8 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "cpu/features.h"
+
 #include <cstdlib>
 #include <string>
 
@@ -13,8 +15,7 @@ bool channelsLast() {
   // kernels on ResNet shapes by 1.0-2.6x on this machine; on AVX2 only the nChw8c JIT exists.
   static const bool cl = [] {
     if (const char* env = std::getenv("ASC_CPU_LAYOUT")) return std::string(env) == "nhwc";
-    auto isa = dnnl::get_effective_cpu_isa();
-    return isa >= dnnl::cpu_isa::avx512_core && isa != dnnl::cpu_isa::all;
+    return cpu::avx512Isa();
   }();
   return cl;
 }

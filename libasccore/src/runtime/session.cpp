@@ -132,14 +132,15 @@ Status Session::run() {
     if (impl_->observer) {
       using Clock = std::chrono::steady_clock;
       static const char* kKinds[] = {"kernel", "reorder", "convert"};
-      // An observer that only times the steps sees the run nobody observes: the copies no
-      // kernel reads are left out, each reported with no duration.
-      const bool values = impl_->observer->readsValues();
+      // Copies no kernel reads (Step::skip_unobserved) run for observers that read values; one
+      // that only times the steps sees them as steps of no duration.
+      const bool copies = impl_->observer->readsValues();
       for (size_t i = 0; i < impl_->steps.size(); ++i) {
         Step& st = impl_->steps[i];
+        const bool runs = copies || !st.skip_unobserved;
         auto t0 = Clock::now();
-        if (values || !st.skip_unobserved) impl_->runStep(st);
-        auto t1 = st.skip_unobserved && !values ? t0 : Clock::now();
+        if (runs) impl_->runStep(st);
+        auto t1 = runs ? Clock::now() : t0;
         if (impl_->profile) {
           if (impl_->step_ms.empty()) impl_->step_ms.assign(impl_->steps.size(), 0.0);
           impl_->step_ms[i] += std::chrono::duration<double, std::milli>(t1 - t0).count();

@@ -247,8 +247,8 @@ int Session::Impl::concatFeedingBatchNorm(const ir::Node& n, const std::vector<i
   if (!enabled || !reuse_ || n.op_type != "BatchNormalization" || !ops::channelsLast() ||
       ins.size() < 5 || ins[0] < 0 || n.outputs.size() != 1)
     return -1;
-  for (size_t i = 1; i < 5; ++i)  // the statistics are folded when the kernel is made
-    if (!n.inputs[i] || !n.inputs[i]->isConstant()) return -1;
+  for (size_t i = 1; i < 5; ++i)  // the statistics, plain, are folded when the kernel is made
+    if (!n.inputs[i] || !n.inputs[i]->isConstant() || packedOnly(n.inputs[i])) return -1;
   const Slot& x = slots[ins[0]];
   if (x.alias_of >= 0 || x.layout != Layout::Blocked || x.type != ir::DType::F32 || !x.value ||
       x.value->shape.size() != 4 || x.first < 0 || x.first >= static_cast<int>(steps.size()))

@@ -48,8 +48,6 @@ struct Shape : WinogradTiles {
   int64_t scratch;  // floats of one thread's scratch
 };
 
-#define ASC_AVX512 __attribute__((target("avx512f")))
-
 // U [16][kc/16][C][16] of the output channels [base, base + kc), from the weights g in oneDNN's
 // Abcd16a layout ([K/16][C][3][3][16], the kernel's packed weights): the part [k0, k1) of them
 // (multiples of 16). U_xi = G g G^T with G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1], one output

@@ -148,7 +148,7 @@ bool gemmAvx2Serves(const GemmAvx2Shape& s) {
   // Where oneDNN's kernels stop below AVX-512 (an AVX2 CPU, or ONEDNN_MAX_CPU_ISA=AVX2 on a
   // newer one): above it oneDNN's brgemm matmul serves all but products of a few rows.
   static const bool enabled = cpu::switchedOn("ASC_GEMM_AVX2") && cpu::hasAvx2Fma();
-  static const bool below_avx512 = dnnl::get_effective_cpu_isa() < dnnl::cpu_isa::avx512_core;
+  static const bool below_avx512 = !cpu::avx512Isa();
   return enabled && s.m > 0 && s.k > 0 && s.n > 0 && (below_avx512 || s.m <= kFewRows);
 }
 

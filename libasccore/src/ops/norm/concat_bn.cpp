@@ -7,8 +7,6 @@
 // the Concat's step out when nothing observes its output (session_build.cpp).
 #include <immintrin.h>
 
-#include <oneapi/dnnl/dnnl.hpp>
-
 #include <cmath>
 #include <vector>
 
@@ -18,8 +16,6 @@
 
 namespace asc::ops {
 namespace {
-
-#define ASC_AVX512 __attribute__((target("avx512f")))
 
 struct Part {
   const float* data;
@@ -76,8 +72,7 @@ class ConcatBatchNorm : public Kernel {
         relu_(relu),
         // oneDNN's ISA cap (ONEDNN_MAX_CPU_ISA=AVX2) takes the 8-lane loop too, as it takes
         // every kernel's AVX2 path.
-        wide_(cpu::hasAvx512() && dnnl::get_effective_cpu_isa() >= dnnl::cpu_isa::avx512_core &&
-              dnnl::get_effective_cpu_isa() != dnnl::cpu_isa::all) {}
+        wide_(cpu::hasAvx512() && cpu::avx512Isa()) {}
 
   void run() override {
     const int64_t channels = static_cast<int64_t>(mean_.size());
