@@ -3,6 +3,8 @@
 // session.cpp runs it and answers the public API. Only the runtime's own files include this.
 #pragma once
 
+#include <sched.h>
+
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <cstdint>
@@ -108,6 +110,20 @@ class OmpThreadsScope {
  private:
   int before_;
 };
+/// Puts the `n` threads of the calling thread's OpenMP team on distinct CPUs, once per calling
+/// thread and count: the team's other threads stay pinned, each to its own CPU, and the calling
+/// thread's CPU is remembered for placeMaster. Linux starts a new thread on its creator's CPU
+/// and, in a VM, wakes a sleeping thread onto the CPU of the thread that wakes it (an idle vCPU
+/// looks unavailable), so a team whose threads sleep soon (msame's bounded spin) ran both halves
+/// of each step on one CPU: on a 2-vCPU VM, 9 of 20 msame processes ran a 0.04 ms elementwise
+/// model at 0.12 ms (docs/runtime.md, "Threads on a busy machine"). ASC_SPREAD_THREADS=0 turns
+/// it off.
+void spreadTeam(int n);
+/// Moves the calling thread back to the CPU spreadTeam remembered when it is elsewhere (a
+/// worker woke it onto the worker's CPU), leaving its affinity mask as it was: it is not pinned,
+/// so threads it starts later are not either. Nothing when its team was not spread or has
+/// another count now; a call costs a getcpu when the thread is in place.
+void placeMaster();
 /// Threads of other processes running or ready to run now (the fewest over a few samples of
 /// /proc/loadavg, less this process's running threads); 0 if unknown.
 int busyElsewhere();

@@ -8,6 +8,8 @@
 // it.
 #include <dirent.h>
 #include <omp.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
@@ -15,7 +17,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <vector>
 
+#include "cpu/features.h"
 #include "runtime/session_impl.h"
 
 namespace asc::runtime {
@@ -122,6 +126,48 @@ OmpThreadsScope::OmpThreadsScope(int n) : before_(omp_get_max_threads()) {
 
 OmpThreadsScope::~OmpThreadsScope() {
   if (omp_get_max_threads() != before_) omp_set_num_threads(before_);
+}
+
+namespace {
+// The calling thread's spread team: its thread count and the CPU its master runs on.
+thread_local int t_spread_for = 1;
+thread_local int t_master_cpu = -1;
+}  // namespace
+
+void spreadTeam(int n) {
+  if (n <= 1 || n == t_spread_for || !cpu::switchedOn("ASC_SPREAD_THREADS")) return;
+  t_spread_for = n;
+  t_master_cpu = -1;
+  cpu_set_t mine;
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0 || CPU_COUNT(&mine) < n) return;
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &mine)) cpus.push_back(c);
+  // From the calling thread's CPU on, so that it need not move.
+  const int here = sched_getcpu();
+  const size_t start =
+      size_t(std::find(cpus.begin(), cpus.end(), here) - cpus.begin()) % cpus.size();
+  t_master_cpu = cpus[start];
+#pragma omp parallel num_threads(n)
+  {
+    if (const int t = omp_get_thread_num(); t > 0) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpus[(start + size_t(t)) % cpus.size()], &one);
+      pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+    }
+  }
+}
+
+void placeMaster() {
+  if (t_master_cpu < 0 || omp_get_max_threads() != t_spread_for) return;
+  if (sched_getcpu() == t_master_cpu) return;
+  cpu_set_t own, one;
+  if (pthread_getaffinity_np(pthread_self(), sizeof own, &own) != 0) return;
+  CPU_ZERO(&one);
+  CPU_SET(t_master_cpu, &one);
+  if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0)
+    pthread_setaffinity_np(pthread_self(), sizeof own, &own);
 }
 
 int resolveThreads(int requested, int64_t flops, int* busy_seen) {

@@ -3,6 +3,9 @@
 // another process's busy loop.
 #include <catch2/catch.hpp>
 
+#include <omp.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -10,6 +13,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "runtime/session_impl.h"
 
@@ -89,4 +93,65 @@ TEST_CASE("a step with little work runs on fewer threads", "[runtime][threads]")
   CHECK(loaded.min_work > 0);
   if (saved_min) setenv("ASC_STEP_MIN_WORK", min_value.c_str(), 1);
   if (saved_follow) setenv("ASC_THREADS_FOLLOW_LOAD", follow_value.c_str(), 1);
+}
+
+TEST_CASE("a team's threads are spread over distinct CPUs; the caller is not pinned",
+          "[runtime][threads]") {
+  cpu_set_t all;
+  REQUIRE(sched_getaffinity(0, sizeof all, &all) == 0);
+  if (CPU_COUNT(&all) < 2) {
+    WARN("one CPU: nothing to spread");
+    return;
+  }
+  struct Seen {
+    int master_cpus = 0, worker_cpus = 0, worker_cpu = -1, master_cpu = -1;
+    int cpu_after_place = -1, cpus_after_place = 0;
+  };
+  // On a thread of its own: the pins stay on that thread's team, not the test runner's.
+  auto probe = [&](Seen* seen) {
+    omp_set_num_threads(2);
+    spreadTeam(2);
+#pragma omp parallel num_threads(2)
+    {
+      cpu_set_t m;
+      pthread_getaffinity_np(pthread_self(), sizeof m, &m);
+      if (omp_get_thread_num() == 0) {
+        seen->master_cpus = CPU_COUNT(&m);
+        seen->master_cpu = sched_getcpu();
+      } else {
+        seen->worker_cpus = CPU_COUNT(&m);
+        for (int c = 0; c < CPU_SETSIZE; ++c)
+          if (CPU_ISSET(c, &m)) seen->worker_cpu = c;
+      }
+    }
+    // Moved onto the worker's CPU (as a wake-up can), placeMaster takes it back (the scheduler
+    // may move it between the two reads on a loaded machine: a few tries).
+    cpu_set_t one, own;
+    pthread_getaffinity_np(pthread_self(), sizeof own, &own);
+    for (int attempt = 0; attempt < 5 && seen->cpu_after_place != seen->master_cpu; ++attempt) {
+      CPU_ZERO(&one);
+      CPU_SET(seen->worker_cpu, &one);
+      pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+      pthread_setaffinity_np(pthread_self(), sizeof own, &own);
+      placeMaster();
+      seen->cpu_after_place = sched_getcpu();
+    }
+    cpu_set_t m;
+    pthread_getaffinity_np(pthread_self(), sizeof m, &m);
+    seen->cpus_after_place = CPU_COUNT(&m);
+  };
+  Seen seen;
+  std::thread(probe, &seen).join();
+  CHECK(seen.worker_cpus == 1);  // the worker: pinned
+  CHECK(seen.master_cpus == CPU_COUNT(&all));  // the caller: its own mask
+  CHECK(seen.worker_cpu != seen.master_cpu);
+  CHECK(seen.cpu_after_place == seen.master_cpu);
+  CHECK(seen.cpus_after_place == CPU_COUNT(&all));
+
+  // ASC_SPREAD_THREADS=0: nobody pinned.
+  setenv("ASC_SPREAD_THREADS", "0", 1);
+  Seen off;
+  std::thread(probe, &off).join();
+  unsetenv("ASC_SPREAD_THREADS");
+  CHECK(off.worker_cpus == CPU_COUNT(&all));
 }
