@@ -4,14 +4,19 @@
 // mutex or atomic.
 #include "ascendc/launch_internal.h"
 
+#include <immintrin.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <new>
+#include <vector>
 
 #include "asc/soc/soc.h"
 #include "asc/support/log.h"
+#include "cpu/features.h"
 
 namespace asc::ascendc {
 
@@ -129,6 +134,92 @@ size_t gmExtent(const void* ptr) {
   --it;
   if (p >= it->first + it->second) return 0;
   return it->first + it->second - p;
+}
+
+// --- the unified buffer's blocks and DataCopy's moves ---------------------------------------
+
+namespace {
+ASC_AVX512 void copyBytes512(uint8_t* dst, const uint8_t* src, size_t n) {
+  size_t i = 0;
+  for (; i + 256 <= n; i += 256) {
+    const __m512i a = _mm512_loadu_si512(src + i), b = _mm512_loadu_si512(src + i + 64);
+    const __m512i c = _mm512_loadu_si512(src + i + 128), d = _mm512_loadu_si512(src + i + 192);
+    _mm512_storeu_si512(dst + i, a);
+    _mm512_storeu_si512(dst + i + 64, b);
+    _mm512_storeu_si512(dst + i + 128, c);
+    _mm512_storeu_si512(dst + i + 192, d);
+  }
+  for (; i + 64 <= n; i += 64) _mm512_storeu_si512(dst + i, _mm512_loadu_si512(src + i));
+  if (i < n) std::memcpy(dst + i, src + i, n - i);
+}
+}  // namespace
+
+namespace {
+// ubAlloc's blocks: a 64-byte header holding the size, then the bytes.
+constexpr size_t kUbHeader = 64;
+constexpr size_t kUbKeptBytes = size_t(1) << 20;
+
+// Whether this thread's cache still exists: a block freed after it is gone (a kernel object a
+// program keeps in a static, destroyed after thread-local objects) is deleted at once.
+thread_local bool t_ub_cache_alive = false;
+
+struct UbCache {
+  std::vector<std::pair<size_t, uint8_t*>> blocks;  // (bytes, header) this thread freed
+  size_t kept = 0;
+  UbCache() { t_ub_cache_alive = true; }
+  ~UbCache() {
+    t_ub_cache_alive = false;
+    for (auto& b : blocks) ::operator delete[](b.second, std::align_val_t(64));
+  }
+};
+thread_local UbCache t_ub_cache;
+}  // namespace
+
+void* ubAlloc(size_t bytes) {
+  auto& cache = t_ub_cache;
+  uint8_t* head = nullptr;
+  for (size_t i = cache.blocks.size(); i-- > 0;) {
+    if (cache.blocks[i].first != bytes) continue;
+    head = cache.blocks[i].second;
+    cache.kept -= bytes;
+    cache.blocks.erase(cache.blocks.begin() + std::ptrdiff_t(i));
+    break;
+  }
+  if (!head) {
+    head = new (std::align_val_t(64)) uint8_t[kUbHeader + bytes];
+    std::memcpy(head, &bytes, sizeof bytes);
+  }
+  std::memset(head + kUbHeader, 0, bytes);
+  return head + kUbHeader;
+}
+
+void ubFree(void* ptr) {
+  if (!ptr) return;
+  uint8_t* head = static_cast<uint8_t*>(ptr) - kUbHeader;
+  size_t bytes;
+  std::memcpy(&bytes, head, sizeof bytes);
+  auto& cache = t_ub_cache;  // made on first use; after its destructor, not made again
+  if (t_ub_cache_alive && cache.kept + bytes <= kUbKeptBytes) {
+    cache.blocks.emplace_back(bytes, head);
+    cache.kept += bytes;
+    return;
+  }
+  ::operator delete[](head, std::align_val_t(64));
+}
+
+bool wideVectors() {
+  static const bool wide = cpu::avx512Isa();
+  return wide;
+}
+
+void copyBytes(void* dst, const void* src, size_t n) {
+  // Below a kilobyte memcpy's own vector path (no rep movsb) is as fast. Overlapping ranges
+  // (a UB-to-UB copy onto itself) go to memmove.
+  const auto* s = static_cast<const uint8_t*>(src);
+  auto* d = static_cast<uint8_t*>(dst);
+  const bool overlap = d < s + n && s < d + n;
+  if (n >= 1024 && !overlap && wideVectors()) return copyBytes512(d, s, n);
+  std::memmove(dst, src, n);
 }
 
 }  // namespace detail

@@ -1,6 +1,8 @@
 // launch.cpp: launchKernel runs a kernel's body once per block, sequentially or on a small
 // thread pool, with each block's context (index, count, chip, tiling key) set for the thread
 // running it, and turns the first broken rule into a Status naming kernel, block and call.
+#include <omp.h>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -23,7 +25,14 @@ struct Launch {
   std::mutex mu;
   std::condition_variable cv;
   uint32_t block_dim = 1;
-  uint32_t next = 0;      // the next block to start
+  // The blocks not started yet: pool thread t's own run [first, second), taken from the front
+  // (the same blocks on the same thread launch after launch, so a block's slice of global memory
+  // stays in that thread's caches, as a static OpenMP loop's would); a thread out of blocks
+  // takes the last of the longest other run. No block at or above `limit` (the lowest failed
+  // block) starts, so every block below a failure runs and the reported failure, the lowest,
+  // is the same run after run.
+  std::vector<std::pair<uint32_t, uint32_t>> runs;
+  uint32_t limit = 0;
   uint32_t running = 0;   // started, not finished
   uint32_t finished = 0;  // returned (or failed)
   uint32_t waiting = 0;   // at SyncAll now
@@ -33,6 +42,38 @@ struct Launch {
   std::function<void()> spawn;     // one more pool thread (called with mu held)
   std::vector<std::thread> extra;  // the threads spawn made
 };
+
+/// Whether any block below the limit has not started.
+bool blocksLeft(const Launch& l) {
+  for (const auto& r : l.runs)
+    if (r.first < std::min(r.second, l.limit)) return true;
+  return false;
+}
+
+/// The next block for pool thread `slot` (-1: a thread SyncAll added, which has no run of its
+/// own); false when none is left. Called with l.mu held.
+bool takeBlock(Launch& l, int slot, uint32_t* block) {
+  if (slot >= 0 && size_t(slot) < l.runs.size()) {
+    auto& own = l.runs[size_t(slot)];
+    if (own.first < std::min(own.second, l.limit)) {
+      *block = own.first++;
+      return true;
+    }
+  }
+  std::pair<uint32_t, uint32_t>* longest = nullptr;
+  uint32_t most = 0;
+  for (auto& r : l.runs) {
+    const uint32_t end = std::min(r.second, l.limit);
+    if (r.first < end && end - r.first > most) {
+      most = end - r.first;
+      longest = &r;
+    }
+  }
+  if (!longest) return false;
+  longest->second = std::min(longest->second, l.limit) - 1;
+  *block = longest->second;
+  return true;
+}
 
 void syncAll(BlockContext& ctx) {
   Launch& l = *ctx.launch;
@@ -60,7 +101,7 @@ void syncAll(BlockContext& ctx) {
                           "call SyncAll the same number of times");
     }
     // Every running block waits here and some have not started: start one more.
-    if (l.waiting == l.running && l.starting == 0 && l.next < l.block_dim) {
+    if (l.waiting == l.running && l.starting == 0 && blocksLeft(l)) {
       ++l.starting;
       l.spawn();
     }
@@ -126,11 +167,11 @@ Status launch(const char* kernel_name, uint32_t block_dim, const std::function<v
   detail::Launch shared;
   shared.block_dim = block_dim;
   base.launch = &shared;
-  // Blocks are taken in index order; after a failure no new block starts, so every block below a
-  // failed one has run and the lowest failure is the same run after run. The pool grows by one
-  // thread whenever every running block waits at SyncAll and blocks remain to start, so a
-  // barrier across all blocks completes with any initial pool (one thread: sequential).
-  std::function<void(bool)> work = [&](bool spawned) {
+  // Each pool thread runs its own blocks first (Launch::runs); after a failure no block above the
+  // lowest failed one starts. The pool grows by one thread whenever every running block waits
+  // at SyncAll and blocks remain to start, so a barrier across all blocks completes with any
+  // initial pool (one thread: sequential).
+  std::function<void(int, bool)> work = [&](int slot, bool spawned) {
     for (;;) {
       uint32_t b;
       {
@@ -139,11 +180,10 @@ Status launch(const char* kernel_name, uint32_t block_dim, const std::function<v
           --shared.starting;
           spawned = false;
         }
-        if (shared.failed || shared.next >= block_dim) {
+        if (!detail::takeBlock(shared, slot, &b)) {
           shared.cv.notify_all();
           return;
         }
-        b = shared.next++;
         ++shared.running;
       }
       detail::BlockContext ctx = base;
@@ -153,17 +193,25 @@ Status launch(const char* kernel_name, uint32_t block_dim, const std::function<v
       errors[b] = std::move(error);
       --shared.running;
       ++shared.finished;
-      if (!errors[b].empty()) shared.failed = true;
+      if (!errors[b].empty()) {
+        shared.failed = true;
+        shared.limit = std::min(shared.limit, b);
+      }
       shared.cv.notify_all();
     }
   };
-  shared.spawn = [&]() { shared.extra.emplace_back(work, true); };  // called with shared.mu held
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  const int workers = static_cast<int>(opt.parallel ? std::min<unsigned>(hw, block_dim) : 1);
-  // The workers are OpenMP's team, whose threads outlive the launch: starting and joining a
-  // thread per launch took about as long as a small kernel's whole run (a LeakyRelu over 4 MB).
+  shared.spawn = [&]() { shared.extra.emplace_back(work, -1, true); };  // called with mu held
+  // The calling thread's OpenMP count (msame's --threads, a step's count, OMP_NUM_THREADS),
+  // whose team outlives the launch: starting and joining a thread per launch took about as long
+  // as a small kernel's whole run (a LeakyRelu over 4 MB).
+  const int team = std::max(1, omp_get_max_threads());
+  const int workers = static_cast<int>(opt.parallel ? std::min<uint32_t>(team, block_dim) : 1);
+  shared.limit = block_dim;
+  for (int t = 0; t < workers; ++t)
+    shared.runs.emplace_back(uint32_t(uint64_t(block_dim) * t / workers),
+                             uint32_t(uint64_t(block_dim) * (t + 1) / workers));
 #pragma omp parallel num_threads(workers) if (workers > 1)
-  work(false);
+  work(omp_get_thread_num(), false);
   for (;;) {  // threads SyncAll added (each joins after its last block)
     std::vector<std::thread> extra;
     {

@@ -2,12 +2,16 @@
 // error) and every check the CPU layer makes, each naming the kernel, the block and the call.
 #include <catch2/catch.hpp>
 
+#include <omp.h>
+
 #include <algorithm>
+#include <chrono>
 #include <atomic>
 #include <cstring>
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "asc/ascendc/launch.h"
@@ -60,6 +64,47 @@ TEST_CASE("launchKernel runs every block with its index", "[ascendc]") {
   }
   CHECK(GetBlockIdx() == 0);  // outside a launch
   CHECK(GetBlockNum() == 1);
+}
+
+TEST_CASE("a launch runs on the calling thread's OpenMP count, every block below a failure too",
+          "[ascendc]") {
+  // One OpenMP thread: every block on the calling thread, in index order.
+  std::thread([] {
+    omp_set_num_threads(1);
+    std::vector<int64_t> order;
+    std::set<std::thread::id> threads;
+    CHECK(launchKernel("k", 6, [&] {
+            order.push_back(GetBlockIdx());
+            threads.insert(std::this_thread::get_id());
+          }).isOk());
+    CHECK(order == std::vector<int64_t>{0, 1, 2, 3, 4, 5});
+    CHECK(threads.size() == 1);
+    CHECK(threads.count(std::this_thread::get_id()) == 1);
+  }).join();
+  // Two: block 6 (the second thread's) fails at once, block 1 later; both runs of blocks below
+  // the lowest failure still run, and the error is block 1's every time.
+  std::thread([] {
+    omp_set_num_threads(2);
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      std::mutex mu;
+      std::set<int64_t> ran;
+      asc::Status st = launchKernel("k", 8, [&] {
+        const int64_t b = GetBlockIdx();
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          ran.insert(b);
+        }
+        if (b == 6) asc::ascendc::detail::fail("DataCopy", "six");
+        if (b == 1) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          asc::ascendc::detail::fail("DataCopy", "one");
+        }
+      });
+      CHECK(st.message() == "kernel 'k' block 1: DataCopy: one");
+      for (int64_t b = 0; b <= 1; ++b) CHECK(ran.count(b) == 1);
+      CHECK(ran.count(7) == 0);  // above a failure that happened first: never started
+    }
+  }).join();
 }
 
 TEST_CASE("a mixed kernel runs two vector blocks per block on split chips only", "[ascendc]") {

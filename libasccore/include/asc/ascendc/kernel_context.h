@@ -90,6 +90,23 @@ ASC_API void gmAtomicUnlock();
 ASC_API void setSysWorkspace(void* ptr);
 ASC_API void* sysWorkspace();
 
+/// DataCopy's moves between global memory and the unified buffer: `n` bytes, in 512-bit loads
+/// and stores where the runtime's AVX-512 paths run (cpu::avx512Isa(), so ONEDNN_MAX_CPU_ISA=AVX2
+/// takes it back to memcpy). glibc's memcpy moves such blocks with `rep movsb`, a fifth slower
+/// on an elementwise kernel's 8 KiB tiles read from L3 (AMD Zen 5).
+ASC_API void copyBytes(void* dst, const void* src, size_t n);
+/// Whether the vector instructions' loops (kernel_vec.h) may run in 512-bit registers: the same
+/// test as copyBytes'. The kernels themselves are compiled for AVX2 (asccore::ascendc's flags),
+/// so a kernel built on one machine runs on another.
+ASC_API bool wideVectors();
+
+/// A unified-buffer block's bytes (TPipe::InitBuffer): `bytes` zeroed bytes on a cache line.
+/// The calling thread keeps the blocks it frees (up to 1 MiB) for its next kernel launches:
+/// an elementwise kernel allocates its queues' blocks in every block it runs.
+ASC_API void* ubAlloc(size_t bytes);
+/// Gives back what ubAlloc returned (any thread; nullptr does nothing).
+ASC_API void ubFree(void* ptr);
+
 /// GmAlloc/GmFree: zeroed, 64-byte aligned global memory, remembered so that a GlobalTensor set
 /// without a size is still bounded by its allocation.
 ASC_API void* gmAlloc(size_t bytes);

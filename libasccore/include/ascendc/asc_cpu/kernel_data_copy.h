@@ -22,7 +22,7 @@ template <typename T>
 void storeGm(T* gm, const T* src, uint64_t n) {
   const int mode = asc::ascendc::detail::atomicMode();
   if (mode == 0) {
-    std::memcpy(gm, src, n * sizeof(T));
+    asc::ascendc::detail::copyBytes(gm, src, n * sizeof(T));
     return;
   }
   using C = CalcT<T>;
@@ -107,7 +107,7 @@ template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
   detail_cpu::checkBlocks32<T>("DataCopy", count);
   T* d = dst.ascData("DataCopy", "dst", count);
-  std::memcpy(d, src.ascData("DataCopy", 0, count), size_t(count) * sizeof(T));
+  asc::ascendc::detail::copyBytes(d, src.ascData("DataCopy", 0, count), size_t(count) * sizeof(T));
 }
 
 /// UB -> GM, `count` elements.
@@ -122,7 +122,8 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t co
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
   T* d = dst.ascData("DataCopy", "dst", count);
-  std::memmove(d, src.ascData("DataCopy", "src", count), size_t(count) * sizeof(T));
+  asc::ascendc::detail::copyBytes(d, src.ascData("DataCopy", "src", count),
+                                  size_t(count) * sizeof(T));
 }
 
 namespace detail_cpu {
@@ -138,10 +139,11 @@ void copyBlocks(const Dst& dst, const Src& src, const DataCopyParams& p) {
       storeGm(dst.ascData("DataCopy", dof, len), s, len);
     } else if constexpr (std::is_same_v<Src, GlobalTensor<S>>) {
       D* d = dst[uint32_t(dof)].ascData("DataCopy", "dst", len);
-      std::memcpy(d, src.ascData("DataCopy", so, len), len * sizeof(D));
+      asc::ascendc::detail::copyBytes(d, src.ascData("DataCopy", so, len), len * sizeof(D));
     } else {
       D* d = dst[uint32_t(dof)].ascData("DataCopy", "dst", len);
-      std::memmove(d, src[uint32_t(so)].ascData("DataCopy", "src", len), len * sizeof(D));
+      asc::ascendc::detail::copyBytes(d, src[uint32_t(so)].ascData("DataCopy", "src", len),
+                                      len * sizeof(D));
     }
   }
 }
@@ -186,7 +188,7 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
       for (uint64_t k = 0; k < pad.rightPadding; ++k)
         out[pad.leftPadding + elems + k] = pad.paddingValue;
     }
-    std::memcpy(out + pad.leftPadding, in, p.blockLen);
+    asc::ascendc::detail::copyBytes(out + pad.leftPadding, in, p.blockLen);
   }
 }
 

@@ -67,7 +67,7 @@ inline uint32_t alignUp32(uint64_t bytes) { return uint32_t((bytes + 31) / 32 * 
 inline asc::ascendc::detail::BlockRef newBlock(uint32_t bytes, const void* owner,
                                                const char* kind) {
   asc::ascendc::detail::BlockRef b(new asc::ascendc::detail::UbBlock);
-  b->data.reset(new (std::align_val_t(64)) uint8_t[bytes ? bytes : 1]());
+  b->data.reset(static_cast<uint8_t*>(asc::ascendc::detail::ubAlloc(bytes ? bytes : 1)));
   b->bytes = bytes;
   b->owner = owner;
   b->kind = kind;

@@ -35,10 +35,10 @@ template <typename... Parts>
 /// aligns UB addresses to 32 bytes; a line keeps DataCopy's copies from splitting lines).
 struct UbBlock {
   enum class State : uint8_t { Free, Allocated, Enqueued };
-  struct FreeAligned {
-    void operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t(64)); }
+  struct FreeUb {
+    void operator()(uint8_t* p) const { ubFree(p); }
   };
-  std::unique_ptr<uint8_t[], FreeAligned> data;
+  std::unique_ptr<uint8_t[], FreeUb> data;
   uint32_t bytes = 0;
   uint32_t generation = 1;
   State state = State::Free;

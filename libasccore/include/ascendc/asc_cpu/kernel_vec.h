@@ -43,13 +43,51 @@ inline void checkCount(const char* call, int64_t count) {
   if (count < 0) asc::ascendc::detail::failf(call, "count ", count, " is negative");
 }
 
+// The elementwise loops, compiled twice where GCC builds for x86-64: as the kernel's flags say
+// (AVX2), and for 512-bit registers, chosen at run time (asc::ascendc::detail::wideVectors()).
+// The 512-bit copy never fuses a multiply and an add (the AVX2 build has no FMA to fuse with),
+// so both give the same bits. Only for plain arithmetic element types: half and bfloat16_t
+// convert through float either way.
+template <typename T, typename F>
+void unaryLoop(T* d, const T* s, int64_t count, F f) {
+  for (int64_t i = 0; i < count; ++i) d[i] = T(f(CalcT<T>(s[i])));
+}
+template <typename T, typename F>
+void binaryLoop(T* d, const T* x, const T* y, int64_t count, F f) {
+  for (int64_t i = 0; i < count; ++i) d[i] = T(f(CalcT<T>(x[i]), CalcT<T>(y[i])));
+}
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ASC_VEC_WIDE_LOOPS 1
+#define ASC_VEC_WIDE                                                                          \
+  __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512"), \
+                 optimize("fp-contract=off")))
+template <typename T, typename F>
+ASC_VEC_WIDE void unaryLoopWide(T* d, const T* s, int64_t count, F f) {
+  for (int64_t i = 0; i < count; ++i) d[i] = T(f(CalcT<T>(s[i])));
+}
+template <typename T, typename F>
+ASC_VEC_WIDE void binaryLoopWide(T* d, const T* x, const T* y, int64_t count, F f) {
+  for (int64_t i = 0; i < count; ++i) d[i] = T(f(CalcT<T>(x[i]), CalcT<T>(y[i])));
+}
+#undef ASC_VEC_WIDE
+template <typename T>
+inline bool wideLoop(int64_t count) {
+  return std::is_arithmetic_v<T> && count * int64_t(sizeof(T)) >= 256 &&
+         asc::ascendc::detail::wideVectors();
+}
+#endif
+
 template <typename T, typename F>
 void unary(const char* call, const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t count,
            F f) {
   checkCount(call, count);
   T* d = dst.ascData(call, "dst", count);
   const T* s = src.ascData(call, "src", count);
-  for (int64_t i = 0; i < count; ++i) d[i] = T(f(CalcT<T>(s[i])));
+#ifdef ASC_VEC_WIDE_LOOPS
+  if constexpr (std::is_arithmetic_v<T>)
+    if (wideLoop<T>(count)) return unaryLoopWide(d, s, count, f);
+#endif
+  unaryLoop(d, s, count, f);
 }
 
 template <typename T, typename F>
@@ -59,7 +97,11 @@ void binary(const char* call, const LocalTensor<T>& dst, const LocalTensor<T>& a
   T* d = dst.ascData(call, "dst", count);
   const T* x = a.ascData(call, "src0", count);
   const T* y = b.ascData(call, "src1", count);
-  for (int64_t i = 0; i < count; ++i) d[i] = T(f(CalcT<T>(x[i]), CalcT<T>(y[i])));
+#ifdef ASC_VEC_WIDE_LOOPS
+  if constexpr (std::is_arithmetic_v<T>)
+    if (wideLoop<T>(count)) return binaryLoopWide(d, x, y, count, f);
+#endif
+  binaryLoop(d, x, y, count, f);
 }
 
 template <typename T>
