@@ -142,7 +142,7 @@ TEST_CASE("a team's threads are spread over distinct CPUs; the caller is not pin
   };
   Seen seen;
   std::thread(probe, &seen).join();
-  CHECK(seen.worker_cpus == 1);  // the worker: pinned
+  CHECK(seen.worker_cpus == 1);                // the worker: pinned
   CHECK(seen.master_cpus == CPU_COUNT(&all));  // the caller: its own mask
   CHECK(seen.worker_cpu != seen.master_cpu);
   CHECK(seen.cpu_after_place == seen.master_cpu);

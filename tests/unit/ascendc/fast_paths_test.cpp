@@ -23,8 +23,7 @@ std::vector<uint8_t> pattern(size_t n, uint32_t seed) {
 
 }  // namespace
 
-TEST_CASE("copyBytes moves what memmove moves, for any length, offset and overlap",
-          "[ascendc]") {
+TEST_CASE("copyBytes moves what memmove moves, for any length, offset and overlap", "[ascendc]") {
   using asc::ascendc::detail::copyBytes;
   const size_t sizes[] = {0, 1, 31, 64, 255, 256, 1000, 1023, 1024, 1025, 4113, 8192, 20000};
   for (size_t n : sizes) {

@@ -58,7 +58,7 @@ void binaryLoop(T* d, const T* x, const T* y, int64_t count, F f) {
 }
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define ASC_VEC_WIDE_LOOPS 1
-#define ASC_VEC_WIDE                                                                          \
+#define ASC_VEC_WIDE                                                                   \
   __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512"), \
                  optimize("fp-contract=off")))
 template <typename T, typename F>
