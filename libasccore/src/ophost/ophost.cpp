@@ -3,6 +3,7 @@
 #include "asc/ophost/ophost.h"
 
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -11,6 +12,7 @@
 #include "asc/ascendc/launch.h"
 #include "asc/ir/dtype.h"
 #include "asc/ops/kernel.h"
+#include "asc/ops/onnx_mapping.h"
 #include "asc/ops/registry.h"
 #include "asc/support/fp16.h"
 #include "asc/support/log.h"
@@ -250,6 +252,94 @@ bool parseOrigin(const std::string& s, std::string* domain, int* opset, std::str
   return !type->empty() && *opset >= 1;
 }
 
+// ge::Operator's attributes and the IR's.
+ge::OperatorAttr toOperatorAttr(const std::string& name, const ir::AttrValue& v, bool* ok) {
+  ge::OperatorAttr a;
+  a.name = asc::AbiString(name);
+  *ok = true;
+  if (auto* i = std::get_if<int64_t>(&v)) {
+    a.kind = ge::OperatorAttr::kInt;
+    a.i = *i;
+  } else if (auto* f = std::get_if<float>(&v)) {
+    a.kind = ge::OperatorAttr::kFloat;
+    a.f = *f;
+  } else if (auto* str = std::get_if<std::string>(&v)) {
+    a.kind = ge::OperatorAttr::kString;
+    a.s = asc::AbiString(*str);
+  } else if (auto* is = std::get_if<std::vector<int64_t>>(&v)) {
+    a.kind = ge::OperatorAttr::kInts;
+    a.ints = *is;
+  } else if (auto* fs = std::get_if<std::vector<float>>(&v)) {
+    a.kind = ge::OperatorAttr::kFloats;
+    a.floats = *fs;
+  } else if (auto* ss = std::get_if<std::vector<std::string>>(&v)) {
+    a.kind = ge::OperatorAttr::kStrings;
+    for (const auto& e : *ss) a.strings.push_back(asc::AbiString(e));
+  } else {
+    *ok = false;  // a tensor: no Operator attribute holds one
+  }
+  return a;
+}
+
+ir::AttrValue fromOperatorAttr(const ge::OperatorAttr& a) {
+  switch (a.kind) {
+    case ge::OperatorAttr::kInt:
+    case ge::OperatorAttr::kBool:
+      return a.i;
+    case ge::OperatorAttr::kFloat:
+      return a.f;
+    case ge::OperatorAttr::kString:
+      return a.s.str();
+    case ge::OperatorAttr::kInts:
+    case ge::OperatorAttr::kBools:
+      return a.ints;
+    case ge::OperatorAttr::kFloats:
+      return a.floats;
+    default: {
+      std::vector<std::string> v;
+      for (const auto& e : a.strings) v.push_back(e.str());
+      return v;
+    }
+  }
+}
+
+/// Runs a plugin's parse function on an ONNX node: op_src as CANN's parser fills it (the
+/// NodeProto's set fields as attributes, "attribute" the JSON text), op_dest the custom node.
+Result<ir::Attrs> runParse(const domi::ParseParamByOpFunc& fn, const ops::OnnxNodeView& v,
+                           const std::string& type) {
+  ge::Operator src(v.name.c_str(), v.op_type.c_str());
+  if (!v.inputs.empty()) src.SetAttr("input", v.inputs);
+  if (!v.outputs.empty()) src.SetAttr("output", v.outputs);
+  if (!v.name.empty()) src.SetAttr("name", v.name);
+  src.SetAttr("op_type", v.op_type);
+  if (!v.attribute_json.empty()) src.SetAttr("attribute", v.attribute_json);
+  if (!v.doc_string.empty()) src.SetAttr("doc_string", v.doc_string);
+  if (!v.domain.empty()) src.SetAttr("domain", v.domain);
+  if (v.attrs)
+    for (const auto& [name, value] : v.attrs->all()) {
+      bool ok = false;
+      ge::OperatorAttr a = toOperatorAttr(name, value, &ok);
+      if (ok) src.ascOriginAttrs().push_back(std::move(a));
+    }
+  ge::Operator dest(v.name.c_str(), type.c_str());
+  domi::Status st = domi::FAILED;
+  try {
+    st = fn(src, dest);
+  } catch (const std::exception& e) {
+    return Status::error(ErrorCode::InvalidParam, "it threw: {}", e.what());
+  } catch (...) {
+    return Status::error(ErrorCode::InvalidParam, "it threw an exception");
+  }
+  if (st != domi::SUCCESS)
+    return Status::error(ErrorCode::InvalidParam,
+                         "it returned {}, not SUCCESS: the node is not what the plugin reads "
+                         "(check its attributes against the plugin's parse function)",
+                         st);
+  ir::Attrs out;
+  for (const auto& a : dest.ascAttrs()) out.set(a.name.str(), fromOperatorAttr(a));
+  return out;
+}
+
 }  // namespace detail
 
 using namespace detail;
@@ -305,31 +395,43 @@ void registerPending(ops::PluginRegistrar& r) {
                              type, e.kernel, e.dtypes.size(), nargs));
         return;
       }
-    // The ONNX mapping: REGISTER_CUSTOM_OP(type).FrameworkType(ONNX).OriginOpType(...).
+    // The ONNX mapping: REGISTER_CUSTOM_OP(type).FrameworkType(ONNX).OriginOpType(...). atc
+    // reads custom operators from ONNX only: a TensorFlow or Caffe mapping (kept for the real
+    // CANN) is not used. An origin of the op's own type reads such nodes from its opset on; one
+    // of another type takes those nodes over at exactly its opset (ops/onnx_mapping.h); a parse
+    // function of the plugin's own runs for either.
     std::string domain;
     int since = 1;
+    std::vector<ops::OnnxCustomMapping> takeovers;
     for (const auto& m : maps) {
-      if (m.omType() != type) continue;
-      // atc reads custom operators from ONNX only: a TensorFlow or Caffe mapping (kept for
-      // the real CANN) is not used, and the op converts from an ONNX node of its own type.
-      if (m.framework() != domi::ONNX) continue;
+      if (m.omType() != type || m.framework() != domi::ONNX) continue;
+      const domi::ParseParamByOpFunc& fn = m.parseByOperator();
+      const auto* plain = fn.target<domi::Status (*)(const ge::Operator&, ge::Operator&)>();
+      const bool own_parse = fn && !(plain && *plain == &domi::AutoMappingByOpFn);
       for (const auto& origin : m.originTypes()) {
-        std::string onnx_type;
-        if (!parseOrigin(origin, &domain, &since, &onnx_type)) {
+        std::string onnx_type, origin_domain;
+        int opset = 1;
+        if (!parseOrigin(origin, &origin_domain, &opset, &onnx_type)) {
           r.fail(Status::error(ErrorCode::InvalidParam,
                                "custom operator {}: OriginOpType '{}' is not "
                                "'<domain>::<opset>::<op type>' (e.g. 'ai.onnx::11::{}')",
                                type, origin, type));
           return;
         }
-        if (onnx_type != type) {
-          r.fail(Status::error(ErrorCode::NotImplemented,
-                               "custom operator {}: OriginOpType '{}' maps another ONNX op type; "
-                               "asc-tools maps an ONNX node to the custom operator of the same "
-                               "type only",
-                               type, origin));
-          return;
+        if (onnx_type == type) {
+          domain = origin_domain;
+          since = opset;
+          if (!own_parse) continue;
         }
+        ops::OnnxCustomMapping cm;
+        cm.domain = origin_domain;
+        cm.opset_from = opset;
+        cm.opset_to = onnx_type == type ? std::numeric_limits<int>::max() : opset;
+        cm.onnx_type = onnx_type;
+        cm.custom_type = type;
+        cm.origin = fmt::format("REGISTER_CUSTOM_OP(\"{}\")", type);
+        if (fn) cm.parse = [fn, type](const ops::OnnxNodeView& v) { return runParse(fn, v, type); };
+        takeovers.push_back(std::move(cm));
       }
     }
     if (domain == "ai.onnx") domain.clear();
@@ -369,6 +471,13 @@ void registerPending(ops::PluginRegistrar& r) {
       s.ops.erase(type);
       return;
     }
+    for (auto& cm : takeovers) {
+      Status st = ops::addOnnxCustomMapping(std::move(cm));
+      if (!st.isOk()) {
+        r.fail(st);
+        return;
+      }
+    }
   }
 }
 
@@ -384,6 +493,20 @@ void addPendingOpDef(std::unique_ptr<OpDef> def) {
 }  // namespace ops
 
 namespace domi {
+Status AutoMappingByOpFn(const ge::Operator& op_src, ge::Operator& op_dest) {
+  for (const auto& a : op_src.ascOriginAttrs()) {
+    auto& dest = op_dest.ascAttrs();
+    bool replaced = false;
+    for (auto& d : dest)
+      if (d.name == a.name) {
+        d = a;
+        replaced = true;
+      }
+    if (!replaced) dest.push_back(a);
+  }
+  return SUCCESS;
+}
+
 OpReceiver::OpReceiver(OpRegistrationData& reg) {
   auto& s = asc::ophost::state();
   std::lock_guard<std::mutex> lock(s.mu);

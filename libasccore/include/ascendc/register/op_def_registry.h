@@ -21,14 +21,11 @@
 #include <vector>
 
 #include "asc/asc.h"
+#include "graph/ge_error_codes.h"
 #include "register/abi_string.h"
 #include "tiling/platform/platform_ascendc.h"
 
 namespace ge {
-
-using graphStatus = uint32_t;
-constexpr graphStatus GRAPH_SUCCESS = 0;
-constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 
 /// CANN's ge::DataType values (graph/types.h).
 enum DataType {

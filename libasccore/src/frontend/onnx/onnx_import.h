@@ -9,6 +9,7 @@
 
 #include "asc/frontend/onnx.h"
 #include "asc/ir/tensor.h"
+#include "asc/ops/onnx_mapping.h"
 #include "asc/ops/registry.h"
 #include "asc/support/file.h"
 #include "onnx/onnx.pb.h"
@@ -40,6 +41,21 @@ struct ImportState {
 /// A TensorProto's value (raw, typed fields, external data; int4 unpacked, float8 codes kept).
 /// Raw data is referenced, not copied, where the file or the parsed message keeps it.
 Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t);
+
+/// The node's attributes as CANN's ONNX parser gives them to a plugin's parse function: JSON
+/// text {"attribute": [...]} (onnx_custom_map.cpp says its form).
+std::string onnxAttributeJson(const onnx::NodeProto& np);
+/// What a plugin's parse function is given of the node; `attrs` its attributes as imported.
+ops::OnnxNodeView onnxNodeView(const onnx::NodeProto& np, const ir::Attrs* attrs);
+
+/// The model's opset of ONNX domain `domain` ("" and "ai.onnx" alike), -1 when not imported.
+inline int opsetOf(const onnx::ModelProto& m, const std::string& domain) {
+  const bool plain = domain.empty() || domain == "ai.onnx";
+  for (const auto& op : m.opset_import())
+    if (plain ? op.domain().empty() || op.domain() == "ai.onnx" : op.domain() == domain)
+      return static_cast<int>(op.version());
+  return -1;
+}
 
 /// A custom operator (a plugin's) registered for this ONNX domain.
 inline bool customDomainOp(const std::string& domain, const std::string& op_type) {

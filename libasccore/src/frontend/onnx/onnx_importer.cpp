@@ -344,9 +344,15 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
     const onnx::NodeProto& np = gp.node(idx);
     std::string op_type = np.op_type();
     bool mapped = false;
-    if (auto m = opts.op_name_map.find(op_type); m != opts.op_name_map.end()) {
-      const ops::OpDef* by_cann = ops::lookupByCann(m->second);
-      op_type = by_cann && !ops::lookup(m->second) ? by_cann->name() : m->second;
+    // A plugin that takes this type over at the model's opset (before the built-in reading).
+    const ops::OnnxCustomMapping* custom =
+        ops::findOnnxCustomMapping(np.domain(), opsetOf(m, np.domain()), op_type);
+    if (custom) {
+      op_type = custom->custom_type;
+      mapped = true;
+    } else if (auto renamed = opts.op_name_map.find(op_type); renamed != opts.op_name_map.end()) {
+      const ops::OpDef* by_cann = ops::lookupByCann(renamed->second);
+      op_type = by_cann && !ops::lookup(renamed->second) ? by_cann->name() : renamed->second;
       mapped = true;
     }
     if (!mapped && !np.domain().empty() && np.domain() != "ai.onnx" &&
@@ -366,13 +372,13 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
                            "operator '{}' (node '{}') is no ONNX operator: asc-tools makes it in a "
                            "fusion; export the model with standard ops",
                            op_type, name);
-    if (g.opset < def->onnxSince())
+    if (!custom && g.opset < def->onnxSince())
       return Status::error(ErrorCode::UnsupportedOp,
                            "operator '{}' (node '{}'): asc-tools reads it from opset {} on (it "
                            "does not exist before, or has another form), the model uses opset {}; "
                            "re-export the model at a later opset",
                            op_type, name, def->onnxSince(), g.opset);
-    ASC_RETURN_IF_ERROR(checkLaterOnnxVersion(np, op_type, name, g.opset));
+    if (!custom) ASC_RETURN_IF_ERROR(checkLaterOnnxVersion(np, op_type, name, g.opset));
     std::vector<ir::Value*> ins;
     for (const auto& in : np.input()) {
       if (in.empty()) {
@@ -399,6 +405,14 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
     for (const auto& a : np.attribute()) {
       ASC_TRY(ir::AttrValue v, attrFromProto(st, a, name));
       node->attrs.set(a.name(), std::move(v));
+    }
+    if (custom && custom->parse) {
+      auto parsed = custom->parse(onnxNodeView(np, &node->attrs));
+      if (!parsed.isOk())
+        return parsed.status().withContext(
+            fmt::format("node '{}' ({}): the operator plugin's parse function for {} ({})", name,
+                        np.op_type(), custom->custom_type, custom->origin));
+      node->attrs = std::move(*parsed);
     }
     mapLaterOnnxAttrs(op_type, g.opset, &node->attrs);
   }

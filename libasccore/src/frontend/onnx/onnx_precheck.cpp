@@ -45,14 +45,19 @@ Result<PrecheckReport> precheckOnnx(const std::string& path, const OnnxImportOpt
     op.name = np.name().empty() ? fmt::format("{}_{}", np.op_type(), i) : np.name();
     op.type = np.op_type();
     std::string type = np.op_type();
-    if (auto it = opts.op_name_map.find(type); it != opts.op_name_map.end()) type = it->second;
+    const ops::OnnxCustomMapping* custom =
+        ops::findOnnxCustomMapping(np.domain(), opsetOf(m, np.domain()), type);
+    if (custom)
+      type = custom->custom_type;
+    else if (auto it = opts.op_name_map.find(type); it != opts.op_name_map.end())
+      type = it->second;
     const ops::OpDef* d = ops::lookup(type);
     if (!d) d = ops::lookupByCann(type);
     if (!names.insert(op.name).second) {
       op.cause = 9;
       op.message = "the node name is used twice";
     } else if (!d ||
-               (!np.domain().empty() && np.domain() != "ai.onnx" &&
+               (!custom && !np.domain().empty() && np.domain() != "ai.onnx" &&
                 !opts.op_name_map.count(np.op_type()) && !customDomainOp(np.domain(), type))) {
       op.cause = 1;
       op.message = fmt::format("operator type '{}' is not supported (E2002)", np.op_type());
@@ -60,7 +65,7 @@ Result<PrecheckReport> precheckOnnx(const std::string& path, const OnnxImportOpt
       op.cause = 1;
       op.message =
           fmt::format("'{}' is no ONNX operator (asc-tools makes it in a fusion)", np.op_type());
-    } else if (opset >= 0 && opset < d->onnxSince()) {
+    } else if (!custom && opset >= 0 && opset < d->onnxSince()) {
       op.cause = 1;
       op.message = fmt::format("'{}' exists from opset {} on, the model uses opset {}",
                                np.op_type(), d->onnxSince(), opset);
