@@ -128,8 +128,10 @@ Status Session::run() {
   // OpenMP's thread count is per calling thread: a session run from another thread than the one
   // that built it (msame --concurrency, AscendCL stream workers) would otherwise take every core.
   if (omp_get_max_threads() != impl_->threads) omp_set_num_threads(impl_->threads);
-  spreadTeam(impl_->threads);
-  placeMaster();
+  if (impl_->spread_team) {
+    spreadTeam(impl_->threads);
+    placeMaster();
+  }
   try {
     if (impl_->observer) {
       using Clock = std::chrono::steady_clock;

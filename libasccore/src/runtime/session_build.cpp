@@ -510,6 +510,7 @@ Status Session::Impl::build(bool reuse) {
   // Packing for an OM (pack_only) takes the idle machine's layouts, whatever the load.
   const StepThreads step_threads =
       pack_only ? StepThreads{0, threads} : stepThreads(threads, busy_seen);
+  spread_team = threads > 1 && step_threads.min_work == 0 && step_threads.max == threads;
   for (auto& s : steps) {
     // A step's work: its node's, or for a reorder or conversion the elements it moves.
     const int64_t work =

@@ -135,6 +135,10 @@ class Session::Impl {
   ir::Graph graph;
   int threads = 1;
   int busy_seen = -1;  // threads busy elsewhere as resolveThreads sampled them (-1: not sampled)
+  // Built with every core it takes free (no step held to fewer threads by the load): its runs
+  // spread the team over distinct CPUs (spreadTeam). Beside other processes they do not: the
+  // calling threads of two such sessions would be held to the same CPU.
+  bool spread_team = false;
   ops::KernelEnv env;
   std::vector<Slot> slots;
   std::vector<Step> steps;
