@@ -149,6 +149,41 @@ TEST_CASE("g_coreType and ASCEND_IS_AIV/AIC follow the launch's core type", "[as
   }
 }
 
+TEST_CASE("a block on a cube core (AIC) may not take unified-buffer memory", "[ascendc]") {
+  LaunchOptions cube;
+  cube.cube = true;
+  const std::string queue = run(
+      [] {
+        TPipe pipe;
+        TQue<QuePosition::VECIN, 2> in;
+        pipe.InitBuffer(in, 2, 1024);
+      },
+      2, cube);
+  CHECK(has(queue, "kernel 'k' block 0: InitBuffer: a queue in the unified buffer"));
+  CHECK(has(queue, "cube core (AIC)"));
+  CHECK(has(run(
+                [] {
+                  TPipe pipe;
+                  TBuf<TPosition::VECCALC> tmp;
+                  pipe.InitBuffer(tmp, 256);
+                },
+                1, cube),
+            "a TBuf in the unified buffer"));
+  // The cube core's own memories are its to take; vector cores take the unified buffer.
+  CHECK(run(
+            [] {
+              TPipe pipe;
+              TQue<TPosition::A1, 1> a1;
+              pipe.InitBuffer(a1, 1, 1024);
+            },
+            1, cube) == "");
+  CHECK(run([] {
+          TPipe pipe;
+          TQue<QuePosition::VECIN, 2> in;
+          pipe.InitBuffer(in, 2, 1024);
+        }) == "");
+}
+
 TEST_CASE("launchKernel reports the lowest failed block and rejects bad arguments", "[ascendc]") {
   for (bool parallel : {false, true}) {
     LaunchOptions opt;

@@ -224,6 +224,7 @@ class TPipe {
   bool InitBuffer(TQue<pos, depth>& que, uint8_t num, uint32_t len) {
     uint32_t bytes = detail_cpu::alignUp32(len);
     if (num == 0) asc::ascendc::detail::failf("InitBuffer", "buffer count is 0");
+    checkCoreHas(pos, "queue");
     reserve(uint64_t(num) * bytes, num, len);
     que.ascInit(num, bytes);
     return true;
@@ -231,6 +232,7 @@ class TPipe {
   template <TPosition pos>
   bool InitBuffer(TBuf<pos>& buf, uint32_t len) {
     uint32_t bytes = detail_cpu::alignUp32(len);
+    checkCoreHas(pos, "TBuf");
     reserve(bytes, 1, len);
     buf.ascInit(bytes);
     return true;
@@ -252,6 +254,18 @@ class TPipe {
   void ReleaseEventID(int32_t) {}
   /// Bytes of UB the pipe's buffers take.
   uint64_t ascUsedBytes() const { return used_; }
+  /// A cube core (AIC) has no unified buffer, and so no vector work: a VECIN, VECOUT or VECCALC
+  /// buffer in a block running as AIC stops the kernel (on the NPU that code cannot run there).
+  static void checkCoreHas(TPosition pos, const char* what) {
+    if ((pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::VECCALC) &&
+        asc::ascendc::detail::onCubeCore())
+      asc::ascendc::detail::failf(
+          "InitBuffer", "a ", what,
+          " in the unified buffer (VECIN, VECOUT or VECCALC) in a block that runs on a cube core "
+          "(AIC), which has no unified buffer and no vector unit: keep vector work to the vector "
+          "cores (return early when g_coreType == AIC, or test ASCEND_IS_AIV), or launch the "
+          "kernel as AIV or MIX (SetKernelMode)");
+  }
   static TPipe*& current() {
     static thread_local TPipe* pipe = nullptr;
     return pipe;
