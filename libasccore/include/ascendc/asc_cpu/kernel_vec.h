@@ -72,8 +72,8 @@ ASC_VEC_WIDE void binaryLoopWide(T* d, const T* x, const T* y, int64_t count, F 
 #undef ASC_VEC_WIDE
 template <typename T>
 inline bool wideLoop(int64_t count) {
-  return std::is_arithmetic_v<T> && count * int64_t(sizeof(T)) >= 256 &&
-         asc::ascendc::detail::wideVectors();
+  static const bool wide = asc::ascendc::detail::wideVectors();  // fixed for the process
+  return std::is_arithmetic_v<T> && count * int64_t(sizeof(T)) >= 256 && wide;
 }
 #endif
 
