@@ -107,66 +107,43 @@ class Operator {
   graphStatus GetAttr(const char* name, int32_t& v) const { return getInt(name, v); }
   graphStatus GetAttr(const char* name, uint32_t& v) const { return getInt(name, v); }
   graphStatus GetAttr(const char* name, float& v) const {
-    const OperatorAttr* a = find(name, OperatorAttr::kFloat);
-    if (!a) return GRAPH_FAILED;
-    v = a->f;
-    return GRAPH_SUCCESS;
+    return read(name, OperatorAttr::kFloat, [&](const OperatorAttr& a) { v = a.f; });
   }
   graphStatus GetAttr(const char* name, bool& v) const {
-    const OperatorAttr* a = find(name, OperatorAttr::kBool);
-    if (!a) return GRAPH_FAILED;
-    v = a->i != 0;
-    return GRAPH_SUCCESS;
+    return read(name, OperatorAttr::kBool, [&](const OperatorAttr& a) { v = a.i != 0; });
   }
   graphStatus GetAttr(const char* name, AscendString& v) const {
-    const OperatorAttr* a = find(name, OperatorAttr::kString);
-    if (!a) return GRAPH_FAILED;
-    v = AscendString(a->s.c_str(), a->s.size());
-    return GRAPH_SUCCESS;
+    return read(name, OperatorAttr::kString,
+                [&](const OperatorAttr& a) { v = AscendString(a.s.c_str(), a.s.size()); });
   }
   graphStatus GetAttr(const char* name, std::string& v) const {
-    const OperatorAttr* a = find(name, OperatorAttr::kString);
-    if (!a) return GRAPH_FAILED;
-    v = a->s.str();
-    return GRAPH_SUCCESS;
+    return read(name, OperatorAttr::kString, [&](const OperatorAttr& a) { v = a.s.str(); });
   }
   graphStatus GetAttr(const char* name, std::vector<int64_t>& v) const {
-    const OperatorAttr* a = find(name, OperatorAttr::kInts);
-    if (!a) return GRAPH_FAILED;
-    v = a->ints;
-    return GRAPH_SUCCESS;
+    return read(name, OperatorAttr::kInts, [&](const OperatorAttr& a) { v = a.ints; });
   }
   graphStatus GetAttr(const char* name, std::vector<int32_t>& v) const {
-    const OperatorAttr* a = find(name, OperatorAttr::kInts);
-    if (!a) return GRAPH_FAILED;
-    v.assign(a->ints.begin(), a->ints.end());
-    return GRAPH_SUCCESS;
+    return read(name, OperatorAttr::kInts,
+                [&](const OperatorAttr& a) { v.assign(a.ints.begin(), a.ints.end()); });
   }
   graphStatus GetAttr(const char* name, std::vector<float>& v) const {
-    const OperatorAttr* a = find(name, OperatorAttr::kFloats);
-    if (!a) return GRAPH_FAILED;
-    v = a->floats;
-    return GRAPH_SUCCESS;
+    return read(name, OperatorAttr::kFloats, [&](const OperatorAttr& a) { v = a.floats; });
   }
   graphStatus GetAttr(const char* name, std::vector<bool>& v) const {
-    const OperatorAttr* a = find(name, OperatorAttr::kBools);
-    if (!a) return GRAPH_FAILED;
-    v.assign(a->ints.begin(), a->ints.end());
-    return GRAPH_SUCCESS;
+    return read(name, OperatorAttr::kBools,
+                [&](const OperatorAttr& a) { v.assign(a.ints.begin(), a.ints.end()); });
   }
   graphStatus GetAttr(const char* name, std::vector<AscendString>& v) const {
-    const OperatorAttr* a = find(name, OperatorAttr::kStrings);
-    if (!a) return GRAPH_FAILED;
-    v.clear();
-    for (const auto& e : a->strings) v.push_back(AscendString(e.c_str(), e.size()));
-    return GRAPH_SUCCESS;
+    return read(name, OperatorAttr::kStrings, [&](const OperatorAttr& a) {
+      v.clear();
+      for (const auto& e : a.strings) v.push_back(AscendString(e.c_str(), e.size()));
+    });
   }
   graphStatus GetAttr(const char* name, std::vector<std::string>& v) const {
-    const OperatorAttr* a = find(name, OperatorAttr::kStrings);
-    if (!a) return GRAPH_FAILED;
-    v.clear();
-    for (const auto& e : a->strings) v.push_back(e.str());
-    return GRAPH_SUCCESS;
+    return read(name, OperatorAttr::kStrings, [&](const OperatorAttr& a) {
+      v.clear();
+      for (const auto& e : a.strings) v.push_back(e.str());
+    });
   }
   bool HasAttr(const char* name) const {
     for (const auto& a : attrs_)
@@ -202,12 +179,16 @@ class Operator {
       if (a.name == key) return a.kind == kind ? &a : nullptr;
     return nullptr;
   }
+  template <typename Copy>
+  graphStatus read(const char* name, int32_t kind, Copy copy) const {
+    const OperatorAttr* a = find(name, kind);
+    if (!a) return GRAPH_FAILED;
+    copy(*a);
+    return GRAPH_SUCCESS;
+  }
   template <typename T>
   graphStatus getInt(const char* name, T& v) const {
-    const OperatorAttr* a = find(name, OperatorAttr::kInt);
-    if (!a) return GRAPH_FAILED;
-    v = static_cast<T>(a->i);
-    return GRAPH_SUCCESS;
+    return read(name, OperatorAttr::kInt, [&](const OperatorAttr& a) { v = static_cast<T>(a.i); });
   }
 
   asc::AbiString name_, type_;

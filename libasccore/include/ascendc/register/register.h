@@ -93,7 +93,7 @@ class ASC_API OpRegistrationData {
   /// ParseParamsByOperatorFn (ge::Operator), which CANN also takes.
   template <typename F>
   OpRegistrationData& ParseParamsFn(const F&) {
-    static_assert(sizeof(F) == 0,
+    static_assert(!std::is_same<F, F>::value,
                   "asc-tools: ParseParamsFn with a function over the framework's protobuf message "
                   "is not supported; register it with ParseParamsByOperatorFn, reading the ONNX "
                   "node from the ge::Operator it is given (graph/operator.h)");

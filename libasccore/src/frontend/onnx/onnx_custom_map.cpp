@@ -14,50 +14,29 @@
 #include <map>
 #include <string>
 
+#include "asc/support/strings.h"
 #include "onnx_import.h"
 
 namespace asc::frontend::onnx_import {
 namespace {
 
-// A JSON string's text (control characters escaped; bytes that are no UTF-8 left out, as CANN's
-// dump(..., error_handler_t::ignore) leaves them).
+// A JSON string's text: the bytes that are UTF-8, quoted (bytes that are not are left out, as
+// CANN's dump(..., error_handler_t::ignore) leaves them).
 std::string jsonString(const std::string& s) {
-  std::string out = "\"";
+  std::string utf8;
   for (size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    const size_t len = c < 0x80         ? 1
+                       : (c >> 5) == 6  ? 2
+                       : (c >> 4) == 14 ? 3
+                       : (c >> 3) == 30 ? 4
+                                        : 0;
     bool ok = len > 0 && i + len <= s.size();
     for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 2;
-    if (!ok) {
-      ++i;
-      continue;
-    }
-    if (len > 1) {
-      out.append(s, i, len);
-    } else if (c == '"') {
-      out += "\\\"";
-    } else if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\b') {
-      out += "\\b";
-    } else if (c == '\f') {
-      out += "\\f";
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-    i += len;
+    if (ok) utf8.append(s, i, len);
+    i += ok ? len : 1;
   }
-  return out + "\"";
+  return jsonQuote(utf8);
 }
 
 // protobuf's CEscape: what CANN writes for a single bytes field.
