@@ -124,14 +124,15 @@ void Session::zeroInputs() {
 
 Status Session::run() {
   if (dyn_) return dyn_->run();
-  ASC_TRACE_SCOPE("AscendCL", "ModelExecute");
   // OpenMP's thread count is per calling thread: a session run from another thread than the one
   // that built it (msame --concurrency, AscendCL stream workers) would otherwise take every core.
+  // Placing the team is no part of the model's execution (msprof's ModelExecute).
   if (omp_get_max_threads() != impl_->threads) omp_set_num_threads(impl_->threads);
   if (impl_->spread_team) {
     spreadTeam(impl_->threads);
     placeMaster();
   }
+  ASC_TRACE_SCOPE("AscendCL", "ModelExecute");
   try {
     if (impl_->observer) {
       using Clock = std::chrono::steady_clock;

@@ -93,7 +93,7 @@ TEST_CASE("the vector instructions' 512-bit loops give the AVX2 loops' bits", "[
 
   std::vector<int32_t> a(n), b(n), ni(n), wi(n);
   for (int64_t i = 0; i < n; ++i) {
-    a[i] = int32_t((i * 2654435761u) >> 3) - (1 << 27);
+    a[i] = int32_t(uint32_t(uint64_t(i) * 2654435761u) >> 3) - (1 << 27);
     b[i] = int32_t(i * 40503) - 20000000;
   }
   auto maxI = [](int32_t p, int32_t q) { return p > q ? p : q; };
