@@ -170,3 +170,32 @@ TEST_CASE("unified-buffer blocks kept for the next launch start zeroed and align
   ubFree(d);
   ubFree(nullptr);
 }
+
+TEST_CASE("a queue hands its tensors back in the order they were enqueued, past its size too",
+          "[ascendc]") {
+  using namespace AscendC;
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 2> q;
+  TQue<QuePosition::VECOUT, 2> other;
+  pipe.InitBuffer(q, 2, 64);
+  pipe.InitBuffer(other, 2, 64);
+  for (int round = 0; round < 3; ++round) {  // the ring wraps
+    std::vector<LocalTensor<float>> in;
+    for (int i = 0; i < 2; ++i) in.push_back(q.AllocTensor<float>());
+    for (int i = 0; i < 2; ++i) in.push_back(other.AllocTensor<float>());
+    for (int i = 0; i < 4; ++i) {
+      in[size_t(i)].SetValue(0, float(round * 10 + i));
+      q.EnQue(in[size_t(i)]);  // four tensors into a queue of two buffers
+    }
+    CHECK(q.GetTensorCountInQue() == 4);
+    for (int i = 0; i < 4; ++i) {
+      LocalTensor<float> t = q.DeQue<float>();
+      CHECK(t.GetValue(0) == float(round * 10 + i));
+      if (i < 2)
+        q.FreeTensor(t);
+      else
+        other.FreeTensor(t);
+    }
+    CHECK_FALSE(q.HasTensorInQue());
+  }
+}

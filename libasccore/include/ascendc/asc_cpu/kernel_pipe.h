@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 
@@ -113,20 +112,29 @@ class TQue {
     if (ref.block->state == UbBlock::State::Enqueued)
       asc::ascendc::detail::failf("EnQue", "the tensor is already in a queue (DeQue it first)");
     ref.block->state = UbBlock::State::Enqueued;
-    fifo_.push_back(ref);
+    if (count_ == fifo_.size()) {  // full (tensors of other queues enqueued here): grow
+      std::vector<asc::ascendc::detail::TensorRef> bigger(fifo_.size() * 2 + 2);
+      for (size_t i = 0; i < count_; ++i) bigger[i] = std::move(fifo_[(head_ + i) % fifo_.size()]);
+      fifo_.swap(bigger);
+      head_ = 0;
+    }
+    fifo_[(head_ + count_) % fifo_.size()] = ref;
+    ++count_;
     return true;
   }
 
   template <typename T>
   LocalTensor<T> DeQue() {
     using asc::ascendc::detail::UbBlock;
-    if (fifo_.empty())
+    if (count_ == 0)
       asc::ascendc::detail::failf("DeQue",
                                   "the queue is empty (no EnQue since the last DeQue); "
                                   "on the NPU this waits forever");
     LocalTensor<T> t;
-    t.ascRef() = std::move(fifo_.front());
-    fifo_.pop_front();
+    t.ascRef() = std::move(fifo_[head_]);
+    fifo_[head_] = asc::ascendc::detail::TensorRef();
+    head_ = (head_ + 1) % fifo_.size();
+    --count_;
     t.ascRef().access("DeQue", "tensor", 0, 1);  // freed while queued
     t.ascRef().block->state = UbBlock::State::Allocated;
     return t;
@@ -146,24 +154,29 @@ class TQue {
     ++ref.block->generation;
   }
 
-  bool VacantInQue() const { return fifo_.size() < blocks_.size(); }
-  bool HasTensorInQue() const { return !fifo_.empty(); }
-  int32_t GetTensorCountInQue() const { return int32_t(fifo_.size()); }
+  bool VacantInQue() const { return count_ < blocks_.size(); }
+  bool HasTensorInQue() const { return count_ != 0; }
+  int32_t GetTensorCountInQue() const { return int32_t(count_); }
 
   // TPipe::InitBuffer's part.
   void ascInit(uint8_t num, uint32_t bytes) {
     if (!blocks_.empty())
       asc::ascendc::detail::failf("InitBuffer", "the queue already has its buffers");
     for (uint8_t i = 0; i < num; ++i) blocks_.push_back(detail_cpu::newBlock(bytes, this, "TQue"));
+    fifo_.assign(num, asc::ascendc::detail::TensorRef());
   }
   void ascReset() {
     blocks_.clear();
     fifo_.clear();
+    head_ = count_ = 0;
   }
 
  private:
   std::vector<asc::ascendc::detail::BlockRef> blocks_;
-  std::deque<asc::ascendc::detail::TensorRef> fifo_;
+  // The enqueued tensors, oldest at head_: a ring as large as the queue's buffers, which is as
+  // many as can be enqueued unless tensors of other queues are (then it grows).
+  std::vector<asc::ascendc::detail::TensorRef> fifo_;
+  size_t head_ = 0, count_ = 0;
 };
 
 /// A queue bound between two positions; the CPU layer treats it as a TQue.
