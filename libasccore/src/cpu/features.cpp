@@ -43,6 +43,14 @@ bool avx512HalfRate() {
   return half;
 }
 
+bool underHypervisor() {
+  static const bool vm = [] {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    return __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 31)) != 0;
+  }();
+  return vm;
+}
+
 bool hasAvx2Fma() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
 
 }  // namespace asc::cpu

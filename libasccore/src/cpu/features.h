@@ -14,6 +14,9 @@ bool switchedOn(const char* name);
 /// (unset or another value) -1, for a path whose default depends on the CPU.
 int switchSetting(const char* name);
 
+/// Whether CPUID says the process runs under a hypervisor (a VM's virtual CPUs).
+bool underHypervisor();
+
 /// Whether the CPU has AVX2 and FMA, the instructions of the runtime's own fp32 kernels.
 bool hasAvx2Fma();
 

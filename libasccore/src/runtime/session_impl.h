@@ -116,8 +116,8 @@ class OmpThreadsScope {
 /// and, in a VM, wakes a sleeping thread onto the CPU of the thread that wakes it (an idle vCPU
 /// looks unavailable), so a team whose threads sleep soon (msame's bounded spin) ran both halves
 /// of each step on one CPU: on a 2-vCPU VM, 9 of 20 msame processes ran a 0.04 ms elementwise
-/// model at 0.12 ms (docs/runtime.md, "Threads on a busy machine"). ASC_SPREAD_THREADS=0 turns
-/// it off.
+/// model at 0.12 ms (docs/runtime.md, "Threads on a busy machine"). On by default under a
+/// hypervisor only (cpu::underHypervisor); ASC_SPREAD_THREADS=1 turns it on anywhere, 0 off.
 void spreadTeam(int n);
 /// Moves the calling thread back to the CPU spreadTeam remembered when it is elsewhere (a
 /// worker woke it onto the worker's CPU), leaving its affinity mask as it was: it is not pinned,

@@ -135,7 +135,11 @@ thread_local int t_master_cpu = -1;
 }  // namespace
 
 void spreadTeam(int n) {
-  if (n <= 1 || n == t_spread_for || !cpu::switchedOn("ASC_SPREAD_THREADS")) return;
+  if (n <= 1 || n == t_spread_for) return;
+  // On by default in VMs, where a sleeping thread wakes onto its waker's CPU; off on bare metal
+  // (not seen there, and a pinned thread cannot leave a core other work takes later).
+  const int setting = cpu::switchSetting("ASC_SPREAD_THREADS");
+  if (setting == 0 || (setting < 0 && !cpu::underHypervisor())) return;
   t_spread_for = n;
   t_master_cpu = -1;
   cpu_set_t mine;
