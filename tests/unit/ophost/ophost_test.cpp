@@ -440,3 +440,82 @@ TEST_CASE("ge::Operator keeps attributes by name and type", "[ophost]") {
   CHECK(op.GetAttr("missing", f) == ge::GRAPH_FAILED);  // none
   CHECK(op.ascAttrs().size() == 5);
 }
+
+namespace {
+std::string g_probe_json;
+domi::Status captureJson(const ge::Operator& src, ge::Operator&) {
+  ge::AscendString json;
+  if (src.GetAttr("attribute", json) != ge::GRAPH_SUCCESS) return domi::FAILED;
+  g_probe_json = json.GetString();
+  return domi::SUCCESS;
+}
+}  // namespace
+
+TEST_CASE("ophost: the attribute JSON of lists, strings and a tensor, in CANN's form", "[ophost]") {
+  ops::addPendingOpDef(std::unique_ptr<ops::OpDef>(new UtHostOp("AscUtHostOpH")));
+  asc::ophost::addKernelEntry("AscUtHostOpH", "k", {ge::DT_FLOAT, ge::DT_FLOAT}, copyKernel);
+  domi::OpRegistrationData reg("AscUtHostOpH");
+  reg.FrameworkType(domi::ONNX)
+      .OriginOpType("my.probe::1::Probe")
+      .ParseParamsByOperatorFn(captureJson);
+  domi::OpReceiver receiver(reg);
+  REQUIRE(load("ut").isOk());
+
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  auto* probe_domain = m.add_opset_import();
+  probe_domain->set_domain("my.probe");
+  probe_domain->set_version(1);
+  onnx::GraphProto* g = m.mutable_graph();
+  g->set_name("g");
+  onnx::NodeProto* n = g->add_node();
+  n->set_op_type("Probe");
+  n->set_domain("my.probe");
+  n->set_name("p");
+  n->add_input("x");
+  n->add_output("y");
+  onnx::AttributeProto* ints = n->add_attribute();
+  ints->set_name("ints");
+  ints->set_type(onnx::AttributeProto::INTS);
+  ints->add_ints(1);
+  ints->add_ints(-2);
+  onnx::AttributeProto* strs = n->add_attribute();
+  strs->set_name("strs");
+  strs->set_type(onnx::AttributeProto::STRINGS);
+  strs->add_strings("a\"b");
+  onnx::AttributeProto* s = n->add_attribute();
+  s->set_name("s");
+  s->set_type(onnx::AttributeProto::STRING);
+  s->set_s("x\ny");
+  onnx::AttributeProto* t = n->add_attribute();
+  t->set_name("t");
+  t->set_type(onnx::AttributeProto::TENSOR);
+  t->mutable_t()->add_dims(2);
+  t->mutable_t()->set_data_type(onnx::TensorProto::FLOAT);
+  t->mutable_t()->add_float_data(1.5f);
+  t->mutable_t()->add_float_data(0.1f);
+  for (const char* io : {"x", "y"}) {
+    onnx::ValueInfoProto* v = std::string(io) == "x" ? g->add_input() : g->add_output();
+    v->set_name(io);
+    auto* tt = v->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(onnx::TensorProto::FLOAT);
+    tt->mutable_shape()->add_dim()->set_dim_value(4);
+  }
+  auto imported = importModel(m.SerializeAsString());
+  REQUIRE(imported.isOk());
+  CHECK(imported->nodes()[0]->op_type == "AscUtHostOpH");
+  // Lists of numbers as numbers (a float as the shortest text that reads back to its double),
+  // a single bytes field C-escaped, strings in lists JSON-escaped only, the tensor nested.
+  CHECK(g_probe_json ==
+        "{\n  \"attribute\": [\n"
+        "    {\n      \"ints\": [\n        1,\n        -2\n      ],\n"
+        "      \"name\": \"ints\",\n      \"type\": 7\n    },\n"
+        "    {\n      \"name\": \"strs\",\n      \"strings\": [\n        \"a\\\"b\"\n      ],\n"
+        "      \"type\": 8\n    },\n"
+        "    {\n      \"name\": \"s\",\n      \"s\": \"x\\\\ny\",\n      \"type\": 3\n    },\n"
+        "    {\n      \"name\": \"t\",\n      \"t\": {\n        \"data_type\": 1,\n"
+        "        \"dims\": [\n          2\n        ],\n        \"float_data\": [\n"
+        "          1.5,\n          0.10000000149011612\n        ]\n      },\n"
+        "      \"type\": 4\n    }\n  ]\n}");
+}
