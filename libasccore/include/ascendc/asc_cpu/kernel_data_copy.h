@@ -180,8 +180,9 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
     asc::ascendc::detail::failf(call, "srcStride ", p.srcStride,
                                 " bytes is not a whole number of elements");
   for (uint32_t i = 0; i < p.blockCount; ++i) {
-    LocalTensor<T> d = dst[uint32_t(i * dst_step / sizeof(T))];
-    T* out = d.ascData(call, "dst", row);
+    // Block 0 straight from dst (no view to make: the common single-block copy).
+    T* out = i == 0 ? dst.ascData(call, "dst", row)
+                    : dst[uint32_t(i * dst_step / sizeof(T))].ascData(call, "dst", row);
     const T* in = src.ascData(call, i * src_step / sizeof(T), elems);
     if (pad.isPad) {
       for (uint64_t k = 0; k < pad.leftPadding; ++k) out[k] = pad.paddingValue;
@@ -218,8 +219,8 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
     asc::ascendc::detail::failf(call, "dstStride ", p.dstStride,
                                 " bytes is not a whole number of elements");
   for (uint32_t i = 0; i < p.blockCount; ++i) {
-    LocalTensor<T> s = src[uint32_t(i * src_step / sizeof(T))];
-    const T* in = s.ascData(call, "src", elems);
+    const T* in = i == 0 ? src.ascData(call, "src", elems)
+                         : src[uint32_t(i * src_step / sizeof(T))].ascData(call, "src", elems);
     detail_cpu::storeGm(dst.ascData(call, i * dst_step / sizeof(T), elems), in, elems);
   }
 }
