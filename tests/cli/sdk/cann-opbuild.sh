@@ -34,6 +34,31 @@ for soc in ascend910b ascend310p; do
   done
 done
 expect_file autogen/op_proto.cc
+# An ONNX framework plugin as CANN's projects write it (framework/onnx_plugin: ge::Operator,
+# a parse function of its own, OriginOpType of another type), built as their cmake builds it.
+cat > onnx_plugin.cc <<'CPP'
+#include <cstdlib>
+#include "graph/operator.h"
+#include "register/register.h"
+using namespace ge;
+namespace domi {
+Status ParseOnnxParamsLeaky(const ge::Operator& op_src, ge::Operator& op_dest) {
+  AscendString attrs;
+  if (ge::GRAPH_SUCCESS != op_src.GetAttr("attribute", attrs)) return FAILED;
+  string text = attrs.GetString();
+  op_dest.SetAttr("negative_slope", static_cast<float>(atof(text.c_str())));
+  return SUCCESS;
+}
+REGISTER_CUSTOM_OP("LeakyReluCustom")
+    .FrameworkType(ONNX)
+    .OriginOpType({ge::AscendString("ai.onnx::11::LeakyRelu"),
+                   ge::AscendString("ai.onnx::13::LeakyRelu")})
+    .ParseParamsByOperatorFn(ParseOnnxParamsLeaky)
+    .ImplyType(ImplyType::TVM);
+}  // namespace domi
+CPP
+g++ "${flags[@]}" -fvisibility=hidden -shared onnx_plugin.cc -I "$P/include" -L "$P/lib64" -lgraph \
+  -lregister -o libcust_onnx_parsers.so || fail "an ONNX framework plugin did not build as CANN's projects build it"
 # ge::TypeUtils, which op_host tiling code calls (C++11, old ABI as above).
 printf '#include "graph/utils/type_utils.h"\nint main() { uint32_t n = 0;\n  return ge::TypeUtils::GetDataTypeLength(ge::DT_FLOAT16, n) && n == 2 ? 0 : 1; }\n' > tu.cpp
 g++ "${flags[@]}" tu.cpp -I "$P/include" -o tu && ./tu || fail "ge::TypeUtils::GetDataTypeLength"
