@@ -186,7 +186,6 @@ std::string onnxAttributeJson(const onnx::NodeProto& np) {
   o.list("attribute", np.attribute(), [](const onnx::AttributeProto& a) {
     return a.ByteSizeLong() ? attributeText(a, 2) : std::string("null");
   });
-  if (np.attribute_size() == 0) o.set("attribute", "null");
   return o.text();
 }
 

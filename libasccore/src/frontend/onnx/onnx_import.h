@@ -43,7 +43,7 @@ struct ImportState {
 Result<ir::Tensor> tensorFromProto(ImportState& st, const onnx::TensorProto& t);
 
 /// The node's attributes as CANN's ONNX parser gives them to a plugin's parse function: JSON
-/// text {"attribute": [...]} (onnx_custom_map.cpp says its form).
+/// text {"attribute": [...]} (onnx_custom_map.cpp says its form); for a node with attributes.
 std::string onnxAttributeJson(const onnx::NodeProto& np);
 /// What a plugin's parse function is given of the node; `attrs` its attributes as imported.
 ops::OnnxNodeView onnxNodeView(const onnx::NodeProto& np, const ir::Attrs* attrs);
