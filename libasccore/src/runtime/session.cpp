@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include "asc/support/file.h"
+#include "asc/support/log.h"
 #include "asc/trace/trace.h"
 #include "runtime/dynamic.h"
 #include "runtime/session_impl.h"
@@ -19,7 +20,13 @@ SharedArena::~SharedArena() { freePages(data_, bytes_); }
 
 Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Session::Session(std::unique_ptr<DynamicModel> dyn) : dyn_(std::move(dyn)) {}
-Session::~Session() = default;
+Session::~Session() {
+  if (impl_ && impl_->two_ways)
+    ASC_LOG_INFO("model '{}': {} run(s) with every step on {} threads, {} with steps held to the "
+                 "free cores; {} change(s) of way",
+                 impl_->graph.name, impl_->plan.runs(RunPlan::Wide), impl_->threads,
+                 impl_->plan.runs(RunPlan::Narrow), impl_->plan.switches());
+}
 
 void setTraceModel(Session& s, const std::string& model, const std::string& soc) {
   if (s.impl_ && s.impl_->tracer) s.impl_->tracer->setModel(model, soc);
@@ -128,7 +135,14 @@ Status Session::run() {
   // that built it (msame --concurrency, AscendCL stream workers) would otherwise take every core.
   // Placing the team is no part of the model's execution (msprof's ModelExecute).
   if (omp_get_max_threads() != impl_->threads) omp_set_num_threads(impl_->threads);
-  if (impl_->spread_team) {
+  // Beside other load a run takes the way that was faster lately (RunPlan); runs with an
+  // observer or a profile keep the current one, so their steps' times stay comparable.
+  const bool timed = impl_->two_ways && !impl_->observer && !impl_->profile;
+  const RunPlan::Way way = impl_->two_ways
+                               ? (timed ? impl_->plan.next() : impl_->plan.current())
+                               : RunPlan::Narrow;
+  const bool wide = way == RunPlan::Wide;
+  if (impl_->spread_team || wide) {
     spreadTeam(impl_->threads);
     placeMaster();
   }
@@ -144,7 +158,7 @@ Status Session::run() {
         Step& st = impl_->steps[i];
         const bool runs = copies || !st.skip_unobserved;
         auto t0 = Clock::now();
-        if (runs) impl_->runStep(st);
+        if (runs) impl_->runStep(st, wide);
         auto t1 = runs ? Clock::now() : t0;
         if (impl_->profile) {
           if (impl_->step_ms.empty()) impl_->step_ms.assign(impl_->steps.size(), 0.0);
@@ -170,15 +184,22 @@ Status Session::run() {
       for (size_t i = 0; i < impl_->steps.size(); ++i) {
         if (impl_->steps[i].skip_unobserved) continue;
         auto t0 = std::chrono::steady_clock::now();
-        impl_->runStep(impl_->steps[i]);
+        impl_->runStep(impl_->steps[i], wide);
         impl_->step_ms[i] +=
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                 .count();
       }
       ++impl_->profiled_runs;
+    } else if (timed) {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (auto& s : impl_->steps)
+        if (!s.skip_unobserved) impl_->runStep(s, wide);
+      impl_->plan.record(way, std::chrono::duration<double, std::milli>(
+                                  std::chrono::steady_clock::now() - t0)
+                                  .count());
     } else {
       for (auto& s : impl_->steps)
-        if (!s.skip_unobserved) impl_->runStep(s);
+        if (!s.skip_unobserved) impl_->runStep(s, wide);
     }
   } catch (const dnnl::error& e) {
     return Status::error(ErrorCode::Internal, "oneDNN failed while running: {}", e.what());

@@ -45,6 +45,13 @@ struct Slot {
 
 enum class StepKind { Kernel, Reorder, Convert };
 
+// A kernel's workspace: the memories it added to KernelEnv::scratchpads and ::temporaries,
+// [from, to) of each.
+struct Workspace {
+  size_t scratch_from = 0, scratch_to = 0;
+  size_t temp_from[ops::KernelEnv::kTemporaries] = {}, temp_to[ops::KernelEnv::kTemporaries] = {};
+};
+
 struct Step {
   StepKind kind;
   const ir::Node* node = nullptr;  // Kernel
@@ -65,10 +72,13 @@ struct Step {
   int concat_inputs_of = -1;
   // That Concat's step: left out of runs nobody observes (its output is read by nothing else).
   bool skip_unobserved = false;
-  // Its kernel's workspace: the memories it added to KernelEnv::scratchpads and ::temporaries,
-  // [from, to) of each (bindScratchpads places them).
-  size_t scratch_from = 0, scratch_to = 0;
-  size_t temp_from[ops::KernelEnv::kTemporaries] = {}, temp_to[ops::KernelEnv::kTemporaries] = {};
+  // Its kernel's workspace (bindScratchpads places it).
+  Workspace ws;
+  // In a session with two ways to run (Session::Impl::two_ways), a step the load holds to fewer
+  // threads than the session's has a second kernel, made for the session's count, that the
+  // wide way runs; the two never run at once, so their workspaces share bytes.
+  std::unique_ptr<ops::Kernel> wide_kernel;
+  Workspace wide_ws;
 };
 
 inline ir::DType computeType(ir::DType t) {
@@ -88,6 +98,7 @@ int64_t nodeWork(const ir::Node& n);
 struct StepThreads {
   int64_t min_work = 0;  // one thread per this much of a step's work; 0: every step on `max`
   int max = 1;           // no step on more
+  bool by_load = false;  // set from the load other processes put on the cores
 };
 /// ASC_STEP_MIN_WORK when set ({that, threads}); else, when other processes keep cores busy as
 /// the session is built (busyElsewhere) and ASC_THREADS_FOLLOW_LOAD is not 0, {kMinStepWork
@@ -110,6 +121,61 @@ class OmpThreadsScope {
  private:
   int before_;
 };
+/// Which of a session's two ways of running its steps the next run takes, chosen from the times
+/// of the runs before (docs/runtime.md, "Two ways to run beside other work"). Beside other
+/// processes neither way wins everywhere: every step on the session's threads (Wide, its team
+/// spread over distinct CPUs) is fast while the scheduler leaves the team's CPUs to it and slow
+/// when a busy process shares them (on a 2-core VM beside a busy loop its runs alternated
+/// between 2 and 6 ms); steps held to the free cores (Narrow) run at one core's speed
+/// whatever the others do, and which way is faster changes with the host and over time. So a
+/// run takes the way whose recent runs took less time on average and, now and then, tries the
+/// other for kTrialRuns runs: after kMinInterval runs, then twice as many each time the other
+/// loses (four times when its mean was kFarBehind times the current's), up to kMaxInterval, and at once when the last two runs took kChange times the usual.
+/// The other way takes over when its trial's mean is below kSwitch times the current way's
+/// mean over its last kKeep runs, and gives it back when its first kTrialRuns runs after that
+/// take kChange times the replaced way's mean. The first run recorded (a cold start) is left
+/// out.
+class RunPlan {
+ public:
+  enum Way : int { Wide = 0, Narrow = 1 };
+  static constexpr int kMinInterval = 4, kMaxInterval = 64, kTrialRuns = 2, kKeep = 4;
+  static constexpr double kSwitch = 0.9, kChange = 1.3, kFarBehind = 1.5;
+
+  /// Starts on `start`; the other way is first tried after `first_trial` recorded runs of it.
+  explicit RunPlan(Way start = Wide, int first_trial = 1);
+  /// One that always takes `w` (ASC_RUN_WAY).
+  static RunPlan fixed(Way w) {
+    RunPlan p(w);
+    p.fixed_ = true;
+    return p;
+  }
+  Way next() const {
+    return !fixed_ && held_ > 0 && (until_trial_ <= 0 || trial_done_ > 0) ? other(current_)
+                                                                           : current_;
+  }
+  void record(Way w, double ms);
+  Way current() const { return current_; }
+  int64_t runs(Way w) const { return runs_[w]; }
+  int64_t switches() const { return switches_; }
+  static Way other(Way w) { return w == Wide ? Narrow : Wide; }
+
+ private:
+  void keep(double ms);
+  double usualNow() const;  // the mean of the current way's last kKeep runs (fewer: of those)
+  Way current_;
+  double recent_[kKeep] = {};  // the current way's last runs, the newest last
+  int held_ = 0;
+  int until_trial_, interval_ = kMinInterval;
+  int trial_done_ = 0;
+  double trial_ms_ = 0;
+  double usual_ = 0;  // usualNow() once the current way has kKeep runs since it took over
+  double before_ = 0;  // the mean of the way the current one replaced, when it did
+  int probation_ = 0;  // runs left before the current way's confirmation
+  bool cold_ = true, fixed_ = false;
+  int64_t runs_[2] = {0, 0};
+  int64_t switches_ = 0;
+};
+
 /// Puts the `n` threads of the calling thread's OpenMP team on distinct CPUs, once per calling
 /// thread and count: the team's other threads stay pinned, each to its own CPU, and the calling
 /// thread's CPU is remembered for placeMaster. Linux starts a new thread on its creator's CPU
@@ -139,6 +205,11 @@ class Session::Impl {
   // spread the team over distinct CPUs (spreadTeam). Beside other processes they do not: the
   // calling threads of two such sessions would be held to the same CPU.
   bool spread_team = false;
+  // Built beside other load with more than one thread: each step the load holds to fewer
+  // threads also has a kernel on all of them (Step::wide_kernel), and each run takes one of the
+  // two ways as `plan` says; the wide way spreads the team.
+  bool two_ways = false;
+  RunPlan plan{RunPlan::Narrow};
   ops::KernelEnv env;
   std::vector<Slot> slots;
   std::vector<Step> steps;
@@ -292,7 +363,9 @@ class Session::Impl {
   // The step's kernel. A kernel that read weights the OM stores only packed other than through
   // cpu::constantWeights (which reads them in place or unpacks them) saw the packed bytes where
   // plain ones belong: those weights are unpacked and the kernel is built again on them.
-  Status createKernel(Step& s);
+  Status createKernel(Step& s) { return createKernel(s, s.threads, s.kernel, s.ws); }
+  // The same for a kernel on `threads` into `kernel`, its workspace in `ws`.
+  Status createKernel(Step& s, int threads, std::unique_ptr<ops::Kernel>& kernel, Workspace& ws);
 
   // One buffer behind every primitive's user-mode scratchpad (cpu::sharedScratchpad): the
   // kernels run one at a time.
@@ -321,7 +394,7 @@ class Session::Impl {
 
   // Which of the step's packed constants its kernel reads in place (it reports them as its
   // rearranged inputs, at the packed copy's address); those get their page tables now.
-  void usePacked(const Step& s);
+  void usePacked(const Step& s, const ops::Kernel& kernel, bool count = true);
 
   ops::TensorRef ref(int id) {
     if (id < 0) return ops::TensorRef{};
@@ -335,17 +408,17 @@ class Session::Impl {
     return r;
   }
 
-  // Runs the step on its own thread count.
-  void runStep(Step& s) {
-    if (s.threads == threads) return runStepOn(s);
+  // Runs the step on its own thread count, or the way `wide` on the session's.
+  void runStep(Step& s, bool wide = false) {
+    if (s.threads == threads || wide) return runStepOn(s, wide);
     OmpThreadsScope step_threads(s.threads);
-    runStepOn(s);
+    runStepOn(s, false);
   }
 
-  void runStepOn(Step& s) {
+  void runStepOn(Step& s, bool wide) {
     switch (s.kind) {
       case StepKind::Kernel:
-        s.kernel->run();
+        (wide && s.wide_kernel ? s.wide_kernel : s.kernel)->run();
         break;
       case StepKind::Reorder: {
         if (s.conversion != cpu::BlockedConversion::None) {

@@ -22,13 +22,15 @@ bool Session::Impl::packedOnly(const ir::Value* v) {
   return v->isConstant() && v->packed && v->data && !v->data->ready();
 }
 
-Status Session::Impl::createKernel(Step& s) {
+Status Session::Impl::createKernel(Step& s, int threads, std::unique_ptr<ops::Kernel>& kernel,
+                                   Workspace& ws) {
   for (int attempt = 0; attempt < 2; ++attempt) {
     // A discarded attempt's workspace goes with it: this step's is what the last one adds.
-    s.scratch_from = env.scratchpads.size();
+    ws.scratch_from = env.scratchpads.size();
     for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k)
-      s.temp_from[k] = env.temporaries[k].size();
-    ops::KernelInit init{*s.node, {}, {}, env, s.threads, check_unwritten};
+      ws.temp_from[k] = env.temporaries[k].size();
+    const size_t reorders_before = env.pending_reorders.size();
+    ops::KernelInit init{*s.node, {}, {}, env, threads, check_unwritten};
     for (int id : s.ins) init.inputs.push_back(ref(id));
     for (int id : s.outs) init.outputs.push_back(ref(id));
     env.weights_read.clear();
@@ -36,22 +38,24 @@ Status Session::Impl::createKernel(Step& s) {
       Step& concat = steps[s.concat_inputs_of];
       std::vector<ops::TensorRef> parts;
       for (int id : concat.ins) parts.push_back(ref(id));
-      s.kernel = ops::createConcatBatchNorm(init, parts);
+      kernel = ops::createConcatBatchNorm(init, parts);
       // Nothing else reads the Concat's output: runs nobody observes leave its copy out.
-      concat.skip_unobserved = s.kernel != nullptr;
-      if (s.kernel) {
-        concat.label += " (left out of unobserved runs: its batch norm reads its inputs)";
-        s.scratch_to = s.scratch_from;
-        for (int t = 0; t < ops::KernelEnv::kTemporaries; ++t) s.temp_to[t] = s.temp_from[t];
+      if (kernel) {
+        if (!concat.skip_unobserved)
+          concat.label += " (left out of unobserved runs: its batch norm reads its inputs)";
+        concat.skip_unobserved = true;
+        ws.scratch_to = ws.scratch_from;
+        for (int t = 0; t < ops::KernelEnv::kTemporaries; ++t) ws.temp_to[t] = ws.temp_from[t];
         break;
       }
+      concat.skip_unobserved = false;
       s.concat_inputs_of = -1;
     }
     auto k = ops::lookup(s.node->op_type)->kernelFactory()(init);
     if (!k) return k.status();
-    s.kernel = std::move(*k);
-    s.scratch_to = env.scratchpads.size();
-    for (int t = 0; t < ops::KernelEnv::kTemporaries; ++t) s.temp_to[t] = env.temporaries[t].size();
+    kernel = std::move(*k);
+    ws.scratch_to = env.scratchpads.size();
+    for (int t = 0; t < ops::KernelEnv::kTemporaries; ++t) ws.temp_to[t] = env.temporaries[t].size();
     bool rebuild = false;
     for (int id : s.ins) {
       if (id < 0) continue;
@@ -67,14 +71,13 @@ Status Session::Impl::createKernel(Step& s) {
     if (!rebuild) break;
     ASC_LOG_DEBUG("node '{}': its kernel reads weights stored packed as plain ones; unpacked",
                   s.node->name);
-    // The discarded kernel's queued weight reorders may read buffers it owned: they go too.
-    auto& q = env.pending_reorders;
-    q.erase(std::remove_if(q.begin(), q.end(), [&](const auto& r) { return r.node == s.node; }),
-            q.end());
-    s.kernel.reset();
-    env.scratchpads.resize(s.scratch_from);
+    // The discarded kernel's queued weight reorders may read buffers it owned: they go too
+    // (those it queued; another kernel of the step keeps its own).
+    env.pending_reorders.resize(reorders_before);
+    kernel.reset();
+    env.scratchpads.resize(ws.scratch_from);
     for (int t = 0; t < ops::KernelEnv::kTemporaries; ++t)
-      env.temporaries[t].resize(s.temp_from[t]);
+      env.temporaries[t].resize(ws.temp_from[t]);
   }
   return Status::ok();
 }
@@ -102,17 +105,31 @@ int64_t Session::Impl::freeArenaBytes(int s, size_t bytes, const uint8_t* arena_
 
 Status Session::Impl::bindScratchpads(uint8_t* arena_base, size_t arena_size) {
   auto aligned = [](size_t n) { return (n + kAlign - 1) / kAlign * kAlign; };
-  // Each kernel's memories one after another from `p`.
-  auto bind = [&](const Step& s, uint8_t* p) {
-    for (size_t m = s.scratch_from; m < s.scratch_to; ++m) {
+  auto bytes = [&](const Workspace& w) {
+    size_t n = 0;
+    for (size_t m = w.scratch_from; m < w.scratch_to; ++m)
+      n += aligned(env.scratchpads[m].get_desc().get_size());
+    for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k)
+      for (size_t m = w.temp_from[k]; m < w.temp_to[k]; ++m)
+        n += aligned(env.temporaries[k][m].get_desc().get_size());
+    return n;
+  };
+  // A kernel's memories one after another from `p`.
+  auto bindOne = [&](const Workspace& w, uint8_t* p) {
+    for (size_t m = w.scratch_from; m < w.scratch_to; ++m) {
       env.scratchpads[m].set_data_handle(p);
       p += aligned(env.scratchpads[m].get_desc().get_size());
     }
     for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k)
-      for (size_t m = s.temp_from[k]; m < s.temp_to[k]; ++m) {
+      for (size_t m = w.temp_from[k]; m < w.temp_to[k]; ++m) {
         env.temporaries[k][m].set_data_handle(p);
         p += aligned(env.temporaries[k][m].get_desc().get_size());
       }
+  };
+  // A step's two kernels (Step::wide_kernel) never run at once: both from the same bytes.
+  auto bind = [&](const Step& s, uint8_t* p) {
+    bindOne(s.ws, p);
+    if (s.wide_kernel) bindOne(s.wide_ws, p);
   };
   std::vector<size_t> need(steps.size(), 0);
   std::vector<bool> placed(steps.size(), false);
@@ -120,11 +137,7 @@ Status Session::Impl::bindScratchpads(uint8_t* arena_base, size_t arena_size) {
   for (size_t i = 0; i < steps.size(); ++i) {
     const Step& s = steps[i];
     if (s.kind != StepKind::Kernel) continue;
-    for (size_t m = s.scratch_from; m < s.scratch_to; ++m)
-      need[i] += aligned(env.scratchpads[m].get_desc().get_size());
-    for (int k = 0; k < ops::KernelEnv::kTemporaries; ++k)
-      for (size_t m = s.temp_from[k]; m < s.temp_to[k]; ++m)
-        need[i] += aligned(env.temporaries[k][m].get_desc().get_size());
+    need[i] = std::max(bytes(s.ws), s.wide_kernel ? bytes(s.wide_ws) : 0);
     if (need[i] == 0) continue;
     ++with_workspace;
     // With reuse off every value stays readable after the run: no bytes of the arena are free.
@@ -164,22 +177,25 @@ void Session::Impl::warmUp(uint8_t* base, size_t bytes) {
   // generates its code at its first call, not at primitive creation: the benchmark
   // transformer's first MatMul took 25 ms against 0.6 ms later, ResNet-50's FC 5.7 ms against
   // 0.35 ms. Their outputs are written again by every run.
-  for (auto& s : steps)
-    if (s.kind == StepKind::Kernel && s.kernel->implName().find("gemm:jit") != std::string::npos)
-      s.kernel->run();
+  for (auto& s : steps) {
+    if (s.kind != StepKind::Kernel) continue;
+    if (s.kernel->implName().find("gemm:jit") != std::string::npos) s.kernel->run();
+    if (s.wide_kernel && s.wide_kernel->implName().find("gemm:jit") != std::string::npos)
+      s.wide_kernel->run();
+  }
 }
 
-void Session::Impl::usePacked(const Step& s) {
+void Session::Impl::usePacked(const Step& s, const ops::Kernel& kernel, bool count) {
   bool any = false;
   for (int id : s.ins) any |= id >= 0 && slots[id].value && slots[id].value->packed;
   if (!any) return;
-  const auto mine = s.kernel->packedInputs();
+  const auto mine = kernel.packedInputs();
   for (int id : s.ins) {
     const ir::Value* v = id < 0 ? nullptr : slots[id].value;
     if (!v || !v->packed) continue;
     bool used = false;
     for (const auto& p : mine) used |= p.data == v->packed->data();
-    ++(used ? packed.in_place : packed.reordered);
+    if (count) ++(used ? packed.in_place : packed.reordered);
     // Page tables now (the pages are the page cache's, the very ones the run reads; nothing
     // is copied). In a virtual machine that shadows page tables, the first read still costs
     // a fault per page: reading them on a second thread here took longer than the load.

@@ -111,7 +111,78 @@ StepThreads stepThreads(int threads, int busy_seen, int cores) {
   const int busy = busy_seen >= 0 ? busy_seen : busyElsewhere();
   if (busy <= 0) return {0, threads};
   if (cores <= 0) cores = omp_get_num_procs();
-  return {kMinStepWork, std::clamp(cores - busy, 1, threads)};
+  return {kMinStepWork, std::clamp(cores - busy, 1, threads), true};
+}
+
+RunPlan::RunPlan(Way start, int first_trial)
+    : current_(start), until_trial_(std::max(first_trial, 1)) {}
+
+void RunPlan::keep(double ms) {
+  if (held_ == kKeep) std::copy(recent_ + 1, recent_ + kKeep, recent_);
+  held_ = std::min(held_ + 1, kKeep);
+  recent_[held_ - 1] = ms;
+}
+
+double RunPlan::usualNow() const {
+  double sum = 0;
+  for (int i = 0; i < held_; ++i) sum += recent_[i];
+  return held_ ? sum / held_ : 0;
+}
+
+void RunPlan::record(Way w, double ms) {
+  ++runs_[w];
+  if (cold_) {  // the session's first run: page faults, a team starting, caches cold
+    cold_ = false;
+    return;
+  }
+  if (fixed_) return;
+  if (w != current_) {  // a trial of the other way: kTrialRuns runs against the current's mean
+    trial_ms_ += ms;
+    if (++trial_done_ < kTrialRuns) return;
+    const double theirs = trial_ms_ / trial_done_;
+    trial_ms_ = 0;
+    trial_done_ = 0;
+    const double mine = usualNow();
+    if (theirs < kSwitch * mine) {
+      current_ = w;
+      held_ = 0;  // what it did before it lost is old news
+      keep(theirs);
+      interval_ = kMinInterval;
+      ++switches_;
+      before_ = mine;
+      probation_ = kTrialRuns;
+    } else {  // a wait twice as long, four times after a loss by kFarBehind
+      interval_ = std::min(interval_ * (theirs > kFarBehind * mine ? 4 : 2), kMaxInterval);
+    }
+    until_trial_ = interval_;
+    usual_ = 0;
+    return;
+  }
+  keep(ms);
+  --until_trial_;
+  // Its next kTrialRuns runs after taking over confirm the trial: kChange times slower together
+  // than the way it replaced, and that way is back at once.
+  if (probation_ > 0 && --probation_ == 0 && held_ > kTrialRuns) {
+    double last = 0;
+    for (int i = held_ - kTrialRuns; i < held_; ++i) last += recent_[i];
+    if (last > kTrialRuns * kChange * before_) {
+      current_ = other(current_);
+      held_ = 0;
+      keep(before_);
+      interval_ = kMinInterval * 2;
+      until_trial_ = interval_;
+      ++switches_;
+      usual_ = 0;
+      return;
+    }
+  }
+  if (usual_ <= 0) {
+    if (held_ == kKeep) usual_ = usualNow();
+    return;
+  }
+  // The last two runs together kChange times slower than usual: the machine changed; try the
+  // other way now.
+  if (recent_[kKeep - 1] + recent_[kKeep - 2] > 2 * kChange * usual_) until_trial_ = 0;
 }
 
 int threadsForStep(int64_t work, const StepThreads& st) {
@@ -189,7 +260,12 @@ int resolveThreads(int requested, int64_t flops, int* busy_seen) {
   if (by_work <= 1 || (follow && std::string(follow) == "0")) return by_work;
   const int busy = busyElsewhere();
   if (busy_seen) *busy_seen = busy;
-  return threadsForWork(flops, cores, busy);
+  // Beside other load the count stays the work's: the steps held to the free cores are one way
+  // of running, all of them on every thread the other (RunPlan). ASC_RUN_WAY=narrow keeps the
+  // one way: no more threads than free cores.
+  const char* way = std::getenv("ASC_RUN_WAY");
+  if (way && std::string(way) == "narrow") return threadsForWork(flops, cores, busy);
+  return by_work;
 }
 
 }  // namespace asc::runtime

@@ -157,3 +157,105 @@ TEST_CASE("a team's threads are spread over distinct CPUs; the caller is not pin
   unsetenv("ASC_SPREAD_THREADS");
   CHECK(off.worker_cpus == CPU_COUNT(&all));
 }
+
+namespace {
+// Runs `plan` for `runs` runs where a run of way w takes time(w, i) ms; returns the runs of each
+// way from run `from` on.
+struct WayRuns {
+  int wide = 0, narrow = 0;
+};
+template <typename Time>
+WayRuns simulate(RunPlan& plan, int runs, Time time, int from = 0) {
+  WayRuns n;
+  for (int i = 0; i < runs; ++i) {
+    const RunPlan::Way w = plan.next();
+    if (i >= from) ++(w == RunPlan::Wide ? n.wide : n.narrow);
+    plan.record(w, time(w, i));
+  }
+  return n;
+}
+}  // namespace
+
+TEST_CASE("a session's runs take the way that was faster lately", "[runtime][threads]") {
+  SECTION("the other way much faster: taken after one trial, tried rarely after") {
+    RunPlan plan(RunPlan::Narrow);
+    const WayRuns n =
+        simulate(plan, 200, [](RunPlan::Way w, int) { return w == RunPlan::Wide ? 1.5 : 3.0; });
+    CHECK(plan.current() == RunPlan::Wide);
+    CHECK(plan.switches() == 1);
+    CHECK(n.narrow <= 2 + 4 * RunPlan::kTrialRuns);  // the first runs, then a few trials
+    CHECK(plan.runs(RunPlan::Wide) + plan.runs(RunPlan::Narrow) == 200);
+  }
+  SECTION("fast and slow runs in turn lose to a steady way with a lower mean") {
+    // On all threads beside a busy loop: 2 and 6 ms in turn (mean 4); held to the free core: 3.
+    RunPlan plan(RunPlan::Narrow);
+    const WayRuns n = simulate(plan, 400, [](RunPlan::Way w, int i) {
+      return w == RunPlan::Narrow ? 3.0 : i % 2 ? 2.0 : 6.0;
+    });
+    CHECK(plan.current() == RunPlan::Narrow);
+    CHECK(n.wide < 400 / 10);
+  }
+  SECTION("a trial won by luck is given back after its next runs") {
+    // Two fast runs of the wide way in its first trial, slow ones after.
+    RunPlan plan(RunPlan::Narrow);
+    int wide_seen = 0;
+    bool back = false;
+    for (int i = 0; i < 12; ++i) {
+      const RunPlan::Way w = plan.next();
+      if (w == RunPlan::Wide) ++wide_seen;
+      plan.record(w, w == RunPlan::Narrow ? 3.0 : wide_seen <= 2 ? 1.0 : 8.0);
+      back = back || (wide_seen > 2 && plan.current() == RunPlan::Narrow);
+    }
+    CHECK(plan.switches() == 2);
+    CHECK(back);
+    CHECK(wide_seen == 2 + RunPlan::kTrialRuns);  // the trial and its confirmation
+  }
+  SECTION("a machine that changes: the slower way is left within a bounded wait") {
+    RunPlan plan(RunPlan::Narrow);
+    // The wide way is slow for 300 runs, then fast.
+    bool changed = false;
+    auto time = [&](RunPlan::Way w, int) {
+      if (w == RunPlan::Narrow) return 3.0;
+      return changed ? 1.5 : 6.0;
+    };
+    const WayRuns before = simulate(plan, 300, time);
+    CHECK(plan.current() == RunPlan::Narrow);
+    CHECK(before.wide <= 6 * RunPlan::kTrialRuns);  // trials ever further apart
+    changed = true;
+    simulate(plan, RunPlan::kMaxInterval + 2 * RunPlan::kTrialRuns, time);
+    CHECK(plan.current() == RunPlan::Wide);
+  }
+  SECTION("the current way slowing down starts a trial at once") {
+    RunPlan plan(RunPlan::Wide);
+    // The wide way fast for 100 runs (trials of the narrow way far apart by then), then slow.
+    int wide_runs = 0;
+    bool changed = false;
+    auto time = [&](RunPlan::Way w, int) {
+      if (w == RunPlan::Narrow) return 3.0;
+      ++wide_runs;
+      return changed ? 9.0 : 1.5;
+    };
+    simulate(plan, 100, time);
+    REQUIRE(plan.current() == RunPlan::Wide);
+    wide_runs = 0;
+    changed = true;
+    simulate(plan, 10, time);
+    CHECK(plan.current() == RunPlan::Narrow);
+    CHECK(wide_runs <= 2 + 1);
+  }
+  SECTION("the session's first run is not counted; a fixed plan never changes") {
+    RunPlan plan(RunPlan::Narrow);
+    plan.record(RunPlan::Narrow, 100.0);  // cold
+    plan.record(RunPlan::Narrow, 3.0);
+    CHECK(plan.next() == RunPlan::Wide);
+    plan.record(RunPlan::Wide, 2.0);
+    CHECK(plan.next() == RunPlan::Wide);  // a trial is kTrialRuns runs
+    plan.record(RunPlan::Wide, 2.0);
+    CHECK(plan.current() == RunPlan::Wide);
+    RunPlan fixed = RunPlan::fixed(RunPlan::Wide);
+    const WayRuns n =
+        simulate(fixed, 100, [](RunPlan::Way w, int) { return w == RunPlan::Wide ? 9.0 : 1.0; });
+    CHECK(n.wide == 100);
+    CHECK(fixed.switches() == 0);
+  }
+}
