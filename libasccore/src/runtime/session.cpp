@@ -22,10 +22,11 @@ Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Session::Session(std::unique_ptr<DynamicModel> dyn) : dyn_(std::move(dyn)) {}
 Session::~Session() {
   if (impl_ && impl_->two_ways)
-    ASC_LOG_INFO("model '{}': {} run(s) with every step on {} threads, {} with steps held to the "
-                 "free cores; {} change(s) of way",
-                 impl_->graph.name, impl_->plan.runs(RunPlan::Wide), impl_->threads,
-                 impl_->plan.runs(RunPlan::Narrow), impl_->plan.switches());
+    ASC_LOG_INFO(
+        "model '{}': {} run(s) with every step on {} threads, {} with steps held to the "
+        "free cores; {} change(s) of way",
+        impl_->graph.name, impl_->plan.runs(RunPlan::Wide), impl_->threads,
+        impl_->plan.runs(RunPlan::Narrow), impl_->plan.switches());
 }
 
 void setTraceModel(Session& s, const std::string& model, const std::string& soc) {
@@ -138,9 +139,8 @@ Status Session::run() {
   // Beside other load a run takes the way that was faster lately (RunPlan); runs with an
   // observer or a profile keep the current one, so their steps' times stay comparable.
   const bool timed = impl_->two_ways && !impl_->observer && !impl_->profile;
-  const RunPlan::Way way = impl_->two_ways
-                               ? (timed ? impl_->plan.next() : impl_->plan.current())
-                               : RunPlan::Narrow;
+  const RunPlan::Way way =
+      impl_->two_ways ? (timed ? impl_->plan.next() : impl_->plan.current()) : RunPlan::Narrow;
   const bool wide = way == RunPlan::Wide;
   if (impl_->spread_team || wide) {
     spreadTeam(impl_->threads);
@@ -194,9 +194,9 @@ Status Session::run() {
       const auto t0 = std::chrono::steady_clock::now();
       for (auto& s : impl_->steps)
         if (!s.skip_unobserved) impl_->runStep(s, wide);
-      impl_->plan.record(way, std::chrono::duration<double, std::milli>(
-                                  std::chrono::steady_clock::now() - t0)
-                                  .count());
+      impl_->plan.record(
+          way,
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     } else {
       for (auto& s : impl_->steps)
         if (!s.skip_unobserved) impl_->runStep(s, wide);

@@ -555,18 +555,18 @@ Status Session::Impl::build(bool reuse) {
     }
   }
   two_ways = two_ways && wide_kernels > 0;
-  if (two_ways) plan = fixed_way == "wide" ? RunPlan::fixed(RunPlan::Wide) : RunPlan(RunPlan::Narrow);
+  if (two_ways)
+    plan = fixed_way == "wide" ? RunPlan::fixed(RunPlan::Wide) : RunPlan(RunPlan::Narrow);
   if (small_steps)
     ASC_LOG_INFO(
         "{} of {} steps run on fewer than {} threads (little work, other processes "
         "busy on the cores){}",
         small_steps, steps.size(), threads,
-        two_ways ? fmt::format("; {} of them also have a kernel on {}: {}", wide_kernels,
-                               threads,
-                               fixed_way == "wide"
-                                   ? "every run takes those (ASC_RUN_WAY=wide)"
-                                   : "each run takes the way that was faster lately")
-                 : std::string());
+        two_ways
+            ? fmt::format("; {} of them also have a kernel on {}: {}", wide_kernels, threads,
+                          fixed_way == "wide" ? "every run takes those (ASC_RUN_WAY=wide)"
+                                              : "each run takes the way that was faster lately")
+            : std::string());
   // The weights the kernels reordered, all at once (KernelEnv::defer_weight_reorders).
   env.defer_weight_reorders = false;
   if (pack_only) return cpu::reserveWeightReorders(env);

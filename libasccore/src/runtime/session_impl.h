@@ -130,11 +130,11 @@ class OmpThreadsScope {
 /// whatever the others do, and which way is faster changes with the host and over time. So a
 /// run takes the way whose recent runs took less time on average and, now and then, tries the
 /// other for kTrialRuns runs: after kMinInterval runs, then twice as many each time the other
-/// loses (four times when its mean was kFarBehind times the current's), up to kMaxInterval, and at once when the last two runs took kChange times the usual.
-/// The other way takes over when its trial's mean is below kSwitch times the current way's
-/// mean over its last kKeep runs, and gives it back when its first kTrialRuns runs after that
-/// take kChange times the replaced way's mean. The first run recorded (a cold start) is left
-/// out.
+/// loses (four times when its mean was kFarBehind times the current's), up to kMaxInterval, and at
+/// once when the last two runs took kChange times the usual. The other way takes over when its
+/// trial's mean is below kSwitch times the current way's mean over its last kKeep runs, and gives
+/// it back when its first kTrialRuns runs after that take kChange times the replaced way's mean.
+/// The first run recorded (a cold start) is left out.
 class RunPlan {
  public:
   enum Way : int { Wide = 0, Narrow = 1 };
@@ -151,7 +151,7 @@ class RunPlan {
   }
   Way next() const {
     return !fixed_ && held_ > 0 && (until_trial_ <= 0 || trial_done_ > 0) ? other(current_)
-                                                                           : current_;
+                                                                          : current_;
   }
   void record(Way w, double ms);
   Way current() const { return current_; }
@@ -168,7 +168,7 @@ class RunPlan {
   int until_trial_, interval_ = kMinInterval;
   int trial_done_ = 0;
   double trial_ms_ = 0;
-  double usual_ = 0;  // usualNow() once the current way has kKeep runs since it took over
+  double usual_ = 0;   // usualNow() once the current way has kKeep runs since it took over
   double before_ = 0;  // the mean of the way the current one replaced, when it did
   int probation_ = 0;  // runs left before the current way's confirmation
   bool cold_ = true, fixed_ = false;

@@ -55,7 +55,8 @@ Status Session::Impl::createKernel(Step& s, int threads, std::unique_ptr<ops::Ke
     if (!k) return k.status();
     kernel = std::move(*k);
     ws.scratch_to = env.scratchpads.size();
-    for (int t = 0; t < ops::KernelEnv::kTemporaries; ++t) ws.temp_to[t] = env.temporaries[t].size();
+    for (int t = 0; t < ops::KernelEnv::kTemporaries; ++t)
+      ws.temp_to[t] = env.temporaries[t].size();
     bool rebuild = false;
     for (int id : s.ins) {
       if (id < 0) continue;
