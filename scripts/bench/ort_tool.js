@@ -3,7 +3,8 @@
 //   node ort_tool.js gen <out.npy> <d0,d1,...> [seed]     random float32 input in [-1, 1) as .npy
 //   node ort_tool.js run <model.onnx> <in.npy> <out_prefix> [runs] [threads]
 //        runs ORT (graph optimisation "all"), writes <out_prefix>_<i>.bin (raw outputs) and prints
-//        one JSON line: {"create_ms", "first_ms", "median_ms", "runs", "outputs": [...]}
+//        one JSON line: {"create_ms", "first_ms", "median_ms", "mean_ms", "runs", "outputs": [...]}
+//        (median and mean of the runs after the first)
 //   node ort_tool.js session <model.onnx> [threads]
 //        times InferenceSession.create alone (the peer's load) and prints {"create_ms"}
 //   node ort_tool.js compare <ours.bin> <reference.bin>
@@ -91,7 +92,8 @@ async function main() {
     });
     const later = times.length > 1 ? times.slice(1) : times;
     later.sort((p, q) => p - q);
-    console.log(JSON.stringify({ create_ms: c.ms, first_ms: times[0], median_ms: later[Math.floor(later.length / 2)], runs, outputs }));
+    const mean = later.reduce((p, q) => p + q, 0) / later.length;
+    console.log(JSON.stringify({ create_ms: c.ms, first_ms: times[0], median_ms: later[Math.floor(later.length / 2)], mean_ms: mean, runs, outputs }));
     return;
   }
   if (cmd === 'compare') {
