@@ -18,6 +18,7 @@
 #include "asc/frontend/onnx.h"
 #include "asc/frontend/tf.h"
 #include "asc/om/om_file.h"
+#include "asc/ophost/ophost.h"
 #include "asc/ops/plugin.h"
 #include "asc/ops/registry.h"
 #include "asc/passes/pass.h"
@@ -506,7 +507,7 @@ Status run(const Options& o, std::ostream& out) {
   ASC_RETURN_IF_ERROR(cli::applyLogOption(o.log, o.given(o.log)));
   const std::string mode = o.mode;
   if (mode == "0" || mode == "3" || mode == "1")
-    ASC_RETURN_IF_ERROR(ops::loadPluginsFromOptionOrEnv(o.op_plugin_path));
+    ASC_RETURN_IF_ERROR(ophost::loadCustomOperators(o.op_plugin_path));
   ASC_RETURN_IF_ERROR(checkOutputsAreNotInputs(o, mode));
   if (mode == "0") return buildModel(o);
   if (mode == "1") return modelToJson(o);

@@ -19,6 +19,7 @@
 
 #include "asc/cli/common.h"
 #include "asc/frontend/onnx.h"
+#include "asc/ophost/ophost.h"
 #include "asc/ops/plugin.h"
 #include "asc/runtime/dump.h"
 #include "asc/runtime/session.h"
@@ -387,7 +388,7 @@ int main(int argc, const char* const* argv, std::ostream& out, const Hooks& hook
     out << cli::versionText("msame");
     return 0;
   }
-  if (Status st = ops::loadPluginsFromOptionOrEnv(opts->op_plugin_path); !st) return fail(out, st);
+  if (Status st = ophost::loadCustomOperators(opts->op_plugin_path); !st) return fail(out, st);
   Runner r(*opts, out, hooks);
   if (Status st = r.run(); !st) return fail(out, st);
   out << fmt::format("[INFO] pid: {} Execute sample success\n", getpid());

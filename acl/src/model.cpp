@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 
+#include "asc/ophost/ophost.h"
 #include "asc/trace/trace.h"
 #include "model_internal.h"
 
@@ -130,6 +131,12 @@ aclError load(const char* api, const std::string& path, int memfd, uint32_t* mod
   if (aclError e = requireContext(api)) {
     if (memfd >= 0) close(memfd);
     return e;
+  }
+  // The custom operators an OM may name, found as atc and msame find them: the folders of
+  // ASCEND_CUSTOM_OPP_PATH, then the vendor packages installed under $ASCEND_OPP_PATH/vendors.
+  if (Status st = ophost::loadCustomOperators(""); !st.isOk()) {
+    if (memfd >= 0) close(memfd);
+    return loadError(api, st);
   }
   auto model = std::make_shared<Model>();
   model->path = path;

@@ -407,7 +407,8 @@ Result<OmModel> loadContainer(const std::string& path, const Container& c) {
                   ErrorCode::UnsupportedOp,
                   "{}: op '{}' is the custom operator {}, which is not loaded; give "
                   "--op_plugin_path=DIR or set ASCEND_CUSTOM_OPP_PATH to the folder of its "
-                  "plugin (looked in: {})",
+                  "plugin, or install its package into $ASCEND_OPP_PATH/vendors (looked in: "
+                  "{})",
                   path, op.name(), entry,
                   ops::pluginSearchPath().empty() ? "nothing" : ops::pluginSearchPath());
         return bad(path, fmt::format("op '{}' has type '{}', which the CPU runtime does not know",

@@ -340,6 +340,23 @@ Status loadCannVendor(const std::string& vendor, bool* found) {
       }
     }
   }
+  // Framework plugins (REGISTER_CUSTOM_OP): CANN loads every library under a custom vendor's
+  // framework/ folder and keeps the registrations of the framework being read, so a sample's
+  // ONNX plugin installed under framework/tensorflow still serves ONNX models.
+  std::vector<fs::path> parsers;
+  std::error_code fec;
+  for (auto it = fs::recursive_directory_iterator(fs::path(vendor) / "framework", fec);
+       !fec && it != fs::recursive_directory_iterator(); it.increment(fec))
+    if (it->is_regular_file() && it->path().extension() == ".so") parsers.push_back(it->path());
+  std::sort(parsers.begin(), parsers.end());
+  for (const auto& p : parsers)
+    if (!dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+      const char* why = dlerror();
+      return Status::error(ErrorCode::InvalidParam,
+                           "the framework plugin {} could not be loaded: {}; rebuild it against "
+                           "this asc-tools SDK",
+                           p.string(), why ? why : "unknown reason");
+    }
   // Kernels of operators this tiling library does not declare (other projects' leftovers in
   // the same vendor folder) are dropped by the registration.
   {

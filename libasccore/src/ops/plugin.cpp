@@ -88,7 +88,8 @@ Status loadPlugins(const std::string& paths) {
     const std::string dir = paths.substr(pos, e - pos);
     pos = e + 1;
     if (dir.empty()) continue;
-    searched().push_back(dir);
+    if (std::find(searched().begin(), searched().end(), dir) == searched().end())
+      searched().push_back(dir);
     struct stat st;
     if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
       return Status::error(ErrorCode::InvalidParam,
@@ -107,10 +108,10 @@ std::string pluginSearchPath() {
   return s;
 }
 
-Status loadPluginsFromOptionOrEnv(const std::string& option_value) {
-  if (!option_value.empty()) return loadPlugins(option_value);
-  const char* env = std::getenv("ASCEND_CUSTOM_OPP_PATH");
-  return env && *env ? loadPlugins(env) : Status::ok();
+void notePluginFolder(const std::string& folder) {
+  std::lock_guard<std::mutex> lock(loaderMutex());
+  auto& s = searched();
+  if (std::find(s.begin(), s.end(), folder) == s.end()) s.push_back(folder);
 }
 
 }  // namespace asc::ops

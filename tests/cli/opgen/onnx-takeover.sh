@@ -112,3 +112,25 @@ y = np.fromfile(sys.argv[1], dtype=np.float32)
 ref = np.where(x >= 0, x, x * np.float32(0.2)).astype(np.float32)
 sys.exit(0 if y.shape == ref.shape and np.array_equal(y, ref) else 1)
 PY
+
+# Installed as a package (its .run into $ASCEND_OPP_PATH/vendors, as CANN's users install
+# theirs), the plugin serves atc and msame with no --op_plugin_path: config.ini lists it.
+ls proj/build_out/custom_opp_*.run >/dev/null 2>&1 || fail "opgen compile made no package"
+run env ASCEND_OPP_PATH="$PWD/prefix/opp" bash -c "proj/build_out/custom_opp_*.run --quiet"
+expect_exit 0
+expect_file prefix/opp/vendors/config.ini
+common_installed=(--framework=5 --soc_version=Ascend310P3 --precision_mode=force_fp32)
+run env -u ASCEND_CUSTOM_OPP_PATH ASCEND_OPP_PATH="$PWD/prefix/opp" prefix/bin/atc --model=m13.onnx --output=m13i "${common_installed[@]}"
+expect_exit 0
+run prefix/bin/atc --mode=1 --om=m13i.om --json=m13i.json
+expect_exit 0
+grep -q '"LeakyReluCustom"' m13i.json || fail "the installed package did not take the opset-13 LeakyRelu over"
+run env -u ASCEND_CUSTOM_OPP_PATH ASCEND_OPP_PATH="$PWD/prefix/opp" prefix/bin/msame --model m13i.om --input x.bin --output outi
+expect_exit 0
+CHECKS=$((CHECKS + 1))
+cmp "$(ls out/*/m13_output_0.bin)" "$(ls outi/*/m13i_output_0.bin)" || fail "the installed package's run differs"
+# Without the package's folder on any path, msame names the operator and where it looked.
+run env -u ASCEND_CUSTOM_OPP_PATH -u ASCEND_OPP_PATH prefix/bin/msame --model m13i.om --input x.bin --output outn
+expect_exit_nonzero
+expect_stdout_contains "is the custom operator LeakyReluCustom"
+expect_stdout_contains "install its package into \$ASCEND_OPP_PATH/vendors"

@@ -87,9 +87,27 @@ ASC_API Result<std::unique_ptr<PreparedCall>> prepareCall(const std::string& api
 /// Registers the operators of a vendor folder laid out as CANN's custom operator packages
 /// (<vendor>/op_impl/ai_core/tbe/op_tiling/lib/linux/<arch>/libcust_opmaster_rt2.0.so: the
 /// prototypes and tiling; op_impl/ai_core/tbe/kernel/<unit>/<op>/*.o: kernels asc-tools' opc
-/// compiled for the CPU, of one compute unit, ascend910b where present). Once per folder;
-/// false in `*found` when the folder has no such tiling library.
+/// compiled for the CPU, of one compute unit, ascend910b where present; framework/**/*.so:
+/// framework plugins, REGISTER_CUSTOM_OP, whatever framework's folder they sit in, as CANN
+/// loads a vendor's whole framework folder). Once per folder; false in `*found` when the folder
+/// has no such tiling library.
 ASC_API Status loadCannVendor(const std::string& vendor, bool* found);
+
+/// The operators of one vendor folder: CANN's layout (loadCannVendor), else asc-tools' plugins
+/// (*.so at its top, ops::loadPlugins: opgen's packages).
+ASC_API Status loadVendorFolder(const std::string& folder);
+
+/// The custom operators atc, msame and AscendCL's model loading use, found where CANN's tools
+/// find them (docs/plugins.md, "Where the tools find custom operators"): each ':'-separated
+/// folder of `option_value` (--op_plugin_path) when given, else of ASCEND_CUSTOM_OPP_PATH; then,
+/// unless `option_value` is given, the vendors $ASCEND_OPP_PATH/vendors/config.ini lists in its
+/// load_priority, first to last (once per process). A named folder that fails to load is an
+/// error; an installed vendor that fails is a warning (its operators stay unknown).
+ASC_API Status loadCustomOperators(const std::string& option_value);
+
+/// The vendors of a vendors/config.ini, from its first line `load_priority=a,b,c` (trimmed);
+/// empty when the file is missing or its first line is no load_priority.
+ASC_API std::vector<std::string> vendorLoadPriority(const std::string& config_ini);
 
 /// The prototypes the operator library `file` declares with OP_ADD, as op descriptions (names,
 /// parameter kinds, attribute types; no dtype columns), for op_build. Loads the library. Fails

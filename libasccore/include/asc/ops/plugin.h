@@ -52,8 +52,8 @@ class ASC_API PluginRegistrar {
 ASC_API Status loadPlugins(const std::string& paths);
 /// The folders plugins were looked for in so far (for messages about a missing operator).
 ASC_API std::string pluginSearchPath();
-/// --op_plugin_path if given, else ASCEND_CUSTOM_OPP_PATH, else nothing.
-ASC_API Status loadPluginsFromOptionOrEnv(const std::string& option_value);
+/// Adds a folder whose operators another loader registered (a CANN vendor package, ophost.h).
+ASC_API void notePluginFolder(const std::string& folder);
 
 }  // namespace asc::ops
 

@@ -17,6 +17,7 @@
 #include <unordered_set>
 
 #include "asc/frontend/onnx.h"
+#include "asc/ops/plugin.h"
 #include "asc/ops/registry.h"
 #include "asc/support/file.h"
 #include "asc/support/log.h"
@@ -362,11 +363,15 @@ Result<ir::Graph> importModel(ImportState& st, const OnnxImportOptions& opts) {
                            np.domain(), np.name().empty() ? "(unnamed)" : np.name());
     std::string name = np.name().empty() ? fmt::format("{}_{}", op_type, idx) : np.name();
     const ops::OpDef* def = ops::lookup(op_type);
-    if (!def)
+    if (!def) {
+      const std::string looked = ops::pluginSearchPath();
       return Status::error(ErrorCode::UnsupportedOp,
                            "unsupported operator '{}' (node '{}'): no mapping for this ONNX op "
-                           "type; see 'atc --list_ops' for the supported set",
-                           op_type, name);
+                           "type; see 'atc --list_ops' for the supported set; a custom operator "
+                           "comes from --op_plugin_path, ASCEND_CUSTOM_OPP_PATH or a package in "
+                           "$ASCEND_OPP_PATH/vendors (custom operators looked for in: {})",
+                           op_type, name, looked.empty() ? "nothing" : looked);
+    }
     if (def->isInternal())
       return Status::error(ErrorCode::UnsupportedOp,
                            "operator '{}' (node '{}') is no ONNX operator: asc-tools makes it in a "
