@@ -17,6 +17,7 @@
 
 #include "asc/ascendc/launch.h"
 #include "asc/opgen/opgen.h"
+#include "asc/support/log.h"
 #include "ophost/ophost_detail.h"
 
 namespace asc::ophost {
@@ -349,13 +350,14 @@ Status loadCannVendor(const std::string& vendor, bool* found) {
        !fec && it != fs::recursive_directory_iterator(); it.increment(fec))
     if (it->is_regular_file() && it->path().extension() == ".so") parsers.push_back(it->path());
   std::sort(parsers.begin(), parsers.end());
+  // One that does not load costs its framework mappings only (the aclnn API and OMs naming the
+  // operator need none): a warning, as in CANN's loader.
   for (const auto& p : parsers)
     if (!dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL)) {
       const char* why = dlerror();
-      return Status::error(ErrorCode::InvalidParam,
-                           "the framework plugin {} could not be loaded: {}; rebuild it against "
-                           "this asc-tools SDK",
-                           p.string(), why ? why : "unknown reason");
+      ASC_LOG_WARN("the framework plugin {} could not be loaded: {}; its mappings are left out "
+                   "(rebuild it against this asc-tools SDK)",
+                   p.string(), why ? why : "unknown reason");
     }
   // Kernels of operators this tiling library does not declare (other projects' leftovers in
   // the same vendor folder) are dropped by the registration.

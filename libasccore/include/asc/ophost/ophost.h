@@ -89,8 +89,8 @@ ASC_API Result<std::unique_ptr<PreparedCall>> prepareCall(const std::string& api
 /// prototypes and tiling; op_impl/ai_core/tbe/kernel/<unit>/<op>/*.o: kernels asc-tools' opc
 /// compiled for the CPU, of one compute unit, ascend910b where present; framework/**/*.so:
 /// framework plugins, REGISTER_CUSTOM_OP, whatever framework's folder they sit in, as CANN
-/// loads a vendor's whole framework folder). Once per folder; false in `*found` when the folder
-/// has no such tiling library.
+/// loads a vendor's whole framework folder; one that does not load is a warning). Once per
+/// folder; false in `*found` when the folder has no such tiling library.
 ASC_API Status loadCannVendor(const std::string& vendor, bool* found);
 
 /// The operators of one vendor folder: CANN's layout (loadCannVendor), else asc-tools' plugins
