@@ -552,6 +552,8 @@ int main(int argc, const char* const* argv, std::ostream& out) {
     return 0;
   }
   if (opts && opts->list_ops) {
+    // The custom operators too (--op_plugin_path, else the environment's and installed ones).
+    if (Status st = ophost::loadCustomOperators(opts->op_plugin_path); !st) return fail(out, st);
     listOps(out);
     return 0;
   }

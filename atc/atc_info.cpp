@@ -7,12 +7,14 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
 #include "asc/frontend/caffe.h"
 #include "asc/frontend/onnx.h"
 #include "asc/frontend/tf.h"
+#include "asc/ops/onnx_mapping.h"
 #include "asc/ops/registry.h"
 #include "asc/soc/soc.h"
 #include "asc/support/file.h"
@@ -63,6 +65,32 @@ void listOps(std::ostream& out) {
     fmt::print(out, "{:<24} {:<8} {:<24} {:<8} {}\n", d->name(),
                fusedOnly(*d) ? std::string("fused") : fmt::format("{}+", d->onnxSince()),
                d->cannType(), ops::engineName(d->engineKind()), d->summaryText());
+  // ONNX operators that a loaded framework plugin hands to its custom operator, each plugin's
+  // adjacent opsets as one range.
+  std::vector<ops::OnnxCustomMapping> taken;
+  for (auto& m : ops::onnxCustomMappings()) {
+    if (m.onnx_type == m.custom_type) continue;
+    if (!taken.empty()) {
+      auto& last = taken.back();
+      if (last.domain == m.domain && last.onnx_type == m.onnx_type &&
+          last.custom_type == m.custom_type && last.origin == m.origin &&
+          last.opset_to != std::numeric_limits<int>::max() && last.opset_to + 1 == m.opset_from) {
+        last.opset_to = m.opset_to;
+        continue;
+      }
+    }
+    taken.push_back(std::move(m));
+  }
+  if (!taken.empty()) fmt::print(out, "\nTaken over by custom operators (framework plugins):\n");
+  for (const auto& m : taken) {
+    const std::string opsets = m.opset_from == m.opset_to ? fmt::format("{}", m.opset_from)
+                               : m.opset_to == std::numeric_limits<int>::max()
+                                   ? fmt::format("{}+", m.opset_from)
+                                   : fmt::format("{}-{}", m.opset_from, m.opset_to);
+    fmt::print(out, "{:<24} {:<8} -> {} ({})\n",
+               (m.domain.empty() ? "" : m.domain + "::") + m.onnx_type, opsets, m.custom_type,
+               m.origin);
+  }
 }
 
 // --list_caffe_layers: the Caffe layers from their one declaration (caffe_layers.def), a row

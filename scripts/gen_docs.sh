@@ -4,6 +4,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 atc=${ATC:-$root/build/bin/atc}
+# The built-in set only: no custom operators from the environment or installed packages.
+unset ASCEND_CUSTOM_OPP_PATH ASCEND_OPP_PATH
 {
   echo "# Error codes"
   echo

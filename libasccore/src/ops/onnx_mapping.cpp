@@ -45,4 +45,10 @@ const OnnxCustomMapping* findOnnxCustomMapping(const std::string& domain, int op
   return nullptr;
 }
 
+std::vector<OnnxCustomMapping> onnxCustomMappings() {
+  auto& s = mappings();
+  std::lock_guard<std::mutex> lock(s.mu);
+  return {s.all.begin(), s.all.end()};
+}
+
 }  // namespace asc::ops

@@ -120,6 +120,17 @@ run env ASCEND_OPP_PATH="$PWD/prefix/opp" bash -c "proj/build_out/custom_opp_*.r
 expect_exit 0
 expect_file prefix/opp/vendors/config.ini
 common_installed=(--framework=5 --soc_version=Ascend310P3 --precision_mode=force_fp32)
+# atc --list_ops shows the installed custom operator and what its plugin takes over.
+run env -u ASCEND_CUSTOM_OPP_PATH ASCEND_OPP_PATH="$PWD/prefix/opp" prefix/bin/atc --list_ops
+expect_exit 0
+grep -qE "^LeakyReluCustom +[0-9]+\+ +LeakyReluCustom +AI_CORE +Ascend C custom operator" "$STDOUT" ||
+  fail "--list_ops does not list the installed custom operator"
+expect_stdout_contains "Taken over by custom operators (framework plugins):"
+grep -qE '^LeakyRelu +13 +-> LeakyReluCustom \(REGISTER_CUSTOM_OP\("LeakyReluCustom"\)\)' "$STDOUT" ||
+  fail "--list_ops does not show the opset-13 LeakyRelu taken over"
+run env -u ASCEND_CUSTOM_OPP_PATH -u ASCEND_OPP_PATH prefix/bin/atc --list_ops
+expect_exit 0
+expect_stdout_not_contains "LeakyReluCustom"
 run env -u ASCEND_CUSTOM_OPP_PATH ASCEND_OPP_PATH="$PWD/prefix/opp" prefix/bin/atc --model=m13.onnx --output=m13i "${common_installed[@]}"
 expect_exit 0
 run prefix/bin/atc --mode=1 --om=m13i.om --json=m13i.json

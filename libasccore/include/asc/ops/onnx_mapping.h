@@ -47,4 +47,7 @@ ASC_API Status addOnnxCustomMapping(OnnxCustomMapping m);
 ASC_API const OnnxCustomMapping* findOnnxCustomMapping(const std::string& domain, int opset,
                                                        const std::string& op_type);
 
+/// Every mapping added so far, in the order added (atc --list_ops).
+ASC_API std::vector<OnnxCustomMapping> onnxCustomMappings();
+
 }  // namespace asc::ops
