@@ -355,9 +355,10 @@ Status loadCannVendor(const std::string& vendor, bool* found) {
   for (const auto& p : parsers)
     if (!dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL)) {
       const char* why = dlerror();
-      ASC_LOG_WARN("the framework plugin {} could not be loaded: {}; its mappings are left out "
-                   "(rebuild it against this asc-tools SDK)",
-                   p.string(), why ? why : "unknown reason");
+      ASC_LOG_WARN(
+          "the framework plugin {} could not be loaded: {}; its mappings are left out "
+          "(rebuild it against this asc-tools SDK)",
+          p.string(), why ? why : "unknown reason");
     }
   // Kernels of operators this tiling library does not declare (other projects' leftovers in
   // the same vendor folder) are dropped by the registration.

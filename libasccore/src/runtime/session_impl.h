@@ -133,12 +133,14 @@ class OmpThreadsScope {
 /// loses (four times when its mean was kFarBehind times the current's), up to kMaxInterval, and at
 /// once when the last two runs took kChange times the usual. The other way takes over when its
 /// trial's mean is below kSwitch times the current way's mean over its last kKeep runs, and gives
-/// it back when its first kTrialRuns runs after that take kChange times the replaced way's mean.
+/// it back when its first kConfirmRuns runs after that take kChange times the replaced way's
+/// mean (a trial of one run can be lucky; most trials lose, and cost one run each).
 /// The first run recorded (a cold start) is left out.
 class RunPlan {
  public:
   enum Way : int { Wide = 0, Narrow = 1 };
-  static constexpr int kMinInterval = 4, kMaxInterval = 64, kTrialRuns = 2, kKeep = 4;
+  static constexpr int kMinInterval = 4, kMaxInterval = 64, kTrialRuns = 1, kConfirmRuns = 2,
+                       kKeep = 4;
   static constexpr double kSwitch = 0.9, kChange = 1.3, kFarBehind = 1.5;
 
   /// Starts on `start`; the other way is first tried after `first_trial` recorded runs of it.

@@ -150,7 +150,7 @@ void RunPlan::record(Way w, double ms) {
       interval_ = kMinInterval;
       ++switches_;
       before_ = mine;
-      probation_ = kTrialRuns;
+      probation_ = kConfirmRuns;
     } else {  // a wait twice as long, four times after a loss by kFarBehind
       interval_ = std::min(interval_ * (theirs > kFarBehind * mine ? 4 : 2), kMaxInterval);
     }
@@ -160,12 +160,12 @@ void RunPlan::record(Way w, double ms) {
   }
   keep(ms);
   --until_trial_;
-  // Its next kTrialRuns runs after taking over confirm the trial: kChange times slower together
-  // than the way it replaced, and that way is back at once.
-  if (probation_ > 0 && --probation_ == 0 && held_ > kTrialRuns) {
+  // Its next kConfirmRuns runs after taking over confirm the trial: kChange times slower
+  // together than the way it replaced, and that way is back at once.
+  if (probation_ > 0 && --probation_ == 0 && held_ > kConfirmRuns) {
     double last = 0;
-    for (int i = held_ - kTrialRuns; i < held_; ++i) last += recent_[i];
-    if (last > kTrialRuns * kChange * before_) {
+    for (int i = held_ - kConfirmRuns; i < held_; ++i) last += recent_[i];
+    if (last > kConfirmRuns * kChange * before_) {
       current_ = other(current_);
       held_ = 0;
       keep(before_);

@@ -196,19 +196,19 @@ TEST_CASE("a session's runs take the way that was faster lately", "[runtime][thr
     CHECK(n.wide < 400 / 10);
   }
   SECTION("a trial won by luck is given back after its next runs") {
-    // Two fast runs of the wide way in its first trial, slow ones after.
+    // Fast runs of the wide way in its first trial, slow ones after.
     RunPlan plan(RunPlan::Narrow);
     int wide_seen = 0;
     bool back = false;
     for (int i = 0; i < 12; ++i) {
       const RunPlan::Way w = plan.next();
       if (w == RunPlan::Wide) ++wide_seen;
-      plan.record(w, w == RunPlan::Narrow ? 3.0 : wide_seen <= 2 ? 1.0 : 8.0);
-      back = back || (wide_seen > 2 && plan.current() == RunPlan::Narrow);
+      plan.record(w, w == RunPlan::Narrow ? 3.0 : wide_seen <= RunPlan::kTrialRuns ? 1.0 : 8.0);
+      back = back || (wide_seen > RunPlan::kTrialRuns && plan.current() == RunPlan::Narrow);
     }
     CHECK(plan.switches() == 2);
     CHECK(back);
-    CHECK(wide_seen == 2 + RunPlan::kTrialRuns);  // the trial and its confirmation
+    CHECK(wide_seen == RunPlan::kTrialRuns + RunPlan::kConfirmRuns);  // trial, confirmation
   }
   SECTION("a machine that changes: the slower way is left within a bounded wait") {
     RunPlan plan(RunPlan::Narrow);
@@ -248,9 +248,10 @@ TEST_CASE("a session's runs take the way that was faster lately", "[runtime][thr
     plan.record(RunPlan::Narrow, 100.0);  // cold
     plan.record(RunPlan::Narrow, 3.0);
     CHECK(plan.next() == RunPlan::Wide);
-    plan.record(RunPlan::Wide, 2.0);
-    CHECK(plan.next() == RunPlan::Wide);  // a trial is kTrialRuns runs
-    plan.record(RunPlan::Wide, 2.0);
+    for (int i = 0; i < RunPlan::kTrialRuns; ++i) {
+      CHECK(plan.next() == RunPlan::Wide);  // a trial is kTrialRuns runs
+      plan.record(RunPlan::Wide, 2.0);
+    }
     CHECK(plan.current() == RunPlan::Wide);
     RunPlan fixed = RunPlan::fixed(RunPlan::Wide);
     const WayRuns n =
