@@ -133,8 +133,8 @@ class OmpThreadsScope {
 /// loses (four times when its mean was kFarBehind times the current's), up to kMaxInterval, and at
 /// once when the last two runs took kChange times the usual. The other way takes over when its
 /// trial's mean is below kSwitch times the current way's mean over its last kKeep runs, and gives
-/// it back when its first kConfirmRuns runs after that take kChange times the replaced way's
-/// mean (a trial of one run can be lucky; most trials lose, and cost one run each).
+/// it back when its first kConfirmRuns runs after that are no faster on average than the
+/// replaced way's mean (a trial of one run can be lucky; most trials lose, and cost one run).
 /// The first run recorded (a cold start) is left out.
 class RunPlan {
  public:

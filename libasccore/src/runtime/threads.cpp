@@ -160,12 +160,12 @@ void RunPlan::record(Way w, double ms) {
   }
   keep(ms);
   --until_trial_;
-  // Its next kConfirmRuns runs after taking over confirm the trial: kChange times slower
-  // together than the way it replaced, and that way is back at once.
+  // Its next kConfirmRuns runs after taking over confirm the trial: no faster on average than
+  // the way it replaced, and that way is back at once (one fast run happens by luck).
   if (probation_ > 0 && --probation_ == 0 && held_ > kConfirmRuns) {
     double last = 0;
     for (int i = held_ - kConfirmRuns; i < held_; ++i) last += recent_[i];
-    if (last > kConfirmRuns * kChange * before_) {
+    if (last >= kConfirmRuns * before_) {
       current_ = other(current_);
       held_ = 0;
       keep(before_);
