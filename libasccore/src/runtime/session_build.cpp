@@ -556,7 +556,8 @@ Status Session::Impl::build(bool reuse) {
   }
   two_ways = two_ways && wide_kernels > 0;
   if (two_ways)
-    plan = fixed_way == "wide" ? RunPlan::fixed(RunPlan::Wide) : RunPlan(RunPlan::Narrow);
+    plan = fixed_way == "wide" ? RunPlan::fixed(RunPlan::Wide)
+                               : RunPlan(RunPlan::Narrow, RunPlan::kFirstTrial);
   if (small_steps)
     ASC_LOG_INFO(
         "{} of {} steps run on fewer than {} threads (little work, other processes "

@@ -135,12 +135,16 @@ class OmpThreadsScope {
 /// trial's mean is below kSwitch times the current way's mean over its last kKeep runs, and gives
 /// it back when its first kConfirmRuns runs after that are no faster on average than the
 /// replaced way's mean (a trial of one run can be lucky; most trials lose, and cost one run).
-/// The first run recorded (a cold start) is left out.
+/// Each way's first run (a cold start) is left out.
 class RunPlan {
  public:
   enum Way : int { Wide = 0, Narrow = 1 };
   static constexpr int kMinInterval = 4, kMaxInterval = 64, kTrialRuns = 1, kConfirmRuns = 2,
                        kKeep = 4;
+  // A session's first trial: after this many runs of the narrow way (beside a busy loop the
+  // wide way's runs mostly alternate between fast and slow and lose; short loops should not pay
+  // for many trials).
+  static constexpr int kFirstTrial = 8;
   static constexpr double kSwitch = 0.9, kChange = 1.3, kFarBehind = 1.5;
 
   /// Starts on `start`; the other way is first tried after `first_trial` recorded runs of it.
@@ -173,7 +177,8 @@ class RunPlan {
   double usual_ = 0;   // usualNow() once the current way has kKeep runs since it took over
   double before_ = 0;  // the mean of the way the current one replaced, when it did
   int probation_ = 0;  // runs left before the current way's confirmation
-  bool cold_ = true, fixed_ = false;
+  int trial_interval_ = kMinInterval;  // the wait before the trial it won
+  bool ran_[2] = {false, false}, fixed_ = false;
   int64_t runs_[2] = {0, 0};
   int64_t switches_ = 0;
 };

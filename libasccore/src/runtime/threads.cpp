@@ -131,8 +131,11 @@ double RunPlan::usualNow() const {
 
 void RunPlan::record(Way w, double ms) {
   ++runs_[w];
-  if (cold_) {  // the session's first run: page faults, a team starting, caches cold
-    cold_ = false;
+  // Each way's first run is cold (the session's first: page faults, a team starting; the other
+  // way's first: its kernels and their weights never touched, its team just placed), and left
+  // out; a trial goes on to the next run.
+  if (!ran_[w]) {
+    ran_[w] = true;
     return;
   }
   if (fixed_) return;
@@ -147,6 +150,7 @@ void RunPlan::record(Way w, double ms) {
       current_ = w;
       held_ = 0;  // what it did before it lost is old news
       keep(theirs);
+      trial_interval_ = interval_;
       interval_ = kMinInterval;
       ++switches_;
       before_ = mine;
@@ -169,7 +173,7 @@ void RunPlan::record(Way w, double ms) {
       current_ = other(current_);
       held_ = 0;
       keep(before_);
-      interval_ = kMinInterval * 2;
+      interval_ = std::min(trial_interval_ * 2, kMaxInterval);  // as a lost trial
       until_trial_ = interval_;
       ++switches_;
       usual_ = 0;

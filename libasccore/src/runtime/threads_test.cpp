@@ -192,8 +192,8 @@ TEST_CASE("a session's runs take the way that was faster lately", "[runtime][thr
     const WayRuns n = simulate(plan, 400, [](RunPlan::Way w, int i) {
       return w == RunPlan::Narrow ? 3.0 : i % 2 ? 2.0 : 6.0;
     });
-    CHECK(plan.current() == RunPlan::Narrow);
     CHECK(n.wide < 400 / 10);
+    CHECK(plan.runs(RunPlan::Narrow) > 9 * plan.runs(RunPlan::Wide));
   }
   SECTION("a trial won by luck is given back after its next runs") {
     // Fast runs of the wide way in its first trial, slow ones after.
@@ -203,12 +203,14 @@ TEST_CASE("a session's runs take the way that was faster lately", "[runtime][thr
     for (int i = 0; i < 12; ++i) {
       const RunPlan::Way w = plan.next();
       if (w == RunPlan::Wide) ++wide_seen;
-      plan.record(w, w == RunPlan::Narrow ? 3.0 : wide_seen <= RunPlan::kTrialRuns ? 1.0 : 8.0);
-      back = back || (wide_seen > RunPlan::kTrialRuns && plan.current() == RunPlan::Narrow);
+      // Its first run is cold (left out), then the trial.
+      const int fast = 1 + RunPlan::kTrialRuns;
+      plan.record(w, w == RunPlan::Narrow ? 3.0 : wide_seen <= fast ? 1.0 : 8.0);
+      back = back || (wide_seen > fast && plan.current() == RunPlan::Narrow);
     }
     CHECK(plan.switches() == 2);
     CHECK(back);
-    CHECK(wide_seen == RunPlan::kTrialRuns + RunPlan::kConfirmRuns);  // trial, confirmation
+    CHECK(wide_seen == 1 + RunPlan::kTrialRuns + RunPlan::kConfirmRuns);
   }
   SECTION("a way a fifth slower on average, with an occasional fast run, does not stay") {
     // The wide way: 7.5 ms, one run in eight 5 ms; the narrow way 6.2 ms.
@@ -231,7 +233,7 @@ TEST_CASE("a session's runs take the way that was faster lately", "[runtime][thr
     };
     const WayRuns before = simulate(plan, 300, time);
     CHECK(plan.current() == RunPlan::Narrow);
-    CHECK(before.wide <= 6 * RunPlan::kTrialRuns);  // trials ever further apart
+    CHECK(before.wide <= 1 + 6 * RunPlan::kTrialRuns);  // a cold run, trials ever further apart
     changed = true;
     simulate(plan, RunPlan::kMaxInterval + 2 * RunPlan::kTrialRuns, time);
     CHECK(plan.current() == RunPlan::Wide);
@@ -254,16 +256,26 @@ TEST_CASE("a session's runs take the way that was faster lately", "[runtime][thr
     CHECK(plan.current() == RunPlan::Narrow);
     CHECK(wide_runs <= 2 + 1);
   }
-  SECTION("the session's first run is not counted; a fixed plan never changes") {
+  SECTION("each way's first run is not counted; a fixed plan never changes") {
     RunPlan plan(RunPlan::Narrow);
     plan.record(RunPlan::Narrow, 100.0);  // cold
     plan.record(RunPlan::Narrow, 3.0);
     CHECK(plan.next() == RunPlan::Wide);
+    plan.record(RunPlan::Wide, 50.0);  // the wide way's first: cold, the trial goes on
+    CHECK(plan.current() == RunPlan::Narrow);
     for (int i = 0; i < RunPlan::kTrialRuns; ++i) {
       CHECK(plan.next() == RunPlan::Wide);  // a trial is kTrialRuns runs
       plan.record(RunPlan::Wide, 2.0);
     }
     CHECK(plan.current() == RunPlan::Wide);
+    // A session's plan: the first trial after kFirstTrial runs of the narrow way (and its cold
+    // first run).
+    RunPlan late(RunPlan::Narrow, RunPlan::kFirstTrial);
+    const WayRuns first = simulate(late, 1 + RunPlan::kFirstTrial, [](RunPlan::Way w, int) {
+      return w == RunPlan::Wide ? 1.0 : 3.0;
+    });
+    CHECK(first.wide == 0);
+    CHECK(late.next() == RunPlan::Wide);
     RunPlan fixed = RunPlan::fixed(RunPlan::Wide);
     const WayRuns n =
         simulate(fixed, 100, [](RunPlan::Way w, int) { return w == RunPlan::Wide ? 9.0 : 1.0; });
