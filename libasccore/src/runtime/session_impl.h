@@ -130,7 +130,8 @@ class OmpThreadsScope {
 /// whatever the others do, and which way is faster changes with the host and over time. So a
 /// run takes the way whose recent runs took less time on average and, now and then, tries the
 /// other for kTrialRuns runs: after kMinInterval runs, then twice as many each time the other
-/// loses (four times when its mean was kFarBehind times the current's), up to kMaxInterval, and at
+/// loses (four times when its mean was kFarBehind times the current's), up to kMaxInterval
+/// (and after a change of way kMinInterval, doubled for each change soon after the last), and at
 /// once when the last two runs took kChange times the usual. The other way takes over when its
 /// trial's mean is below kSwitch times the current way's mean over its last kKeep runs, and gives
 /// it back when its first kConfirmRuns runs after that are no faster on average than the
@@ -178,6 +179,9 @@ class RunPlan {
   double before_ = 0;  // the mean of the way the current one replaced, when it did
   int probation_ = 0;  // runs left before the current way's confirmation
   int trial_interval_ = kMinInterval;  // the wait before the trial it won
+  int settle_ = kMinInterval;          // the wait after a change of way (settle())
+  int64_t last_switch_ = -(int64_t(1) << 40);
+  int settle();  // the wait after a change of way now: doubled when the last was recent
   bool ran_[2] = {false, false}, fixed_ = false;
   int64_t runs_[2] = {0, 0};
   int64_t switches_ = 0;

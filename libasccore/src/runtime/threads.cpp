@@ -129,6 +129,15 @@ double RunPlan::usualNow() const {
   return held_ ? sum / held_ : 0;
 }
 
+int RunPlan::settle() {
+  // Ways that keep trading places (one fast in most runs, very slow in a few: its recent mean
+  // looks good until the slow run comes) are tried less and less often.
+  const int64_t now = runs_[Wide] + runs_[Narrow];
+  settle_ = now - last_switch_ < 4 * settle_ ? std::min(settle_ * 2, kMaxInterval) : kMinInterval;
+  last_switch_ = now;
+  return settle_;
+}
+
 void RunPlan::record(Way w, double ms) {
   ++runs_[w];
   // Each way's first run is cold (the session's first: page faults, a team starting; the other
@@ -151,7 +160,7 @@ void RunPlan::record(Way w, double ms) {
       held_ = 0;  // what it did before it lost is old news
       keep(theirs);
       trial_interval_ = interval_;
-      interval_ = kMinInterval;
+      interval_ = settle();
       ++switches_;
       before_ = mine;
       probation_ = kConfirmRuns;
@@ -173,7 +182,7 @@ void RunPlan::record(Way w, double ms) {
       current_ = other(current_);
       held_ = 0;
       keep(before_);
-      interval_ = std::min(trial_interval_ * 2, kMaxInterval);  // as a lost trial
+      interval_ = std::max(std::min(trial_interval_ * 2, kMaxInterval), settle());  // as a loss
       until_trial_ = interval_;
       ++switches_;
       usual_ = 0;
