@@ -419,9 +419,11 @@ class Session::Impl {
     return r;
   }
 
-  // Runs the step on its own thread count, or the way `wide` on the session's.
+  // Runs the step on its own thread count, or, the way `wide`, its kernel on the session's
+  // (a step without one keeps its count: its primitive is made for that many threads).
   void runStep(Step& s, bool wide = false) {
-    if (s.threads == threads || wide) return runStepOn(s, wide);
+    const bool on_all = wide && s.wide_kernel;
+    if (s.threads == threads || on_all) return runStepOn(s, on_all);
     OmpThreadsScope step_threads(s.threads);
     runStepOn(s, false);
   }
