@@ -133,8 +133,9 @@ aclError load(const char* api, const std::string& path, int memfd, uint32_t* mod
     return e;
   }
   // The custom operators an OM may name, found as atc and msame find them: the folders of
-  // ASCEND_CUSTOM_OPP_PATH, then the vendor packages installed under $ASCEND_OPP_PATH/vendors.
-  if (Status st = ophost::loadCustomOperators(""); !st.isOk()) {
+  // ASCEND_CUSTOM_OPP_PATH, then the vendor packages installed under $ASCEND_OPP_PATH/vendors
+  // (a folder that does not load is a warning here: a model without custom operators runs).
+  if (Status st = ophost::loadCustomOperators("", /*named_must_load=*/false); !st.isOk()) {
     if (memfd >= 0) close(memfd);
     return loadError(api, st);
   }

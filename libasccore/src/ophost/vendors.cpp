@@ -55,15 +55,19 @@ Status loadVendorFolder(const std::string& folder) {
   return ops::loadPlugins(folder);
 }
 
-Status loadCustomOperators(const std::string& option_value) {
+Status loadCustomOperators(const std::string& option_value, bool named_must_load) {
   // Once per process: atc, msame and every model an AscendCL application loads ask.
   static std::mutex mu;
   static bool installed_done = false;
   std::lock_guard<std::mutex> lock(mu);
   const char* env = std::getenv("ASCEND_CUSTOM_OPP_PATH");
   const std::string named = !option_value.empty() ? option_value : env ? env : "";
-  for (const std::string& folder : splitOn(named, ':'))
-    ASC_RETURN_IF_ERROR(loadVendorFolder(folder));
+  for (const std::string& folder : splitOn(named, ':')) {
+    Status st = loadVendorFolder(folder);
+    if (st.isOk()) continue;
+    if (named_must_load) return st;
+    ASC_LOG_WARN("ASCEND_CUSTOM_OPP_PATH's {} was not loaded: {}", folder, st.message());
+  }
   // Folders the user names replace the installed packages (--op_plugin_path); the environment's
   // come before them, as in CANN.
   if (!option_value.empty() || installed_done) return Status::ok();

@@ -102,8 +102,10 @@ ASC_API Status loadVendorFolder(const std::string& folder);
 /// folder of `option_value` (--op_plugin_path) when given, else of ASCEND_CUSTOM_OPP_PATH; then,
 /// unless `option_value` is given, the vendors $ASCEND_OPP_PATH/vendors/config.ini lists in its
 /// load_priority, first to last (once per process). A named folder that fails to load is an
-/// error; an installed vendor that fails is a warning (its operators stay unknown).
-ASC_API Status loadCustomOperators(const std::string& option_value);
+/// error (a warning when `named_must_load` is false: AscendCL's model loads, which CANN lets
+/// skip a custom path it cannot use); an installed vendor that fails is a warning (its
+/// operators stay unknown).
+ASC_API Status loadCustomOperators(const std::string& option_value, bool named_must_load = true);
 
 /// The vendors of a vendors/config.ini, from its first line `load_priority=a,b,c` (trimmed);
 /// empty when the file is missing or its first line is no load_priority.
