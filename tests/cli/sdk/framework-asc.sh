@@ -61,7 +61,18 @@ if ls prefix/python/site-packages/acl.*.so >/dev/null 2>&1 && ! ldd prefix/pytho
   expect_exit 0
   CHECKS=$((CHECKS + 1))
   cmp py_out/output_0.bin "$(ls rows_out/*/rows_output_0.bin)" || fail "pyACL's output differs from msame's"
+  # An ASCEND_CUSTOM_OPP_PATH folder that does not exist: AscendCL warns and goes on (the
+  # installed package still serves); msame, told the same, stops.
+  rm -rf py_out2 && mkdir py_out2
+  run env ASCEND_CUSTOM_OPP_PATH="$PWD/missing" /usr/bin/python3 "$ROOT/tests/acl/pyacl_app.py" rows.om py_out2 --input x.bin
+  expect_exit 0
+  expect_stderr_contains "ASCEND_CUSTOM_OPP_PATH's $PWD/missing was not loaded"
+  expect_file py_out2/output_0.bin
 fi
+run env ASCEND_CUSTOM_OPP_PATH="$PWD/missing" prefix/bin/msame --model rows.om --input x.bin --output strict_out
+expect_exit_nonzero
+expect_stdout_contains "$PWD/missing"
+expect_no_file strict_out
 # --op_plugin_path names the folders to use instead: the installed package is not read, and
 # the error says where custom operators were looked for.
 mkdir -p elsewhere
