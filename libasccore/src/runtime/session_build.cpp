@@ -506,68 +506,7 @@ Status Session::Impl::build(bool reuse) {
   // Kernels and primitives on the fixed buffers; their weight reorders wait for the last one.
   env.defer_weight_reorders = true;
   env.share_temporaries = true;
-  int small_steps = 0;
-  // Packing for an OM (pack_only) takes the idle machine's layouts, whatever the load.
-  const StepThreads step_threads =
-      pack_only ? StepThreads{0, threads} : stepThreads(threads, busy_seen);
-  spread_team = threads > 1 && step_threads.min_work == 0 && step_threads.max == threads;
-  // Beside other load, a second kernel on every thread for each step held to fewer, and runs
-  // that choose between the two ways (RunPlan). ASC_RUN_WAY=wide or narrow fixes the way.
-  two_ways = !pack_only && threads > 1 && step_threads.by_load;
-  const char* way = std::getenv("ASC_RUN_WAY");
-  const std::string fixed_way = way ? way : "";
-  if (fixed_way == "narrow") two_ways = false;
-  if (!fixed_way.empty() && fixed_way != "wide" && fixed_way != "narrow" && fixed_way != "auto")
-    ASC_LOG_WARN("ASC_RUN_WAY='{}' is none of wide, narrow, auto: taken as auto", fixed_way);
-  int wide_kernels = 0;
-  for (auto& s : steps) {
-    // A step's work: its node's, or for a reorder or conversion the elements it moves.
-    const int64_t work =
-        s.kind == StepKind::Kernel
-            ? nodeWork(*s.node)
-            : static_cast<int64_t>(slots[s.outs[0]].bytes /
-                                   std::max<size_t>(1, ir::dtypeSize(slots[s.outs[0]].type)));
-    s.threads = threadsForStep(work, step_threads);
-    small_steps += s.threads < threads;
-    // oneDNN fixes a primitive's thread count when it is made: the step's count, here too.
-    OmpThreadsScope step_threads(s.threads);
-    if (s.kind == StepKind::Kernel) {
-      ASC_RETURN_IF_ERROR(createKernel(s));
-      s.label += " " + s.kernel->implName();
-      usePacked(s, *s.kernel);
-      if (two_ways && s.threads < threads) {
-        OmpThreadsScope all_threads(threads);
-        ASC_RETURN_IF_ERROR(createKernel(s, threads, s.wide_kernel, s.wide_ws));
-        usePacked(s, *s.wide_kernel, false);
-        ++wide_kernels;
-      }
-    } else if (s.kind == StepKind::Reorder) {
-      try {
-        auto src = cpu::memOf(ref(s.ins[0]), env.engine);
-        auto dst = cpu::memOf(ref(s.outs[0]), env.engine);
-        s.reorder = dnnl::reorder(src, dst);
-        // fp32 nChw8c <-> nchw: the runtime's own transposes (cpu/blocked.h) on AVX2 CPUs.
-        if (cpu::fastConversions())
-          s.conversion = cpu::blockedConversion(src.get_desc(), dst.get_desc());
-      } catch (const dnnl::error& e) {
-        return Status::error(ErrorCode::Internal, "{}: {}", s.label, e.what());
-      }
-    }
-  }
-  two_ways = two_ways && wide_kernels > 0;
-  if (two_ways)
-    plan = fixed_way == "wide" ? RunPlan::fixed(RunPlan::Wide)
-                               : RunPlan(RunPlan::Narrow, RunPlan::kFirstTrial);
-  if (small_steps)
-    ASC_LOG_INFO(
-        "{} of {} steps run on fewer than {} threads (little work, other processes "
-        "busy on the cores){}",
-        small_steps, steps.size(), threads,
-        two_ways
-            ? fmt::format("; {} of them also have a kernel on {}: {}", wide_kernels, threads,
-                          fixed_way == "wide" ? "every run takes those (ASC_RUN_WAY=wide)"
-                                              : "each run takes the way that was faster lately")
-            : std::string());
+  ASC_RETURN_IF_ERROR(createKernels());
   // The weights the kernels reordered, all at once (KernelEnv::defer_weight_reorders).
   env.defer_weight_reorders = false;
   if (pack_only) return cpu::reserveWeightReorders(env);

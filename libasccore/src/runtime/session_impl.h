@@ -374,6 +374,9 @@ class Session::Impl {
   // The step's kernel. A kernel that read weights the OM stores only packed other than through
   // cpu::constantWeights (which reads them in place or unpacks them) saw the packed bytes where
   // plain ones belong: those weights are unpacked and the kernel is built again on them.
+  // Every step's thread count, kernel (and, beside other load, its kernel on all the session's
+  // threads: two_ways) or reorder, on the fixed buffers; weight reorders queued.
+  Status createKernels();
   Status createKernel(Step& s) { return createKernel(s, s.threads, s.kernel, s.ws); }
   // The same for a kernel on `threads` into `kernel`, its workspace in `ws`.
   Status createKernel(Step& s, int threads, std::unique_ptr<ops::Kernel>& kernel, Workspace& ws);
