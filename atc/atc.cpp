@@ -4,6 +4,7 @@
 #include "atc_config.h"
 #include "atc_info.h"
 #include "atc_report.h"
+#include "atc_singleop.h"
 
 #include <fmt/ostream.h>
 
@@ -366,7 +367,7 @@ Status run(const Options& o, std::ostream& out) {
   if (mode == "0" || mode == "3" || mode == "1")
     ASC_RETURN_IF_ERROR(ophost::loadCustomOperators(o.op_plugin_path));
   ASC_RETURN_IF_ERROR(checkOutputsAreNotInputs(o, mode));
-  if (mode == "0") return buildModel(o);
+  if (mode == "0") return o.given(o.singleop) ? buildSingleOps(o) : buildModel(o);
   if (mode == "1") return modelToJson(o);
   if (mode == "6") return displayModel(o, out);
   if (mode == "3") return precheck(o, out);
@@ -425,6 +426,10 @@ int main(int argc, const char* const* argv, std::ostream& out) {
   if (opts && opts->compatibility) {
     printCompatibility(out);
     return 0;
+  }
+  if (opts && !opts->platform_config_dir.empty()) {
+    Status st = writePlatformConfig(opts->platform_config_dir);
+    return st ? cli::kExitOk : fail(out, st);
   }
   if (opts && !opts->ops_info_dir.empty()) {
     Status st = writeOpsInfo(opts->ops_info_dir);

@@ -57,6 +57,17 @@ Status writeOpsInfo(const std::string& dir) {
   return Status::ok();
 }
 
+Status writePlatformConfig(const std::string& dir) {
+  ASC_RETURN_IF_ERROR(makeDirs(dir));
+  for (const auto& chip : soc::allSocs()) {
+    std::string ini = fmt::format("[version]\nSoC_version={}\nShort_SoC_version={}\n", chip.name,
+                                  soc::shortSocName(chip));
+    if (chip.ub_bytes) ini += fmt::format("[AICoreSpec]\nub_size={}\n", chip.ub_bytes);
+    ASC_RETURN_IF_ERROR(writeFileAtomic(dir + "/" + chip.name + ".ini", ini.data(), ini.size()));
+  }
+  return Status::ok();
+}
+
 // --mode=1 --framework=0 --om=deploy.prototxt: the prototxt as JSON.
 void listOps(std::ostream& out) {
   fmt::print(out, "{:<24} {:<8} {:<24} {:<8} {}\n", "ONNX op", "opset", "CANN type", "engine",

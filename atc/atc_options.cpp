@@ -23,7 +23,9 @@ const cli::OptionTable<Options>& optionTable() {
     t.text("--om", &O::om, "", "", "offline model to convert (--mode=1) or display (--mode=6)")
         .allow_empty = true;
     t.text("--json", &O::json, "", "", "JSON output path for --mode=1").allow_empty = true;
-    t.text("--output", &O::output, "", "", "output file stem; .om is added").allow_empty = true;
+    t.text("--output", &O::output, "", "",
+           "output file stem; .om is added (with --singleop: the folder of the models)")
+        .allow_empty = true;
     t.text("--soc_version", &O::soc_version, "", "", "target chip, e.g. Ascend310P3, Ascend910B1")
         .allow_empty = true;
     t.text("--input_format", &O::input_format, "", "", "NCHW (default), ND or NCDHW for ONNX")
@@ -62,7 +64,10 @@ const cli::OptionTable<Options>& optionTable() {
     t.text("--dynamic_dims", &O::dynamic_dims, "", "",
            "\"d1,d2;d1,d2\": profiles of the -1 dims of --input_shape")
         .allow_empty = true;
-    t.refused("--singleop", Kind::Text, "", "single-op description file").allow_empty = true;
+    t.text("--singleop", &O::singleop, "", "",
+           "JSON file of op descriptions: one single-operator OM per op in the --output folder "
+           "(docs/acl.md, \"Single operators\")")
+        .allow_empty = true;
     t.text("--output_type", &O::output_type, "", "",
            "FP32 or FP16 for every float output (default: the model's)")
         .allow_empty = true;
@@ -218,6 +223,9 @@ const cli::OptionTable<Options>& optionTable() {
     t.text("--ops_info", &O::ops_info_dir, "", "DIR",
            "write DIR/<soc>/ops_info.json for every chip (installed copies: "
            "share/asc-tools/ops_info/<soc>/ops_info.json)");
+    t.text("--platform_config", &O::platform_config_dir, "", "DIR",
+           "write DIR/<soc>.ini for every chip, the keys of CANN's platform files that samples "
+           "read (installed copies: compiler/data/platform_config/<soc>.ini)");
     t.flag("--options_markdown", &O::options_markdown,
            "print this option table as Markdown (docs/options.md)");
     return t;

@@ -21,9 +21,10 @@ struct Options : cli::Given {
       input_fp16_nodes, insert_op_conf, op_name_map, op_plugin_path, disable_reuse_memory,
       memory_config, op_blacklist, fusion_switch_file, enable_small_channel, buffer_optimize,
       external_weight, modify_mixlist, keep_dtype, op_select_implmode, optypelist_for_implmode,
-      oo_level, optimize, optimization_switch;
+      oo_level, optimize, optimization_switch, singleop;
   bool check_equivalence = false, save_original_model = false;
-  std::string ops_info_dir;  // --ops_info=DIR
+  std::string ops_info_dir;         // --ops_info=DIR
+  std::string platform_config_dir;  // --platform_config=DIR
   bool help = false, version = false, list_ops = false, list_caffe_layers = false,
        list_tf_ops = false, compatibility = false, list_errors = false, list_passes = false,
        options_markdown = false;

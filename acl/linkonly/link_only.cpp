@@ -6,7 +6,7 @@
 // - c_sec: the bounds-checked copies (memcpy_s, ...: securec.h), here in libasccore;
 // - ascendalog, unified_dlog, graph_base: logging and graph basics the samples link but do not
 //   call;
-// - acl_op_compiler: the operator compiler (aclopCompile, ...), which asc-tools does not provide:
-//   a program that calls it fails to link, naming the function.
+// - acl_op_compiler: the single-operator compiler (aclopCompile, aclopCompileAndExecute(V2)),
+//   here in libascendcl.so.
 // Each depends on libascendcl.so, so linking it alone still brings AscendCL.
 extern "C" int asc_link_only_library() { return 0; }

@@ -269,6 +269,7 @@ class OmBuilder {
       }
     if (!custom.empty()) attrs["_asc_custom_ops"] = makeStringListAttr(custom);
     if (!info_.opt_level.empty()) attrs["_asc_oo_level"] = makeStringAttr(info_.opt_level);
+    if (!info_.single_op.empty()) attrs["_asc_single_op"] = makeStringAttr(info_.single_op);
     attrs["stream_num"] = makeIntAttr(1);
     attrs["event_num"] = makeIntAttr(0);
     attrs["label_num"] = makeIntAttr(0);

@@ -27,6 +27,16 @@ const std::vector<SocInfo>& allSocs() {
   return table;
 }
 
+std::string shortSocName(const SocInfo& s) {
+  // "Ascend" + three digits, then the variant letter and its number: P and B name a family of
+  // their own (Ascend310P, Ascend910B); A is the first Ascend910.
+  std::string name = s.name;
+  const size_t base = 9;  // "Ascend" + 3 digits
+  if (name.size() <= base) return name;
+  if (name[base] == 'A') return name.substr(0, base);
+  return name.substr(0, base + 1);
+}
+
 Result<const SocInfo*> findSoc(std::string_view name) {
   if (name.empty())
     return Status::error(ErrorCode::EmptyParam,

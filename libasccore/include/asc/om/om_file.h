@@ -57,6 +57,9 @@ struct ModelInfo {
   int external_weight = 0;
   /// The kernel instruction set the packed weights were made for (ops::kernelIsa()).
   std::string packed_isa;
+  /// A single-operator model (atc --singleop): its op description, as single_op.h's toJson()
+  /// writes it (ModelDef attribute _asc_single_op); "" for any other model.
+  std::string single_op;
 };
 
 /// The activation memory plan atc records in the OM: each node output's offset in one arena.

@@ -28,6 +28,10 @@ struct SocInfo {
 ASC_API const std::vector<SocInfo>& allSocs();
 /// The chip named `name`; E10001 listing the known names otherwise (E10004 when empty).
 ASC_API Result<const SocInfo*> findSoc(std::string_view name);
+/// The chip's family as CANN's platform files name it (Short_SoC_version): Ascend910B1 ->
+/// Ascend910B, Ascend310P3 -> Ascend310P, Ascend910A -> Ascend910 (UNCONFIRMED for 910A),
+/// Ascend310 -> Ascend310. Lower-cased, it is the compute unit of operator packages.
+ASC_API std::string shortSocName(const SocInfo& s);
 /// Whether the chip supports a dtype (bf16 only where the chip has it).
 ASC_API bool supportsDtype(const SocInfo& s, ir::DType t);
 
