@@ -557,6 +557,16 @@ Result<ir::Graph> buildGraph(const OpDesc& d) {
                          "give --op_plugin_path",
                          d.op,
                          ops::pluginSearchPath().empty() ? "nothing" : ops::pluginSearchPath());
+  // A built-in operator whose CANN spelling differs from the IR's (attribute names, ranks or
+  // defaults: LeakyRelu's negative_slope against ONNX's alpha) would read the file's attributes
+  // wrongly, or its defaults where CANN's differ: refused rather than silently different.
+  if (!def->isRegistered() && def->cannSpellingFn())
+    return Status::error(ErrorCode::NotImplemented,
+                         "The operation is not supported. Reason: single op '{}': CANN spells this "
+                         "built-in operator's attributes differently from asc-tools' IR, which "
+                         "reads them only in models; run it in a model (atc --model), or as a "
+                         "custom operator",
+                         d.op);
   ir::Graph g;
   g.name = d.op;
   std::vector<ir::Value*> ins, outs;
