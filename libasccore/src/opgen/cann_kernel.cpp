@@ -163,13 +163,15 @@ Status buildCannKernel(const CannKernelRequest& r, std::string* object) {
     codes += (i ? ", " : "") + std::to_string(detail::geCode(detail::geTypeOf(all[i].dtype)));
   for (size_t i = 0; i < all.size() + 2; ++i) args += (i ? ", " : "") + fmt::format("a[{}]", i);
   const std::string ns = "asc_cann_" + bin;
-  // The kernel's own system headers go before its namespace (inside it they would declare the
-  // standard library again); inside, optiling's names are visible unqualified, as CANN's
-  // generated kernel-side tiling structures are.
+  // The kernel's own system headers and the SDK's (kernel_operator*.h, the high-level APIs of
+  // lib/, kernel_tiling/) go before its namespace (inside it they would declare the standard
+  // library, or AscendC and matmul, again); inside, optiling's names are visible unqualified, as
+  // CANN's generated kernel-side tiling structures are.
   std::string system_includes;
   {
     auto ktext = readText(kernel.string());
-    const std::regex inc(R"(\s*#\s*include\s*<[^>]+>.*)");
+    const std::regex inc(
+        R"re(\s*#\s*include\s*(<[^>]+>|"(lib/[^"]+|kernel_operator[^"/]*|kernel_tiling/[^"]+)").*)re");
     std::string line;
     for (size_t at = 0; ktext.isOk() && at < ktext->size();) {
       const size_t nl = ktext->find('\n', at);

@@ -183,6 +183,16 @@ class TQue {
 template <TPosition src, TPosition dst, int32_t depth = 1>
 class TQueBind : public TQue<src, depth> {};
 
+namespace detail_cpu {
+/// The unified buffer a kernel's vector side may take, as a value read when it is used: the
+/// launch's chip decides it here (CANN's is a constant of each chip's build: the UB less 8 KiB
+/// for the system, 184 KiB on Ascend910B and 248 KiB on Ascend310P; UNCONFIRMED).
+struct VecLocalSize {
+  operator uint32_t() const { return uint32_t(asc::ascendc::detail::ubBytes() - 8 * 1024); }
+};
+}  // namespace detail_cpu
+static constexpr detail_cpu::VecLocalSize TOTAL_VEC_LOCAL_SIZE{};
+
 /// One UB block for scratch data (VECCALC): Get<T>() views it whole, Get<T>(n) its first n.
 template <TPosition pos = TPosition::VECCALC>
 class TBuf {
