@@ -77,7 +77,8 @@ bool tilingKeyIs(uint64_t key) {
 }
 void setIcpuTilingKey(uint64_t key) { g_icpu_tiling_key = key; }
 namespace {
-thread_local int t_atomic_outside = 0;  // outside a launch (a kernel called directly)
+thread_local int t_atomic_outside = 0;     // outside a launch (a kernel called directly)
+thread_local BlockContext t_mask_outside;  // the mask register outside a launch
 thread_local void* t_sys_workspace_outside = nullptr;
 std::mutex g_atomic_mu;
 }  // namespace
@@ -87,6 +88,20 @@ void syncAllBlocks() {
 
 void setAtomicMode(int mode) { (t_context ? t_context->atomic_mode : t_atomic_outside) = mode; }
 int atomicMode() { return t_context ? t_context->atomic_mode : t_atomic_outside; }
+void setVectorMaskMode(int counter) {
+  (t_context ? *t_context : t_mask_outside).mask_counter = counter;
+}
+int vectorMaskMode() { return (t_context ? *t_context : t_mask_outside).mask_counter; }
+void setVectorMaskBits(uint64_t hi, uint64_t lo) {
+  BlockContext& c = t_context ? *t_context : t_mask_outside;
+  c.mask_hi = hi;
+  c.mask_lo = lo;
+}
+void vectorMaskBits(uint64_t* hi, uint64_t* lo) {
+  const BlockContext& c = t_context ? *t_context : t_mask_outside;
+  *hi = c.mask_hi;
+  *lo = c.mask_lo;
+}
 void gmAtomicLock() { g_atomic_mu.lock(); }
 void gmAtomicUnlock() { g_atomic_mu.unlock(); }
 void setSysWorkspace(void* ptr) {

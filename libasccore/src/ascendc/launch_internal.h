@@ -18,7 +18,11 @@ struct BlockContext {
   std::string soc;
   uint64_t ub_bytes = 0;
   uint64_t tiling_key = 0;
-  int atomic_mode = 0;            // SetAtomicAdd/Max/Min (0: none)
+  int atomic_mode = 0;  // SetAtomicAdd/Max/Min (0: none)
+  // The vector mask register: counter mode (SetMaskCount) or normal, and its two words
+  // (SetVectorMask); every element of a repeat at the start of each block.
+  int mask_counter = 0;
+  uint64_t mask_hi = ~uint64_t(0), mask_lo = ~uint64_t(0);
   void* sys_workspace = nullptr;  // SetSysWorkspace
   // Shared by the launch's blocks: a TILING_KEY_IS ran, and one was true.
   std::atomic<bool>* key_tested = nullptr;

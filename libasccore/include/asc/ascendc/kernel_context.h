@@ -84,6 +84,14 @@ ASC_API void setAtomicMode(int mode);
 ASC_API int atomicMode();
 /// Serialises the read-modify-write of atomic copies to global memory across blocks running on
 /// different threads (an NPU's atomic unit does this in hardware).
+/// The vector mask register of the block: counter mode (1, SetMaskCount) or normal (0,
+/// SetMaskNorm), and its two words (SetVectorMask: in normal mode the bits of a repeat's
+/// elements, in counter mode the low word is the number of elements over all repeats). Each block
+/// starts in normal mode with every bit set.
+ASC_API void setVectorMaskMode(int counter);
+ASC_API int vectorMaskMode();
+ASC_API void setVectorMaskBits(uint64_t hi, uint64_t lo);
+ASC_API void vectorMaskBits(uint64_t* hi, uint64_t* lo);
 ASC_API void gmAtomicLock();
 ASC_API void gmAtomicUnlock();
 /// SetSysWorkspace/GetSysWorkspacePtr: the block's system workspace pointer (null until set).

@@ -28,30 +28,33 @@ struct CopyRepeatParams {
 
 namespace detail_cpu {
 template <typename T>
-void copyRepeat(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Mask& m, uint8_t repeat,
-                const CopyRepeatParams& p) {
+void copyRepeat(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Mask& m,
+                uint64_t repeat, const CopyRepeatParams& p) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy: T is a 2- or 4-byte type");
   T* d = dst.ascData("Copy", "dst", extent<T>(m, repeat, p.dstStride, p.dstRepeatSize));
   const T* s = src.ascData("Copy", "src", extent<T>(m, repeat, p.srcStride, p.srcRepeatSize));
   for (uint64_t r = 0; r < repeat; ++r)
     for (uint64_t e = 0; e < 256 / sizeof(T); ++e)
-      if (m.on(e))
+      if (m.on(r, e))
         d[at<T>(r, e, p.dstStride, p.dstRepeatSize)] = s[at<T>(r, e, p.srcStride, p.srcRepeatSize)];
 }
 }  // namespace detail_cpu
 
-/// Copies the masked elements of `repeatTime` repeats. With isSetMask false the NPU takes the
-/// mask it was given earlier; the CPU layer has no mask register, so the mask passed here selects.
+/// Copies the masked elements of `repeatTime` repeats. With isSetMask false the mask register
+/// selects (SetVectorMask; kernel_vec_repeat.h).
 template <typename T, bool isSetMask = true>
 void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask,
           const uint8_t repeatTime, const CopyRepeatParams& repeatParams) {
-  detail_cpu::copyRepeat(dst, src, detail_cpu::countMask<T>("Copy", mask), repeatTime,
-                         repeatParams);
+  uint64_t repeat = repeatTime;
+  const detail_cpu::Mask m = detail_cpu::takeMask<T, isSetMask>("Copy", mask, &repeat);
+  detail_cpu::copyRepeat(dst, src, m, repeat, repeatParams);
 }
 template <typename T, bool isSetMask = true>
 void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
           const uint8_t repeatTime, const CopyRepeatParams& repeatParams) {
-  detail_cpu::copyRepeat(dst, src, detail_cpu::bitMask<T>("Copy", mask), repeatTime, repeatParams);
+  uint64_t repeat = repeatTime;
+  const detail_cpu::Mask m = detail_cpu::takeMask<T, isSetMask>("Copy", mask, &repeat);
+  detail_cpu::copyRepeat(dst, src, m, repeat, repeatParams);
 }
 
 /// dst = the transpose of one 16x16 block of 2-byte values (dst may be src).

@@ -40,7 +40,8 @@ CalcT<T> treeSum(std::vector<CalcT<T>> v) {
 }
 
 template <typename T>
-void checkRepeat(const char* call, int32_t repeat) {
+void checkRepeat(const char* call, int32_t repeat, const Mask& m) {
+  if (m.per_repeat) return;  // counter mode: the count decides the repeats
   if (repeat < 0 || repeat > 255)
     asc::ascendc::detail::failf(call, "repeatTime ", repeat, " is outside 0..255");
 }
@@ -52,7 +53,7 @@ std::pair<const T*, T*> reduceOperands(const char* call, const LocalTensor<T>& d
                                        const LocalTensor<T>& src, const Mask& m, int32_t repeat,
                                        int32_t dstRepStride, int32_t srcBlkStride,
                                        int32_t srcRepStride, uint64_t out_per_repeat) {
-  checkRepeat<T>(call, repeat);
+  checkRepeat<T>(call, repeat, m);
   if (dstRepStride < 0 || srcBlkStride < 0 || srcRepStride < 0)
     asc::ascendc::detail::failf(call, "strides must not be negative");
   const T* s = src.ascData(call, "src", extent<T>(m, uint64_t(repeat), srcBlkStride, srcRepStride));
@@ -76,7 +77,7 @@ void reduceRepeat(const char* call, int kind, const LocalTensor<T>& dst, const L
   using C = CalcT<T>;
   for (uint64_t r = 0; r < uint64_t(repeat); ++r) {
     auto value = [&](uint64_t e) {
-      return m.on(e) ? C(s[at<T>(r, e, srcBlkStride, srcRepStride)]) : C(0);
+      return m.on(r, e) ? C(s[at<T>(r, e, srcBlkStride, srcRepStride)]) : C(0);
     };
     T* out = d + r * uint64_t(dstRepStride) * out_per_repeat;
     if (kind == 0) {
@@ -98,7 +99,7 @@ void reduceRepeat(const char* call, int kind, const LocalTensor<T>& dst, const L
         C best = C(0);
         for (uint64_t k = 0; k < per_block; ++k) {
           const uint64_t e = b * per_block + k;
-          if (!m.on(e)) continue;
+          if (!m.on(r, e)) continue;
           const C x = C(s[at<T>(r, e, srcBlkStride, srcRepStride)]);
           best = !any ? x : kind == 2 ? maxOf<T>(best, x) : minOf<T>(best, x);
           any = true;
@@ -111,41 +112,51 @@ void reduceRepeat(const char* call, int kind, const LocalTensor<T>& dst, const L
 
 }  // namespace detail_cpu
 
+namespace detail_cpu {
+/// A reduction with its mask argument, or with isSetMask false the mask register (whose counter
+/// mode decides the repeats).
+template <typename T, bool isSetMask, typename M>
+void reduceWith(const char* call, int kind, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                M mask, int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride,
+                int32_t srcRepStride) {
+  // A negative repeatTime stays negative through the round trip: reduceRepeat refuses it.
+  uint64_t repeat = static_cast<uint64_t>(static_cast<int64_t>(repeatTime));
+  const Mask m = takeMask<T, isSetMask>(call, mask, &repeat);
+  reduceRepeat(call, kind, dst, src, m, int32_t(repeat), dstRepStride, srcBlkStride, srcRepStride);
+}
+}  // namespace detail_cpu
+
 // WholeReduceSum takes the mask before the repeat count; the others take it after (CANN's order).
-// With isSetMask false the NPU takes the mask it was given earlier; the CPU layer has no mask
-// register, so the mask passed here selects.
+// With isSetMask false the mask register selects (SetVectorMask; kernel_vec_repeat.h).
 template <typename T, bool isSetMask = true>
 void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
                     const int32_t repeatTime, const int32_t dstRepStride,
                     const int32_t srcBlkStride, const int32_t srcRepStride) {
-  detail_cpu::reduceRepeat("WholeReduceSum", 0, dst, src,
-                           detail_cpu::countMask<T>("WholeReduceSum", uint64_t(mask)), repeatTime,
-                           dstRepStride, srcBlkStride, srcRepStride);
+  detail_cpu::reduceWith<T, isSetMask>("WholeReduceSum", 0, dst, src, uint64_t(mask), repeatTime,
+                                       dstRepStride, srcBlkStride, srcRepStride);
 }
 template <typename T, bool isSetMask = true>
 void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
                     const int32_t repeatTime, const int32_t dstRepStride,
                     const int32_t srcBlkStride, const int32_t srcRepStride) {
-  detail_cpu::reduceRepeat("WholeReduceSum", 0, dst, src,
-                           detail_cpu::bitMask<T>("WholeReduceSum", mask), repeatTime, dstRepStride,
-                           srcBlkStride, srcRepStride);
+  detail_cpu::reduceWith<T, isSetMask>("WholeReduceSum", 0, dst, src, mask, repeatTime,
+                                       dstRepStride, srcBlkStride, srcRepStride);
 }
 
-#define ASC_CPU_REDUCE_REPEAT(Name, kind)                                                   \
-  template <typename T, bool isSetMask = true>                                              \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, \
-            const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,     \
-            const int32_t srcRepStride) {                                                   \
-    detail_cpu::reduceRepeat(#Name, kind, dst, src,                                         \
-                             detail_cpu::countMask<T>(#Name, uint64_t(mask)), repeatTime,   \
-                             dstRepStride, srcBlkStride, srcRepStride);                     \
-  }                                                                                         \
-  template <typename T, bool isSetMask = true>                                              \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, \
-            const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,  \
-            const int32_t srcRepStride) {                                                   \
-    detail_cpu::reduceRepeat(#Name, kind, dst, src, detail_cpu::bitMask<T>(#Name, mask),    \
-                             repeatTime, dstRepStride, srcBlkStride, srcRepStride);         \
+#define ASC_CPU_REDUCE_REPEAT(Name, kind)                                                       \
+  template <typename T, bool isSetMask = true>                                                  \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,     \
+            const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,         \
+            const int32_t srcRepStride) {                                                       \
+    detail_cpu::reduceWith<T, isSetMask>(#Name, kind, dst, src, uint64_t(mask), repeatTime,     \
+                                         dstRepStride, srcBlkStride, srcRepStride);             \
+  }                                                                                             \
+  template <typename T, bool isSetMask = true>                                                  \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,     \
+            const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,      \
+            const int32_t srcRepStride) {                                                       \
+    detail_cpu::reduceWith<T, isSetMask>(#Name, kind, dst, src, mask, repeatTime, dstRepStride, \
+                                         srcBlkStride, srcRepStride);                           \
   }
 
 ASC_CPU_REDUCE_REPEAT(BlockReduceSum, 1)
