@@ -9,6 +9,7 @@
 #include <set>
 
 #include "acl_internal.h"
+#include "asc/ascendc/kernel_context.h"
 #include "asc/trace/trace.h"
 
 namespace asc::acl {
@@ -65,9 +66,12 @@ static aclError allocate(const char* api, void** ptr, size_t size, bool device) 
   if (!p) return fail(ACL_ERROR_BAD_ALLOC, "{}: out of memory allocating {} bytes", api, size);
   Blocks& st = blocks();
   std::lock_guard<std::mutex> lock(st.mu);
-  if (device)
+  if (device) {
     st.device[reinterpret_cast<uintptr_t>(p)] = size;
-  else
+    // Kernels launched on this memory (aclnn, single operators) check their global accesses
+    // against the allocation.
+    asc::ascendc::detail::gmRegister(p, size);
+  } else
     st.host[reinterpret_cast<uintptr_t>(p)] = size;
   *ptr = p;
   return ACL_SUCCESS;
@@ -96,6 +100,8 @@ static aclError release(const char* api, void* ptr, bool device) {
   {
     std::lock_guard<std::mutex> lock(st.mu);
     auto& kind = device ? st.device : st.host;
+    if (device && kind.count(reinterpret_cast<uintptr_t>(ptr)))
+      asc::ascendc::detail::gmUnregister(ptr);
     if (!kind.erase(reinterpret_cast<uintptr_t>(ptr)))
       return fail(ACL_ERROR_RT_PARAM_INVALID,
                   "{}: {} is not the start of {} memory from {} (freed already, or {} memory: {} "

@@ -141,6 +141,17 @@ void gmFree(void* ptr) {
   std::free(ptr);
 }
 
+void gmRegister(const void* ptr, size_t bytes) {
+  if (!ptr) return;
+  std::lock_guard<std::mutex> lock(gm().mu);
+  gm().blocks[reinterpret_cast<uintptr_t>(ptr)] = bytes;
+}
+
+void gmUnregister(const void* ptr) {
+  std::lock_guard<std::mutex> lock(gm().mu);
+  gm().blocks.erase(reinterpret_cast<uintptr_t>(ptr));
+}
+
 size_t gmExtent(const void* ptr) {
   auto p = reinterpret_cast<uintptr_t>(ptr);
   std::lock_guard<std::mutex> lock(gm().mu);

@@ -519,3 +519,22 @@ TEST_CASE("ophost: the attribute JSON of lists, strings and a tensor, in CANN's 
         "          1.5,\n          0.10000000149011612\n        ]\n      },\n"
         "      \"type\": 4\n    }\n  ]\n}");
 }
+
+TEST_CASE("ophost: an Int attribute read as another integer type, as CANN's projects read it",
+          "[ophost]") {
+  gert::RuntimeAttrs attrs;
+  gert::RuntimeAttrs::Value v;
+  v.kind = gert::RuntimeAttrs::Value::Int;
+  v.i = 3;
+  attrs.values().push_back(v);
+  gert::RuntimeAttrs::Value f;
+  f.kind = gert::RuntimeAttrs::Value::Float;
+  f.f = 0.5f;
+  attrs.values().push_back(f);
+  REQUIRE(attrs.GetAttrPointer<uint32_t>(0) != nullptr);
+  CHECK(*attrs.GetAttrPointer<uint32_t>(0) == 3u);
+  CHECK(*attrs.GetAttrPointer<int32_t>(0) == 3);
+  CHECK(*attrs.GetAttrPointer<int64_t>(0) == 3);
+  CHECK(attrs.GetAttrPointer<uint32_t>(1) == nullptr);  // a Float is no integer
+  CHECK(attrs.GetAttrPointer<uint32_t>(2) == nullptr);  // out of range
+}

@@ -121,6 +121,11 @@ ASC_API void* gmAlloc(size_t bytes);
 ASC_API void gmFree(void* ptr);
 /// Bytes from `ptr` to the end of the GmAlloc allocation holding it; 0 when none does.
 ASC_API size_t gmExtent(const void* ptr);
+/// Global memory allocated elsewhere (AscendCL's aclrtMalloc) made known to gmExtent, so that a
+/// kernel's GlobalTensor checks are bounded by the allocation, as an NPU's are, not by the size
+/// the kernel gives SetGlobalBuffer; gmUnregister forgets it before it is freed.
+ASC_API void gmRegister(const void* ptr, size_t bytes);
+ASC_API void gmUnregister(const void* ptr);
 
 /// ICPU_RUN_KF's end: launches with icpuLaunchOptions(), prints a failure to stderr and keeps
 /// it for lastLaunchStatus().

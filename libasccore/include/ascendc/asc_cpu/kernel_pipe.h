@@ -220,6 +220,13 @@ class TBuf {
     t.ascRef().bytes = len * sizeof(T);
     return t;
   }
+  /// A TBuf's buffer stays its own: FreeTensor (as CANN's TBuf has it, from its queue base)
+  /// only checks that the tensor is a view of this TBuf.
+  template <typename T>
+  void FreeTensor(LocalTensor<T>& tensor) {
+    if (!block_ || tensor.ascRef().block.get() != block_.get())
+      asc::ascendc::detail::failf("TBuf::FreeTensor", "the tensor is not one this TBuf gave");
+  }
 
   void ascInit(uint32_t bytes) {
     if (block_) asc::ascendc::detail::failf("InitBuffer", "the TBuf already has its buffer");

@@ -186,8 +186,9 @@ class ASC_API RuntimeAttrs {
   const TypedContinuousVector<float>* GetListFloat(size_t i) const {
     return is(i, Value::ListFloat) ? &values_[i].floats : nullptr;
   }
-  /// CANN's typed access: int64_t (Int), float (Float), bool (Bool) or char (Str, the string's
-  /// characters); nullptr for another type or an index out of range.
+  /// CANN's typed access: int64_t (Int; or another integer type over its bytes), float (Float),
+  /// bool (Bool) or char (Str, the string's characters); nullptr for another type or an index out
+  /// of range.
   template <typename T>
   const T* GetAttrPointer(size_t i) const {
     if (std::is_same<T, int64_t>::value)
@@ -198,6 +199,11 @@ class ASC_API RuntimeAttrs {
       return is(i, Value::Bool) ? reinterpret_cast<const T*>(&values_[i].b) : nullptr;
     if (std::is_same<T, char>::value)
       return is(i, Value::Str) ? reinterpret_cast<const T*>(values_[i].s.c_str()) : nullptr;
+    // Another integer type over an Int attribute: CANN keeps an Int as 8 bytes and hands out a
+    // pointer to them whatever T is asked for, and projects read int attributes as uint32_t; the
+    // low bytes (little-endian) are the value when it fits T.
+    if (std::is_integral<T>::value && sizeof(T) <= sizeof(int64_t))
+      return is(i, Value::Int) ? reinterpret_cast<const T*>(&values_[i].i) : nullptr;
     return nullptr;
   }
   std::vector<Value>& values() { return values_; }

@@ -311,6 +311,14 @@ inline void PadTilingFunc(const ge::Shape srcShape, const ge::Shape oriSrcShape,
   const size_t on = oriSrcShape.GetDimNum();
   tiling.set_srcOriWidth(uint32_t(on > 0 ? oriSrcShape.GetDim(on - 1) : 0));
 }
+/// The temporary buffer BroadCast needs: none on the CPU (0 and 0).
+inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform,
+                                      const ge::Shape& srcShape, const ge::Shape& dstShape,
+                                      const uint32_t typeSize, const bool isReuseSource,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+  (void)ascendcPlatform, (void)srcShape, (void)dstShape, (void)typeSize, (void)isReuseSource;
+  maxValue = minValue = 0;
+}
 /// The temporary buffer UnPad needs: none on the CPU (0 and 0).
 inline void GetUnPadMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform,
                                   const ge::Shape& srcShape, const uint32_t typeSize,
