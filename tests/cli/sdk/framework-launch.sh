@@ -116,3 +116,41 @@ expect_stdout_contains "small workspace: 0"
 expect_stdout_contains "synchronize: 500003"
 expect_stdout_contains "EZ9999 aclnnReduceSumCustom: the workspace holds 16 bytes; the operator's tiling asked for 32"
 expect_stdout_contains "no executor: 161001"
+
+# The installed package as a single operator (the samples' AclOfflineModel walk): atc --singleop
+# finds ReduceSumCustom through $ASCEND_OPP_PATH, compiles it static and dynamic, and msame runs
+# each OM against numpy (the dynamic one at a length of its range).
+cat >op.json <<'JSON'
+[{"op": "ReduceSumCustom",
+  "input_desc": [{"name": "x", "param_type": "required", "format": "ND", "shape": [4096], "type": "float"}],
+  "output_desc": [{"name": "y", "param_type": "required", "format": "ND", "shape": [1], "type": "float"}],
+  "attr": [{"name": "scale", "type": "float", "value": 0.5}]},
+ {"op": "ReduceSumCustom",
+  "input_desc": [{"name": "x", "format": "ND", "shape": [-1], "shape_range": [[1, 65536]], "type": "float"}],
+  "output_desc": [{"name": "y", "format": "ND", "shape": [1], "type": "float"}],
+  "attr": [{"name": "scale", "type": "float", "value": 0.5}]}]
+JSON
+export ASCEND_OPP_PATH="$PWD/prefix/opp"
+run atc --singleop=op.json --output=op_models --soc_version=Ascend910B1
+expect_exit 0
+expect_file op_models/0_ReduceSumCustom_0_2_4096_0_2_1.om
+expect_file op_models/1_ReduceSumCustom_0_2_-1_0_2_1.om
+for n in 4096 8192; do
+  /usr/bin/python3 -c "
+import numpy as np
+x = np.random.default_rng($n).random($n, dtype=np.float32); x.tofile('x$n.bin')
+np.save('x$n.npy', x)
+np.array([np.sum(x.astype(np.float64)) * 0.5], np.float32).tofile('want$n.bin')
+" || fail "numpy data"
+done
+run msame --model op_models/0_ReduceSumCustom_0_2_4096_0_2_1.om --input x4096.bin --output s
+expect_exit 0
+run msame --model op_models/1_ReduceSumCustom_0_2_-1_0_2_1.om --input x8192.npy --output d
+expect_exit 0
+/usr/bin/python3 -c "
+import glob, numpy as np
+for d, n in (('s', 4096), ('d', 8192)):
+    got = np.fromfile(sorted(glob.glob(d + '/**/*.bin', recursive=True))[0], np.float32)
+    want = np.fromfile(f'want{n}.bin', np.float32)
+    assert got.shape == (1,) and abs(got[0] - want[0]) <= 1e-5 * abs(want[0]), (d, got, want)
+" || fail "a single-operator ReduceSumCustom differs from numpy's 0.5 * sum(x)"
