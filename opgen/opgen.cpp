@@ -47,7 +47,8 @@ const cli::OptionTable<GenLine>& genTable() {
     t.text("--output -out", &L::output, "./", "DIR", "the project folder");
     t.text("--framework -f", &L::framework, "tf", "FRAMEWORK",
            "onnx, pytorch, tf or caffe: the framework plugin generated (atc reads custom "
-           "operators from ONNX)");
+           "operators from ONNX); aclnn: the simple project, no plugin, its aclnn API in "
+           "build_out/op_api");
     t.text("--mode -m", &L::mode, "0", "0|1", "0 a new project, 1 add the ops to an existing one");
     t.text("--operator -op", &L::op, "", "NAME", "generate only this op of the JSON");
     t.flag("--force", &L::force, "(asc-tools) overwrite the files of an existing project");

@@ -4,6 +4,7 @@
 // launch (asc::ophost::prepareCall) and runs it in stream order.
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -64,7 +65,13 @@ size_t elementSize(aclDataType t) {
 std::string vendorOf(const void* anchor) {
   Dl_info info{};
   if (!anchor || !dladdr(anchor, &info) || !info.dli_fname) return {};
+  // The folder the library really lies in (a simple project's build_out/op_api is a link to its
+  // vendor's op_api).
   std::string p = info.dli_fname;
+  if (char* real = ::realpath(info.dli_fname, nullptr)) {
+    p = real;
+    std::free(real);
+  }
   std::vector<std::string> parts;
   for (int up = 0; up < 3; ++up) {
     const size_t slash = p.rfind('/');

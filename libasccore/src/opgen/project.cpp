@@ -219,10 +219,12 @@ Status generate(const GenOptions& o, GenReport* report, int* exit_code) {
     framework = "tf";
   else if (fw == "caffe")
     framework = "caffe";
-  else if (fw == "ms" || fw == "mindspore" || fw == "aclnn")
+  else if (fw == "aclnn")
+    framework = "aclnn";  // the "simple" project: no framework plugin, its aclnn API to link
+  else if (fw == "ms" || fw == "mindspore")
     return failWith(exit_code, kUnsupportedFramework, ErrorCode::NotImplemented,
-                    fmt::format("-f {}: asc-tools generates onnx, pytorch, tf and caffe projects; "
-                                "{} is not supported yet",
+                    fmt::format("-f {}: asc-tools generates onnx, pytorch, tf, caffe and aclnn "
+                                "projects; {} is not supported yet",
                                 o.framework, o.framework));
   else
     return failWith(exit_code, kUnsupportedFramework, ErrorCode::InvalidParam,
@@ -320,7 +322,7 @@ Status generate(const GenOptions& o, GenReport* report, int* exit_code) {
     add("op_host/" + d.snake + "_tiling.h", tilingHeader(d));
     add("op_host/" + d.snake + ".cpp", opHost(d, info));
     add("op_kernel/" + d.snake + ".cpp", opKernel(d));
-    add(frameworkPluginPath(d, framework), frameworkPlugin(d, info));
+    if (framework != "aclnn") add(frameworkPluginPath(d, framework), frameworkPlugin(d, info));
     add("testcases/common/" + d.snake + "_reference.h", referenceHeader(d));
     add("testcases/common/" + d.snake + "_harness.h", harnessHeader(d));
     add("testcases/ut/" + d.snake + "_ut.cpp", utSource(d));
@@ -344,7 +346,7 @@ Status generate(const GenOptions& o, GenReport* report, int* exit_code) {
       add(rel, *old + lines);
     }
   } else {
-    add("build.sh", buildSh(), true);
+    add("build.sh", buildSh(framework), true);
     add("CMakeLists.txt", cmakeLists());
     add("CMakePresets.json", cmakePresets(info));
     add("cmake/func.cmake", funcCmake());

@@ -10,7 +10,14 @@ namespace asc::opgen {
 
 using namespace detail;
 
-std::string buildSh() {
+std::string buildSh(const std::string& framework) {
+  const std::string lite =
+      framework != "aclnn"
+          ? std::string()
+          : "# A simple (aclnn) project: applications include build_out/op_api/include and link\n"
+            "# build_out/op_api/lib/libcust_opapi.so.\n"
+            "ln -sfn \"vendors/${vendor:-customize}/op_api\" build_out/op_api\n"
+            "echo \"aclnn API: $(pwd)/build_out/op_api (include/, lib/libcust_opapi.so)\"\n";
   return R"TPL(#!/bin/bash
 # build.sh: configures the project (CMakePresets.json, preset "default"), builds the operator
 # plugin, its aclnn API, its package (custom_opp_*.run) and its tests into build_out/, and runs
@@ -33,7 +40,7 @@ echo "use it with: atc/msame --op_plugin_path=$(pwd)/build_out/vendors/${vendor:
 for pkg in build_out/custom_opp_*.run; do
   [ -f "$pkg" ] && echo "package: $(pwd)/$pkg (install: bash $pkg [--install-path=DIR])"
 done
-)TPL";
+)TPL" + lite;
 }
 
 std::string cmakeLists() {

@@ -22,7 +22,9 @@ struct ProjectInfo {
 };
 
 // Project-wide files.
-std::string buildSh();
+/// build.sh; an aclnn ("simple") project also links build_out/op_api to the vendor's op_api
+/// folder, where its applications find aclnn_<op>.h and libcust_opapi.so.
+std::string buildSh(const std::string& framework);
 std::string cmakeLists();
 std::string cmakePresets(const ProjectInfo& p);
 std::string funcCmake();

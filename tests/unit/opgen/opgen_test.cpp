@@ -167,6 +167,36 @@ TEST_CASE("opgen: generate writes msopgen's project layout and refuses to overwr
   CHECK_FALSE(fs::exists(dir / "q"));
 }
 
+TEST_CASE("opgen: -f aclnn makes the simple project: no framework plugin, build_out/op_api",
+          "[opgen]") {
+  const fs::path dir = fs::path(ASC_TEST_TMP) / "opgen_aclnn";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path json = dir / "ops.json";
+  std::ofstream(json) << kGood;
+  asc::opgen::GenOptions o;
+  o.input = json.string();
+  o.compute_unit = "ai_core-Ascend910B1";
+  o.language = "cpp";
+  o.framework = "aclnn";
+  o.output = (dir / "p").string();
+  asc::opgen::GenReport r;
+  int code = -1;
+  REQUIRE(asc::opgen::generate(o, &r, &code).isOk());
+  CHECK(code == 0);
+  CHECK(fs::exists(dir / "p/op_host/scale_add_custom.cpp"));
+  CHECK_FALSE(fs::exists(dir / "p/framework"));
+  std::ifstream sh(dir / "p/build.sh");
+  std::string text((std::istreambuf_iterator<char>(sh)), std::istreambuf_iterator<char>());
+  CHECK(text.find("ln -sfn \"vendors/${vendor:-customize}/op_api\" build_out/op_api") !=
+        std::string::npos);
+  // MindSpore stays refused, naming what is generated.
+  o.framework = "ms";
+  o.output = (dir / "q").string();
+  CHECK(asc::opgen::generate(o, &r, &code).code() == asc::ErrorCode::NotImplemented);
+  CHECK_FALSE(fs::exists(dir / "q"));
+}
+
 TEST_CASE("opgen: op_build's sources name CANN's dtypes, and a bad op leaves no file", "[opgen]") {
   int code = -1;
   asc::Status st;
