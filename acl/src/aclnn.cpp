@@ -130,6 +130,65 @@ aclnnStatus callTensor(const char* api, const char* what, uint64_t i, const aclT
 
 using namespace asc::acl;
 
+namespace {
+// aclnn<Op>GetWorkspaceSize's work, the inputs given by `fill_inputs` (single tensors, or a
+// DYNAMIC input's list).
+template <typename FillInputs>
+aclnnStatus prepare(const void* anchor, const char* soc, const char* opType, const char* api,
+                    bool inputs_null, FillInputs fill_inputs, const aclTensor* const* outputs,
+                    uint64_t numOutputs, const AscOpapiAttr* attrs, uint64_t numAttrs,
+                    uint64_t* workspaceSize, aclOpExecutor** executor) {
+  if (!opType || !api) return ACLNN_ERR_PARAM_NULLPTR;
+  if (!workspaceSize || !executor)
+    return nnFail(ACLNN_ERR_PARAM_NULLPTR, "{}: workspaceSize or executor is a null pointer", api);
+  if (inputs_null || (numOutputs > 0 && !outputs) || (numAttrs > 0 && !attrs))
+    return ACLNN_ERR_PARAM_NULLPTR;
+  if (aclError e = requireContext(api)) {
+    asc::log::write(asc::log::Level::Error, "aclnn", recentError());
+    return e;
+  }
+  // The operator library of the vendor folder this libcust_opapi.so belongs to (once per file).
+  const std::string vendor = vendorOf(anchor);
+  if (vendor.empty())
+    return nnFail(ACLNN_ERR_INNER,
+                  "{}: cannot tell which vendor folder the operator library "
+                  "is in (libcust_opapi.so is expected in <vendor>/op_api/lib)",
+                  api);
+  // A package laid out as CANN's (its op_host and opc-built kernels), else opgen's (one plugin).
+  bool cann = false;
+  if (asc::Status st = asc::ophost::loadCannVendor(vendor, &cann); !st.isOk())
+    return nnFail(ACLNN_ERR_INNER, "{}: {}", api, st.message());
+  if (!cann)
+    if (asc::Status st = asc::ops::loadPlugins(vendor); !st.isOk())
+      return nnFail(ACLNN_ERR_INNER, "{}: {}", api, st.message());
+
+  std::vector<asc::ophost::CallTensor> ins, outs(numOutputs);
+  if (aclnnStatus s = fill_inputs(&ins)) return s;
+  for (uint64_t i = 0; i < numOutputs; ++i) {
+    if (!outputs[i])
+      return nnFail(ACLNN_ERR_PARAM_NULLPTR, "{}: output {} is a null pointer", api, i);
+    if (aclnnStatus s = callTensor(api, "output", i, outputs[i], &outs[i])) return s;
+  }
+  std::vector<asc::ophost::CallAttr> as(numAttrs);
+  for (uint64_t i = 0; i < numAttrs; ++i) {
+    as[i].i = attrs[i].i;
+    as[i].f = attrs[i].f;
+    as[i].b = attrs[i].b;
+    if (attrs[i].s) as[i].s = attrs[i].s;
+    if (attrs[i].ints) as[i].ints = attrs[i].ints->values;
+    if (attrs[i].floats) as[i].floats = attrs[i].floats->values;
+  }
+  auto call = asc::ophost::prepareCall(api, opType, ins, outs, as, soc ? soc : "");
+  if (!call.isOk()) return nnFail(toNn(call.status()), "{}", call.status().message());
+  auto* ex = new aclOpExecutor();
+  ex->call = std::move(call).value();
+  *workspaceSize = ex->call->workspaceBytes();
+  *executor = ex;
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
 extern "C" {
 
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
@@ -320,54 +379,45 @@ aclnnStatus ascOpapiPrepare(const void* anchor, const char* soc, const char* opT
                             const aclTensor* const* outputs, uint64_t numOutputs,
                             const AscOpapiAttr* attrs, uint64_t numAttrs, uint64_t* workspaceSize,
                             aclOpExecutor** executor) {
-  if (!opType || !api) return ACLNN_ERR_PARAM_NULLPTR;
-  if (!workspaceSize || !executor)
-    return nnFail(ACLNN_ERR_PARAM_NULLPTR, "{}: workspaceSize or executor is a null pointer", api);
-  if ((numInputs > 0 && !inputs) || (numOutputs > 0 && !outputs) || (numAttrs > 0 && !attrs))
-    return ACLNN_ERR_PARAM_NULLPTR;
-  if (aclError e = requireContext(api)) {
-    asc::log::write(asc::log::Level::Error, "aclnn", recentError());
-    return e;
-  }
-  // The operator library of the vendor folder this libcust_opapi.so belongs to (once per file).
-  const std::string vendor = vendorOf(anchor);
-  if (vendor.empty())
-    return nnFail(ACLNN_ERR_INNER,
-                  "{}: cannot tell which vendor folder the operator library "
-                  "is in (libcust_opapi.so is expected in <vendor>/op_api/lib)",
-                  api);
-  // A package laid out as CANN's (its op_host and opc-built kernels), else opgen's (one plugin).
-  bool cann = false;
-  if (asc::Status st = asc::ophost::loadCannVendor(vendor, &cann); !st.isOk())
-    return nnFail(ACLNN_ERR_INNER, "{}: {}", api, st.message());
-  if (!cann)
-    if (asc::Status st = asc::ops::loadPlugins(vendor); !st.isOk())
-      return nnFail(ACLNN_ERR_INNER, "{}: {}", api, st.message());
+  auto fill = [&](std::vector<asc::ophost::CallTensor>* ins) -> aclnnStatus {
+    ins->resize(numInputs);
+    for (uint64_t i = 0; i < numInputs; ++i)
+      if (aclnnStatus s = callTensor(api, "input", i, inputs[i], &(*ins)[i])) return s;
+    return ACLNN_SUCCESS;
+  };
+  return prepare(anchor, soc, opType, api, numInputs > 0 && !inputs, fill, outputs, numOutputs,
+                 attrs, numAttrs, workspaceSize, executor);
+}
 
-  std::vector<asc::ophost::CallTensor> ins(numInputs), outs(numOutputs);
-  for (uint64_t i = 0; i < numInputs; ++i)
-    if (aclnnStatus s = callTensor(api, "input", i, inputs[i], &ins[i])) return s;
-  for (uint64_t i = 0; i < numOutputs; ++i) {
-    if (!outputs[i])
-      return nnFail(ACLNN_ERR_PARAM_NULLPTR, "{}: output {} is a null pointer", api, i);
-    if (aclnnStatus s = callTensor(api, "output", i, outputs[i], &outs[i])) return s;
-  }
-  std::vector<asc::ophost::CallAttr> as(numAttrs);
-  for (uint64_t i = 0; i < numAttrs; ++i) {
-    as[i].i = attrs[i].i;
-    as[i].f = attrs[i].f;
-    as[i].b = attrs[i].b;
-    if (attrs[i].s) as[i].s = attrs[i].s;
-    if (attrs[i].ints) as[i].ints = attrs[i].ints->values;
-    if (attrs[i].floats) as[i].floats = attrs[i].floats->values;
-  }
-  auto call = asc::ophost::prepareCall(api, opType, ins, outs, as, soc ? soc : "");
-  if (!call.isOk()) return nnFail(toNn(call.status()), "{}", call.status().message());
-  auto* ex = new aclOpExecutor();
-  ex->call = std::move(call).value();
-  *workspaceSize = ex->call->workspaceBytes();
-  *executor = ex;
-  return ACLNN_SUCCESS;
+aclnnStatus ascOpapiPrepareLists(const void* anchor, const char* soc, const char* opType,
+                                 const char* api, const AscOpapiInput* inputs, uint64_t numInputs,
+                                 const aclTensor* const* outputs, uint64_t numOutputs,
+                                 const AscOpapiAttr* attrs, uint64_t numAttrs,
+                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+  auto fill = [&](std::vector<asc::ophost::CallTensor>* ins) -> aclnnStatus {
+    ins->resize(numInputs);
+    for (uint64_t i = 0; i < numInputs; ++i) {
+      asc::ophost::CallTensor& t = (*ins)[i];
+      if (!inputs[i].list) {
+        if (aclnnStatus s = callTensor(api, "input", i, inputs[i].tensor, &t)) return s;
+        continue;
+      }
+      t.is_list = true;
+      const auto& tensors = inputs[i].list->tensors;
+      t.list.resize(tensors.size());
+      for (size_t k = 0; k < tensors.size(); ++k) {
+        if (!tensors[k])
+          return nnFail(ACLNN_ERR_PARAM_NULLPTR,
+                        "{}: input {}'s tensor list holds a null tensor "
+                        "at {}",
+                        api, i, k);
+        if (aclnnStatus s = callTensor(api, "input", i, tensors[k], &t.list[k])) return s;
+      }
+    }
+    return ACLNN_SUCCESS;
+  };
+  return prepare(anchor, soc, opType, api, numInputs > 0 && !inputs, fill, outputs, numOutputs,
+                 attrs, numAttrs, workspaceSize, executor);
 }
 
 aclnnStatus ascOpapiRun(const char* api, void* workspace, uint64_t workspaceSize,

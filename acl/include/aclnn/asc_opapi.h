@@ -31,6 +31,17 @@ ACL_FUNC_VISIBILITY aclnnStatus ascOpapiPrepare(const void *anchor, const char *
                                                 uint64_t numOutputs, const AscOpapiAttr *attrs,
                                                 uint64_t numAttrs, uint64_t *workspaceSize,
                                                 aclOpExecutor **executor);
+/* One input of an operator with a DYNAMIC input: a tensor, or (list non-null) a tensor list. */
+typedef struct AscOpapiInput {
+  const aclTensor *tensor;
+  const aclTensorList *list;
+} AscOpapiInput;
+/* ascOpapiPrepare for an operator with a DYNAMIC input (aclTensorList). */
+ACL_FUNC_VISIBILITY aclnnStatus ascOpapiPrepareLists(
+    const void *anchor, const char *soc, const char *opType, const char *api,
+    const AscOpapiInput *inputs, uint64_t numInputs, const aclTensor *const *outputs,
+    uint64_t numOutputs, const AscOpapiAttr *attrs, uint64_t numAttrs, uint64_t *workspaceSize,
+    aclOpExecutor **executor);
 /* aclnn<Op>: puts the executor's launch on `stream` (null: the default stream) and frees it. */
 ACL_FUNC_VISIBILITY aclnnStatus ascOpapiRun(const char *api, void *workspace,
                                             uint64_t workspaceSize, aclOpExecutor *executor,

@@ -44,7 +44,8 @@ Result<std::vector<Arg>> arguments(const OpDesc& op) {
   };
   for (const ParamDesc& p : op.inputs)
     ASC_RETURN_IF_ERROR(
-        add("const aclTensor *", p.param_type == "optional" ? p.name + "Optional" : p.name));
+        add(p.param_type == "dynamic" ? "const aclTensorList *" : "const aclTensor *",
+            p.param_type == "optional" ? p.name + "Optional" : p.name));
   for (const AttrDesc& a : op.attrs) {
     const char* t = attrCType(a.type);
     if (!t)
@@ -113,7 +114,15 @@ std::string source(const OpDesc& op, const std::vector<Arg>& args) {
   std::string params, ins, outs, attrs;
   for (const Arg& a : args) params += "    " + a.type + a.name + ",\n";
   size_t k = 0;
-  for (size_t i = 0; i < op.inputs.size(); ++i, ++k) ins += (i ? ", " : "") + args[k].name;
+  // An operator with a DYNAMIC input passes each input as a tensor or a tensor list.
+  bool lists = false;
+  for (const ParamDesc& p : op.inputs) lists |= p.param_type == "dynamic";
+  for (size_t i = 0; i < op.inputs.size(); ++i, ++k) {
+    const std::string& n = args[k].name;
+    ins += (i ? ", " : "") + (!lists                                 ? n
+                              : op.inputs[i].param_type == "dynamic" ? "{nullptr, " + n + "}"
+                                                                     : "{" + n + ", nullptr}");
+  }
   for (size_t i = 0; i < op.attrs.size(); ++i, ++k) {
     const std::string& t = op.attrs[i].type;
     const char* member = t == "int"        ? "i"
@@ -141,10 +150,10 @@ std::string source(const OpDesc& op, const std::vector<Arg>& args) {
 extern "C" aclnnStatus aclnn@OP@GetWorkspaceSize(
 @PARAMS@    uint64_t *workspaceSize,
     aclOpExecutor **executor) {
-  const aclTensor *inputs[] = {@INS@};
+  const @INTYPE@ inputs[] = {@INS@};
   const aclTensor *outputs[] = {@OUTS@};
   AscOpapiAttr attrs[@NATTRS_OR_ONE@] = {};
-@ATTRS@  return ascOpapiPrepare(reinterpret_cast<const void *>(&aclnn@OP@GetWorkspaceSize),
+@ATTRS@  return @PREPARE@(reinterpret_cast<const void *>(&aclnn@OP@GetWorkspaceSize),
                          ASC_OPAPI_SOC, "@OP@", "aclnn@OP@GetWorkspaceSize", @INPUTS_ARG@,
                          @NINS@, @OUTPUTS_ARG@, @NOUTS@, attrs, @NATTRS@, workspaceSize,
                          executor);
@@ -159,6 +168,8 @@ extern "C" aclnnStatus aclnn@OP@(void *workspace, uint64_t workspaceSize,
        {"@OP@", op.op},
        {"@PARAMS@", params},
        {"@INS@", op.inputs.empty() ? "nullptr" : ins},
+       {"@INTYPE@", lists ? "AscOpapiInput" : "aclTensor *"},
+       {"@PREPARE@", lists ? "ascOpapiPrepareLists" : "ascOpapiPrepare"},
        {"@INPUTS_ARG@", op.inputs.empty() ? "nullptr" : "inputs"},
        {"@OUTS@", op.outputs.empty() ? "nullptr" : outs},
        {"@OUTPUTS_ARG@", op.outputs.empty() ? "nullptr" : "outputs"},

@@ -55,9 +55,14 @@ struct Param {
 Status params(const Value* list, const char* what, std::vector<Param>* out) {
   if (!list || list->kind_case() != Value::kListValue)
     return fail(fmt::format("the input_param JSON has no {} list", what));
-  for (const Value& p : list->list_value().values()) {
+  for (const Value& v : list->list_value().values()) {
+    // A DYNAMIC parameter (a tensor list) is a list of its tensors' entries: one kernel argument
+    // (the list's description), of the first entry's dtype.
+    const Value& p = v.kind_case() == Value::kListValue && v.list_value().values_size() > 0
+                         ? v.list_value().values(0)
+                         : v;
     if (p.kind_case() == Value::kListValue)
-      return fail(fmt::format("a DYNAMIC (tensor list) {} is not supported", what));
+      return fail(fmt::format("a DYNAMIC {} lists no tensor", what));
     Param q{text(member(p, "name")), text(member(p, "dtype")), text(member(p, "format"))};
     if (q.name.empty() || detail::geTypeOf(q.dtype).empty())
       return fail(fmt::format("{} '{}' has dtype '{}', which the CPU layer does not know", what,

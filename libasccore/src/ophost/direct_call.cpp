@@ -7,14 +7,17 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "asc/ascendc/kernel_context.h"
 #include "asc/ascendc/launch.h"
 #include "asc/opgen/opgen.h"
 #include "asc/support/log.h"
@@ -36,12 +39,13 @@ struct CallOutput {
 class DirectCall : public PreparedCall {
  public:
   DirectCall(Launch l, std::vector<void*> data, std::string soc, std::string api,
-             std::vector<CallOutput> check)
+             std::vector<CallOutput> check, std::vector<std::shared_ptr<void>> lists)
       : launch_(std::move(l)),
         data_(std::move(data)),
         soc_(std::move(soc)),
         api_(std::move(api)),
-        check_(std::move(check)) {}
+        check_(std::move(check)),
+        lists_(std::move(lists)) {}
 
   uint64_t workspaceBytes() const override { return launch_.workspace; }
 
@@ -79,7 +83,8 @@ class DirectCall : public PreparedCall {
   std::vector<void*> data_;
   std::string soc_;
   std::string api_;
-  std::vector<CallOutput> check_;  // the outputs, with ASC_CHECK_UNWRITTEN=1; else empty
+  std::vector<CallOutput> check_;             // the outputs, with ASC_CHECK_UNWRITTEN=1; else empty
+  std::vector<std::shared_ptr<void>> lists_;  // the DYNAMIC inputs' lists, kernel arguments
 };
 
 gert::RuntimeAttrs::Value attrValue(const ::ops::OpAttrDef& def, const CallAttr& a) {
@@ -226,12 +231,89 @@ Result<std::unique_ptr<PreparedCall>> prepareCall(const std::string& api,
   const char* env = std::getenv("ASC_CHECK_UNWRITTEN");
   const bool check_unwritten = env && (std::string(env) == "1" || std::string(env) == "true");
   std::vector<CallOutput> outs;
+  std::vector<std::shared_ptr<void>> lists;  // the DYNAMIC inputs' list descriptions
+  // A tensor's shape and element count, checked.
+  auto checked = [&](const CallTensor& t, const std::string& what, gert::Shape* s,
+                     int64_t* numel) -> Status {
+    if (toIr(t.dtype) == ir::DType::Undefined)
+      return Status::error(ErrorCode::InvalidParam,
+                           "{}: {} has data type {}, which no Ascend C kernel takes", api, what,
+                           t.dtype);
+    if (t.dims.size() > gert::Shape::kMaxDimNum)
+      return Status::error(ErrorCode::InvalidParam, "{}: {} has rank {}; at most {}", api, what,
+                           t.dims.size(), gert::Shape::kMaxDimNum);
+    *numel = 1;
+    for (int64_t dim : t.dims) {
+      if (dim < 0)
+        return Status::error(ErrorCode::InvalidParam, "{}: {} has a negative dimension {}", api,
+                             what, dim);
+      s->AppendDim(dim);
+      *numel *= dim;
+    }
+    if (!t.data && *numel > 0)
+      return Status::error(ErrorCode::InvalidParam,
+                           "{}: {} has {} elements and no data (aclCreateTensor's tensorData "
+                           "is a null pointer)",
+                           api, what, *numel);
+    return Status::ok();
+  };
   for (const auto* list : {&inputs, &outputs}) {
     const bool is_in = list == &inputs;
     for (size_t i = 0; i < list->size(); ++i) {
       const CallTensor& t = (*list)[i];
       const ::ops::OpParamDef& p = is_in ? d.inputs()[i] : d.outputs()[i];
       const std::string what = fmt::format("{} {} '{}'", is_in ? "input" : "output", i, p.name());
+      const bool dynamic = p.paramType() == ::ops::DYNAMIC;
+      if (dynamic != (t.present && t.is_list))
+        return Status::error(ErrorCode::InvalidParam,
+                             dynamic ? "{}: {} is a DYNAMIC parameter: pass an aclTensorList of "
+                                       "its tensors"
+                                     : "{}: {} takes one tensor, not a tensor list",
+                             api, what);
+      if (dynamic) {
+        if (!is_in)
+          return Status::error(ErrorCode::NotImplemented,
+                               "{}: {} is a DYNAMIC output (a tensor list); asc-tools takes "
+                               "DYNAMIC inputs only",
+                               api, what);
+        if (t.list.empty())
+          return Status::error(ErrorCode::InvalidParam, "{}: {}'s tensor list is empty", api, what);
+        if (q.list_shapes.size() < d.inputs().size()) {
+          q.list_shapes.resize(d.inputs().size());
+          q.list_data.resize(d.inputs().size());
+        }
+        // The list as a kernel reads it (kernel_operator_list_tensor_intf.h): the pointers'
+        // offset; per tensor its rank and index, then its dims; the data pointers.
+        std::vector<uint64_t> words{0};
+        for (size_t k = 0; k < t.list.size(); ++k) {
+          const CallTensor& e = t.list[k];
+          const std::string ewhat = fmt::format("{} tensor {}", what, k);
+          if (e.dtype != t.list[0].dtype)
+            return Status::error(ErrorCode::InvalidParam,
+                                 "{}: {} has data type {}, tensor 0 {}; a list holds one type", api,
+                                 ewhat, e.dtype, t.list[0].dtype);
+          gert::Shape s;
+          int64_t numel = 0;
+          ASC_RETURN_IF_ERROR(checked(e, ewhat, &s, &numel));
+          q.list_shapes[i].push_back(s);
+          q.list_data[i].push_back(e.data);
+          words.push_back(uint64_t(e.dims.size()) | uint64_t(k) << 32);
+          for (int64_t dim : e.dims) words.push_back(uint64_t(dim));
+        }
+        words[0] = words.size() * 8;
+        for (const CallTensor& e : t.list) words.push_back(uint64_t(uintptr_t(e.data)));
+        void* blob = ascendc::detail::gmAlloc(words.size() * 8);
+        if (!blob)
+          return Status::error(ErrorCode::MemoryExceeded, "{}: no memory for {}'s tensor list", api,
+                               what);
+        std::memcpy(blob, words.data(), words.size() * 8);
+        lists.emplace_back(blob, [](void* b) { ascendc::detail::gmFree(b); });
+        q.dtypes.push_back(t.list[0].dtype);
+        q.shapes.emplace_back();
+        q.data.push_back(nullptr);
+        data.push_back(blob);
+        continue;
+      }
       if (!t.present) {
         if (!is_in || p.paramType() != ::ops::OPTIONAL)
           return Status::error(ErrorCode::InvalidParam, "{}: {} is a null pointer; it is required",
@@ -242,27 +324,9 @@ Result<std::unique_ptr<PreparedCall>> prepareCall(const std::string& api,
         data.push_back(nullptr);
         continue;
       }
-      if (toIr(t.dtype) == ir::DType::Undefined)
-        return Status::error(ErrorCode::InvalidParam,
-                             "{}: {} has data type {}, which no Ascend C kernel takes", api, what,
-                             t.dtype);
-      if (t.dims.size() > gert::Shape::kMaxDimNum)
-        return Status::error(ErrorCode::InvalidParam, "{}: {} has rank {}; at most {}", api, what,
-                             t.dims.size(), gert::Shape::kMaxDimNum);
       gert::Shape s;
-      int64_t numel = 1;
-      for (int64_t dim : t.dims) {
-        if (dim < 0)
-          return Status::error(ErrorCode::InvalidParam, "{}: {} has a negative dimension {}", api,
-                               what, dim);
-        s.AppendDim(dim);
-        numel *= dim;
-      }
-      if (!t.data && numel > 0)
-        return Status::error(ErrorCode::InvalidParam,
-                             "{}: {} has {} elements and no data (aclCreateTensor's tensorData "
-                             "is a null pointer)",
-                             api, what, numel);
+      int64_t numel = 0;
+      ASC_RETURN_IF_ERROR(checked(t, what, &s, &numel));
       q.dtypes.push_back(t.dtype);
       q.shapes.push_back(s);
       q.data.push_back(t.data);
@@ -280,8 +344,8 @@ Result<std::unique_ptr<PreparedCall>> prepareCall(const std::string& api,
   if (launch_api.size() > phase.size() &&
       launch_api.compare(launch_api.size() - phase.size(), phase.size(), phase) == 0)
     launch_api.resize(launch_api.size() - phase.size());
-  return std::unique_ptr<PreparedCall>(
-      new DirectCall(std::move(l), std::move(data), soc, launch_api, std::move(outs)));
+  return std::unique_ptr<PreparedCall>(new DirectCall(
+      std::move(l), std::move(data), soc, launch_api, std::move(outs), std::move(lists)));
 }
 
 Status loadCannVendor(const std::string& vendor, bool* found) {
@@ -404,14 +468,16 @@ Result<std::vector<opgen::OpDesc>> pluginOpDescs(const std::string& file) {
     o.snake = opgen::snakeCase(o.op);
     for (const auto* list : {&def->inputs(), &def->outputs()})
       for (const auto& p : *list) {
-        if (p.paramType() == ::ops::DYNAMIC)
+        if (p.paramType() == ::ops::DYNAMIC && list != &def->inputs())
           return Status::error(ErrorCode::NotImplemented,
-                               "custom operator {}: '{}' is a DYNAMIC parameter (a tensor "
-                               "list); asc-tools' aclnn API takes single tensors only",
+                               "custom operator {}: output '{}' is DYNAMIC (a tensor list); "
+                               "asc-tools' aclnn API takes DYNAMIC inputs only",
                                o.op, p.name());
         opgen::ParamDesc pd;
         pd.name = p.name();
-        pd.param_type = p.paramType() == ::ops::OPTIONAL ? "optional" : "required";
+        pd.param_type = p.paramType() == ::ops::OPTIONAL  ? "optional"
+                        : p.paramType() == ::ops::DYNAMIC ? "dynamic"
+                                                          : "required";
         for (ge::DataType t : p.types()) pd.types.push_back(dtName(t));
         for (size_t i = 0; i < p.types().size(); ++i)
           pd.formats.push_back(i < p.formats().size() ? formatName(p.formats()[i]) : "ND");

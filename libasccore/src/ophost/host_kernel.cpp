@@ -157,17 +157,29 @@ Result<Launch> planLaunch(const HostOp& op, const LaunchQuery& q) {
   tc.attrs_ = q.attrs;
   if (!q.soc.empty()) tc.platform_info_ = fe::PlatFormInfos(q.soc.c_str());
   const size_t nin = d.inputs().size();
+  bool lists = false;
+  for (const auto& l : q.list_shapes) lists |= !l.empty();
   for (size_t i = 0; i < q.shapes.size(); ++i) {
-    auto& shapes = i < nin ? tc.inputs_ : tc.outputs_;
-    auto& descs = i < nin ? tc.input_descs_ : tc.output_descs_;
-    shapes.emplace_back(q.shapes[i]);
-    descs.emplace_back(static_cast<ge::DataType>(pick->dtypes[i]), ge::FORMAT_ND);
-    if (i < nin)
-      tc.input_tensors_.emplace_back(gert::StorageShape(q.shapes[i]),
-                                     q.dtypes[i] == ge::DT_UNDEFINED
-                                         ? ge::DT_UNDEFINED
-                                         : static_cast<ge::DataType>(pick->dtypes[i]),
-                                     i < q.data.size() ? q.data[i] : nullptr);
+    const ge::DataType dt = static_cast<ge::DataType>(pick->dtypes[i]);
+    if (i >= nin) {
+      tc.outputs_.emplace_back(q.shapes[i]);
+      tc.output_descs_.emplace_back(dt, ge::FORMAT_ND);
+      continue;
+    }
+    // A DYNAMIC input gives one instance per tensor of its list (TilingContext::
+    // GetDynamicInputShape); any other, one.
+    const bool is_list = i < q.list_shapes.size() && !q.list_shapes[i].empty();
+    const size_t n = is_list ? q.list_shapes[i].size() : 1;
+    if (lists) tc.ir_inputs_.emplace_back(uint32_t(tc.inputs_.size()), uint32_t(n));
+    for (size_t k = 0; k < n; ++k) {
+      const gert::Shape& shape = is_list ? q.list_shapes[i][k] : q.shapes[i];
+      const void* data = is_list ? (k < q.list_data[i].size() ? q.list_data[i][k] : nullptr)
+                                 : (i < q.data.size() ? q.data[i] : nullptr);
+      tc.inputs_.emplace_back(shape);
+      tc.input_descs_.emplace_back(dt, ge::FORMAT_ND);
+      tc.input_tensors_.emplace_back(gert::StorageShape(shape),
+                                     q.dtypes[i] == ge::DT_UNDEFINED ? ge::DT_UNDEFINED : dt, data);
+    }
   }
   if (d.aicore().tiling()(&tc) != ge::GRAPH_SUCCESS)
     return Status::error(ErrorCode::InvalidParam, "{} ({}): the operator's tiling function failed",
@@ -195,6 +207,13 @@ Result<std::unique_ptr<ops::Kernel>> makeHostKernel(const ops::KernelInit& k) {
                          "node '{}': the custom operator {}'s plugin is "
                          "not loaded",
                          n.name, n.op_type);
+  for (const auto& p : op->def->inputs())
+    if (p.paramType() == ::ops::DYNAMIC)
+      return Status::error(ErrorCode::NotImplemented,
+                           "node '{}': input '{}' of custom operator {} is DYNAMIC (a tensor "
+                           "list); asc-tools runs such operators through their aclnn API, not "
+                           "in models yet",
+                           n.name, p.name(), n.op_type);
   LaunchQuery q;
   q.where = fmt::format("node '{}'", n.name);
   q.node_name = n.name;

@@ -180,6 +180,13 @@ Status inferHostOp(ops::InferContext& c) {
   if (!op) return c.fail("the custom operator's plugin is not loaded");
   const ::ops::OpDef& d = *op->def;
   const size_t nin = n.inputs.size(), nout = d.outputs().size();
+  for (const auto& p : d.inputs())
+    if (p.paramType() == ::ops::DYNAMIC)
+      return c.fail(
+          fmt::format("input '{}' of custom operator {} is DYNAMIC (a tensor list); "
+                      "asc-tools runs such operators through their aclnn API, not in "
+                      "models yet",
+                      p.name(), d.type()));
 
   gert::InferShapeContext sc;
   fillNames(n, &sc);

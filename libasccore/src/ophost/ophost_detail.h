@@ -57,6 +57,10 @@ struct LaunchQuery {
   std::vector<int> dtypes;  // ge::DataType of each tensor; DT_UNDEFINED for an absent one
   std::vector<gert::Shape> shapes;
   std::vector<const void*> data;  // the inputs' data where the caller has it (may be empty)
+  /// Per input: the tensors of a DYNAMIC one (a list; its entry in shapes and data unused),
+  /// empty for any other (may be empty: no lists).
+  std::vector<std::vector<gert::Shape>> list_shapes;
+  std::vector<std::vector<const void*>> list_data;
   gert::RuntimeAttrs attrs;
   bool convert_floats = false;  // may pick a kernel of another float type
 };

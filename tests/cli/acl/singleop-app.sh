@@ -83,3 +83,11 @@ run $app offline empty Add float 4 8
 expect_exit 1
 expect_stdout_contains "aclopSetModelDir 100003"
 expect_stdout_contains "holds no single-operator model"
+
+# A damaged single-operator model in the folder: the load fails, naming the file (E10041).
+mkdir damaged
+head -c 600 op_models/0_Add_0_2_4_8_0_2_4_8_0_2_4_8.om >damaged/0_Add_0_2_4_8_0_2_4_8_0_2_4_8.om
+run $app offline damaged Add float 4 8
+expect_exit 1
+expect_stdout_contains "aclopSetModelDir 100025"
+expect_stdout_contains "E10041"

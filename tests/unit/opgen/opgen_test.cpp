@@ -217,6 +217,20 @@ TEST_CASE("opgen: op_build's sources name CANN's dtypes, and a bad op leaves no 
   CHECK(text.find("[ScaleAddCustom]") != std::string::npos);
   CHECK(text.find("float32,float16") != std::string::npos);
 
+  // A DYNAMIC input is an aclTensorList, and the call goes through ascOpapiPrepareLists.
+  std::vector<OpDesc> listed = {ops[0]};
+  listed[0].inputs[0].param_type = "dynamic";
+  fs::create_directories(dir / "list");
+  REQUIRE(asc::opgen::writeAclnnSources(listed, (dir / "list").string(), nullptr).isOk());
+  std::ifstream h(dir / "list/aclnn_scale_add_custom.h"),
+      c(dir / "list/aclnn_scale_add_custom.cpp");
+  const std::string header((std::istreambuf_iterator<char>(h)), std::istreambuf_iterator<char>());
+  const std::string source((std::istreambuf_iterator<char>(c)), std::istreambuf_iterator<char>());
+  CHECK(header.find("const aclTensorList *x,") != std::string::npos);
+  CHECK(source.find("const AscOpapiInput inputs[] = {{nullptr, x}, {biasOptional, nullptr}};") !=
+        std::string::npos);
+  CHECK(source.find("ascOpapiPrepareLists(") != std::string::npos);
+
   // A second op whose input and attribute share a name: InvalidParam, and not even the first
   // op's files are written.
   OpDesc bad = ops[0];

@@ -11,6 +11,7 @@
 #include "asc/runtime/session.h"
 #include "graph/operator.h"
 #include "kernel_operator.h"
+#include "kernel_operator_list_tensor_intf.h"
 #include "onnx/onnx.pb.h"
 #include "register/op_def_registry.h"
 #include "register/register.h"
@@ -537,4 +538,90 @@ TEST_CASE("ophost: an Int attribute read as another integer type, as CANN's proj
   CHECK(*attrs.GetAttrPointer<int64_t>(0) == 3);
   CHECK(attrs.GetAttrPointer<uint32_t>(1) == nullptr);  // a Float is no integer
   CHECK(attrs.GetAttrPointer<uint32_t>(2) == nullptr);  // out of range
+}
+
+namespace {
+// An AddN-like operator: a DYNAMIC input (a tensor list) and a required scale; the tiling reads
+// the list's tensors through GetDynamicInputShape / GetDynamicInputDesc, the kernel through
+// ListTensorDesc.
+struct SeenList {
+  int64_t first = -1, second = -1, third = -1, after = -1;
+  ge::DataType dtype = ge::DT_UNDEFINED;
+};
+SeenList g_list;
+ge::graphStatus listTiling(gert::TilingContext* c) {
+  g_list.first = c->GetDynamicInputShape(0, 0)->GetStorageShape().GetShapeSize();
+  g_list.second = c->GetDynamicInputShape(0, 1)->GetStorageShape().GetShapeSize();
+  g_list.third = c->GetDynamicInputShape(0, 2) ? 1 : 0;  // only two tensors
+  g_list.after = c->GetDynamicInputShape(1, 0)->GetStorageShape().GetShapeSize();
+  g_list.dtype = c->GetDynamicInputDesc(0, 1)->GetDataType();
+  c->SetBlockDim(1);
+  return ge::GRAPH_SUCCESS;
+}
+class ListOp : public ops::OpDef {
+ public:
+  explicit ListOp(const char* name) : OpDef(name) {
+    this->Input("xs").ParamType(ops::DYNAMIC).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->Input("scale").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->Output("y").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->AICore().SetTiling(listTiling);
+  }
+};
+void listKernel(uint8_t** a) {
+  AscendC::ListTensorDesc list(reinterpret_cast<void*>(a[0]));
+  const float* scale = reinterpret_cast<const float*>(a[1]);
+  float* y = reinterpret_cast<float*>(a[2]);
+  AscendC::TensorDesc<float> desc;
+  uint64_t dims[8] = {};
+  desc.SetShapeAddr(dims);
+  list.GetDesc(desc, 1);
+  for (int i = 0; i < 4; ++i) {
+    float sum = 0;
+    for (uint32_t k = 0; k < list.GetSize(); ++k) sum += list.GetDataPtr<float>(k)[i];
+    y[i] = sum * scale[0] + float(desc.GetShape(0));  // + the second tensor's dim 0 (4)
+  }
+}
+}  // namespace
+
+TEST_CASE("ophost: a DYNAMIC input reaches the tiling and the kernel as a tensor list",
+          "[ophost]") {
+  ops::addPendingOpDef(std::unique_ptr<ops::OpDef>(new ListOp("AscUtListA")));
+  asc::ophost::addKernelEntry("AscUtListA", "list_a", {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT},
+                              listKernel);
+  REQUIRE(load("ut-list").isOk());
+  float a[4] = {1, 2, 3, 4}, b[4] = {10, 20, 30, 40}, s[1] = {2}, y[4] = {};
+  asc::ophost::CallTensor xs;
+  xs.is_list = true;
+  xs.list = {{true, a, ge::DT_FLOAT, {4}}, {true, b, ge::DT_FLOAT, {4}}};
+  asc::ophost::CallTensor scale{true, s, ge::DT_FLOAT, {1}}, out{true, y, ge::DT_FLOAT, {4}};
+  auto call = asc::ophost::prepareCall("aclnnUtList", "AscUtListA", {xs, scale}, {out}, {}, "");
+  REQUIRE(call.isOk());
+  CHECK(g_list.first == 4);
+  CHECK(g_list.second == 4);
+  CHECK(g_list.third == 0);
+  CHECK(g_list.after == 1);  // the next prototype input, after the list's instances
+  CHECK(g_list.dtype == ge::DT_FLOAT);
+  REQUIRE((*call)->run(nullptr, 0).isOk());
+  CHECK(y[0] == (1 + 10) * 2.f + 4);
+  CHECK(y[3] == (4 + 40) * 2.f + 4);
+  // A single tensor where the list goes, a list where a tensor goes, mixed dtypes, an empty list.
+  auto single =
+      asc::ophost::prepareCall("aclnnUtList", "AscUtListA", {scale, scale}, {out}, {}, "");
+  REQUIRE_FALSE(single.isOk());
+  CHECK(single.status().message().find("is a DYNAMIC parameter: pass an aclTensorList") !=
+        std::string::npos);
+  auto list_as_one = asc::ophost::prepareCall("aclnnUtList", "AscUtListA", {xs, xs}, {out}, {}, "");
+  REQUIRE_FALSE(list_as_one.isOk());
+  CHECK(list_as_one.status().message().find("takes one tensor, not a tensor list") !=
+        std::string::npos);
+  asc::ophost::CallTensor mixed = xs;
+  mixed.list[1].dtype = ge::DT_FLOAT16;
+  auto m = asc::ophost::prepareCall("aclnnUtList", "AscUtListA", {mixed, scale}, {out}, {}, "");
+  REQUIRE_FALSE(m.isOk());
+  CHECK(m.status().message().find("a list holds one type") != std::string::npos);
+  asc::ophost::CallTensor empty;
+  empty.is_list = true;
+  auto e = asc::ophost::prepareCall("aclnnUtList", "AscUtListA", {empty, scale}, {out}, {}, "");
+  REQUIRE_FALSE(e.isOk());
+  CHECK(e.status().message().find("tensor list is empty") != std::string::npos);
 }

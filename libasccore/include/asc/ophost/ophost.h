@@ -49,6 +49,9 @@ struct CallTensor {
   void* data = nullptr;
   int dtype = -1;  // ge::DataType
   std::vector<int64_t> dims;
+  /// A DYNAMIC input (aclTensorList): its tensors, in order (the fields above unused).
+  bool is_list = false;
+  std::vector<CallTensor> list;
 };
 
 /// One attribute of a direct call, in the prototype's Attr() order: the member of the kind the
@@ -113,7 +116,7 @@ ASC_API std::vector<std::string> vendorLoadPriority(const std::string& config_in
 
 /// The prototypes the operator library `file` declares with OP_ADD, as op descriptions (names,
 /// parameter kinds, attribute types; no dtype columns), for op_build. Loads the library. Fails
-/// when it does not load, declares no operator, or has one with a DYNAMIC parameter.
+/// when it does not load, declares no operator, or has a DYNAMIC output.
 ASC_API Result<std::vector<opgen::OpDesc>> pluginOpDescs(const std::string& file);
 
 }  // namespace asc::ophost

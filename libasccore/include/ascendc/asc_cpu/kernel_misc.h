@@ -120,9 +120,14 @@ void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize)
 #define PRINTF AscendC::printf
 /// ASSERT(cond): a false condition stops the launch, naming the kernel, the block and the
 /// condition's text, file and line.
+// The condition is evaluated where AscendC's names are visible unqualified (a kernel may write
+// ASSERT(GetBlockNum() != 0) without the namespace, as the NPU compiler takes it).
 #define ASSERT(cond)                                                                               \
   do {                                                                                             \
-    if (!(cond))                                                                                   \
+    if (![&]() -> bool {                                                                           \
+          using namespace AscendC;                                                                 \
+          return static_cast<bool>(cond);                                                          \
+        }())                                                                                       \
       ::asc::ascendc::detail::fail(                                                                \
           "ASSERT", std::string(#cond) + " is false at " __FILE__ ":" + std::to_string(__LINE__)); \
   } while (0)

@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "asc/asc.h"
@@ -237,17 +238,32 @@ class ASC_API ExtendedKernelContext {
   size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
   const RuntimeAttrs* GetAttrs() const { return &attrs_; }
 
-  // Filled by libasccore before the call.
+  // Filled by libasccore before the call. inputs_ and input_descs_ hold every input instance:
+  // a DYNAMIC input (a tensor list) contributes one per tensor, in order.
   asc::AbiString node_name_, node_type_;
   std::vector<StorageShape> inputs_, outputs_;
   std::vector<CompileTimeTensorDesc> input_descs_, output_descs_;
   RuntimeAttrs attrs_;
+  // Per prototype input, its first instance and how many it has (empty: one each, in order).
+  std::vector<std::pair<uint32_t, uint32_t>> ir_inputs_;
+
+  /// The instance of prototype input `ir`, tensor `relative` of its list; -1 when there is none.
+  int64_t ascInstance(size_t ir, size_t relative) const {
+    if (ir_inputs_.empty()) return relative == 0 && ir < inputs_.size() ? int64_t(ir) : -1;
+    if (ir >= ir_inputs_.size() || relative >= ir_inputs_[ir].second) return -1;
+    return int64_t(ir_inputs_[ir].first + relative);
+  }
 };
 
 class ASC_API InferShapeContext : public ExtendedKernelContext {
  public:
   const Shape* GetInputShape(size_t i) const {
     return i < inputs_.size() ? &inputs_[i].GetOriginShape() : nullptr;
+  }
+  /// Tensor `relative` of DYNAMIC input `ir` (nullptr when there is none).
+  const Shape* GetDynamicInputShape(size_t ir, size_t relative) const {
+    const int64_t k = ascInstance(ir, relative);
+    return k < 0 ? nullptr : &inputs_[size_t(k)].GetOriginShape();
   }
   Shape* GetOutputShape(size_t i) {
     return i < outputs_.size() ? &outputs_[i].MutableOriginShape() : nullptr;
@@ -258,6 +274,11 @@ class ASC_API InferDataTypeContext : public ExtendedKernelContext {
  public:
   ge::DataType GetInputDataType(size_t i) const {
     return i < input_descs_.size() ? input_descs_[i].GetDataType() : ge::DT_UNDEFINED;
+  }
+  ge::DataType GetDynamicInputDataType(size_t ir, size_t relative) const {
+    const int64_t k = ascInstance(ir, relative);
+    return k < 0 || size_t(k) >= input_descs_.size() ? ge::DT_UNDEFINED
+                                                     : input_descs_[size_t(k)].GetDataType();
   }
   ge::DataType GetOutputDataType(size_t i) const {
     return i < output_descs_.size() ? output_descs_[i].GetDataType() : ge::DT_UNDEFINED;
@@ -319,6 +340,20 @@ class ASC_API TilingContext : public ExtendedKernelContext {
   }
   const CompileTimeTensorDesc* GetOutputDesc(size_t i) const {
     return i < output_descs_.size() ? &output_descs_[i] : nullptr;
+  }
+  /// Tensor `relative` of DYNAMIC input `ir`: its shape, description and tensor (nullptr when
+  /// there is none). GetInputShape(i) counts every instance, as CANN's does.
+  const StorageShape* GetDynamicInputShape(size_t ir, size_t relative) const {
+    const int64_t k = ascInstance(ir, relative);
+    return k < 0 ? nullptr : &inputs_[size_t(k)];
+  }
+  const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t relative) const {
+    const int64_t k = ascInstance(ir, relative);
+    return k < 0 || size_t(k) >= input_descs_.size() ? nullptr : &input_descs_[size_t(k)];
+  }
+  const Tensor* GetDynamicInputTensor(size_t ir, size_t relative) const {
+    const int64_t k = ascInstance(ir, relative);
+    return k < 0 || size_t(k) >= input_tensors_.size() ? nullptr : &input_tensors_[size_t(k)];
   }
   ge::graphStatus SetBlockDim(uint32_t n) {
     block_dim_ = n;
