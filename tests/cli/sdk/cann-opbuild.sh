@@ -3,7 +3,8 @@
 # -lregister -ltiling_api from <prefix>/lib64, then <prefix>/toolkit/tools/opbuild/op_build
 # writes the aclnn sources, which compile the same way (cmake/intf.cmake's flags) into
 # libcust_opapi.so; and CANN's ops-info files (aic-<soc>-ops-info.ini) and op_proto.h/.cc. An
-# op_host with a DYNAMIC parameter is refused, naming it. Then opc compiles a kernel as the
+# op_host with a DYNAMIC input gets an aclTensorList, one with a DYNAMIC output is refused,
+# naming it. Then opc compiles a kernel as the
 # project's binary target asks, and a package laid out as CANN's runs through the aclnn API.
 run cmake --install "$BIN/.." --prefix "$PWD/prefix"
 expect_exit 0
@@ -70,7 +71,10 @@ g++ "${flags[@]}" -fvisibility=hidden -shared autogen/aclnn_reduce_sum_custom.cp
 nm -D --defined-only autogen/libcust_opapi.so | grep -q " aclnnReduceSumCustom$" ||
   fail "libcust_opapi.so does not export aclnnReduceSumCustom"
 
-cat > dyn.cpp <<'CPP'
+# A DYNAMIC input (AddN's tensor list) is an aclTensorList in the aclnn API, and the source
+# compiles as the project compiles it; a DYNAMIC output is refused, naming it, with no file.
+for out in REQUIRED DYNAMIC; do
+  cat > dyn.cpp <<CPP
 #include "register/op_def_registry.h"
 namespace ops {
 class AddNCustom : public OpDef {
@@ -78,18 +82,29 @@ public:
     explicit AddNCustom(const char* name) : OpDef(name)
     {
         this->Input("x").ParamType(DYNAMIC).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Output("y").ParamType($out).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
     }
 };
 OP_ADD(AddNCustom);
 }
 CPP
-g++ "${flags[@]}" -shared dyn.cpp -I "$P/include" -L "$P/lib64" -lregister -o libdyn.so ||
-  fail "the DYNAMIC op_host did not build"
-run "$P/toolkit/tools/opbuild/op_build" libdyn.so dynout
-expect_exit 1
-expect_stderr_contains "custom operator AddNCustom: 'x' is a DYNAMIC parameter"
-expect_no_file dynout/aclnn_add_n_custom.h
+  g++ "${flags[@]}" -shared dyn.cpp -I "$P/include" -L "$P/lib64" -lregister -o libdyn.so ||
+    fail "the DYNAMIC op_host did not build"
+  rm -rf dynout
+  run "$P/toolkit/tools/opbuild/op_build" libdyn.so dynout
+  if [ $out = REQUIRED ]; then
+    expect_exit 0
+    grep -q "const aclTensorList \*x," dynout/aclnn_add_n_custom.h ||
+      fail "the DYNAMIC input is not an aclTensorList in aclnn_add_n_custom.h"
+    g++ "${flags[@]}" -fvisibility=hidden -shared dynout/aclnn_add_n_custom.cpp -I "$P/include" \
+      -I dynout -L "$P/lib64" -lascendcl -lnnopbase -o dynout/libcust_opapi.so ||
+      fail "the aclnn source of a DYNAMIC input did not build with CANN's project flags"
+  else
+    expect_exit 1
+    expect_stderr_contains "custom operator AddNCustom: output 'y' is DYNAMIC (a tensor list)"
+    expect_no_file dynout/aclnn_add_n_custom.h
+  fi
+done
 
 # The kernel of one dtype column, as CANN's project `binary` target asks opc for it (the
 # project's build tree, its generated implementation file beside the kernel source, the param
