@@ -296,7 +296,8 @@ Result<std::pair<std::string, ir::AttrValue>> parseAttr(const Value& a, const Wh
     return std::make_pair(name, ir::AttrValue(i));
   }
   if (type == "float") {
-    if (v.kind_case() != Value::kNumberValue) return bad("a number");
+    if (v.kind_case() != Value::kNumberValue || !std::isfinite(float(v.number_value())))
+      return bad("a number within float's range");
     return std::make_pair(name, ir::AttrValue(float(v.number_value())));
   }
   if (type == "string") {
@@ -322,11 +323,12 @@ Result<std::pair<std::string, ir::AttrValue>> parseAttr(const Value& a, const Wh
   if (type == "list_float") {
     std::vector<float> out;
     if (!list([&](const Value& e) {
-          if (e.kind_case() != Value::kNumberValue) return false;
+          if (e.kind_case() != Value::kNumberValue || !std::isfinite(float(e.number_value())))
+            return false;
           out.push_back(float(e.number_value()));
           return true;
         }))
-      return bad("a list of numbers");
+      return bad("a list of numbers within float's range");
     return std::make_pair(name, ir::AttrValue(out));
   }
   if (type == "list_string") {
@@ -347,9 +349,11 @@ Result<std::pair<std::string, ir::AttrValue>> parseAttr(const Value& a, const Wh
 
 std::string shapeText(const ir::Shape& s) { return fmt::format("[{}]", fmt::join(s, ",")); }
 
+std::string quoted(const std::string& v);
+
 std::string tensorJson(const TensorDesc& t) {
   std::string s = "{";
-  if (!t.name.empty()) s += fmt::format("\"name\": \"{}\", ", t.name);
+  if (!t.name.empty()) s += "\"name\": " + quoted(t.name) + ", ";
   s += fmt::format("\"format\": \"{}\", \"shape\": {}", t.format, shapeText(t.dims));
   if (!t.ranges.empty()) {
     std::vector<std::string> pairs;

@@ -145,6 +145,23 @@ TEST_CASE("A --singleop file that is not valid gets GE's codes", "[compiler][sin
         ErrorCode::SingleOpAttrValue);
   CHECK(codeOf(op + R"({"name": "a", "type": "list_list_int", "value": [[1]]}]}])") ==
         ErrorCode::NotImplemented);
+  CHECK(codeOf(op + R"({"name": "a", "type": "float", "value": 1e300}]}])") ==
+        ErrorCode::SingleOpAttrValue);  // no float holds it
+  CHECK(codeOf(op + R"({"name": "a", "type": "list_float", "value": [1, -1e40]}]}])") ==
+        ErrorCode::SingleOpAttrValue);
+  // Names with quotes and backslashes read back from what the OM records.
+  auto quoted = singleop::parseJson(
+      R"([{"op": "A\"dd", "input_desc": [{"name": "x\"1\\", "format": "ND", "shape": [2],
+      "type": "float"}], "output_desc": [{"name": "y\n", "format": "ND", "shape": [2],
+      "type": "float"}], "attr": [{"name": "s\"", "type": "string", "value": "v\"\u0001"}]}])",
+      "q.json");
+  REQUIRE(quoted.isOk());
+  auto again = singleop::parseJson(singleop::toJson((*quoted)[0]), "om");
+  REQUIRE(again.isOk());
+  CHECK((*again)[0].op == "A\"dd");
+  CHECK((*again)[0].inputs[0].name == "x\"1\\");
+  CHECK((*again)[0].outputs[0].name == "y\n");
+  CHECK(singleop::match((*again)[0], (*quoted)[0], nullptr) == singleop::Mismatch::None);
   auto st =
       singleop::parseJson(withTensor(R"({"format": "ND", "shape": [2], "type": "x"})"), "ops.json")
           .status();
