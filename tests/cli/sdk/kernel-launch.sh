@@ -37,3 +37,23 @@ run ./ascendc_kernels_bbit 7
 expect_exit 1
 expect_stderr_contains "tiling key 7 matches no TILING_KEY_IS branch"
 expect_no_file output/output_y.bin
+
+# CANN 6's projects link the chip family in lower case (tikicpulib::ascend910, ::ascend310p,
+# ::ascend910b): each resolves to a chip of the table (its UB size in the compile definitions).
+cd .. || fail "no test folder"
+mkdir -p cann6 && cat >cann6/CMakeLists.txt <<'CMAKE'
+cmake_minimum_required(VERSION 3.16)
+project(cann6 CXX)
+set(CMAKE_PREFIX_PATH ${install_path}/tools/tikicpulib/lib/cmake)
+find_package(tikicpulib REQUIRED)
+foreach(t ascend910 ascend310p ascend910b ascend310b)
+  get_target_property(links tikicpulib::${t} INTERFACE_LINK_LIBRARIES)
+  message(STATUS "${t} -> ${links}")
+endforeach()
+CMAKE
+run cmake -S cann6 -B cann6/build -Dinstall_path="$PWD/prefix"
+expect_exit 0
+expect_stdout_contains "ascend910 -> tikicpulib::Ascend910"
+expect_stdout_contains "ascend310p -> tikicpulib::Ascend310P1"
+expect_stdout_contains "ascend910b -> tikicpulib::Ascend910B1"
+expect_stdout_contains "ascend310b -> tikicpulib::Ascend310B1"
