@@ -3,9 +3,12 @@
 // entry for the dtypes and fills the tiling data and key; at run, the CPU twin runs the kernel
 // on every block, inputs and outputs converted where the entry's dtypes differ from the graph's.
 #include <cstring>
+#include <memory>
+#include <new>
 
 #include <fmt/format.h>
 
+#include "asc/ascendc/kernel_context.h"
 #include "asc/ascendc/launch.h"
 #include "asc/support/fp16.h"
 #include "asc/support/log.h"
@@ -21,7 +24,15 @@ struct Arg {
   void* data = nullptr;
   ir::DType have = ir::DType::Undefined, want = ir::DType::Undefined;
   int64_t numel = 0;
+  ir::Shape shape;  // for a DYNAMIC input's list description
   std::vector<uint8_t> scratch;
+};
+
+/// A prototype input's node inputs: the first, how many, and whether they form a DYNAMIC input's
+/// list (one kernel argument, its description) or are one tensor.
+struct InputSpan {
+  uint32_t first = 0, count = 1;
+  bool list = false;
 };
 
 void convert(const void* src, ir::DType from, void* dst, ir::DType to, int64_t n) {
@@ -56,7 +67,8 @@ class HostOpKernel : public ops::Kernel {
  public:
   HostOpKernel(const Entry& e, std::string node, uint32_t block_dim, uint64_t tiling_key,
                std::vector<uint8_t> tiling, size_t workspace, std::vector<Arg> ins,
-               std::vector<Arg> outs, bool parallel, bool check_unwritten)
+               std::vector<Arg> outs, bool parallel, bool check_unwritten,
+               std::vector<InputSpan> layout = {})
       : entry_(e),
         node_(std::move(node)),
         check_unwritten_(check_unwritten),
@@ -67,11 +79,38 @@ class HostOpKernel : public ops::Kernel {
         workspace_(std::max<size_t>(workspace, 32)),
         ins_(std::move(ins)),
         outs_(std::move(outs)) {
+    std::vector<uint8_t*> seen;  // what the kernel reads of each tensor
     for (auto* list : {&ins_, &outs_})
       for (Arg& a : *list) {
         if (a.have != a.want) a.scratch.assign(a.numel * ir::dtypeSize(a.want), 0);
-        args_.push_back(static_cast<uint8_t*>(a.have != a.want ? a.scratch.data() : a.data));
+        seen.push_back(static_cast<uint8_t*>(a.have != a.want ? a.scratch.data() : a.data));
       }
+    // One argument per prototype input: a DYNAMIC input's is its tensors' list description
+    // (ListTensorDesc's layout), in GmAlloc memory so that the kernel knows its length.
+    if (layout.empty())
+      for (size_t i = 0; i < ins_.size(); ++i) layout.push_back({uint32_t(i), 1, false});
+    for (const InputSpan& span : layout) {
+      const uint32_t first = span.first, count = span.count;
+      if (!span.list) {
+        args_.push_back(seen[first]);
+        continue;
+      }
+      std::vector<uint64_t> words{0};
+      for (uint32_t k = 0; k < count; ++k) {
+        const Arg& a = ins_[first + k];
+        words.push_back(uint64_t(a.shape.size()) | uint64_t(k) << 32);
+        for (int64_t d : a.shape) words.push_back(uint64_t(d));
+      }
+      words[0] = words.size() * 8;
+      for (uint32_t k = 0; k < count; ++k) words.push_back(uint64_t(uintptr_t(seen[first + k])));
+      void* blob = ascendc::detail::gmAlloc(words.size() * 8);
+      if (!blob) throw std::bad_alloc();
+      std::memcpy(blob, words.data(), words.size() * 8);
+      lists_.emplace_back(blob, [](void* b) { ascendc::detail::gmFree(b); });
+      args_.push_back(static_cast<uint8_t*>(blob));
+    }
+    in_args_ = args_.size();
+    for (size_t i = ins_.size(); i < seen.size(); ++i) args_.push_back(seen[i]);
     args_.push_back(workspace_.data());
     args_.push_back(tiling_.data());
   }
@@ -98,7 +137,7 @@ class HostOpKernel : public ops::Kernel {
   std::string implName() const override { return "ascendc:" + entry_.kernel; }
 
  private:
-  uint8_t* outData(size_t i) { return args_[ins_.size() + i]; }
+  uint8_t* outData(size_t i) { return args_[in_args_ + i]; }
   // --check_unwritten (unwritten.cpp): outputs start as a pattern; what still holds it after
   // the launch was never written.
   void fillPattern(size_t i) {
@@ -119,6 +158,8 @@ class HostOpKernel : public ops::Kernel {
   std::vector<uint8_t> tiling_, workspace_;
   std::vector<Arg> ins_, outs_;
   std::vector<uint8_t*> args_;
+  size_t in_args_ = 0;                        // the kernel arguments of the inputs
+  std::vector<std::shared_ptr<void>> lists_;  // DYNAMIC inputs' list descriptions
 };
 
 Result<Launch> planLaunch(const HostOp& op, const LaunchQuery& q) {
@@ -207,47 +248,78 @@ Result<std::unique_ptr<ops::Kernel>> makeHostKernel(const ops::KernelInit& k) {
                          "node '{}': the custom operator {}'s plugin is "
                          "not loaded",
                          n.name, n.op_type);
-  for (const auto& p : op->def->inputs())
-    if (p.paramType() == ::ops::DYNAMIC)
-      return Status::error(ErrorCode::NotImplemented,
-                           "node '{}': input '{}' of custom operator {} is DYNAMIC (a tensor "
-                           "list); asc-tools runs such operators through their aclnn API, not "
-                           "in models yet",
-                           n.name, p.name(), n.op_type);
   LaunchQuery q;
   q.where = fmt::format("node '{}'", n.name);
   q.node_name = n.name;
   q.convert_floats = true;
   ASC_RETURN_IF_ERROR(fillAttrs(*op->def, n, &q.attrs));
-  size_t idx = 0;
-  for (auto* list : {&k.inputs, &k.outputs})
-    for (const auto& t : *list) {
-      q.dtypes.push_back(t.data ? toGe(t.dtype()) : ge::DT_UNDEFINED);
-      gert::Shape s;
-      if (t.value)
-        ASC_RETURN_IF_ERROR(
-            shapeOf(t.shape(), &s, fmt::format("node '{}' tensor {}", n.name, idx)));
+  // The node's inputs per prototype input (a DYNAMIC one takes several).
+  ASC_TRY(auto ir_inputs, irInputs(*op->def, k.inputs.size()));
+  std::vector<InputSpan> spans;
+  if (ir_inputs.empty())
+    for (size_t i = 0; i < k.inputs.size(); ++i) spans.push_back({uint32_t(i), 1, false});
+  for (size_t i = 0; i < ir_inputs.size(); ++i)
+    spans.push_back({ir_inputs[i].first, ir_inputs[i].second,
+                     op->def->inputs()[i].paramType() == ::ops::DYNAMIC});
+  auto shapeAt = [&](const ops::TensorRef& t, size_t at, gert::Shape* s) -> Status {
+    if (!t.value) return Status::ok();
+    return shapeOf(t.shape(), s, fmt::format("node '{}' tensor {}", n.name, at));
+  };
+  for (const InputSpan& span : spans) {
+    const auto& t0 = k.inputs[span.first];
+    q.dtypes.push_back(t0.data ? toGe(t0.dtype()) : ge::DT_UNDEFINED);
+    gert::Shape s;
+    if (!span.list) {
+      ASC_RETURN_IF_ERROR(shapeAt(t0, span.first, &s));
       q.shapes.push_back(s);
-      ++idx;
+      continue;
     }
+    q.shapes.emplace_back();
+    q.list_shapes.resize(spans.size());
+    q.list_data.resize(spans.size());
+    const size_t i = size_t(&span - spans.data());
+    for (uint32_t j = 0; j < span.count; ++j) {
+      gert::Shape e;
+      ASC_RETURN_IF_ERROR(shapeAt(k.inputs[span.first + j], span.first + j, &e));
+      q.list_shapes[i].push_back(e);
+      q.list_data[i].push_back(k.inputs[span.first + j].data);
+    }
+  }
+  for (size_t i = 0; i < k.outputs.size(); ++i) {
+    const auto& t = k.outputs[i];
+    q.dtypes.push_back(t.data ? toGe(t.dtype()) : ge::DT_UNDEFINED);
+    gert::Shape s;
+    ASC_RETURN_IF_ERROR(shapeAt(t, k.inputs.size() + i, &s));
+    q.shapes.push_back(s);
+  }
   ASC_TRY(Launch l, planLaunch(*op, q));
 
+  // Each node input and output, converted where the kernel's column holds another float type
+  // (the column entry of a DYNAMIC input covers all its tensors).
   std::vector<Arg> ins, outs;
-  idx = 0;
-  for (auto* list : {&k.inputs, &k.outputs}) {
-    for (const auto& t : *list) {
+  for (size_t s = 0; s < spans.size(); ++s)
+    for (uint32_t j = 0; j < spans[s].count; ++j) {
+      const auto& t = k.inputs[spans[s].first + j];
       Arg a;
       a.data = t.data;
       a.have = t.dtype();
-      a.want = t.data ? toIr(l.entry->dtypes[idx]) : a.have;
+      a.want = t.data ? toIr(l.entry->dtypes[s]) : a.have;
       a.numel = t.value ? t.numel() : 0;
-      (list == &k.inputs ? ins : outs).push_back(std::move(a));
-      ++idx;
+      if (t.value) a.shape = t.shape();
+      ins.push_back(std::move(a));
     }
+  for (size_t i = 0; i < k.outputs.size(); ++i) {
+    const auto& t = k.outputs[i];
+    Arg a;
+    a.data = t.data;
+    a.have = t.dtype();
+    a.want = t.data ? toIr(l.entry->dtypes[spans.size() + i]) : a.have;
+    a.numel = t.value ? t.numel() : 0;
+    outs.push_back(std::move(a));
   }
-  return std::unique_ptr<ops::Kernel>(
-      new HostOpKernel(*l.entry, n.name, l.blocks, l.tiling_key, std::move(l.tiling), l.workspace,
-                       std::move(ins), std::move(outs), k.threads > 1, k.check_unwritten));
+  return std::unique_ptr<ops::Kernel>(new HostOpKernel(
+      *l.entry, n.name, l.blocks, l.tiling_key, std::move(l.tiling), l.workspace, std::move(ins),
+      std::move(outs), k.threads > 1, k.check_unwritten, std::move(spans)));
 }
 
 }  // namespace asc::ophost::detail

@@ -174,21 +174,47 @@ void fillNames(const ir::Node& n, gert::ExtendedKernelContext* c) {
 
 // --- inference -----------------------------------------------------------------------------------
 
+Result<std::vector<std::pair<uint32_t, uint32_t>>> irInputs(const ::ops::OpDef& d,
+                                                            size_t node_inputs) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  int dynamic = -1;
+  for (size_t i = 0; i < d.inputs().size(); ++i)
+    if (d.inputs()[i].paramType() == ::ops::DYNAMIC) {
+      if (dynamic >= 0)
+        return Status::error(ErrorCode::NotImplemented,
+                             "custom operator {} has two DYNAMIC inputs ('{}' and '{}'); in a "
+                             "model asc-tools takes one, whose tensors are the node's inputs the "
+                             "others leave",
+                             d.type(), d.inputs()[size_t(dynamic)].name(), d.inputs()[i].name());
+      dynamic = int(i);
+    }
+  if (dynamic < 0) return out;
+  const size_t fixed = d.inputs().size() - 1;
+  if (node_inputs < fixed + 1)
+    return Status::error(ErrorCode::InvalidParam,
+                         "custom operator {} takes {} inputs and at least one tensor for its "
+                         "DYNAMIC input '{}'; the node has {}",
+                         d.type(), fixed, d.inputs()[size_t(dynamic)].name(), node_inputs);
+  uint32_t at = 0;
+  for (size_t i = 0; i < d.inputs().size(); ++i) {
+    const uint32_t n = int(i) == dynamic ? uint32_t(node_inputs - fixed) : 1;
+    out.emplace_back(at, n);
+    at += n;
+  }
+  return out;
+}
+
 Status inferHostOp(ops::InferContext& c) {
   const ir::Node& n = c.node();
   const HostOp* op = findOp(n.op_type);
   if (!op) return c.fail("the custom operator's plugin is not loaded");
   const ::ops::OpDef& d = *op->def;
   const size_t nin = n.inputs.size(), nout = d.outputs().size();
-  for (const auto& p : d.inputs())
-    if (p.paramType() == ::ops::DYNAMIC)
-      return c.fail(
-          fmt::format("input '{}' of custom operator {} is DYNAMIC (a tensor list); "
-                      "asc-tools runs such operators through their aclnn API, not in "
-                      "models yet",
-                      p.name(), d.type()));
+  auto layout = irInputs(d, nin);
+  if (!layout) return c.fail(layout.status().message());
 
   gert::InferShapeContext sc;
+  sc.ir_inputs_ = *layout;
   fillNames(n, &sc);
   ASC_RETURN_IF_ERROR(fillAttrs(d, n, &sc.attrs_));
   for (size_t i = 0; i < nin; ++i) {
@@ -211,7 +237,9 @@ Status inferHostOp(ops::InferContext& c) {
   gert::InferDataTypeContext tc;
   fillNames(n, &tc);
   tc.attrs_ = sc.attrs_;
+  tc.inputs_ = sc.inputs_;
   tc.input_descs_ = sc.input_descs_;
+  tc.ir_inputs_ = *layout;
   tc.output_descs_.assign(
       nout, gert::CompileTimeTensorDesc(nin ? tc.input_descs_[0].GetDataType() : ge::DT_FLOAT,
                                         ge::FORMAT_ND));
@@ -220,7 +248,17 @@ Status inferHostOp(ops::InferContext& c) {
 
   // The combination must be one of the prototype's columns, as the chip's kernel selection asks.
   std::vector<int> combo;
-  for (const auto& t : tc.input_descs_) combo.push_back(t.GetDataType());
+  for (size_t i = 0; i < d.inputs().size(); ++i) {
+    // A DYNAMIC input's tensors share one column entry: they must share its dtype.
+    const int64_t first = tc.ascInstance(i, 0);
+    const ge::DataType t =
+        first < 0 ? ge::DT_UNDEFINED : tc.input_descs_[size_t(first)].GetDataType();
+    for (size_t k = 1; tc.ascInstance(i, k) >= 0; ++k)
+      if (tc.input_descs_[size_t(tc.ascInstance(i, k))].GetDataType() != t)
+        return c.fail(
+            fmt::format("the tensors of DYNAMIC input '{}' differ in dtype", d.inputs()[i].name()));
+    combo.push_back(t);
+  }
   for (const auto& t : tc.output_descs_) combo.push_back(t.GetDataType());
   bool found = false;
   for (const auto& col : columns(d)) {
@@ -442,10 +480,13 @@ void registerPending(ops::PluginRegistrar& r) {
       }
     }
     if (domain == "ai.onnx") domain.clear();
-    int min_in = 0;
-    for (const auto& p : def->inputs())
+    int min_in = 0, dynamic = 0;
+    for (const auto& p : def->inputs()) {
       if (p.paramType() == ::ops::REQUIRED) ++min_in;
-    const int nin = static_cast<int>(def->inputs().size());
+      if (p.paramType() == ::ops::DYNAMIC) ++dynamic, ++min_in;  // at least one tensor
+    }
+    // A DYNAMIC input takes any number of a node's inputs (irInputs).
+    const int nin = static_cast<int>(def->inputs().size()) + (dynamic ? 65535 : 0);
     const int nout = static_cast<int>(def->outputs().size());
     std::string kernels;
     for (const Entry& e : host->entries)

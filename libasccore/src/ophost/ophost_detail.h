@@ -72,6 +72,12 @@ struct Launch {
   std::vector<uint8_t> tiling;
   size_t workspace = 0;  // the user workspaces' bytes, summed
 };
+/// How a node's inputs fall on the prototype's: per prototype input, its first node input and
+/// how many (a DYNAMIC input takes what the others leave, at least one); empty when the
+/// prototype has no DYNAMIC input (one node input each). InvalidParam when it has more than one
+/// (which node inputs belong to which is then not known) or the node has too few inputs.
+Result<std::vector<std::pair<uint32_t, uint32_t>>> irInputs(const ::ops::OpDef& d,
+                                                            size_t node_inputs);
 /// Picks the kernel of the dtypes and runs the tiling function on the shapes and attributes.
 Result<Launch> planLaunch(const HostOp& op, const LaunchQuery& q);
 /// The unwritten-output check: fillUnwritten before the launch puts a pattern no kernel computes

@@ -625,3 +625,49 @@ TEST_CASE("ophost: a DYNAMIC input reaches the tiling and the kernel as a tensor
   REQUIRE_FALSE(e.isOk());
   CHECK(e.status().message().find("tensor list is empty") != std::string::npos);
 }
+
+TEST_CASE("ophost: a DYNAMIC input in a model takes the node's inputs the others leave",
+          "[ophost]") {
+  ops::addPendingOpDef(std::unique_ptr<ops::OpDef>(new ListOp("AscUtListB")));
+  asc::ophost::addKernelEntry("AscUtListB", "list_b", {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT},
+                              listKernel);
+  REQUIRE(load("ut-list-b").isOk());
+  // y = (x1 + x2 + x3) * scale + 4 (the kernel adds the second tensor's dim 0).
+  asc::ir::Graph g;
+  std::vector<asc::ir::Value*> ins;
+  for (const char* name : {"x1", "x2", "x3", "scale"}) {
+    asc::ir::Value* v = g.addValue(name);
+    v->dtype = asc::ir::DType::F32;
+    v->shape = {std::string(name) == "scale" ? 1 : 4};
+    ins.push_back(v);
+  }
+  asc::ir::Value* y = g.addValue("y");  // inferred: the op's InferShape over the list
+  g.addNode("AscUtListB", "n", ins, {y});
+  g.inputs = ins;
+  g.outputs = {y};
+  REQUIRE(asc::ops::inferGraph(g).isOk());
+  CHECK(y->dtype == asc::ir::DType::F32);
+  CHECK(y->shape == asc::ir::Shape{4});
+  auto s = asc::runtime::Session::fromGraph(std::move(g));
+  REQUIRE(s.isOk());
+  const float a[4] = {1, 2, 3, 4}, b[4] = {10, 20, 30, 40}, c[4] = {100, 200, 300, 400},
+              scale[1] = {0.5f};
+  REQUIRE((*s)->setInput(0, a, sizeof a).isOk());
+  REQUIRE((*s)->setInput(1, b, sizeof b).isOk());
+  REQUIRE((*s)->setInput(2, c, sizeof c).isOk());
+  REQUIRE((*s)->setInput(3, scale, sizeof scale).isOk());
+  REQUIRE((*s)->run().isOk());
+  const float* out = static_cast<const float*>((*s)->outputData(0));
+  CHECK(out[0] == 111 * 0.5f + 4);
+  CHECK(out[3] == 444 * 0.5f + 4);
+  // With only the scale, the list has no tensor: refused, naming the input.
+  asc::ir::Graph h;
+  asc::ir::Value* only = h.addValue("scale");
+  only->dtype = asc::ir::DType::F32;
+  only->shape = {1};
+  asc::ir::Value* z = h.addValue("z");
+  h.addNode("AscUtListB", "m", {only}, {z});
+  h.inputs = {only};
+  h.outputs = {z};
+  CHECK_FALSE(asc::ops::inferGraph(h).isOk());
+}
