@@ -303,6 +303,15 @@ aclError execute(const char* api, bool compile, const char* op_type, int num_inp
   return ACL_SUCCESS;
 }
 
+// opPath (an operator's source, for ACL_COMPILE_UNREGISTERED): there is no operator compiler.
+aclError refuseOpPath(const char* api, const char* opPath) {
+  if (!opPath || !*opPath) return ACL_SUCCESS;
+  return fail(ACL_ERROR_API_NOT_SUPPORT,
+              "{}: opPath '{}' (an operator's source for ACL_COMPILE_UNREGISTERED) is not "
+              "supported by asc-tools; install the operator's package instead",
+              api, opPath);
+}
+
 aclError setAttr(const char* api, aclopAttr* attr, const char* name, ir::AttrValue v) {
   if (!attr || !name || !*name)
     return fail(ACL_ERROR_INVALID_PARAM, "{}: {} is {}", api, attr ? "attrName" : "attr",
@@ -443,11 +452,7 @@ aclError aclopCompile(const char* opType, int numInputs, const aclTensorDesc* co
                       const char* opPath) {
   const char* api = "aclopCompile";
   if (aclError e = checkCall(api, opType, numInputs, inputDesc, numOutputs, outputDesc)) return e;
-  if (opPath && *opPath)
-    return fail(ACL_ERROR_API_NOT_SUPPORT,
-                "{}: opPath '{}' (an operator's source for ACL_COMPILE_UNREGISTERED) is not "
-                "supported by asc-tools; install the operator's package instead",
-                api, opPath);
+  if (aclError e = refuseOpPath(api, opPath)) return e;
   auto d = describeCall(opType, numInputs, inputDesc, numOutputs, outputDesc, attr);
   if (!d) return opError(api, ACL_ERROR_INVALID_PARAM, d.status());
   aclError e = ACL_SUCCESS;
@@ -461,11 +466,7 @@ aclError aclopCompileAndExecute(const char* opType, int numInputs,
                                 aclDataBuffer* const outputs[], const aclopAttr* attr,
                                 aclopEngineType, aclopCompileType, const char* opPath,
                                 aclrtStream stream) {
-  if (opPath && *opPath)
-    return fail(ACL_ERROR_API_NOT_SUPPORT,
-                "aclopCompileAndExecute: opPath '{}' is not supported by asc-tools; install the "
-                "operator's package instead",
-                opPath);
+  if (aclError e = refuseOpPath("aclopCompileAndExecute", opPath)) return e;
   return execute("aclopCompileAndExecute", true, opType, numInputs, inputDesc, inputs, numOutputs,
                  outputDesc, outputs, attr, stream);
 }
@@ -475,11 +476,7 @@ aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDe
                                   aclTensorDesc* outputDesc[], aclDataBuffer* outputs[],
                                   aclopAttr* attr, aclopEngineType, aclopCompileType,
                                   const char* opPath, aclrtStream stream) {
-  if (opPath && *opPath)
-    return fail(ACL_ERROR_API_NOT_SUPPORT,
-                "aclopCompileAndExecuteV2: opPath '{}' is not supported by asc-tools; install "
-                "the operator's package instead",
-                opPath);
+  if (aclError e = refuseOpPath("aclopCompileAndExecuteV2", opPath)) return e;
   return execute("aclopCompileAndExecuteV2", true, opType, numInputs, inputDesc, inputs, numOutputs,
                  outputDesc, outputs, attr, stream);
 }
