@@ -206,12 +206,16 @@ void Runner::describe() {
                   session_->arenaBytes(), session_->modelPlacedBuffers(), session_->bufferCount(),
                   session_->threads()));
   const auto pw = session_->packedWeights();
-  if (pw.in_place + pw.reordered)
-    line(fmt::format("  packed weights: {} read in place from the model{}", pw.in_place,
+  if (pw.in_place + pw.reordered + pw.sliced)
+    line(fmt::format("  packed weights: {} read in place from the model{}{}", pw.in_place,
                      pw.reordered ? fmt::format("; {} packed for another CPU's kernels, "
                                                 "reordered at load",
                                                 pw.reordered)
-                                  : ""));
+                                  : "",
+                     pw.sliced ? fmt::format("; {} unpacked at load for convolutions that read "
+                                             "a Concat's inputs",
+                                             pw.sliced)
+                               : ""));
   out_ << session_->describe();
 }
 

@@ -241,14 +241,41 @@ void Session::Impl::placePrefixes(const ir::Node& n, size_t node_index, const st
   if (host >= 0) prefixes[static_cast<size_t>(host)].push_back({outs[0], ins});
 }
 
-int Session::Impl::concatFeedingBatchNorm(const ir::Node& n, const std::vector<int>& ins) const {
-  static const bool enabled = cpu::switchedOn("ASC_CONCAT_BN");
+namespace {
+// A Conv the runtime may compute from a Concat's inputs (ops::createConcatConv): 1x1, no stride,
+// padding, dilation or groups, constant 4-D weights, no fused residual.
+bool pointwiseConv(const ir::Node& n) {
+  if (n.op_type != "Conv" || n.inputs.size() < 2 || n.inputs.size() > 3 || !n.inputs[1] ||
+      !n.inputs[1]->isConstant() || n.inputs[1]->dtype != ir::DType::F32 ||
+      n.inputs[1]->shape.size() != 4 || n.inputs[1]->shape[2] != 1 ||
+      n.inputs[1]->shape[3] != 1 || n.attrs.getInt("group", 1) != 1)
+    return false;
+  for (const char* a : {"strides", "dilations"})
+    for (int64_t v : n.attrs.getInts(a, {1, 1}))
+      if (v != 1) return false;
+  for (int64_t v : n.attrs.getInts("pads", {0, 0, 0, 0}))
+    if (v != 0) return false;
+  return true;
+}
+}  // namespace
+
+int Session::Impl::concatFeedingReader(const ir::Node& n, const std::vector<int>& ins) const {
+  static const bool bn_enabled = cpu::switchedOn("ASC_CONCAT_BN");
+  static const bool readers_enabled = cpu::switchedOn("ASC_CONCAT_READERS");
   // Values nobody observes only: with reuse off every value stays readable after a run.
-  if (!enabled || !reuse_ || n.op_type != "BatchNormalization" || !ops::channelsLast() ||
-      ins.size() < 5 || ins[0] < 0 || n.outputs.size() != 1)
+  if (!reuse_ || !ops::channelsLast() || ins.empty() || ins[0] < 0 || n.outputs.size() != 1)
     return -1;
-  for (size_t i = 1; i < 5; ++i)  // the statistics, plain, are folded when the kernel is made
-    if (!n.inputs[i] || !n.inputs[i]->isConstant() || packedOnly(n.inputs[i])) return -1;
+  if (n.op_type == "BatchNormalization") {
+    if (!bn_enabled || ins.size() < 5) return -1;
+    for (size_t i = 1; i < 5; ++i)  // the statistics, plain, are folded when the kernel is made
+      if (!n.inputs[i] || !n.inputs[i]->isConstant() || packedOnly(n.inputs[i])) return -1;
+  } else if (n.op_type == "MaxPool") {  // (no Indices: one output)
+    if (!readers_enabled) return -1;
+  } else if (!readers_enabled || !pointwiseConv(n)) {
+    // (Its weights are read in slices from the plain bytes, so atc, which builds the kernels to
+    // pack their weights, leaves these plain: no unpacking at load.)
+    return -1;
+  }
   const Slot& x = slots[ins[0]];
   if (x.alias_of >= 0 || x.layout != Layout::Blocked || x.type != ir::DType::F32 || !x.value ||
       x.value->shape.size() != 4 || x.first < 0 || x.first >= static_cast<int>(steps.size()))
@@ -374,7 +401,7 @@ Status Session::Impl::build(bool reuse) {
     const int step = static_cast<int>(steps.size());
     for (int id : ins)
       if (id >= 0) slots[id].last = std::max(slots[id].last, step);
-    const int concat_step = concatFeedingBatchNorm(n, ins);
+    const int concat_step = concatFeedingReader(n, ins);
     if (concat_step >= 0)  // its kernel reads the Concat's inputs: they live until it has run
       for (int id : steps[concat_step].ins) slots[id].last = std::max(slots[id].last, step);
     std::vector<int> outs;

@@ -67,8 +67,9 @@ struct Step {
   // Threads it is built and run on: the session's, or fewer for a step with little work
   // (threadsForStep).
   int threads = 1;
-  // A BatchNormalization reading the inputs of the channels-last Concat that made its input
-  // (ops::createConcatBatchNorm): that Concat's step index, whose ins it reads; -1 otherwise.
+  // A BatchNormalization or 1x1 Conv reading the inputs of the channels-last Concat that made its
+  // input (Session::Impl::concatFeedingReader): that Concat's step index, whose ins it reads; -1
+  // otherwise.
   int concat_inputs_of = -1;
   // That Concat's step: left out of runs nobody observes (its output is read by nothing else).
   bool skip_unobserved = false;
@@ -299,10 +300,11 @@ class Session::Impl {
   // OM's plan follows too (om/inplace.h), asked about this plan's slots, plus this runtime's
   // physical condition: the slot is an arena slot of exactly the output's layout, compute type
   // and size. -1 otherwise. With reuse off nothing is shared.
-  // The step of the Concat whose inputs BatchNormalization `n` may read in place of its input
-  // (ops::createConcatBatchNorm; ins: n's input slots), or -1: a channels-last fp32 Concat along
-  // channels read by n alone, no model output, and memory reuse on (values nobody observes).
-  int concatFeedingBatchNorm(const ir::Node& n, const std::vector<int>& ins) const;
+  // The step of the Concat whose inputs node `n` may read in place of its input (ins: n's input
+  // slots), or -1: a channels-last fp32 Concat along channels read by n alone, no model output,
+  // and memory reuse on (values nobody observes); `n` a BatchNormalization
+  // (ops::createConcatBatchNorm) or a 1x1 Conv (ops::createConcatConv; not when only packing).
+  int concatFeedingReader(const ir::Node& n, const std::vector<int>& ins) const;
   int inPlaceResidual(const ir::Node& n, size_t node_index, const std::vector<int>& ins,
                       Layout out_layout, bool native) {
     if (!reuse_) return -1;

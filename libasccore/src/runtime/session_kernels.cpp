@@ -15,7 +15,9 @@
 #include "asc/ops/registry.h"
 #include "asc/support/log.h"
 #include "asc/trace/trace.h"
+#include "ops/conv/conv_kernel.h"
 #include "ops/norm/norm_kernel.h"
+#include "ops/pool/pool_kernel.h"
 #include "runtime/session_impl.h"
 
 namespace asc::runtime {
@@ -40,14 +42,19 @@ Status Session::Impl::createKernel(Step& s, int threads, std::unique_ptr<ops::Ke
       Step& concat = steps[s.concat_inputs_of];
       std::vector<ops::TensorRef> parts;
       for (int id : concat.ins) parts.push_back(ref(id));
-      kernel = ops::createConcatBatchNorm(init, parts);
+      const std::string& op = s.node->op_type;
+      kernel = op == "Conv"      ? ops::createConcatConv(init, parts)
+               : op == "MaxPool" ? ops::createConcatMaxPool(init, parts)
+                                 : ops::createConcatBatchNorm(init, parts);
       // Nothing else reads the Concat's output: runs nobody observes leave its copy out.
       if (kernel) {
         if (!concat.skip_unobserved)
-          concat.label += " (left out of unobserved runs: its batch norm reads its inputs)";
+          concat.label += fmt::format(" (left out of unobserved runs: its {} reads its inputs)",
+                                      op == "BatchNormalization" ? "batch norm" : op);
         concat.skip_unobserved = true;
-        ws.scratch_to = ws.scratch_from;
-        for (int t = 0; t < ops::KernelEnv::kTemporaries; ++t) ws.temp_to[t] = ws.temp_from[t];
+        ws.scratch_to = env.scratchpads.size();  // its convolutions' (the batch norm has none)
+        for (int t = 0; t < ops::KernelEnv::kTemporaries; ++t)
+          ws.temp_to[t] = env.temporaries[t].size();
         break;
       }
       concat.skip_unobserved = false;
@@ -264,7 +271,9 @@ void Session::Impl::usePacked(const Step& s, const ops::Kernel& kernel, bool cou
     if (!v || !v->packed) continue;
     bool used = false;
     for (const auto& p : mine) used |= p.data == v->packed->data();
-    if (count) ++(used ? packed.in_place : packed.reordered);
+    // A Conv over a Concat's inputs reads its weights in slices, from the plain bytes.
+    const bool sliced = s.concat_inputs_of >= 0 && s.node && s.node->op_type == "Conv";
+    if (count) ++(used ? packed.in_place : sliced ? packed.sliced : packed.reordered);
     // Page tables now (the pages are the page cache's, the very ones the run reads; nothing
     // is copied). In a virtual machine that shadows page tables, the first read still costs
     // a fault per page: reading them on a second thread here took longer than the load.

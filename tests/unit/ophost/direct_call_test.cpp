@@ -16,6 +16,17 @@
 using ophost_test::load;
 
 namespace {
+// A present tensor of a direct call.
+asc::ophost::CallTensor tensorOf(void* data, int dtype, std::vector<int64_t> dims) {
+  asc::ophost::CallTensor t;
+  t.data = data;
+  t.dtype = dtype;
+  t.dims = std::move(dims);
+  return t;
+}
+}  // namespace
+
+namespace {
 // A tiling function that reads what CANN's samples read: GetInputTensor's size and data,
 // GetAttrPointer<T>, GetOptionalInputShape.
 struct Seen {
@@ -61,8 +72,9 @@ TEST_CASE("ophost: a direct call (the aclnn path) tiles on the caller's tensors 
                               {ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT}, scaleKernel);
   REQUIRE(load("ut").isOk());
   float x[6] = {4, 5, 6, 7, 8, 9}, y[6] = {};
-  asc::ophost::CallTensor in{true, x, ge::DT_FLOAT, {2, 3}}, absent{false, nullptr, -1, {}},
-      out{true, y, ge::DT_FLOAT, {2, 3}};
+  asc::ophost::CallTensor in = tensorOf(x, ge::DT_FLOAT, {2, 3}), absent,
+                          out = tensorOf(y, ge::DT_FLOAT, {2, 3});
+  absent.present = false;
   std::vector<asc::ophost::CallAttr> attrs(2);
   attrs[0].f = 0.25;
   attrs[1].s = "on";
@@ -82,7 +94,7 @@ TEST_CASE("ophost: a direct call (the aclnn path) tiles on the caller's tensors 
   REQUIRE_FALSE(missing.isOk());
   CHECK(missing.status().message().find("aclnnUt: input 0 'x' is a null pointer; it is required") !=
         std::string::npos);
-  asc::ophost::CallTensor half_in{true, x, ge::DT_FLOAT16, {2, 3}};
+  asc::ophost::CallTensor half_in = tensorOf(x, ge::DT_FLOAT16, {2, 3});
   auto wrong =
       asc::ophost::prepareCall("aclnnUt", "AscUtReadingA", {half_in, absent}, {out}, attrs, "");
   REQUIRE_FALSE(wrong.isOk());
@@ -161,8 +173,8 @@ TEST_CASE("ophost: a DYNAMIC input reaches the tiling and the kernel as a tensor
   float a[4] = {1, 2, 3, 4}, b[4] = {10, 20, 30, 40}, s[1] = {2}, y[4] = {};
   asc::ophost::CallTensor xs;
   xs.is_list = true;
-  xs.list = {{true, a, ge::DT_FLOAT, {4}}, {true, b, ge::DT_FLOAT, {4}}};
-  asc::ophost::CallTensor scale{true, s, ge::DT_FLOAT, {1}}, out{true, y, ge::DT_FLOAT, {4}};
+  xs.list = {tensorOf(a, ge::DT_FLOAT, {4}), tensorOf(b, ge::DT_FLOAT, {4})};
+  asc::ophost::CallTensor scale = tensorOf(s, ge::DT_FLOAT, {1}), out = tensorOf(y, ge::DT_FLOAT, {4});
   auto call = asc::ophost::prepareCall("aclnnUtList", "AscUtListA", {xs, scale}, {out}, {}, "");
   REQUIRE(call.isOk());
   CHECK(g_list.first == 4);

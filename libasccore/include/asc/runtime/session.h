@@ -164,10 +164,11 @@ class ASC_API Session {
   size_t modelPlacedBuffers() const;
   size_t stepCount() const;
   /// Constants the model stores packed (atc's packWeights, compile.h): how many the kernels read
-  /// in place from the model, and how many were packed for another CPU's kernels and were
-  /// reordered from their plain data at load instead.
+  /// in place from the model, how many were packed for another CPU's kernels and were
+  /// reordered from their plain data at load instead, and how many a kernel that reads them in
+  /// slices (a 1x1 Conv over a Concat's inputs) unpacked at load.
   struct PackedWeights {
-    size_t in_place = 0, reordered = 0;
+    size_t in_place = 0, reordered = 0, sliced = 0;
   };
   PackedWeights packedWeights() const;
   int threads() const;

@@ -476,7 +476,106 @@ class ConvInteger : public Kernel {
   int64_t group_ = 1;
 };
 
+// A 1x1 convolution over the channel Concat of `parts` (fp32, channels-last): one oneDNN
+// convolution per part, each with its slice of the weights' input channels, the first adding
+// the bias and the others accumulating into the destination (a sum post-op), the last applying
+// the fused activation. The Concat's copy of every pixel is left out.
+class ConcatConv : public Kernel {
+ public:
+  struct Part {
+    std::unique_ptr<ir::Node> node;  // the Conv's attributes; the activation on the last only
+    std::unique_ptr<ir::Value> weights;
+    std::unique_ptr<Kernel> kernel;
+  };
+  explicit ConcatConv(std::vector<Part> parts) : parts_(std::move(parts)) {}
+  void run() override {
+    for (auto& p : parts_) p.kernel->run();
+  }
+  std::string implName() const override {
+    return fmt::format("{}x {} (reading the Concat's inputs)", parts_.size(),
+                       parts_.front().kernel->implName());
+  }
+
+ private:
+  std::vector<Part> parts_;
+};
+
 }  // namespace
+
+std::unique_ptr<Kernel> createConcatConv(const KernelInit& conv,
+                                         const std::vector<TensorRef>& parts) {
+  const ir::Node& n = conv.node;
+  const TensorRef& y = conv.outputs[0];
+  if (n.op_type != "Conv" || conv.inputs.size() < 2 || conv.inputs.size() > 3 || parts.size() < 2 ||
+      !y.data || y.type != ir::DType::F32 || y.layout != Layout::Blocked || !channelsLast() ||
+      y.shape().size() != 4)
+    return nullptr;
+  const TensorRef& w = conv.inputs[1];
+  const ir::Value* wv = w.value;
+  if (!wv || !wv->isConstant() || wv->dtype != ir::DType::F32 || wv->shape.size() != 4 ||
+      wv->shape[2] != 1 || wv->shape[3] != 1 || n.attrs.getInt("group", 1) != 1)
+    return nullptr;
+  for (const char* a : {"strides", "dilations"})
+    for (int64_t v : n.attrs.getInts(a, {1, 1}))
+      if (v != 1) return nullptr;
+  for (int64_t v : n.attrs.getInts("pads", {0, 0, 0, 0}))
+    if (v != 0) return nullptr;
+  const int64_t out_c = wv->shape[0], in_c = wv->shape[1];
+  int64_t total = 0;
+  for (const TensorRef& part : parts) {
+    const ir::Shape& s = part.shape();
+    if (!part.data || part.type != ir::DType::F32 || part.layout != Layout::Blocked ||
+        s.size() != 4 || s[0] != y.shape()[0] || s[2] != y.shape()[2] || s[3] != y.shape()[3])
+      return nullptr;
+    total += s[1];
+  }
+  if (total != in_c || out_c != y.shape()[1]) return nullptr;
+  // The plain weights (for weights an OM stores only packed, unpacked now: Value::data).
+  const auto* wf = reinterpret_cast<const float*>(wv->data->data());
+  conv.env.weights_read.push_back(wv);
+  std::vector<ConcatConv::Part> made;
+  int64_t at = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const int64_t c = parts[i].shape()[1];
+    ConcatConv::Part p;
+    p.node = std::make_unique<ir::Node>();
+    p.node->name = n.name;
+    p.node->op_type = n.op_type;
+    p.node->attrs = n.attrs;
+    if (i + 1 < parts.size()) p.node->attrs.erase("activation");
+    // Its weights: input channels [at, at + c) of every output channel's.
+    std::vector<uint8_t> bytes(size_t(out_c * c) * sizeof(float));
+    auto* dst = reinterpret_cast<float*>(bytes.data());
+    for (int64_t o = 0; o < out_c; ++o)
+      std::memcpy(dst + o * c, wf + o * in_c + at, size_t(c) * sizeof(float));
+    p.weights = std::make_unique<ir::Value>();
+    p.weights->name = wv->name + "/part" + std::to_string(i);
+    p.weights->dtype = ir::DType::F32;
+    p.weights->shape = {out_c, c, 1, 1};
+    p.weights->data = ir::Blob::fromVector(std::move(bytes));
+    KernelInit k{*p.node, {parts[i]}, {y}, conv.env, conv.threads, conv.check_unwritten};
+    TensorRef wr;
+    wr.data = const_cast<void*>(static_cast<const void*>(p.weights->data->data()));
+    wr.value = p.weights.get();
+    wr.type = ir::DType::F32;
+    wr.bytes = p.weights->byteSize();
+    k.inputs.push_back(wr);
+    if (i == 0) {
+      // The bias once, in the first part.
+      k.inputs.push_back(conv.inputs.size() > 2 ? conv.inputs[2] : TensorRef{});
+    } else {
+      // The parts before have written the destination: this one adds to it in place.
+      k.inputs.push_back(TensorRef{});
+      k.inputs.push_back(y);
+    }
+    auto kernel = std::make_unique<ConvKernel>(conv.env);
+    if (!kernel->init(k, false).isOk()) return nullptr;
+    p.kernel = std::move(kernel);
+    made.push_back(std::move(p));
+    at += c;
+  }
+  return std::make_unique<ConcatConv>(std::move(made));
+}
 
 Result<std::unique_ptr<Kernel>> createConvIntegerKernel(const KernelInit& k) {
   return std::unique_ptr<Kernel>(std::make_unique<ConvInteger>(k));

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 
+#include "cpu/features.h"
 #include "cpu/parallel.h"
 #include "ops/dnnl_util.h"
 #include "ops/op_util.h"
@@ -317,7 +318,127 @@ class LoopLpPool : public Kernel {
   int64_t p_;
 };
 
+// 2-D MaxPool of the channel Concat of `parts_` (fp32, channels-last) without the Concat: each
+// output pixel's channels are the parts' pooled runs, side by side, every part read where its
+// producer left it. Output rows spread over the threads.
+class ConcatMaxPool : public Kernel {
+ public:
+  struct Part {
+    const float* x;
+    int64_t channels, offset;  // its channels, and where they start in the output's
+  };
+  ConcatMaxPool(const KernelInit& k, std::vector<Part> parts)
+      : parts_(std::move(parts)), wide_(cpu::hasAvx512() && cpu::avx512Isa()) {
+    const ir::Attrs& a = k.node.attrs;
+    const ir::Shape& ys = k.outputs[0].shape();
+    y_ = static_cast<float*>(k.outputs[0].data);
+    N_ = ys[0];
+    C_ = ys[1];
+    OH_ = ys[2];
+    OW_ = ys[3];
+    H_ = k.inputs[0].shape()[2];
+    W_ = k.inputs[0].shape()[3];
+    const auto ks = a.getInts("kernel_shape");
+    const auto st = a.getInts("strides", {1, 1});
+    const auto pads = a.getInts("pads", {0, 0, 0, 0});
+    kh_ = ks[0];
+    kw_ = ks[1];
+    sh_ = st[0];
+    sw_ = st[1];
+    ph_ = pads[0];
+    pw_ = pads[1];
+  }
+  void run() override {
+    cpu::parallelFor(N_ * OH_, 1, [&](int64_t b, int64_t e) {
+      for (int64_t r = b; r < e; ++r) wide_ ? row512(r) : rowScalar(r);
+    });
+  }
+  std::string implName() const override {
+    return fmt::format("direct:{}:nhwc (reading the Concat's {} inputs)",
+                       wide_ ? "avx512" : "scalar", parts_.size());
+  }
+
+ private:
+  // The input rows and columns of output (oh, ow)'s window inside the input.
+  void window(int64_t oh, int64_t ow, int64_t* h0, int64_t* h1, int64_t* w0, int64_t* w1) const {
+    *h0 = std::max<int64_t>(0, oh * sh_ - ph_);
+    *h1 = std::min<int64_t>(H_, oh * sh_ - ph_ + kh_);
+    *w0 = std::max<int64_t>(0, ow * sw_ - pw_);
+    *w1 = std::min<int64_t>(W_, ow * sw_ - pw_ + kw_);
+  }
+  ASC_AVX512 void row512(int64_t r) const {
+    const int64_t n = r / OH_, oh = r % OH_;
+    for (int64_t ow = 0; ow < OW_; ++ow) {
+      int64_t h0, h1, w0, w1;
+      window(oh, ow, &h0, &h1, &w0, &w1);
+      float* out = y_ + ((n * OH_ + oh) * OW_ + ow) * C_;
+      for (const Part& p : parts_) {
+        const float* img = p.x + n * H_ * W_ * p.channels;
+        for (int64_t c = 0; c < p.channels; c += 16) {
+          const __mmask16 m = p.channels - c >= 16
+                                  ? __mmask16(0xFFFF)
+                                  : static_cast<__mmask16>((1u << (p.channels - c)) - 1);
+          __m512 v = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+          for (int64_t ih = h0; ih < h1; ++ih)
+            for (int64_t iw = w0; iw < w1; ++iw)
+              v = _mm512_mask_max_ps(v, m, v,
+                                     _mm512_maskz_loadu_ps(m, img + (ih * W_ + iw) * p.channels + c));
+          _mm512_mask_storeu_ps(out + p.offset + c, m, v);
+        }
+      }
+    }
+  }
+  void rowScalar(int64_t r) const {
+    const int64_t n = r / OH_, oh = r % OH_;
+    for (int64_t ow = 0; ow < OW_; ++ow) {
+      int64_t h0, h1, w0, w1;
+      window(oh, ow, &h0, &h1, &w0, &w1);
+      float* out = y_ + ((n * OH_ + oh) * OW_ + ow) * C_;
+      for (const Part& p : parts_) {
+        const float* img = p.x + n * H_ * W_ * p.channels;
+        for (int64_t c = 0; c < p.channels; ++c) {
+          float v = -std::numeric_limits<float>::infinity();
+          for (int64_t ih = h0; ih < h1; ++ih)
+            for (int64_t iw = w0; iw < w1; ++iw) v = std::max(v, img[(ih * W_ + iw) * p.channels + c]);
+          out[p.offset + c] = v;
+        }
+      }
+    }
+  }
+  std::vector<Part> parts_;
+  bool wide_;
+  float* y_ = nullptr;
+  int64_t N_ = 1, C_ = 1, OH_ = 1, OW_ = 1, H_ = 1, W_ = 1;
+  int64_t kh_ = 1, kw_ = 1, sh_ = 1, sw_ = 1, ph_ = 0, pw_ = 0;
+};
+
 }  // namespace
+
+std::unique_ptr<Kernel> createConcatMaxPool(const KernelInit& pool,
+                                            const std::vector<TensorRef>& parts) {
+  const ir::Node& n = pool.node;
+  const TensorRef& y = pool.outputs[0];
+  const ir::Attrs& a = n.attrs;
+  if (n.op_type != "MaxPool" || (pool.outputs.size() > 1 && pool.outputs[1].data) || !y.data ||
+      y.type != ir::DType::F32 || y.layout != Layout::Blocked || !channelsLast() ||
+      y.shape().size() != 4 || a.getInts("kernel_shape").size() != 2)
+    return nullptr;
+  for (int64_t d : a.getInts("dilations", {1, 1}))
+    if (d != 1) return nullptr;
+  const ir::Shape& xs = pool.inputs[0].shape();
+  std::vector<ConcatMaxPool::Part> runs;
+  int64_t at = 0;
+  for (const TensorRef& part : parts) {
+    const ir::Shape& s = part.shape();
+    if (!part.data || part.type != ir::DType::F32 || part.layout != Layout::Blocked ||
+        s.size() != 4 || s[0] != xs[0] || s[2] != xs[2] || s[3] != xs[3])
+      return nullptr;
+    runs.push_back({part.f32(), s[1], at});
+    at += s[1];
+  }
+  if (at != y.shape()[1]) return nullptr;
+  return std::make_unique<ConcatMaxPool>(pool, std::move(runs));
+}
 
 Result<std::unique_ptr<Kernel>> createPoolKernel(const KernelInit& k) {
   const OpDef& d = defOf(k.node);
