@@ -247,8 +247,8 @@ namespace {
 bool pointwiseConv(const ir::Node& n) {
   if (n.op_type != "Conv" || n.inputs.size() < 2 || n.inputs.size() > 3 || !n.inputs[1] ||
       !n.inputs[1]->isConstant() || n.inputs[1]->dtype != ir::DType::F32 ||
-      n.inputs[1]->shape.size() != 4 || n.inputs[1]->shape[2] != 1 ||
-      n.inputs[1]->shape[3] != 1 || n.attrs.getInt("group", 1) != 1)
+      n.inputs[1]->shape.size() != 4 || n.inputs[1]->shape[2] != 1 || n.inputs[1]->shape[3] != 1 ||
+      n.attrs.getInt("group", 1) != 1)
     return false;
   for (const char* a : {"strides", "dilations"})
     for (int64_t v : n.attrs.getInts(a, {1, 1}))

@@ -174,7 +174,8 @@ TEST_CASE("ophost: a DYNAMIC input reaches the tiling and the kernel as a tensor
   asc::ophost::CallTensor xs;
   xs.is_list = true;
   xs.list = {tensorOf(a, ge::DT_FLOAT, {4}), tensorOf(b, ge::DT_FLOAT, {4})};
-  asc::ophost::CallTensor scale = tensorOf(s, ge::DT_FLOAT, {1}), out = tensorOf(y, ge::DT_FLOAT, {4});
+  asc::ophost::CallTensor scale = tensorOf(s, ge::DT_FLOAT, {1}),
+                          out = tensorOf(y, ge::DT_FLOAT, {4});
   auto call = asc::ophost::prepareCall("aclnnUtList", "AscUtListA", {xs, scale}, {out}, {}, "");
   REQUIRE(call.isOk());
   CHECK(g_list.first == 4);

@@ -12,6 +12,7 @@ Result<std::unique_ptr<Kernel>> createConvIntegerKernel(const KernelInit& k);
 /// `parts`, the inputs of the channel Concat that produced its input, all fp32 channels-last:
 /// one convolution per part over its slice of the weights, summed in the destination. nullptr
 /// when the tensors are not such (the caller keeps the Concat and the usual kernel).
-std::unique_ptr<Kernel> createConcatConv(const KernelInit& conv, const std::vector<TensorRef>& parts);
+std::unique_ptr<Kernel> createConcatConv(const KernelInit& conv,
+                                         const std::vector<TensorRef>& parts);
 Layout convLayout(const ir::Node& n, const std::vector<Layout>& in);
 }  // namespace asc::ops

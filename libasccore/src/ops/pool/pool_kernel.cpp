@@ -381,8 +381,8 @@ class ConcatMaxPool : public Kernel {
           __m512 v = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
           for (int64_t ih = h0; ih < h1; ++ih)
             for (int64_t iw = w0; iw < w1; ++iw)
-              v = _mm512_mask_max_ps(v, m, v,
-                                     _mm512_maskz_loadu_ps(m, img + (ih * W_ + iw) * p.channels + c));
+              v = _mm512_mask_max_ps(
+                  v, m, v, _mm512_maskz_loadu_ps(m, img + (ih * W_ + iw) * p.channels + c));
           _mm512_mask_storeu_ps(out + p.offset + c, m, v);
         }
       }
@@ -399,7 +399,8 @@ class ConcatMaxPool : public Kernel {
         for (int64_t c = 0; c < p.channels; ++c) {
           float v = -std::numeric_limits<float>::infinity();
           for (int64_t ih = h0; ih < h1; ++ih)
-            for (int64_t iw = w0; iw < w1; ++iw) v = std::max(v, img[(ih * W_ + iw) * p.channels + c]);
+            for (int64_t iw = w0; iw < w1; ++iw)
+              v = std::max(v, img[(ih * W_ + iw) * p.channels + c]);
           out[p.offset + c] = v;
         }
       }
