@@ -145,7 +145,15 @@ OP_ADD(@OP@);
 }
 
 std::string opKernel(const OpDesc& op) {
-  const auto ins = required(op.inputs);
+  // The inputs the template reads: the required ones, and of a DYNAMIC one (a tensor list) its
+  // first tensor.
+  std::vector<const ParamDesc*> ins;
+  bool lists = false;
+  for (const auto& p : op.inputs) {
+    if (p.param_type == "optional") continue;
+    ins.push_back(&p);
+    lists |= p.param_type == "dynamic";
+  }
   const auto& outs = op.outputs;
   std::string params, init_args, init_gm, init_buf, copy_in, deque, alloc, compute, enque, free_in,
       copy_out, members;
@@ -156,15 +164,21 @@ std::string opKernel(const OpDesc& op) {
   std::string call_args;
   for (const auto* p : ins) call_args += p->name + ", ";
   for (const auto& p : outs) call_args += p.name + ", ";
-  auto gm = [&](const std::string& n) {
+  auto gm = [&](const std::string& n, bool list = false) {
     const std::string N = upper(n), S = stem(n);
-    init_gm +=
-        fmt::format("    {0}Gm.SetGlobalBuffer((__gm__ DTYPE_{1}*){0} + start, length_);\n", n, N);
+    if (list)
+      init_gm += fmt::format(
+          "    {0}Gm.SetGlobalBuffer(ListTensorDesc((__gm__ void*){0}).GetDataPtr<DTYPE_{1}>(0) + "
+          "start,\n                          length_);  // the list's first tensor\n",
+          n, N);
+    else
+      init_gm += fmt::format(
+          "    {0}Gm.SetGlobalBuffer((__gm__ DTYPE_{1}*){0} + start, length_);\n", n, N);
     members += fmt::format("  GlobalTensor<DTYPE_{}> {}Gm;\n", N, n);
   };
   for (const auto* p : ins) {
     const std::string N = upper(p->name), S = stem(p->name);
-    gm(p->name);
+    gm(p->name, p->param_type == "dynamic");
     init_buf += fmt::format(
         "    pipe.InitBuffer(inQueue{}, BUFFER_NUM, tiling.tileLength * sizeof(DTYPE_{}));\n", S,
         N);
@@ -220,7 +234,7 @@ std::string opKernel(const OpDesc& op) {
 // queues, so the project builds and its tests pass before you write the operator. Write the
 // computation in Compute(); the attributes are in tiling_ (op_host/@SNAKE@_tiling.h)@ATTRHINT@.
 #include "kernel_operator.h"
-
+@LISTINCLUDE@
 using namespace AscendC;
 
 constexpr int32_t BUFFER_NUM = 2;  // double buffering
@@ -277,6 +291,7 @@ extern "C" __global__ __aicore__ void @SNAKE@(@PARAMS@GM_ADDR workspace, GM_ADDR
       {{"@SNAKE@", op.snake},
        {"@OP@", op.op},
        {"@FIRST@", first.name},
+       {"@LISTINCLUDE@", lists ? "#include \"kernel_operator_list_tensor_intf.h\"\n" : ""},
        {"@ATTRHINT@", attr_hint.empty() ? "" : " (" + attr_hint.substr(2) + ")"},
        {"@INITARGS@", init_args},
        {"@INITGM@", init_gm},

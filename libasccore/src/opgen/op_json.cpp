@@ -98,12 +98,14 @@ Status parseParam(Ctx& c, const std::string& op, const char* list, size_t index,
   p->name = name->string_value();
   if (const Value* pt = field(v, "param_type")) {
     p->param_type = pt->kind_case() == Value::kStringValue ? lower(pt->string_value()) : "";
-    if (p->param_type == "dynamic")
+    // A DYNAMIC input is a tensor list (aclTensorList; ListTensorDesc in the kernel); a DYNAMIC
+    // output is not built yet.
+    if (p->param_type == "dynamic" && std::string(list) != "input_desc")
       return c.fail(kOpDefineError,
-                    "op '{}': {} ('{}').param_type 'dynamic' is not supported by asc-tools yet; "
-                    "use required or optional",
+                    "op '{}': {} ('{}').param_type 'dynamic' (a list of outputs) is not supported "
+                    "by asc-tools yet; use required or optional",
                     op, where, p->name);
-    if (p->param_type != "required" && p->param_type != "optional")
+    if (p->param_type != "required" && p->param_type != "optional" && p->param_type != "dynamic")
       return c.fail(kOpDefineError,
                     "op '{}': {} ('{}').param_type must be required, optional or dynamic", op,
                     where, p->name);

@@ -29,7 +29,7 @@ enum ExitCode {
 
 struct ParamDesc {
   std::string name;
-  std::string param_type = "required";  // required | optional
+  std::string param_type = "required";  // required | optional | dynamic (inputs: a tensor list)
   std::vector<std::string> formats;     // ND, NCHW, NHWC: one per column
   std::vector<std::string> types;       // the ge::DataType spelling: DT_FLOAT, DT_FLOAT16, ...
 };

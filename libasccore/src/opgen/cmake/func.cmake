@@ -50,12 +50,15 @@ function(asc_add_op_kernel snake)
   set(adds "")
   set(objects "")
   set(column 0)
-  # Headers the kernel includes that must not land inside the column's namespace.
+  # Headers of the SDK the kernel includes (kernel_operator*.h, lib/, kernel_tiling/) must not
+  # land inside the column's namespace: they go before it, as opc puts them.
   set(pre "")
-  file(STRINGS ${src} uses_matmul REGEX "lib/matmul_intf.h" LIMIT_COUNT 1)
-  if(uses_matmul)
-    set(pre "#include \"lib/matmul_intf.h\"\n")
-  endif()
+  file(STRINGS ${src} sdk_includes
+       REGEX "^[ \t]*#[ \t]*include[ \t]*\"(lib/[^\"]+|kernel_operator[^\"/]*|kernel_tiling/[^\"]+)\"")
+  foreach(line ${sdk_includes})
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*(\"[^\"]+\").*" "#include \\1" inc "${line}")
+    string(APPEND pre "${inc}\n")
+  endforeach()
   foreach(col ${A_COLUMNS})
     string(REPLACE " " ";" types "${col}")
     set(wrapper ${gen}/${snake}_${column}.cpp)
