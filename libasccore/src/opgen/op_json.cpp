@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <algorithm>
 #include <set>
 
 #include "asc/opgen/opgen.h"
@@ -306,6 +307,13 @@ Status parseOpJson(const std::string& text, const std::string& path, std::vector
     for (const auto& p : d.outputs)
       if (p.param_type != "required")
         return c.fail(kOpDefineError, "op '{}': output '{}' must be required", d.op, p.name);
+    // The generated kernel, UT and ST start from an input that is always given.
+    if (std::all_of(d.inputs.begin(), d.inputs.end(),
+                    [](const ParamDesc& p) { return p.param_type == "optional"; }))
+      return c.fail(kOpDefineError,
+                    "op '{}': every input is optional; asc-tools generates a project for an "
+                    "operator with at least one required or dynamic input",
+                    d.op);
     if (const Value* attrs = field(v, "attr")) {
       if (attrs->kind_case() != Value::kListValue)
         return c.fail(kOpDefineError, "op '{}': attr must be a list", d.op);

@@ -326,7 +326,8 @@ Status generate(const GenOptions& o, GenReport* report, int* exit_code) {
     if (framework != "aclnn") add(frameworkPluginPath(d, framework), frameworkPlugin(d, info));
     kernel_lines += kernelCmakeLine(d);
     // The generated UT and ST feed each input one tensor: an operator with a DYNAMIC input (a
-    // tensor list) gets none (the project's own tests, like CANN's samples' AclNN folders, call it).
+    // tensor list) gets none (the project's own tests, like CANN's samples' AclNN folders, call
+    // it).
     bool lists = false;
     for (const auto& p : d.inputs) lists |= p.param_type == "dynamic";
     if (lists) {

@@ -65,6 +65,7 @@ bad dtype '[{"op": "AddCustom", "input_desc": [{"name": "x", "type": ["complex64
 bad escape '[{"op": "AddCustom", "input_desc": [{"name": "../x", "type": ["float"]}], "output_desc": [{"name": "z", "type": ["float"]}]}]' "input_desc[0].name must be an identifier"
 bad slash '[{"op": "../../Evil", "input_desc": [{"name": "x", "type": ["float"]}], "output_desc": [{"name": "z", "type": ["float"]}]}]' "UpperCamelCase"
 bad dynamic '[{"op": "AddCustom", "input_desc": [{"name": "x", "param_type": "dynamic", "type": ["float"]}], "output_desc": [{"name": "z", "param_type": "dynamic", "type": ["float"]}]}]' "output_desc[0] ('z').param_type 'dynamic' (a list of outputs) is not supported"
+bad optional '[{"op": "AddCustom", "input_desc": [{"name": "x", "param_type": "optional", "type": ["float"]}], "output_desc": [{"name": "z", "type": ["float"]}]}]' "op 'AddCustom': every input is optional"
 bad attr '[{"op": "AddCustom", "input_desc": [{"name": "x", "type": ["float"]}], "output_desc": [{"name": "z", "type": ["float"]}], "attr": [{"name": "alpha", "param_type": "optional", "type": "float", "default_value": "abc"}]}]' "attr[0] ('alpha').default_value does not fit type float"
 bad twice '[{"op": "AddCustom", "input_desc": [{"name": "x", "type": ["float"]}], "output_desc": [{"name": "X", "type": ["float"]}]}]' "the name 'X' is used twice"
 bad noinput '[{"op": "AddCustom", "output_desc": [{"name": "z", "type": ["float"]}]}]' "input_desc must be a non-empty list"
