@@ -19,8 +19,9 @@ out=${FUZZ_OUT:-$build/runs}
 fuzz_dir=$root/tests/fuzz
 lock=/tmp/asc-build.lock
 
-targets() { sed -n 's/^set(ASC_FUZZ_TARGETS \(.*\)/\1/p; s/^  *\(fuzz_[a-z_ ]*\))$/\1/p' \
-              "$fuzz_dir/CMakeLists.txt" | tr ' ' '\n' | grep '^fuzz_'; }
+# The names in tests/fuzz/CMakeLists.txt's set(ASC_FUZZ_TARGETS ...), over all its lines.
+targets() { sed -n '/^set(ASC_FUZZ_TARGETS/,/)/p' "$fuzz_dir/CMakeLists.txt" | tr ' )' '\n\n' |
+              grep '^fuzz_'; }
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
