@@ -469,14 +469,18 @@ Status Session::Impl::build(bool reuse) {
   }
   const int end = static_cast<int>(steps.size());
   for (auto* v : graph.outputs) {
-    int id = need(v, Layout::Plain, v->dtype, end);
-    slots[id].last = end + 1;
-    output_slots.push_back(id);
+    output_slots.push_back(need(v, Layout::Plain, v->dtype, end));
     output_info.push_back({v->name, v->dtype, v->shape, v->byteSize()});
   }
-  // Inputs are written once by the caller and read by every run: they live throughout (their
-  // bytes are never reused), so --loop reruns see the same data.
-  for (int id : input_slots) slots[id].last = end + 1;
+  // Outputs are read by the caller after the run, so they live past the last step, the
+  // conversions that made the later outputs included: an output made at step `end` that lived
+  // only to end + 1 shared its bytes with the third output's conversion (a channels-last model
+  // whose three outputs each needed a reorder to plain returned another output's bytes). Inputs
+  // are written once by the caller and read by every run: they live throughout (their bytes are
+  // never reused), so --loop reruns see the same data.
+  const int past = static_cast<int>(steps.size()) + 1;
+  for (int id : output_slots) slots[id].last = past;
+  for (int id : input_slots) slots[id].last = past;
 
   // A buffer holding aliases lives from the first one written to the last one read (a joined
   // input is written before the output it is part of).
