@@ -6,8 +6,9 @@
 # The same file is installed as <prefix>/bin/setenv.bash, which Ascend C samples' run.sh source.
 # Unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set already, it bounds libgomp's idle spin
 # (GOMP_SPINCOUNT=1000) for the AscendCL applications and pyACL scripts run from this shell, as
-# msame does for itself: with the default spin, processes that share the cores slow each other
-# several times over (docs/runtime.md, "Threads on a busy machine").
+# msame does for itself (msame times the CPU's pause and spins about 200 us; a script cannot): with
+# the default spin, processes that share the cores slow each other several times over
+# (docs/runtime.md, "Threads on a busy machine").
 _asc_prefix=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd)
 [ "$(basename "$_asc_prefix")" = bin ] && _asc_prefix=$(dirname "$_asc_prefix")
 export ASCEND_HOME_PATH="$_asc_prefix"
