@@ -112,6 +112,33 @@ void maxPoolRowSse(const float* plane, int64_t W, int64_t ih0, int64_t ih1, floa
       [](float* p, __m128 v) { _mm_storeu_ps(p, v); });
 }
 
+// A 2-D pooling window from the node's attributes: kernel, strides and the leading pads (the
+// output size already accounts for the trailing ones).
+struct Window2d {
+  int64_t kh = 1, kw = 1, sh = 1, sw = 1, ph = 0, pw = 0;
+  Window2d() = default;
+  explicit Window2d(const ir::Attrs& a) {
+    const auto ks = a.getInts("kernel_shape");
+    const auto st = a.getInts("strides", {1, 1});
+    const auto pads = a.getInts("pads", {0, 0, 0, 0});
+    kh = ks[0];
+    kw = ks[1];
+    sh = st[0];
+    sw = st[1];
+    ph = pads[0];
+    pw = pads[1];
+  }
+  // The input rows [*b, *e) of output row o, of an input of `n` rows, inside the input.
+  void rows(int64_t o, int64_t n, int64_t* b, int64_t* e) const {
+    *b = std::max<int64_t>(0, o * sh - ph);
+    *e = std::min<int64_t>(n, o * sh - ph + kh);
+  }
+  void cols(int64_t o, int64_t n, int64_t* b, int64_t* e) const {
+    *b = std::max<int64_t>(0, o * sw - pw);
+    *e = std::min<int64_t>(n, o * sw - pw + kw);
+  }
+};
+
 // 2-D MaxPool of fp32 nChw8c tensors (AVX2 CPUs' layout), undilated: a direct loop over each
 // window, rows spread over the threads. oneDNN 2.6's jit:avx2 pooling took 0.40 ms for GoogLeNet's
 // 3x3 stride-1 pool of 256 channels at 28x28 on 2 Zen 3 cores (docs/runtime.md).
@@ -128,15 +155,7 @@ class BlockedMaxPool : public Kernel {
     W_ = xs[3];
     OH_ = ys[2];
     OW_ = ys[3];
-    const auto ks = a.getInts("kernel_shape");
-    const auto st = a.getInts("strides", {1, 1});
-    const auto pads = a.getInts("pads", {0, 0, 0, 0});
-    kh_ = ks[0];
-    kw_ = ks[1];
-    sh_ = st[0];
-    sw_ = st[1];
-    ph_ = pads[0];
-    pw_ = pads[1];
+    window_ = Window2d(a);
   }
   // Whether this kernel serves the node: 2-D, fp32, nChw8c, no Indices, no dilation.
   static bool serves(const KernelInit& k) {
@@ -158,10 +177,10 @@ class BlockedMaxPool : public Kernel {
     cpu::parallelFor(rows, grain, [&](int64_t b, int64_t e) {
       for (int64_t r = b; r < e; ++r) {
         const int64_t plane = r / OH_, oh = r % OH_;
-        const int64_t ih0 = std::max<int64_t>(0, oh * sh_ - ph_);
-        const int64_t ih1 = std::min<int64_t>(H_, oh * sh_ - ph_ + kh_);
-        row_(x_ + plane * H_ * W_ * 8, W_, ih0, ih1, y_ + (plane * OH_ + oh) * OW_ * 8, OW_, kw_,
-             sw_, pw_);
+        int64_t ih0, ih1;
+        window_.rows(oh, H_, &ih0, &ih1);
+        row_(x_ + plane * H_ * W_ * 8, W_, ih0, ih1, y_ + (plane * OH_ + oh) * OW_ * 8, OW_,
+             window_.kw, window_.sw, window_.pw);
       }
     });
   }
@@ -174,7 +193,7 @@ class BlockedMaxPool : public Kernel {
   const float* x_ = nullptr;
   float* y_ = nullptr;
   int64_t planes_ = 0, H_ = 0, W_ = 0, OH_ = 0, OW_ = 0;
-  int64_t kh_ = 1, kw_ = 1, sh_ = 1, sw_ = 1, ph_ = 0, pw_ = 0;
+  Window2d window_;
 };
 
 // The taps of pooling windows over the spatial dims of an (N, C, spatial...) tensor: for output
@@ -338,15 +357,7 @@ class ConcatMaxPool : public Kernel {
     OW_ = ys[3];
     H_ = k.inputs[0].shape()[2];
     W_ = k.inputs[0].shape()[3];
-    const auto ks = a.getInts("kernel_shape");
-    const auto st = a.getInts("strides", {1, 1});
-    const auto pads = a.getInts("pads", {0, 0, 0, 0});
-    kh_ = ks[0];
-    kw_ = ks[1];
-    sh_ = st[0];
-    sw_ = st[1];
-    ph_ = pads[0];
-    pw_ = pads[1];
+    window_ = Window2d(a);
   }
   void run() override {
     cpu::parallelFor(N_ * OH_, 1, [&](int64_t b, int64_t e) {
@@ -361,10 +372,8 @@ class ConcatMaxPool : public Kernel {
  private:
   // The input rows and columns of output (oh, ow)'s window inside the input.
   void window(int64_t oh, int64_t ow, int64_t* h0, int64_t* h1, int64_t* w0, int64_t* w1) const {
-    *h0 = std::max<int64_t>(0, oh * sh_ - ph_);
-    *h1 = std::min<int64_t>(H_, oh * sh_ - ph_ + kh_);
-    *w0 = std::max<int64_t>(0, ow * sw_ - pw_);
-    *w1 = std::min<int64_t>(W_, ow * sw_ - pw_ + kw_);
+    window_.rows(oh, H_, h0, h1);
+    window_.cols(ow, W_, w0, w1);
   }
   ASC_AVX512 void row512(int64_t r) const {
     const int64_t n = r / OH_, oh = r % OH_;
@@ -410,7 +419,7 @@ class ConcatMaxPool : public Kernel {
   bool wide_;
   float* y_ = nullptr;
   int64_t N_ = 1, C_ = 1, OH_ = 1, OW_ = 1, H_ = 1, W_ = 1;
-  int64_t kh_ = 1, kw_ = 1, sh_ = 1, sw_ = 1, ph_ = 0, pw_ = 0;
+  Window2d window_;
 };
 
 }  // namespace
