@@ -9,20 +9,11 @@
 # too, under oneDNN's ISA cap with channels-last forced.
 PY=/usr/bin/python3
 $PY -c "import onnx" 2>/dev/null || skip "needs python3-onnx (scripts/install-deps.sh --test installs it)"
-$PY - <<'PYEOF' || fail "could not write the model"
+PYTHONPATH="$ROOT/tests/cli" $PY - <<'PYEOF' || fail "could not write the model"
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper, save
+from numpy_ref import conv
 rng = np.random.default_rng(35)
-
-def conv(x, w, pad):  # ONNX Conv, group 1, stride 1, float64
-    k = w.shape[2]
-    xp = np.pad(x, [(0, 0), (0, 0), (pad, pad), (pad, pad)])
-    h, wd = xp.shape[2] - k + 1, xp.shape[3] - k + 1
-    y = np.zeros((x.shape[0], w.shape[0], h, wd))
-    for i in range(k):
-        for j in range(k):
-            y += np.einsum("nchw,oc->nohw", xp[:, :, i:i + h, j:j + wd], w[:, :, i, j])
-    return y
 
 def bn(x, p, eps):
     s, b, m, v = p

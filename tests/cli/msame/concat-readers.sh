@@ -11,33 +11,11 @@
 # AVX-512 CPU the pool's portable loop runs too, under oneDNN's ISA cap with channels-last forced.
 PY=/usr/bin/python3
 $PY -c "import onnx" 2>/dev/null || skip "needs python3-onnx (scripts/install-deps.sh --test installs it)"
-$PY - <<'PYEOF' || fail "could not write the model"
+PYTHONPATH="$ROOT/tests/cli" $PY - <<'PYEOF' || fail "could not write the model"
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper, save
+from numpy_ref import conv, maxpool
 rng = np.random.default_rng(36)
-
-def conv(x, w, pad, stride=1, b=None):  # ONNX Conv, group 1, float64
-    k = w.shape[2]
-    xp = np.pad(x, [(0, 0), (0, 0), (pad, pad), (pad, pad)])
-    h, wd = xp.shape[2] - k + 1, xp.shape[3] - k + 1
-    y = np.zeros((x.shape[0], w.shape[0], h, wd))
-    for i in range(k):
-        for j in range(k):
-            y += np.einsum("nchw,oc->nohw", xp[:, :, i:i + h, j:j + wd], w[:, :, i, j])
-    y = y[:, :, ::stride, ::stride]
-    return y if b is None else y + b.reshape(1, -1, 1, 1)
-
-def maxpool(x, k, s, pad, ceil):  # ONNX MaxPool, 2-D; padding never wins
-    n, c, h, w = x.shape
-    size = lambda i: (-(-(i + 2 * pad - k) // s) if ceil else (i + 2 * pad - k) // s) + 1
-    oh, ow = size(h), size(w)
-    xp = np.full((n, c, h + 2 * pad + k, w + 2 * pad + k), -np.inf)
-    xp[:, :, pad:pad + h, pad:pad + w] = x
-    y = np.full((n, c, oh, ow), -np.inf)
-    for i in range(k):
-        for j in range(k):
-            y = np.maximum(y, xp[:, :, i:i + s * oh:s, j:j + s * ow:s][:, :, :oh, :ow])
-    return y
 
 relu = lambda a: np.maximum(a, 0)
 x = rng.standard_normal((2, 12, 11, 13)).astype(np.float32)  # a batch of two

@@ -13,25 +13,12 @@
 # a dozen layers, far below what a shared buffer does).
 PY=/usr/bin/python3
 $PY -c "import onnx" 2>/dev/null || skip "needs python3-onnx (scripts/install-deps.sh --test installs it)"
-$PY - <<'PYEOF' || fail "could not write the models"
+PYTHONPATH="$ROOT/tests/cli" $PY - <<'PYEOF' || fail "could not write the models"
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper, save
-
-def conv(x, w, pad):
-    k = w.shape[2]
-    xp = np.pad(x, [(0, 0), (0, 0), (pad, pad), (pad, pad)])
-    h, wd = xp.shape[2] - k + 1, xp.shape[3] - k + 1
-    y = np.zeros((x.shape[0], w.shape[0], h, wd))
-    for i in range(k):
-        for j in range(k):
-            y += np.einsum("nchw,oc->nohw", xp[:, :, i:i + h, j:j + wd], w[:, :, i, j])
-    return y
-
-def pool3(x):  # MaxPool 3x3, stride 1, pads 1: padding never wins
-    xp = np.pad(x, [(0, 0), (0, 0), (1, 1), (1, 1)], constant_values=-np.inf)
-    return np.max([xp[:, :, i:i + x.shape[2], j:j + x.shape[3]] for i in range(3) for j in range(3)], 0)
-
 import os
+from numpy_ref import conv, maxpool
+
 first = int(os.environ.get("RANDOM_GRAPHS_FROM", "0"))
 for seed in range(first, first + int(os.environ.get("RANDOM_GRAPHS", "16"))):
     rng = np.random.default_rng(1000 + seed)
@@ -69,7 +56,7 @@ for seed in range(first, first + int(os.environ.get("RANDOM_GRAPHS", "16"))):
             vals[name] = np.concatenate([vals[i] for i in ins], 1)
         else:
             nodes.append(helper.make_node("MaxPool", [a], [name], kernel_shape=[3, 3], pads=[1, 1, 1, 1]))
-            vals[name] = pool3(vals[a])
+            vals[name] = maxpool(vals[a], 3, 1, 1)
         order.append(name)
     outs = [order[-1]] + list(rng.choice(order[:-1], size=int(rng.integers(0, 4)), replace=False))
     outs = list(dict.fromkeys(outs))
