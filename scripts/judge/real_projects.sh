@@ -24,7 +24,9 @@ export PATH="/usr/bin:$PATH"
 
 fetch() {  # fetch REPO COMMIT FOLDER DEST: the folder's files at the commit, into DEST
   local repo=$1 commit=$2 path=$3 dest=$4 strip
+  # "." fetches the whole repository: for a project whose check sits in another top-level folder
   strip=$(echo "$path" | awk -F/ '{print NF}')
+  [ "$path" = . ] && strip=0
   if [ -n "${MIRROR:-}" ] && [ -d "$MIRROR/${repo/\//+}/repo" ]; then
     local git_dir="$MIRROR/${repo/\//+}/repo"
     if git --git-dir="$git_dir" archive -o "$dest.tar" "$commit" "$path" 2>/dev/null; then

@@ -229,6 +229,15 @@ TEST_CASE("data buffers, tensor descriptions, fp16") {
   aclDestroyTensorDesc(d);
   CHECK(aclDataTypeSize(ACL_INT64) == 8);
   CHECK(aclDataTypeSize(ACL_BOOL) == 1);
+  // Complex tensors: custom operators declare them (ge::DT_COMPLEX64) and aclnn passes them.
+  CHECK(aclDataTypeSize(ACL_COMPLEX64) == 8);
+  CHECK(aclDataTypeSize(ACL_COMPLEX128) == 16);
+  const int64_t cdims[] = {3, 5};
+  aclTensorDesc* c = aclCreateTensorDesc(ACL_COMPLEX64, 2, cdims, ACL_FORMAT_ND);
+  REQUIRE(c != nullptr);
+  CHECK(aclGetTensorDescType(c) == ACL_COMPLEX64);
+  CHECK(aclGetTensorDescSize(c) == 3 * 5 * 8);
+  aclDestroyTensorDesc(c);
   CHECK(aclFloat16ToFloat(aclFloatToFloat16(1.5f)) == 1.5f);
   CHECK(aclFloatToFloat16(65504.f) == 0x7bff);
 }

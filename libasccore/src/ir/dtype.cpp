@@ -38,6 +38,9 @@ const Info kInfo[] = {
     {DType::F8E4M3FNUZ, 1, "float8_e4m3fnuz", 18, 1002, "DT_FLOAT8_E4M3FNUZ", ""},
     {DType::F8E5M2, 1, "float8_e5m2", 19, 34, "DT_FLOAT8_E5M2", ""},
     {DType::F8E5M2FNUZ, 1, "float8_e5m2fnuz", 20, 1003, "DT_FLOAT8_E5M2FNUZ", ""},
+    // No ONNX or OM number (0): nothing reads them from a model file.
+    {DType::C64, 8, "complex64", 0, 0, "DT_COMPLEX64", ""},
+    {DType::C128, 16, "complex128", 0, 0, "DT_COMPLEX128", ""},
 };
 const Info& info(DType t) {
   for (const auto& i : kInfo)

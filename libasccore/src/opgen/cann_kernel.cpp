@@ -52,6 +52,16 @@ struct Param {
   std::string name, dtype, format;
 };
 
+/// The ge::DataType name of an ops-info dtype: msopgen's spellings, and the complex types an
+/// operator project can declare in its OpDef (complex64, complex128), which its kernel reads
+/// through GM_ADDR as float or double pairs.
+std::string kernelGeType(const std::string& dtype) {
+  if (dtype == "complex64") return "DT_COMPLEX64";
+  if (dtype == "complex128") return "DT_COMPLEX128";
+  return detail::geTypeOf(dtype);
+}
+bool isComplex(const std::string& ge) { return ge == "DT_COMPLEX64" || ge == "DT_COMPLEX128"; }
+
 Status params(const Value* list, const char* what, std::vector<Param>* out) {
   if (!list || list->kind_case() != Value::kListValue)
     return fail(fmt::format("the input_param JSON has no {} list", what));
@@ -64,7 +74,7 @@ Status params(const Value* list, const char* what, std::vector<Param>* out) {
     if (p.kind_case() == Value::kListValue)
       return fail(fmt::format("a DYNAMIC {} lists no tensor", what));
     Param q{text(member(p, "name")), text(member(p, "dtype")), text(member(p, "format"))};
-    if (q.name.empty() || detail::geTypeOf(q.dtype).empty())
+    if (q.name.empty() || kernelGeType(q.dtype).empty())
       return fail(fmt::format("{} '{}' has dtype '{}', which the CPU layer does not know", what,
                               q.name, q.dtype));
     out->push_back(q);
@@ -165,7 +175,7 @@ Status buildCannKernel(const CannKernelRequest& r, std::string* object) {
   all.insert(all.end(), outs.begin(), outs.end());
   std::string codes, args;
   for (size_t i = 0; i < all.size(); ++i)
-    codes += (i ? ", " : "") + std::to_string(detail::geCode(detail::geTypeOf(all[i].dtype)));
+    codes += (i ? ", " : "") + std::to_string(detail::geCode(kernelGeType(all[i].dtype)));
   for (size_t i = 0; i < all.size() + 2; ++i) args += (i ? ", " : "") + fmt::format("a[{}]", i);
   const std::string ns = "asc_cann_" + bin;
   // The kernel's own system headers and the SDK's (kernel_operator*.h, the high-level APIs of
@@ -258,8 +268,11 @@ Status buildCannKernel(const CannKernelRequest& r, std::string* object) {
                                   "-DASCENDC_CPU_DEBUG=1"};
   for (const Param& p : all) {
     const std::string up = detail::upper(p.name);
-    cmd.push_back("-DDTYPE_" + up + "=" + ctype(detail::geTypeOf(p.dtype)));
-    cmd.push_back("-DORIG_DTYPE_" + up + "=" + detail::geTypeOf(p.dtype));
+    const std::string ge = kernelGeType(p.dtype);
+    // Ascend C has no complex element type here: DTYPE_<NAME> is left undefined for a complex
+    // parameter, so a kernel that uses it fails to compile rather than read pairs as one float.
+    if (!isComplex(ge)) cmd.push_back("-DDTYPE_" + up + "=" + ctype(ge));
+    cmd.push_back("-DORIG_DTYPE_" + up + "=" + ge);
     cmd.push_back("-DFORMAT_" + up + "=FORMAT_" + (p.format.empty() ? "ND" : p.format));
   }
   const std::string out = (fs::path(r.output) / (bin + ".o")).string();
@@ -276,7 +289,7 @@ Status buildCannKernel(const CannKernelRequest& r, std::string* object) {
   const uint64_t h = bytes.isOk() ? XXH3_64bits(bytes->data(), bytes->size()) : 0;
   std::string key_tail;
   for (const Param& p : ins)
-    key_tail += fmt::format("/{},{}", detail::geCode(detail::geTypeOf(p.dtype)), 2);
+    key_tail += fmt::format("/{},{}", detail::geCode(kernelGeType(p.dtype)), 2);
   std::string inputs, outputs;
   google::protobuf::util::JsonPrintOptions opts;
   auto dump = [&](const Value* v) {

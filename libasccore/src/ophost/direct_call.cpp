@@ -161,6 +161,10 @@ std::string dtName(ge::DataType t) {
       return "DT_DOUBLE";
     case ge::DT_BOOL:
       return "DT_BOOL";
+    case ge::DT_COMPLEX64:
+      return "DT_COMPLEX64";
+    case ge::DT_COMPLEX128:
+      return "DT_COMPLEX128";
     default:
       return "DT_UNDEFINED";
   }

@@ -51,6 +51,8 @@ constexpr DtypeName kDtypes[] = {
     {ge::DT_UINT32, ir::DType::U32, "uint32"},  {ge::DT_INT64, ir::DType::I64, "int64"},
     {ge::DT_UINT64, ir::DType::U64, "uint64"},  {ge::DT_DOUBLE, ir::DType::F64, "double"},
     {ge::DT_BOOL, ir::DType::Bool, "bool"},
+    {ge::DT_COMPLEX64, ir::DType::C64, "complex64"},
+    {ge::DT_COMPLEX128, ir::DType::C128, "complex128"},
 };
 
 int toGe(ir::DType t) {

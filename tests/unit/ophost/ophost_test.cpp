@@ -193,6 +193,64 @@ TEST_CASE("ophost: check_unwritten names the outputs a kernel left unwritten", "
   CHECK(y == std::vector<float>{2, 4, 6, 8});
 }
 
+namespace {
+// A complex64 operator, as a project's OpDef declares it; its kernel reads the (real, imaginary)
+// float pairs through GM_ADDR and writes the conjugate.
+int conjElements = 0;  // what the kernel's tiling saw: the input's element count
+ge::graphStatus conjTiling(gert::TilingContext* c) {
+  c->SetBlockDim(1);
+  conjElements = int(c->GetInputShape(0)->GetStorageShape().GetShapeSize());
+  return ge::GRAPH_SUCCESS;
+}
+class ConjOp : public ops::OpDef {
+ public:
+  explicit ConjOp(const char* name) : OpDef(name) {
+    this->Input("x").ParamType(ops::REQUIRED).DataType({ge::DT_COMPLEX64}).Format({ge::FORMAT_ND});
+    this->Output("y").ParamType(ops::REQUIRED).DataType({ge::DT_COMPLEX64}).Format({ge::FORMAT_ND});
+    this->AICore().SetTiling(conjTiling);
+  }
+};
+void conjKernel(uint8_t** a) {
+  const float* x = reinterpret_cast<const float*>(a[0]);
+  float* y = reinterpret_cast<float*>(a[1]);
+  for (int i = 0; i < 3; ++i) {
+    y[2 * i] = x[2 * i];
+    y[2 * i + 1] = -x[2 * i + 1];
+  }
+}
+}  // namespace
+
+TEST_CASE("ophost: a complex64 operator gets 8-byte elements, in and out", "[ophost]") {
+  CHECK(ge::GetSizeByDataType(ge::DT_COMPLEX64) == 8);
+  CHECK(ge::GetSizeByDataType(ge::DT_COMPLEX128) == 16);
+  CHECK(asc::ir::dtypeSize(asc::ir::DType::C64) == 8);
+  CHECK(asc::ir::dtypeFromOnnx(14) == asc::ir::DType::Undefined);  // no model makes them
+  ops::addPendingOpDef(std::unique_ptr<ops::OpDef>(new ConjOp("AscUtConjA")));
+  asc::ophost::addKernelEntry("AscUtConjA", "conj_a", {ge::DT_COMPLEX64, ge::DT_COMPLEX64},
+                              conjKernel);
+  REQUIRE(load("ut").isOk());
+  asc::ir::Graph g;
+  asc::ir::Value* x = g.addValue("x");
+  x->dtype = asc::ir::DType::C64;
+  x->shape = {3};
+  asc::ir::Value* y = g.addValue("y");
+  y->dtype = asc::ir::DType::C64;
+  y->shape = {3};
+  g.addNode("AscUtConjA", "n", {x}, {y});
+  g.inputs = {x};
+  g.outputs = {y};
+  auto s = asc::runtime::Session::fromGraph(std::move(g), {});
+  REQUIRE(s.isOk());
+  const float in[6] = {1, 2, 3, -4, 5, 6};
+  REQUIRE((*s)->setInput(0, in, sizeof in).isOk());
+  asc::Status st = (*s)->run();
+  INFO(st.toString());
+  REQUIRE(st.isOk());
+  CHECK(conjElements == 3);
+  const float* o = static_cast<const float*>((*s)->outputData(0));
+  CHECK(std::vector<float>(o, o + 6) == std::vector<float>{1, -2, 3, 4, 5, -6});
+}
+
 TEST_CASE("ophost: CANN's spellings of shapes and list attributes", "[ophost]") {
   gert::Shape s({2, 3, 4});
   CHECK(s[1] == 3);

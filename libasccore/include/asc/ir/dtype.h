@@ -35,6 +35,10 @@ enum class DType : uint8_t {
   F8E4M3FNUZ,
   F8E5M2,
   F8E5M2FNUZ,
+  // Complex numbers (real and imaginary parts side by side): only custom operators' kernels take
+  // them (through AscendCL, aclnn and ophost); no ONNX import or built-in kernel makes them.
+  C64,
+  C128,
 };
 
 using Shape = std::vector<int64_t>;
