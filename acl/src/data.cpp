@@ -48,8 +48,7 @@ aclDataType toAclType(ir::DType t) {
 ir::DType fromAclType(aclDataType t) {
   for (auto d : {ir::DType::F32, ir::DType::F16, ir::DType::BF16, ir::DType::F64, ir::DType::I8,
                  ir::DType::U8, ir::DType::I16, ir::DType::U16, ir::DType::I32, ir::DType::U32,
-                 ir::DType::I64, ir::DType::U64, ir::DType::Bool, ir::DType::C64,
-                 ir::DType::C128})
+                 ir::DType::I64, ir::DType::U64, ir::DType::Bool, ir::DType::C64, ir::DType::C128})
     if (toAclType(d) == t) return d;
   return ir::DType::Undefined;
 }

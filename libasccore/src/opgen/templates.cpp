@@ -103,16 +103,23 @@ struct GeType {
   int code;
 };
 constexpr GeType kGeTypes[] = {
-    {"DT_FLOAT", "float", "float32", 0},       {"DT_FLOAT16", "half", "float16", 1},
-    {"DT_BF16", "bfloat16_t", "bfloat16", 27}, {"DT_INT8", "int8_t", "int8", 2},
-    {"DT_UINT8", "uint8_t", "uint8", 4},       {"DT_INT16", "int16_t", "int16", 6},
-    {"DT_UINT16", "uint16_t", "uint16", 7},    {"DT_INT32", "int32_t", "int32", 3},
-    {"DT_UINT32", "uint32_t", "uint32", 8},    {"DT_INT64", "int64_t", "int64", 9},
-    {"DT_UINT64", "uint64_t", "uint64", 10},   {"DT_BOOL", "bool", "bool", 12},
+    {"DT_FLOAT", "float", "float32", 0},
+    {"DT_FLOAT16", "half", "float16", 1},
+    {"DT_BF16", "bfloat16_t", "bfloat16", 27},
+    {"DT_INT8", "int8_t", "int8", 2},
+    {"DT_UINT8", "uint8_t", "uint8", 4},
+    {"DT_INT16", "int16_t", "int16", 6},
+    {"DT_UINT16", "uint16_t", "uint16", 7},
+    {"DT_INT32", "int32_t", "int32", 3},
+    {"DT_UINT32", "uint32_t", "uint32", 8},
+    {"DT_INT64", "int64_t", "int64", 9},
+    {"DT_UINT64", "uint64_t", "uint64", 10},
+    {"DT_BOOL", "bool", "bool", 12},
     {"DT_DOUBLE", "double", "double", 11},
     // No Ascend C element type: an operator's own kernel reads them as float or double pairs.
     // msopgen's JSON cannot name them (op_json.cpp), so no template is made for them.
-    {"DT_COMPLEX64", "", "complex64", 16},     {"DT_COMPLEX128", "", "complex128", 17},
+    {"DT_COMPLEX64", "", "complex64", 16},
+    {"DT_COMPLEX128", "", "complex128", 17},
 };
 const GeType* geType(const std::string& ge) {
   for (const auto& t : kGeTypes)
