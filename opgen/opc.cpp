@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
   for (int up = 0; up < 2 && prefix.find('/') != std::string::npos; ++up)
     prefix.erase(prefix.rfind('/'));
   r.sdk_prefix = prefix;
+  if (const char* src = std::getenv("BUILD_KERNEL_SRC")) r.kernel_src = src;
   char cwd[PATH_MAX] = {};
   r.cwd = getcwd(cwd, sizeof cwd) ? cwd : ".";
   std::string object;

@@ -134,12 +134,34 @@ Status buildCannKernel(const CannKernelRequest& r, std::string* object) {
   const std::string func = r.main_func.empty() ? pyField(*py, "origin_func_name") : r.main_func;
   if (src_file.empty() || op_type.empty() || func.empty())
     return fail(r.impl_py + " names no op_type, ascendc_src_file or origin_func_name");
+  // Where the implementation file's own get_kernel_source looks, in its order: the source
+  // folder ascendc/<ascendc_src_dir_ex>/ beside the file's folder, $BUILD_KERNEL_SRC, then
+  // ascendc/<ascendc_src_dir>/, the file's own folder, and the folders' <dir>.cpp. Older
+  // implementation files name no folders: the op's snake-case name stands for both.
   const fs::path py_dir = fs::absolute(r.impl_py).parent_path();
-  fs::path kernel = py_dir / src_file;
-  if (!fs::exists(kernel))
-    kernel = py_dir.parent_path() / "ascendc" / snakeCase(op_type) / src_file;
-  if (!fs::exists(kernel))
-    return fail("the kernel source " + src_file + " is not beside " + r.impl_py);
+  const fs::path src_root = py_dir.parent_path() / "ascendc";
+  std::string dir = pyField(*py, "ascendc_src_dir");
+  std::string dir_ex = pyField(*py, "ascendc_src_dir_ex");
+  if (dir.empty()) dir = snakeCase(op_type);
+  if (dir_ex.empty()) dir_ex = dir;
+  std::vector<fs::path> candidates = {src_root / dir_ex / src_file};
+  if (!r.kernel_src.empty()) candidates.push_back(r.kernel_src);
+  for (const fs::path& c :
+       {src_root / dir / src_file, py_dir / src_file, src_root / dir / (dir + ".cpp"),
+        src_root / dir_ex / (dir_ex + ".cpp"), src_root / fs::path(src_file).stem() / src_file})
+    candidates.push_back(c);
+  fs::path kernel;
+  for (const fs::path& c : candidates) {
+    std::error_code ec;
+    if (fs::is_regular_file(c, ec)) {
+      kernel = c;
+      break;
+    }
+  }
+  if (kernel.empty())
+    return fail("the kernel source " + src_file + " is not where " + r.impl_py + " looks for it (" +
+                (py_dir / src_file).string() + ", " + (src_root / dir / src_file).string() +
+                (r.kernel_src.empty() ? "" : ", $BUILD_KERNEL_SRC " + r.kernel_src) + ", ...)");
 
   auto json = readText(r.input_param);
   if (!json.isOk()) return fail("cannot read " + r.input_param);

@@ -51,7 +51,7 @@ ge::graphStatus tilingKey5(gert::TilingContext* c) {
 }
 class KeyedOp : public ops::OpDef {
  public:
-  KeyedOp(const char* name, ops::TilingFunc fn) : OpDef(name) {
+  KeyedOp(const char* name, gert::OpImplRegisterV2::TilingKernelFunc fn) : OpDef(name) {
     this->Input("x").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
     this->Output("y").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
     this->AICore().SetTiling(fn);

@@ -93,7 +93,10 @@ ASC_API Status writeAclnnSources(const std::vector<OpDesc>& ops, const std::stri
 /// dtype column of one operator (CANN's command line: `opc <impl .py> --main_func=F
 /// --input_param=<param JSON> --soc_version=S --output=DIR ...`).
 struct CannKernelRequest {
-  std::string impl_py;      // the generated implementation file; the kernel source is beside it
+  std::string impl_py;  // the generated implementation file; the kernel source is near it
+  // $BUILD_KERNEL_SRC, which newer project templates' compile scripts export from their
+  // --kernel-src= argument: the implementation file's own search takes it second.
+  std::string kernel_src;
   std::string main_func;    // the kernel's entry function
   std::string input_param;  // op_list[0]: bin_filename, inputs, outputs (dtype, format), attrs
   std::string soc;          // --soc_version (recorded; the CPU kernel is the same for all)

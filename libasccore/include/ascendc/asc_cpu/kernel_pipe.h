@@ -220,6 +220,12 @@ class TBuf {
     t.ascRef().bytes = len * sizeof(T);
     return t;
   }
+  /// AllocTensor, from CANN's TBuf's queue base: the whole buffer, as Get() gives it (a TBuf has
+  /// one buffer, so an allocation is a view of it).
+  template <typename T>
+  LocalTensor<T> AllocTensor() {
+    return Get<T>();
+  }
   /// A TBuf's buffer stays its own: FreeTensor (as CANN's TBuf has it, from its queue base)
   /// only checks that the tensor is a view of this TBuf.
   template <typename T>

@@ -363,6 +363,10 @@ class Matmul {
 
 namespace detail_cpu {
 inline void registMatmul(TPipe*, GM_ADDR) {}
+/// The older form, REGIST_MATMUL_OBJ(&pipe, workspace, mm) with no tiling: the kernel calls
+/// mm.Init(&tiling) itself next (Matmul's calls before that Init stop, naming it).
+template <class MM>
+void registMatmul(TPipe*, GM_ADDR, MM&) {}
 template <class MM, class... Rest>
 void registMatmul(TPipe* pipe, GM_ADDR workspace, MM& mm, const TCubeTiling* tiling,
                   Rest&&... rest) {
@@ -379,6 +383,7 @@ inline GM_ADDR GetSysWorkSpacePtr() { return GetSysWorkspacePtr(); }
 namespace matmul = AscendC;
 
 /// Registers Matmul objects with their tilings: REGIST_MATMUL_OBJ(&pipe, workspace, mm, &tiling
-/// [, mm2, &tiling2 ...]).
+/// [, mm2, &tiling2 ...]), or one object without its tiling (REGIST_MATMUL_OBJ(&pipe,
+/// workspace, mm), then mm.Init(&tiling)).
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
   ::AscendC::detail_cpu::registMatmul((tpipe), (GM_ADDR)(workspace), __VA_ARGS__)

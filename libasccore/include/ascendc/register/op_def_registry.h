@@ -437,14 +437,20 @@ class ASC_API TilingContext : public ExtendedKernelContext {
 
 }  // namespace gert
 
+namespace gert {
+/// The function types OpDef's setters take, under CANN's names. Not in namespace ops: op_host
+/// code declares its own InferShapeFunc, TilingFunc, ... and names them unqualified inside ops.
+struct OpImplRegisterV2 {
+  using InferShapeKernelFunc = UINT32 (*)(InferShapeContext*);
+  using InferDataTypeKernelFunc = UINT32 (*)(InferDataTypeContext*);
+  using TilingKernelFunc = UINT32 (*)(TilingContext*);
+};
+}  // namespace gert
+
 namespace ops {
 
 /// Input/output and attribute kinds, spelled as CANN spells them (unqualified in op_host code).
 enum Option { OPTIONAL = 0, REQUIRED = 1, DYNAMIC = 2 };
-
-using InferShapeFunc = ge::graphStatus (*)(gert::InferShapeContext*);
-using InferDataTypeFunc = ge::graphStatus (*)(gert::InferDataTypeContext*);
-using TilingFunc = ge::graphStatus (*)(gert::TilingContext*);
 
 class ASC_API OpParamDef {
  public:
@@ -520,7 +526,7 @@ class ASC_API OpAttrDef {
 
 class ASC_API OpAICoreDef {
  public:
-  OpAICoreDef& SetTiling(TilingFunc f) {
+  OpAICoreDef& SetTiling(gert::OpImplRegisterV2::TilingKernelFunc f) {
     tiling_ = f;
     return *this;
   }
@@ -529,7 +535,7 @@ class ASC_API OpAICoreDef {
     socs_.emplace_back(soc);
     return *this;
   }
-  TilingFunc tiling() const { return tiling_; }
+  gert::OpImplRegisterV2::TilingKernelFunc tiling() const { return tiling_; }
   std::vector<std::string> socs() const {
     std::vector<std::string> v;
     for (const auto& s : socs_) v.push_back(s.str());
@@ -537,7 +543,7 @@ class ASC_API OpAICoreDef {
   }
 
  private:
-  TilingFunc tiling_ = nullptr;
+  gert::OpImplRegisterV2::TilingKernelFunc tiling_ = nullptr;
   std::vector<asc::AbiString> socs_;
 };
 
@@ -553,11 +559,11 @@ class ASC_API OpDef {
     attrs_.emplace_back(name);
     return attrs_.back();
   }
-  OpDef& SetInferShape(InferShapeFunc f) {
+  OpDef& SetInferShape(gert::OpImplRegisterV2::InferShapeKernelFunc f) {
     infer_shape_ = f;
     return *this;
   }
-  OpDef& SetInferDataType(InferDataTypeFunc f) {
+  OpDef& SetInferDataType(gert::OpImplRegisterV2::InferDataTypeKernelFunc f) {
     infer_dtype_ = f;
     return *this;
   }
@@ -567,8 +573,8 @@ class ASC_API OpDef {
   const std::vector<OpParamDef>& inputs() const { return inputs_; }
   const std::vector<OpParamDef>& outputs() const { return outputs_; }
   const std::vector<OpAttrDef>& attrs() const { return attrs_; }
-  InferShapeFunc inferShape() const { return infer_shape_; }
-  InferDataTypeFunc inferDataType() const { return infer_dtype_; }
+  gert::OpImplRegisterV2::InferShapeKernelFunc inferShape() const { return infer_shape_; }
+  gert::OpImplRegisterV2::InferDataTypeKernelFunc inferDataType() const { return infer_dtype_; }
   const OpAICoreDef& aicore() const { return aicore_; }
 
  private:
@@ -579,8 +585,8 @@ class ASC_API OpDef {
   asc::AbiString type_;
   std::vector<OpParamDef> inputs_, outputs_;
   std::vector<OpAttrDef> attrs_;
-  InferShapeFunc infer_shape_ = nullptr;
-  InferDataTypeFunc infer_dtype_ = nullptr;
+  gert::OpImplRegisterV2::InferShapeKernelFunc infer_shape_ = nullptr;
+  gert::OpImplRegisterV2::InferDataTypeKernelFunc infer_dtype_ = nullptr;
   OpAICoreDef aicore_;
 };
 
