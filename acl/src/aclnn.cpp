@@ -6,7 +6,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "aclnn/asc_opapi.h"
@@ -40,7 +42,33 @@ struct aclTensorList {
 };
 struct aclOpExecutor {
   std::shared_ptr<asc::ophost::PreparedCall> call;
+  bool repeatable = false;  // aclSetAclOpExecutorRepeatable: runs until aclDestroyAclOpExecutor
 };
+
+namespace {
+/// The executors GetWorkspaceSize made that are still alive: aclnn<Op> frees a single-use one
+/// when it runs, so a second run of the same pointer (a benchmark loop reusing it) is refused
+/// here by name instead of freeing it twice.
+struct LiveExecutors {
+  std::mutex mu;
+  std::unordered_set<const aclOpExecutor*> set;
+};
+LiveExecutors& liveExecutors() {
+  static LiveExecutors* l = new LiveExecutors();  // outlives static destructors
+  return *l;
+}
+bool isLive(const aclOpExecutor* e) {
+  std::lock_guard<std::mutex> lock(liveExecutors().mu);
+  return liveExecutors().set.count(e) > 0;
+}
+void setLive(const aclOpExecutor* e, bool live) {
+  std::lock_guard<std::mutex> lock(liveExecutors().mu);
+  if (live)
+    liveExecutors().set.insert(e);
+  else
+    liveExecutors().set.erase(e);
+}
+}  // namespace
 
 namespace asc::acl {
 namespace {
@@ -183,6 +211,7 @@ aclnnStatus prepare(const void* anchor, const char* soc, const char* opType, con
   auto* ex = new aclOpExecutor();
   ex->call = std::move(call).value();
   *workspaceSize = ex->call->workspaceBytes();
+  setLive(ex, true);
   *executor = ex;
   return ACLNN_SUCCESS;
 }
@@ -363,13 +392,25 @@ aclnnStatus aclGetTensorListSize(const aclTensorList* tensorList, uint64_t* size
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor*) {
-  return nnFail(ACLNN_ERR_PARAM_INVALID,
-                "aclSetAclOpExecutorRepeatable: asc-tools' executors run once (aclnn<Op> frees "
-                "them); call aclnn<Op>GetWorkspaceSize again for each run");
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
+  if (!executor) return nnFail(ACLNN_ERR_PARAM_NULLPTR, "aclSetAclOpExecutorRepeatable: null");
+  if (!isLive(executor))
+    return nnFail(ACLNN_ERR_PARAM_INVALID,
+                  "aclSetAclOpExecutorRepeatable: {} is no executor of aclnn<Op>GetWorkspaceSize "
+                  "that is still alive (it ran once already, or was destroyed)",
+                  static_cast<const void*>(executor));
+  executor->repeatable = true;
+  return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
+  if (!executor) return ACLNN_SUCCESS;
+  if (!isLive(executor))
+    return nnFail(ACLNN_ERR_PARAM_INVALID,
+                  "aclDestroyAclOpExecutor: {} is no live executor (a single-use one is freed by "
+                  "its aclnn<Op> run; destroy only repeatable or unrun ones)",
+                  static_cast<const void*>(executor));
+  setLive(executor, false);
   delete executor;
   return ACLNN_SUCCESS;
 }
@@ -439,8 +480,18 @@ aclnnStatus ascOpapiRun(const char* api, void* workspace, uint64_t workspaceSize
     asc::log::write(asc::log::Level::Error, "aclnn", recentError());
     return err;
   }
-  std::shared_ptr<asc::ophost::PreparedCall> call = std::move(executor->call);
-  delete executor;
+  if (!isLive(executor))
+    return nnFail(ACLNN_ERR_PARAM_INVALID,
+                  "{}: the executor at {} is not a live one: it ran already (aclnn<Op> runs an "
+                  "executor once and frees it; call GetWorkspaceSize for each run, or make it "
+                  "reusable with aclSetAclOpExecutorRepeatable before its first run) or was "
+                  "destroyed",
+                  api, static_cast<const void*>(executor));
+  std::shared_ptr<asc::ophost::PreparedCall> call = executor->call;
+  if (!executor->repeatable) {
+    setLive(executor, false);
+    delete executor;
+  }
   std::string name = api;
   enqueue(s, [call, workspace, workspaceSize, name]() -> aclError {
     asc::Status st = call->run(workspace, workspaceSize);

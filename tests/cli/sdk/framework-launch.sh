@@ -97,6 +97,19 @@ int main() {
   report("small workspace", aclnnReduceSumCustom(ws, 16, ex, stream));
   report("synchronize", aclrtSynchronizeStream(stream));
   report("no executor", aclnnReduceSumCustom(ws, 16, nullptr, stream));
+  // The executor ran (and was freed): a second run is refused by name, not freed twice.
+  report("reused", aclnnReduceSumCustom(ws, 16, ex, stream));
+  // A repeatable one runs until it is destroyed.
+  void* ws32 = nullptr;
+  aclrtMalloc(&ws32, 32, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclOpExecutor* rep = nullptr;
+  report("again", aclnnReduceSumCustomGetWorkspaceSize(xt, 1.0, yt, &size, &rep));
+  report("repeatable", aclSetAclOpExecutorRepeatable(rep));
+  report("run 1", aclnnReduceSumCustom(ws32, size, rep, stream));
+  report("run 2", aclnnReduceSumCustom(ws32, size, rep, stream));
+  report("synchronize 2", aclrtSynchronizeStream(stream));
+  report("destroy", aclDestroyAclOpExecutor(rep));
+  report("run destroyed", aclnnReduceSumCustom(ws32, size, rep, stream));
   for (aclTensor* t : {yt, hostX, halfX, strided, xt}) aclDestroyTensor(t);
   return aclFinalize() == ACL_SUCCESS ? 0 : 1;
 }
@@ -116,6 +129,15 @@ expect_stdout_contains "small workspace: 0"
 expect_stdout_contains "synchronize: 500003"
 expect_stdout_contains "EZ9999 aclnnReduceSumCustom: the workspace holds 16 bytes; the operator's tiling asked for 32"
 expect_stdout_contains "no executor: 161001"
+expect_stdout_contains "reused: 161002 aclnnReduceSumCustom: the executor at 0x"
+expect_stdout_contains "is not a live one: it ran already"
+expect_stdout_contains "again: 0"
+expect_stdout_contains "repeatable: 0"
+expect_stdout_contains "run 1: 0"
+expect_stdout_contains "run 2: 0"
+expect_stdout_contains "synchronize 2: 0"
+expect_stdout_contains "destroy: 0"
+expect_stdout_contains "run destroyed: 161002"
 
 # The installed package as a single operator (the samples' AclOfflineModel walk): atc --singleop
 # finds ReduceSumCustom through $ASCEND_OPP_PATH, compiles it static and dynamic, and msame runs
