@@ -5,6 +5,8 @@
 #include "asc/cli/common.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <limits.h>
 #include <stdlib.h>
 
@@ -83,6 +85,22 @@ Status exportProfile(const std::string& prof_dir, bool prometheus, std::ostream&
 }
 
 // --export: a PROF_ folder, or a folder holding PROF_ folders.
+/// --application's command as the shell runs it: an application named without a folder
+/// (--application="execute_op", as operator projects' scripts write it) that is an executable
+/// file here runs from here, as msprof takes it for a path (UNCONFIRMED: CANN's msprof checks the
+/// application as a file); any other first word is looked up on PATH.
+std::string applicationCommand(const std::string& app) {
+  const size_t start = app.find_first_not_of(" \t");
+  if (start == std::string::npos) return app;
+  const size_t end = app.find_first_of(" \t", start);
+  const std::string first = app.substr(start, end == std::string::npos ? end : end - start);
+  struct stat st {};
+  if (first.find('/') == std::string::npos && ::stat(first.c_str(), &st) == 0 &&
+      S_ISREG(st.st_mode) && ::access(first.c_str(), X_OK) == 0)
+    return app.substr(0, start) + "./" + app.substr(start);
+  return app;
+}
+
 Status runExport(const Options& o, std::ostream& out) {
   if (o.output.empty())
     return Status::error(ErrorCode::EmptyParam, "--export needs --output=<PROF_ folder>");
@@ -165,7 +183,7 @@ int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err
 
   Launch l;
   l.argv = o.command;
-  l.shell = o.application;
+  l.shell = applicationCommand(o.application);
   l.prof_dir = prof;
   l.sampling = o.sampling;
   l.sampling_hz = o.sampling_hz;

@@ -287,7 +287,8 @@ Status buildCannKernel(const CannKernelRequest& r, std::string* object) {
                                   "-fno-trapping-math",
                                   "-mavx2",
                                   "-mf16c",
-                                  "-DASCENDC_CPU_DEBUG=1"};
+                                  "-DASCENDC_CPU_DEBUG=1",
+                                  "-DASC_OPC_KERNEL=1"};
   for (const Param& p : all) {
     const std::string up = detail::upper(p.name);
     const std::string ge = kernelGeType(p.dtype);

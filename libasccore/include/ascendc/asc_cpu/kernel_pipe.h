@@ -273,6 +273,15 @@ class TPipe {
     buf.ascInit(bytes);
     return true;
   }
+  /// The queue form on a TBuf (CANN's TBuf is a queue of one buffer, so its generic InitBuffer
+  /// takes one): a count of 1 is the two-argument form; another count stops, naming it.
+  template <TPosition pos>
+  bool InitBuffer(TBuf<pos>& buf, uint8_t num, uint32_t len) {
+    if (num != 1)
+      asc::ascendc::detail::failf("InitBuffer", "a TBuf holds one buffer; ", int(num),
+                                  " were asked for");
+    return InitBuffer(buf, len);
+  }
   /// Releases the pipe's UB accounting (its queues keep their blocks until reset).
   void Destroy() { used_ = 0; }
   void Reset() { used_ = 0; }
