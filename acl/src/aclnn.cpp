@@ -393,7 +393,9 @@ aclnnStatus aclGetTensorListSize(const aclTensorList* tensorList, uint64_t* size
 }
 
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
-  if (!executor) return nnFail(ACLNN_ERR_PARAM_NULLPTR, "aclSetAclOpExecutorRepeatable: null");
+  if (!executor)
+    return nnFail(ACLNN_ERR_PARAM_NULLPTR,
+                  "aclSetAclOpExecutorRepeatable: the executor is a null pointer");
   if (!isLive(executor))
     return nnFail(ACLNN_ERR_PARAM_INVALID,
                   "aclSetAclOpExecutorRepeatable: {} is no executor of aclnn<Op>GetWorkspaceSize "
