@@ -4,8 +4,10 @@
 // launch (asc::ophost::prepareCall) and runs it in stream order.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <unordered_set>
@@ -43,15 +45,20 @@ struct aclTensorList {
 struct aclOpExecutor {
   std::shared_ptr<asc::ophost::PreparedCall> call;
   bool repeatable = false;  // aclSetAclOpExecutorRepeatable: runs until aclDestroyAclOpExecutor
+  bool spent = false;       // ran once, single-use: kept among the last kSpentKept, then freed
 };
 
 namespace {
-/// The executors GetWorkspaceSize made that are still alive: aclnn<Op> frees a single-use one
-/// when it runs, so a second run of the same pointer (a benchmark loop reusing it) is refused
-/// here by name instead of freeing it twice.
+/// The executors GetWorkspaceSize made that are still alive. A single-use executor that ran is
+/// not freed at once: CANN's runtime for custom operators (nnopbase) keeps its executors in a
+/// cache, so programs that launch one executor in a benchmark loop work there, and work here.
+/// The last kSpentKept spent executors stay alive; an older one is freed, and a run of it is
+/// refused by name (never a use after free).
+constexpr size_t kSpentKept = 64;
 struct LiveExecutors {
   std::mutex mu;
   std::unordered_set<const aclOpExecutor*> set;
+  std::deque<aclOpExecutor*> spent;  // oldest first
 };
 LiveExecutors& liveExecutors() {
   static LiveExecutors* l = new LiveExecutors();  // outlives static destructors
@@ -61,12 +68,45 @@ bool isLive(const aclOpExecutor* e) {
   std::lock_guard<std::mutex> lock(liveExecutors().mu);
   return liveExecutors().set.count(e) > 0;
 }
-void setLive(const aclOpExecutor* e, bool live) {
+void addLive(const aclOpExecutor* e) {
   std::lock_guard<std::mutex> lock(liveExecutors().mu);
-  if (live)
-    liveExecutors().set.insert(e);
-  else
-    liveExecutors().set.erase(e);
+  liveExecutors().set.insert(e);
+}
+/// Takes a live executor out of the registry (and out of the spent list) and frees it.
+void destroyLive(aclOpExecutor* e) {
+  {
+    LiveExecutors& l = liveExecutors();
+    std::lock_guard<std::mutex> lock(l.mu);
+    l.set.erase(e);
+    if (e->spent) l.spent.erase(std::remove(l.spent.begin(), l.spent.end(), e), l.spent.end());
+  }
+  delete e;
+}
+/// A single-use executor ran: keep it among the last kSpentKept to run, freeing the one that
+/// ran longest ago beyond them.
+void markSpent(aclOpExecutor* e) {
+  aclOpExecutor* evict = nullptr;
+  {
+    LiveExecutors& l = liveExecutors();
+    std::lock_guard<std::mutex> lock(l.mu);
+    if (e->spent) l.spent.erase(std::remove(l.spent.begin(), l.spent.end(), e), l.spent.end());
+    e->spent = true;
+    l.spent.push_back(e);
+    if (l.spent.size() > kSpentKept) {
+      evict = l.spent.front();
+      l.spent.pop_front();
+      l.set.erase(evict);
+    }
+  }
+  delete evict;
+}
+/// Takes a spent executor out of the list (it became repeatable).
+void unmarkSpent(aclOpExecutor* e) {
+  LiveExecutors& l = liveExecutors();
+  std::lock_guard<std::mutex> lock(l.mu);
+  if (!e->spent) return;
+  e->spent = false;
+  l.spent.erase(std::remove(l.spent.begin(), l.spent.end(), e), l.spent.end());
 }
 }  // namespace
 
@@ -211,7 +251,7 @@ aclnnStatus prepare(const void* anchor, const char* soc, const char* opType, con
   auto* ex = new aclOpExecutor();
   ex->call = std::move(call).value();
   *workspaceSize = ex->call->workspaceBytes();
-  setLive(ex, true);
+  addLive(ex);
   *executor = ex;
   return ACLNN_SUCCESS;
 }
@@ -399,8 +439,10 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
   if (!isLive(executor))
     return nnFail(ACLNN_ERR_PARAM_INVALID,
                   "aclSetAclOpExecutorRepeatable: {} is no executor of aclnn<Op>GetWorkspaceSize "
-                  "that is still alive (it ran once already, or was destroyed)",
-                  static_cast<const void*>(executor));
+                  "that is still alive (it was destroyed, or ran more than {} single-use "
+                  "executors ago and was freed)",
+                  static_cast<const void*>(executor), kSpentKept);
+  unmarkSpent(executor);
   executor->repeatable = true;
   return ACLNN_SUCCESS;
 }
@@ -409,11 +451,10 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
   if (!executor) return ACLNN_SUCCESS;
   if (!isLive(executor))
     return nnFail(ACLNN_ERR_PARAM_INVALID,
-                  "aclDestroyAclOpExecutor: {} is no live executor (a single-use one is freed by "
-                  "its aclnn<Op> run; destroy only repeatable or unrun ones)",
-                  static_cast<const void*>(executor));
-  setLive(executor, false);
-  delete executor;
+                  "aclDestroyAclOpExecutor: {} is no live executor (it was destroyed already, or "
+                  "it ran single-use more than {} executors ago and was freed)",
+                  static_cast<const void*>(executor), kSpentKept);
+  destroyLive(executor);
   return ACLNN_SUCCESS;
 }
 
@@ -484,16 +525,13 @@ aclnnStatus ascOpapiRun(const char* api, void* workspace, uint64_t workspaceSize
   }
   if (!isLive(executor))
     return nnFail(ACLNN_ERR_PARAM_INVALID,
-                  "{}: the executor at {} is not a live one: it ran already (aclnn<Op> runs an "
-                  "executor once and frees it; call GetWorkspaceSize for each run, or make it "
-                  "reusable with aclSetAclOpExecutorRepeatable before its first run) or was "
-                  "destroyed",
-                  api, static_cast<const void*>(executor));
+                  "{}: the executor at {} is not a live one: it was destroyed, or it ran "
+                  "single-use and more than {} executors ran after it, so it was freed (call "
+                  "GetWorkspaceSize for each run, or make it reusable with "
+                  "aclSetAclOpExecutorRepeatable)",
+                  api, static_cast<const void*>(executor), kSpentKept);
   std::shared_ptr<asc::ophost::PreparedCall> call = executor->call;
-  if (!executor->repeatable) {
-    setLive(executor, false);
-    delete executor;
-  }
+  if (!executor->repeatable) markSpent(executor);
   std::string name = api;
   enqueue(s, [call, workspace, workspaceSize, name]() -> aclError {
     asc::Status st = call->run(workspace, workspaceSize);

@@ -167,6 +167,33 @@ TEST_CASE("Gather reads at byte offsets; Gatherb copies blocks", "[ascendc]") {
   CHECK(bad.find("offset 1024 bytes") != std::string::npos);
 }
 
+TEST_CASE("Gather's mask form reads the offsets of its masked lanes only", "[ascendc]") {
+  // 32 lanes of one repeat from a 32-element offset tensor (a public transpose kernel's shape):
+  // the lanes beyond the mask are neither read nor written.
+  std::vector<float> got;
+  auto msg = runK([&] {
+    Ub ub;
+    LocalTensor<float> src = ub.a.Get<float>(), dst = ub.b.Get<float>();
+    LocalTensor<uint32_t> off = ub.c.Get<uint32_t>()[0];
+    for (uint32_t i = 0; i < 64; ++i) src.SetValue(i, float(i));
+    for (uint32_t i = 0; i < 64; ++i) dst.SetValue(i, -1.0f);
+    for (uint32_t i = 0; i < 32; ++i) off.SetValue(i, (31 - i) * 4);
+    LocalTensor<uint32_t> off32 = ub.c.Get<uint32_t>(32);  // exactly the 32 offsets
+    Gather(dst, src, off32, 0, uint64_t(32), uint8_t(1), uint16_t(8));
+    for (uint32_t i = 0; i < 64; ++i) got.push_back(dst.GetValue(i));
+  });
+  REQUIRE(msg.empty());
+  for (uint32_t i = 0; i < 32; ++i) CHECK(got[i] == float(31 - i));
+  for (uint32_t i = 32; i < 64; ++i) CHECK(got[i] == -1.0f);
+  // Two repeats need the second repeat's lanes: 64 + 32 offsets, so 32 are too few.
+  auto bad = runK([] {
+    Ub ub;
+    Gather(ub.b.Get<float>(), ub.a.Get<float>(), ub.c.Get<uint32_t>(32), 0, uint64_t(32),
+           uint8_t(2), uint16_t(8));
+  });
+  CHECK(bad.find("srcOffset") != std::string::npos);
+}
+
 TEST_CASE("Sort32, MrgSort, Sort and Extract order records descending, ties stable", "[ascendc]") {
   std::vector<float> scores(128);
   std::vector<uint32_t> index(128);

@@ -154,7 +154,11 @@ void gatherRepeat(const char* call, const LocalTensor<T>& dst, const LocalTensor
   requireWidth<T>(call, {2, 4});
   constexpr uint64_t per_repeat = 256 / sizeof(T);
   T* d = dst.ascData(call, "dst", extent<T>(m, repeat, 1, dst_rep));
-  const uint32_t* off = srcOffset.ascData(call, "srcOffset", repeat ? repeat * per_repeat : 0);
+  // Offsets are read for the masked lanes only: the last repeat's end is its last lane on.
+  uint64_t lanes = per_repeat;
+  while (lanes > 0 && !m.on(lanes - 1)) --lanes;
+  const uint32_t* off =
+      srcOffset.ascData(call, "srcOffset", repeat && lanes ? (repeat - 1) * per_repeat + lanes : 0);
   const uint64_t n = src.GetSize();
   const T* s = src.ascData(call, "src", n);
   for (uint64_t r = 0; r < repeat; ++r)
