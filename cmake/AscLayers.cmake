@@ -6,8 +6,8 @@
 #           (runtime: not passes; dynamic models are compiled per shape through the compiler)
 #           ─► compiler (asc::compile(): the whole order of work)
 #           ─► debug (precision debugging: compile-and-run searches over the compiler)
-#   support, cpu, soc ─► ascendc (the Ascend C CPU layer; ir only because soc.h includes it;
-#           cpu for the ISA its copies and vector loops choose)
+#   support, cpu, soc, trace ─► ascendc (the Ascend C CPU layer; ir only because soc.h includes it;
+#           cpu for the ISA its copies and vector loops choose; trace for msprof op's launches)
 #   support, soc ─► opgen (the project generator behind `opgen gen`; the aclnn sources)
 #   ops, ascendc, opgen ─► ophost (Ascend C operator projects as plugins: CANN's host API on
 #           OpDefs; the direct calls behind the aclnn API)
@@ -33,7 +33,7 @@ set(ASC_LAYERS
   "runtime:support,ir,cpu,ops,om,tensorio,trace"
   "compiler:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime"
   "debug:support,ir,cli,cpu,soc,tensorio,trace,compare,ops,frontend,passes,om,runtime,compiler"
-  "ascendc:support,ir,cpu,soc"
+  "ascendc:support,ir,cpu,soc,trace"
   "opgen:support,ir,soc"
   "ophost:support,ir,soc,ops,ascendc,opgen")
 

@@ -18,6 +18,7 @@
 #include "asc/support/strings.h"
 #include "asc/trace/profile.h"
 #include "collect.h"
+#include "msprof_op.h"
 #include "msprof_options.h"
 #include "report.h"
 
@@ -85,22 +86,6 @@ Status exportProfile(const std::string& prof_dir, bool prometheus, std::ostream&
 }
 
 // --export: a PROF_ folder, or a folder holding PROF_ folders.
-/// --application's command as the shell runs it: an application named without a folder
-/// (--application="execute_op", as operator projects' scripts write it) that is an executable
-/// file here runs from here, as msprof takes it for a path (UNCONFIRMED: CANN's msprof checks the
-/// application as a file); any other first word is looked up on PATH.
-std::string applicationCommand(const std::string& app) {
-  const size_t start = app.find_first_not_of(" \t");
-  if (start == std::string::npos) return app;
-  const size_t end = app.find_first_of(" \t", start);
-  const std::string first = app.substr(start, end == std::string::npos ? end : end - start);
-  struct stat st {};
-  if (first.find('/') == std::string::npos && ::stat(first.c_str(), &st) == 0 &&
-      S_ISREG(st.st_mode) && ::access(first.c_str(), X_OK) == 0)
-    return app.substr(0, start) + "./" + app.substr(start);
-  return app;
-}
-
 Status runExport(const Options& o, std::ostream& out) {
   if (o.output.empty())
     return Status::error(ErrorCode::EmptyParam, "--export needs --output=<PROF_ folder>");
@@ -137,6 +122,7 @@ int report(std::ostream& out, std::ostream& err, const Status& st, int exit_code
 
 int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   log::setProgram("msprof");
+  if (argc > 1 && std::string(argv[1]) == "op") return opMain(argc, argv, out, err);
   auto usageError = [&](const Status& st) { return report(out, err, st, cli::kExitUsage); };
   auto opts = parseOptions(argc, argv);
   if (!opts) return usageError(opts.status());

@@ -83,7 +83,10 @@ while IFS='|' read -r id repo commit path cmd kind; do
     ASCEND_INSTALL_PATH="$PREFIX" ASCEND_HOME_DIR="$PREFIX" timeout 300 bash -c "$cmd" >log.txt 2>&1)
   rc=$?
   log="$dir/log.txt"
-  if grep -qiE '^test pass' "$log" && ! grep -qE '\[ERROR\]|test fail' "$log"; then
+  # The verdict line: "test pass" opening it, or closing it (a script echoing the check's
+  # captured output on one line: "real_result 24000.0 golden 24000.0 test pass").
+  if grep -qiE '^test pass|[[:space:]]test pass[[:space:]]*$' "$log" &&
+    ! grep -qE '\[ERROR\]|test fail' "$log"; then
     res=PASS
   elif [ "$kind" = KLOLD ] && grep -q 'execute op on cpu succeed' "$log" &&
     (cd "$dir" && python3 -c "

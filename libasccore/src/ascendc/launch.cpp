@@ -15,6 +15,7 @@
 #include "asc/ascendc/launch.h"
 #include "asc/soc/soc.h"
 #include "asc/support/log.h"
+#include "asc/trace/trace.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "ascendc/launch_internal.h"
 
@@ -151,7 +152,12 @@ Status launch(const char* kernel_name, uint32_t block_dim, const std::function<v
   if (!body) return Status::error(ErrorCode::InvalidParam, "kernel '{}' has no body to run", name);
 
   const uint32_t sub_blocks = std::max<uint32_t>(1, opt.sub_blocks);
+  const uint32_t launch_dim = block_dim;
   block_dim *= sub_blocks;  // the vector sub-blocks run as blocks of their own
+  // msprof (op): the launch and each block's span, when tracing is on.
+  const bool traced = trace::enabled();
+  const int64_t launch_start = traced ? trace::nowNs() : 0;
+  std::vector<std::pair<int64_t, int64_t>> spans(traced ? block_dim : 0);
   detail::BlockContext base;
   base.block_num = block_dim;
   base.sub_block_num = sub_blocks;
@@ -188,7 +194,9 @@ Status launch(const char* kernel_name, uint32_t block_dim, const std::function<v
       }
       detail::BlockContext ctx = base;
       ctx.block_idx = b;
+      const int64_t block_start = traced ? trace::nowNs() : 0;
       std::string error = runBlock(name, body, ctx);
+      if (traced) spans[b] = {block_start, trace::nowNs()};
       std::lock_guard<std::mutex> lock(shared.mu);
       errors[b] = std::move(error);
       --shared.running;
@@ -220,6 +228,11 @@ Status launch(const char* kernel_name, uint32_t block_dim, const std::function<v
     }
     if (extra.empty()) break;
     for (auto& t : extra) t.join();
+  }
+  if (traced) {
+    // Blocks that never started (after a failure) have no span.
+    while (!spans.empty() && spans.back().second == 0) spans.pop_back();
+    trace::addKernel(name, launch_dim, launch_start, trace::nowNs(), spans);
   }
   for (const auto& e : errors)
     if (!e.empty()) return Status::error(ErrorCode::KernelCheckFailed, e);

@@ -157,15 +157,22 @@ std::string opKernel(const OpDesc& op) {
   const auto& outs = op.outputs;
   std::string params, init_args, init_gm, init_buf, copy_in, deque, alloc, compute, enque, free_in,
       copy_out, members;
-  for (const auto* list : {&op.inputs, &op.outputs})
-    for (const auto& p : *list) params += "GM_ADDR " + p.name + ", ";
+  // An output named like an input is that tensor updated in place: the kernel receives its
+  // address twice, the output's as <name>_ref (CANN's spelling); DTYPE_<NAME> serves both.
+  auto outId = [&](const ParamDesc& o) {
+    for (const auto& i : op.inputs)
+      if (i.name == o.name) return o.name + "_ref";
+    return o.name;
+  };
+  for (const auto& p : op.inputs) params += "GM_ADDR " + p.name + ", ";
+  for (const auto& p : outs) params += "GM_ADDR " + outId(p) + ", ";
   for (const auto* p : ins) init_args += "GM_ADDR " + p->name + ", ";
-  for (const auto& p : outs) init_args += "GM_ADDR " + p.name + ", ";
+  for (const auto& p : outs) init_args += "GM_ADDR " + outId(p) + ", ";
   std::string call_args;
   for (const auto* p : ins) call_args += p->name + ", ";
-  for (const auto& p : outs) call_args += p.name + ", ";
-  auto gm = [&](const std::string& n, bool list = false) {
-    const std::string N = upper(n), S = stem(n);
+  for (const auto& p : outs) call_args += outId(p) + ", ";
+  auto gm = [&](const std::string& n, bool list = false, std::string N = "") {
+    if (N.empty()) N = upper(n);
     if (list)
       init_gm += fmt::format(
           "    {0}Gm.SetGlobalBuffer(ListTensorDesc((__gm__ void*){0}).GetDataPtr<DTYPE_{1}>(0) + "
@@ -197,9 +204,11 @@ std::string opKernel(const OpDesc& op) {
   bool same_type = true;
   for (const auto& o : outs)
     for (size_t c = 0; c < op.columns(); ++c) same_type = same_type && o.types[c] == first.types[c];
-  for (const auto& p : outs) {
-    const std::string N = upper(p.name), S = stem(p.name);
-    gm(p.name);
+  for (const auto& o : outs) {
+    ParamDesc p = o;
+    p.name = outId(o);
+    const std::string N = upper(o.name), S = stem(p.name);
+    gm(p.name, false, N);
     init_buf += fmt::format(
         "    pipe.InitBuffer(outQueue{}, BUFFER_NUM, tiling.tileLength * sizeof(DTYPE_{}));\n", S,
         N);

@@ -324,14 +324,25 @@ Status parseOpJson(const std::string& text, const std::string& path, std::vector
       }
     }
     // Names are unique (they become C++ identifiers and DTYPE_<NAME> macros), and every type
-    // list has the same number of columns.
+    // list has the same number of columns. An output may share its input's name exactly: the
+    // operator updates that tensor in place (aclnn's <name>Ref), if the two list the same types.
     std::set<std::string> names;
     for (const auto* list : {&d.inputs, &d.outputs})
       for (const auto& p : *list) {
         std::string up;
         for (char ch : p.name)
           up += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-        if (!names.insert(up).second)
+        const ParamDesc* in_place = nullptr;
+        if (list == &d.outputs)
+          for (const auto& i : d.inputs)
+            if (i.name == p.name && i.param_type == "required" && p.param_type == "required")
+              in_place = &i;
+        if (in_place && in_place->types != p.types)
+          return c.fail(kOpDefineError,
+                        "op '{}': input and output '{}' are one tensor updated in place, so they "
+                        "list the same types",
+                        d.op, p.name);
+        if (!in_place && !names.insert(up).second)
           return c.fail(kOpDefineError, "op '{}': the name '{}' is used twice (case-insensitive)",
                         d.op, p.name);
         if (p.types.size() != d.inputs[0].types.size())

@@ -108,6 +108,19 @@ Status parseRaw(const std::string& text, const std::string& source, Profile* p) 
           b < a)
         return bad("bad scope record");
       p->scopes.push_back({process, f[1], f[2], a, b, static_cast<long>(c)});
+    } else if (kind == "kernel") {
+      if (f.size() < 6 || !toI64(f[2], &a) || !toI64(f[3], &b) || !toI64(f[4], &c) || a <= 0 ||
+          a > 65535 * 2 || b < 0 || c < b)
+        return bad("bad kernel record");
+      KernelData k{process, f[1], static_cast<uint32_t>(a), b, c, {}};
+      for (const std::string& span : splitString(f[5], ',')) {
+        const size_t colon = span.find(':');
+        if (colon == std::string::npos || !toI64(span.substr(0, colon), &d) ||
+            !toI64(span.substr(colon + 1), &x) || d < 0 || x < d)
+          return bad("bad block span '" + span + "' in a kernel record");
+        k.blocks.push_back({d, x});
+      }
+      p->kernels.push_back(std::move(k));
     } else {
       return bad("unknown record '" + kind + "'");
     }

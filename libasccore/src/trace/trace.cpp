@@ -219,4 +219,23 @@ void addScope(const char* category, std::string_view name, int64_t start_ns, int
   b += '\n';
 }
 
+void addKernel(std::string_view name, uint32_t block_dim, int64_t start_ns, int64_t end_ns,
+               const std::vector<std::pair<int64_t, int64_t>>& blocks) {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (!detail::g_on) return;
+  writeHeader(s);
+  std::string& b = s.buffer;
+  b += "kernel";
+  field(b, name);
+  field(b, std::to_string(block_dim));
+  field(b, std::to_string(start_ns));
+  field(b, std::to_string(end_ns));
+  std::string spans;
+  for (const auto& [bs, be] : blocks)
+    spans += (spans.empty() ? "" : ",") + std::to_string(bs) + ":" + std::to_string(be);
+  field(b, spans);
+  b += '\n';
+}
+
 }  // namespace asc::trace

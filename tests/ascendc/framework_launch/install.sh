@@ -1,6 +1,7 @@
 #!/bin/bash
 # install.sh -v <soc> [-i <install path>]: generates the operator project from
-# ReduceSumCustom.json with msopgen, puts this folder's op_host and op_kernel in it, builds it
+# ReduceSumCustom.json (ReduceSumCustom and ScaleInplaceCustom) with msopgen, puts this folder's
+# op_host and op_kernel files in it, builds it
 # and installs its package: into the toolkit's opp (ASCEND_OPP_PATH), or under -i.
 CURRENT_DIR=$(cd "$(dirname "$0")" && pwd)
 SHORT=v:,i:,
@@ -33,7 +34,7 @@ cd "$CURRENT_DIR" || exit 1
 rm -rf CustomOp
 msopgen gen -i $OP_NAME.json -c ai_core-${SOC_VERSION} -lan cpp -out CustomOp || exit 1
 rm -f CustomOp/op_host/*.cpp CustomOp/op_host/*.h CustomOp/op_kernel/*.cpp CustomOp/op_kernel/*.h
-cp -rf $OP_NAME/op_host $OP_NAME/op_kernel CustomOp/
+for op in $OP_NAME ScaleInplaceCustom; do cp -rf $op/op_host $op/op_kernel CustomOp/; done
 sed -i "s:\"/usr/local/Ascend/latest\":\"$_ASCEND_INSTALL_PATH\":g" CustomOp/CMakePresets.json
 (cd CustomOp && bash build.sh) || { echo "[ERROR] the operator project did not build"; exit 1; }
 if [ -n "$INSTALL_PATH" ]; then

@@ -154,6 +154,49 @@ expect_stdout_contains "synchronize 2: 0"
 expect_stdout_contains "destroy: 0"
 expect_stdout_contains "run destroyed: 161002"
 
+# An operator updating a tensor in place (an input and an output both named y): CANN's aclnn
+# takes it once, as a writable yRef at the input's place, with no output parameter.
+grep -q "aclTensor \*yRef," prefix/opp/vendors/customize/op_api/include/aclnn_scale_inplace_custom.h ||
+  fail "the aclnn header does not pass the in-place tensor as yRef"
+grep -q "yOut\|const aclTensor \*y," prefix/opp/vendors/customize/op_api/include/aclnn_scale_inplace_custom.h &&
+  fail "the aclnn header passes the in-place tensor twice"
+cat > inplace.cpp <<'CPP'
+#include <cstdio>
+#include <vector>
+#include "acl/acl.h"
+#include "aclnn_scale_inplace_custom.h"
+int main() {
+  aclInit(nullptr);
+  aclrtSetDevice(0);
+  aclrtStream stream = nullptr;
+  aclrtCreateStream(&stream);
+  const int64_t n = 3000, stride = 1;  // three tiles, the last one short
+  std::vector<float> host(n);
+  for (int64_t i = 0; i < n; ++i) host[i] = float(i) - 1000.0f;
+  void* y = nullptr;
+  aclrtMalloc(&y, n * 4, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMemcpy(y, n * 4, host.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE);
+  aclTensor* yt = aclCreateTensor(&n, 1, ACL_FLOAT, &stride, 0, ACL_FORMAT_ND, &n, 1, y);
+  uint64_t size = 0;
+  aclOpExecutor* ex = nullptr;
+  int ret = aclnnScaleInplaceCustomGetWorkspaceSize(yt, 2.5, &size, &ex);
+  if (ret == 0) ret = aclnnScaleInplaceCustom(nullptr, size, ex, stream);
+  if (ret == 0) ret = aclrtSynchronizeStream(stream);
+  if (ret != 0) { std::printf("failed: %d %s\n", ret, aclGetRecentErrMsg()); return 1; }
+  std::vector<float> out(n);
+  aclrtMemcpy(out.data(), n * 4, y, n * 4, ACL_MEMCPY_DEVICE_TO_HOST);
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < n; ++i) wrong += out[i] != host[i] * 2.5f;
+  std::printf("in place: %lld of %lld wrong\n", (long long)wrong, (long long)n);
+  aclDestroyTensor(yt);
+  return aclFinalize() == ACL_SUCCESS ? 0 : 1;
+}
+CPP
+g++ $san -std=c++11 inplace.cpp $inc $libs -o inplace || fail "inplace.cpp did not build"
+run env LD_LIBRARY_PATH="$PWD/prefix/runtime/lib64:$PWD/prefix/opp/vendors/customize/op_api/lib" ./inplace
+expect_exit 0
+expect_stdout_contains "in place: 0 of 3000 wrong"
+
 # The installed package as a single operator (the samples' AclOfflineModel walk): atc --singleop
 # finds ReduceSumCustom through $ASCEND_OPP_PATH, compiles it static and dynamic, and msame runs
 # each OM against numpy (the dynamic one at a length of its range).

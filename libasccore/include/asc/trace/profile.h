@@ -59,6 +59,15 @@ struct ScopeData {
   long tid = 0;
 };
 
+/// One Ascend C kernel launch on the CPU twin (msprof op).
+struct KernelData {
+  int process = 0;
+  std::string name;
+  uint32_t block_dim = 0;
+  int64_t start_ns = 0, end_ns = 0;
+  std::vector<std::pair<int64_t, int64_t>> blocks;  // each block's [start, end), block order
+};
+
 /// One data-sampling point (msprof reads /proc at an interval).
 struct Sample {
   int64_t ts_ns = 0;
@@ -74,6 +83,7 @@ struct Profile {
   std::vector<OpData> ops;
   std::vector<TaskData> tasks;  // in recorded order
   std::vector<ScopeData> scopes;
+  std::vector<KernelData> kernels;  // in recorded order
   std::vector<Sample> samples;
 };
 

@@ -15,11 +15,14 @@
 //              <output formats> <flops> <bytes moved>
 //   task       <sid> <op> <run> <start_ns> <end_ns>         (steady clock, all processes)
 //   scope      <category> <name> <start_ns> <end_ns> <tid>
+//   kernel     <name> <block dim> <start_ns> <end_ns> <block spans: start:end,... ns>
+//              (an Ascend C kernel launch on the CPU twin, each block's span in block order)
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "asc/asc.h"
@@ -75,6 +78,10 @@ ASC_API void addTasks(int sid, std::vector<TaskRecord>&& tasks);
 /// Records a finished scope (TraceScope does this).
 ASC_API void addScope(const char* category, std::string_view name, int64_t start_ns,
                       int64_t end_ns);
+
+/// Records one Ascend C kernel launch: the whole launch and each block's [start, end).
+ASC_API void addKernel(std::string_view name, uint32_t block_dim, int64_t start_ns,
+                       int64_t end_ns, const std::vector<std::pair<int64_t, int64_t>>& blocks);
 
 /// RAII: records [construction, destruction) as one scope event. One branch when off.
 class TraceScope {

@@ -26,7 +26,7 @@ namespace gert {
 /// A tensor shape of up to kMaxDimNum dimensions.
 class Shape {
  public:
-  static constexpr size_t kMaxDimNum = 8;
+  static constexpr size_t kMaxDimNum = 25;  // CANN's (exe_graph/runtime/shape.h)
   Shape() = default;
   Shape(std::initializer_list<int64_t> dims) {
     for (int64_t d : dims) AppendDim(d);
