@@ -180,6 +180,37 @@ TEST_CASE("Matmul tile by tile: Iterate and GetTensorC, atomic add, int8", "[asc
   matmul_tiling::MatmulApiTiling unset;
   optiling::TCubeTiling u;
   CHECK(unset.GetTiling(u) == -1);
+  // SetOrgShape to fewer rows than the tiling's block (a grouped matmul reusing one object):
+  // the block would run past the shape, so it stops naming SetTail; with SetTail it computes.
+  const int rows = 16;
+  std::vector<int32_t> c16(size_t(rows) * N, 0);
+  auto runGroup = [&](bool tail) {
+    return asc::ascendc::launchKernel("mm_group", 1, [&] {
+      TPipe pipe;
+      Matmul<MatmulType<TPosition::GM, CubeFormat::ND, int8_t>,
+             MatmulType<TPosition::GM, CubeFormat::ND, int8_t>,
+             MatmulType<TPosition::GM, CubeFormat::ND, int32_t>>
+          mm;
+      REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+      GlobalTensor<int8_t> ga, gb;
+      GlobalTensor<int32_t> gc;
+      ga.SetGlobalBuffer(a8.data(), size_t(rows) * K);
+      gb.SetGlobalBuffer(b8.data(), b8.size());
+      gc.SetGlobalBuffer(c16.data(), c16.size());
+      mm.SetOrgShape(rows, N, K);
+      if (tail) mm.SetTail(rows, N, K);
+      mm.SetTensorA(ga);
+      mm.SetTensorB(gb);
+      mm.IterateAll(gc);
+      mm.End();
+    });
+  };
+  auto past = runGroup(false);
+  CHECK(past.message().find("is larger than the original shape 16x36x24") != std::string::npos);
+  CHECK(past.message().find("call SetTail(m, n, k)") != std::string::npos);
+  REQUIRE(runGroup(true).isOk());
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < N; ++j) REQUIRE(c16[size_t(i) * N + j] == int32_t(want[size_t(i) * N + j]));
 }
 
 TEST_CASE("Matmul's asynchronous form: Iterate<false> once, then one tile per GetTensorC<false>",

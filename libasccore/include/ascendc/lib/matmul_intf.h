@@ -290,7 +290,11 @@ class Matmul {
     if (m_ > org_m_ || n_ > org_n_ || k_ > org_ka_)
       asc::ascendc::detail::failf(call, "the block ", m_, "x", n_, "x", k_,
                                   " is larger than the original shape ", org_m_, "x", org_n_, "x",
-                                  org_ka_);
+                                  org_ka_,
+                                  ": SetOrgShape leaves the tiling's singleCore shape, and a "
+                                  "block past the shape reads A and B and writes C beyond it; "
+                                  "call SetTail(m, n, k) (or SetSingleShape) for the smaller "
+                                  "block");
     // A: [M, Ka] rows Ka apart, or transposed [Ka, M] rows M apart; B: [Kb, N] or [N, Kb].
     const uint64_t a_len = trans_a_ ? span(k_, m_, org_m_) : span(m_, k_, org_ka_);
     const uint64_t b_len = trans_b_ ? span(n_, k_, org_kb_) : span(k_, n_, org_n_);
