@@ -76,10 +76,11 @@ Status exportProfile(const std::string& prof_dir, bool prometheus, std::ostream&
   ASC_RETURN_IF_ERROR(writeText(dir + "/msprof_" + ts + ".json", trace::chromeTraceJson(p)));
   ASC_RETURN_IF_ERROR(writeText(dir + "/README.txt", readmeText(p, s)));
   ASC_RETURN_IF_ERROR(writeText(dir + "/report.html", htmlReport(p, s, baseName(prof_dir))));
-  if (p.processes.empty())
+  if (p.tasks.empty())
     ASC_LOG_WARN(
-        "no libasccore session ran under msprof; the summaries are empty (does the "
-        "command run a model with msame or another asc-tools program?)");
+        "no model session and no Ascend C kernel launch ran under msprof; the summaries are "
+        "empty (does the command run a model with msame, or an Ascend C program built against "
+        "asc-tools?)");
   out << consoleSummary(p, s);
   out << "Report: " << dir << "/report.html\n";
   return Status::ok();

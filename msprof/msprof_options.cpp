@@ -118,6 +118,7 @@ std::string usage() {
   return "Usage: msprof [options] <app> [args]\n"
          "       msprof [options] --application=\"<app> <args>\"\n"
          "       msprof --export=on|prometheus --output=<PROF_ folder or its parent>\n"
+         "       msprof op [simulator] [options] <app>   (Ascend C kernels: msprof op --help)\n"
          "\n"
          "Runs the command with libasccore's tracing on, waits for it, writes\n"
          "<output>/PROF_<id>_<timestamp>_<random>/mindstudio_profiler_output/ (op_summary, "

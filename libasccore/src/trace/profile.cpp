@@ -11,6 +11,7 @@
 #include <map>
 #include <numeric>
 #include <sstream>
+#include <tuple>
 
 #include "asc/support/file.h"
 
@@ -172,6 +173,34 @@ Result<Profile> readProfile(const std::string& prof_dir) {
     while (in >> kind >> s.ts_ns >> s.app_cpu_percent >> s.sys_cpu_percent >> s.rss_bytes)
       if (kind == "sample") p.samples.push_back(s);
   }
+  // Ascend C kernel launches of a process that ran no model session (an aclnn or ICPU_RUN_KF
+  // program) become the ops of one "model" of that process, named as msprof's op_summary names
+  // an application's kernels; a kernel launched inside a session is that session's op already.
+  std::map<int, int> kernel_model;                            // process -> model index
+  std::map<std::tuple<int, std::string, uint32_t>, int> kop;  // (process, name, blocks) -> op
+  std::map<int, int> launches;                                // op -> launches so far
+  std::vector<bool> has_session(p.processes.size(), false);
+  for (const ModelData& m : p.models) has_session[m.process] = true;
+  for (const KernelData& k : p.kernels) {
+    if (has_session[k.process]) continue;
+    auto m = kernel_model.find(k.process);
+    if (m == kernel_model.end()) {
+      p.models.push_back({k.process, "Ascend C kernels", "", 0});
+      m = kernel_model.emplace(k.process, int(p.models.size()) - 1).first;
+    }
+    auto o = kop.find({k.process, k.name, k.block_dim});
+    if (o == kop.end()) {
+      OpData op;
+      op.model = m->second;
+      op.rec.name = op.rec.cann_type = op.rec.ir_type = k.name;
+      op.rec.engine = "AI_CORE";
+      op.rec.block_dim = k.block_dim;
+      p.ops.push_back(std::move(op));
+      o = kop.emplace(std::make_tuple(k.process, k.name, k.block_dim), int(p.ops.size()) - 1)
+              .first;
+    }
+    p.tasks.push_back({o->second, launches[o->second]++, k.start_ns, k.end_ns, 0});
+  }
   // Processes ran one after another or side by side: order everything by time.
   std::stable_sort(p.tasks.begin(), p.tasks.end(),
                    [](const TaskData& a, const TaskData& b) { return a.start_ns < b.start_ns; });
@@ -293,10 +322,11 @@ std::string opSummaryCsv(const Profile& p, const Summary& s) {
     const double peak = cpuPeakGflops(p, p.ops[t.op].model);
     auto na = [](const std::string& v) { return v.empty() ? std::string("N/A") : csvField(v); };
     out += fmt::format(
-        "0,{},{},0,{},{},static,{},{},{},{},N/A,N/A,N/A,{},{},{},{},{},{},N/"
+        "0,{},{},0,{},{},static,{},{},{},{},{},N/A,N/A,{},{},{},{},{},{},N/"
         "A,{},{},{},{},{},{},{}\n",
         p.ops[t.op].model + 1, task_id[t.op], csvField(r.name), csvField(r.cann_type), r.engine,
-        nsToUs(t.start_ns), us(d), us(t.wait_ns / 1e3), na(r.in_shapes), na(r.in_dtypes),
+        nsToUs(t.start_ns), us(d), us(t.wait_ns / 1e3),
+        r.block_dim ? std::to_string(r.block_dim) : std::string("N/A"), na(r.in_shapes), na(r.in_dtypes),
         na(r.in_formats), na(r.out_shapes), na(r.out_dtypes), na(r.out_formats), na(r.original),
         t.run + 1, r.flops, r.bytes, r.flops ? fmt::format("{:.3f}", g) : "N/A",
         r.flops && peak > 0 ? fmt::format("{:.2f}", 100.0 * g / peak) : "N/A",

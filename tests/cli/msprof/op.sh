@@ -4,6 +4,7 @@
 # scripts cut it); trace.json has each block on its core's row; --launch-count,
 # --launch-skip-before-match and --kernel-name select launches; simulator mode writes
 # simulator/trace.json; an option that is not built is refused; the program's status passes on.
+# Plain msprof lists the same launches as ops.
 app="$BIN/../tests/ascendc/asc_ascendc_add_custom"
 [ -x "$app" ] || skip "the vector-add sample (tests/ascendc) is not built"
 run msprof op --output=prof "$app"
@@ -46,3 +47,14 @@ expect_exit 2
 run msprof op --output=status sh -c 'exit 4'
 expect_exit 4
 expect_stderr_contains "no kernel launch ran on the CPU twin"
+
+# Plain msprof on the same program: its kernel launches are the ops of op_summary (Block Num 8)
+# and op_statistic, under one "Ascend C kernels" model; no warning that nothing ran.
+run msprof --output=plain "$app"
+expect_exit 0
+expect_stderr_not_contains "the summaries are empty"
+summary=$(ls plain/PROF_*/mindstudio_profiler_output/op_summary_*.csv)
+grep -qE '^0,1,[0-9]+,0,add_custom,add_custom,static,AI_CORE,[0-9.]+,[0-9.]+,[0-9.]+,8,' "$summary" ||
+  fail "op_summary has no add_custom row with Block Num 8: $(cat "$summary")"
+grep -q '^0,Ascend C kernels,add_custom,AI_CORE,1,' plain/PROF_*/mindstudio_profiler_output/op_statistic_*.csv ||
+  fail "op_statistic has no add_custom row"

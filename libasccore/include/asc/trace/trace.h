@@ -60,6 +60,7 @@ struct OpRecord {
   std::string out_shapes, out_dtypes, out_formats;
   int64_t flops = 0;
   int64_t bytes = 0;  // bytes read and written (inputs, weights and outputs)
+  uint32_t block_dim = 0;  // an Ascend C kernel launch's blocks (op_summary's Block Num); 0: N/A
 };
 
 /// One execution of one op.
