@@ -271,6 +271,54 @@ TEST_CASE("ReduceSum and ReduceMax over float and half", "[ascendc]") {
   CHECK(h.out.GetValue(1).bits == uint16_t(hbest_i));
 }
 
+TEST_CASE("ReduceSum adds as the vector unit does: a tree per repeat, then the repeat sums",
+          "[ascendc]") {
+  // 512 halves: repeat 0 sums to 2048 (128 x 16), repeats 1..3 to 1 each (128 x 2^-7). In
+  // half, 2048 + 1 rounds back to 2048 (its spacing there is 2): one after another (the count
+  // form on Atlas A2/A3) the sum stays 2048; in a second tree (other chips, and the mask form)
+  // 1 + 1 = 2 is added once, giving 2050. Exactly: 2051.
+  auto run = [](const char* soc, bool mask_form) {
+    float got = -1;
+    asc::ascendc::LaunchOptions o;
+    o.soc = soc;
+    asc::Status st = asc::ascendc::launchKernel(
+        "reduce_order", 1,
+        [&] {
+          TPipe pipe;
+          TBuf<TPosition::VECCALC> bx, bd, bw;
+          pipe.InitBuffer(bx, 512 * sizeof(half));
+          pipe.InitBuffer(bd, 32);
+          pipe.InitBuffer(bw, 512 * sizeof(half));
+          LocalTensor<half> x = bx.Get<half>(), d = bd.Get<half>(), w = bw.Get<half>();
+          for (int i = 0; i < 512; ++i) x.SetValue(i, half(i < 128 ? 16.0f : 0.0078125f));
+          if (mask_form)
+            ReduceSum(d, x, w, 128, 4, 8);
+          else
+            ReduceSum(d, x, w, 512);
+          got = float(d.GetValue(0));
+        },
+        o);
+    REQUIRE(st.isOk());
+    return got;
+  };
+  CHECK(run("Ascend910B1", false) == 2048.0f);
+  CHECK(run("Ascend310P3", false) == 2050.0f);
+  CHECK(run("Ascend910B1", true) == 2050.0f);
+  // float: the same order, rounded to float at each add (here exact).
+  float fsum = -1;
+  REQUIRE(asc::ascendc::launchKernel("reduce_float", 1, [&] {
+            TPipe pipe;
+            TBuf<TPosition::VECCALC> bx, bd;
+            pipe.InitBuffer(bx, 200 * sizeof(float));
+            pipe.InitBuffer(bd, 32);
+            LocalTensor<float> x = bx.Get<float>(), d = bd.Get<float>();
+            for (int i = 0; i < 200; ++i) x.SetValue(i, float(i));
+            ReduceSum(d, x, x, 200);
+            fsum = d.GetValue(0);
+          }).isOk());
+  CHECK(fsum == 19900.0f);
+}
+
 TEST_CASE("LocalTensor expressions dst = a + b, a - b, a * b, a / b", "[ascendc]") {
   std::vector<float> got;
   asc::Status st = asc::ascendc::launchKernel("k", 1, [&] {

@@ -486,19 +486,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& mask, const LocalTe
 }
 
 // --- reductions ----------------------------------------------------------------------------------
-/// dst[0] = the sum of src[0..count). workLocal is checked but not needed on the CPU.
-template <typename T>
-void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
-               const int32_t count) {
-  detail_cpu::checkCount("ReduceSum", count);
-  work.ascData("ReduceSum", "workLocal", 0);
-  const T* s = src.ascData("ReduceSum", "src", count);
-  T* d = dst.ascData("ReduceSum", "dst", 1);
-  using C = detail_cpu::CalcT<T>;
-  C acc = 0;  // in order, in float for the 16-bit types
-  for (int32_t i = 0; i < count; ++i) acc += C(s[i]);
-  d[0] = T(acc);
-}
+// ReduceSum: kernel_vec_reduce.h (it adds in the vector unit's order).
 
 namespace detail_cpu {
 /// ReduceMax/Min's calIndex: the index's bits go into the element after the value (read them

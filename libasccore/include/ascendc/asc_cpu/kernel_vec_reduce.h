@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,29 @@ CalcT<T> treeSum(std::vector<CalcT<T>> v) {
     v.resize(v.size() / 2);
   }
   return v.empty() ? CalcT<T>(0) : v[0];
+}
+
+/// The sums of whole repeats reduced to one: as ReduceSum's second pass does, the repeat sums
+/// are a new source, summed 256 bytes at a time in a tree, until one value is left.
+template <typename T>
+CalcT<T> treeOfRepeats(std::vector<CalcT<T>> sums) {
+  constexpr size_t per_repeat = 256 / sizeof(T);
+  while (sums.size() > 1) {
+    std::vector<CalcT<T>> next;
+    for (size_t at = 0; at < sums.size(); at += per_repeat) {
+      std::vector<CalcT<T>> v(per_repeat, CalcT<T>(0));
+      for (size_t k = 0; k < per_repeat && at + k < sums.size(); ++k) v[k] = sums[at + k];
+      next.push_back(treeSum<T>(std::move(v)));
+    }
+    sums = std::move(next);
+  }
+  return sums.empty() ? CalcT<T>(0) : sums[0];
+}
+/// Whether the chip adds the repeat sums of ReduceSum's count form one after another (Atlas A2
+/// and A3: Ascend910B*, Ascend910_93*) rather than in a second tree (every other chip).
+inline bool sequentialRepeatSums() {
+  const std::string soc = asc::ascendc::detail::socName();
+  return soc.rfind("Ascend910B", 0) == 0 || soc.rfind("Ascend910_93", 0) == 0;
 }
 
 template <typename T>
@@ -270,6 +294,30 @@ void forMaskedRepeats(const char* call, const LocalTensor<T>& src, const Mask& m
       if (m.on(uint64_t(e))) f(r * step + e, s[r * step + e]);
 }
 
+/// The mask/repeat form of ReduceSum: each repeat's masked elements in a tree (the others 0),
+/// then the repeat sums in a second tree.
+template <typename T>
+void reduceSumRepeats(const char* call, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                      const LocalTensor<T>& work, const Mask& m, int32_t repeatTime,
+                      int32_t srcRepStride) {
+  work.ascData(call, "workLocal", 0);
+  constexpr int64_t per_repeat = 256 / sizeof(T), per_block = 32 / sizeof(T);
+  forMaskedRepeats(call, src, m, repeatTime, srcRepStride, [](int64_t, T) {});  // the checks
+  int64_t last = -1;
+  for (int64_t e = 0; e < per_repeat; ++e)
+    if (m.on(uint64_t(e))) last = e;
+  const int64_t step = int64_t(srcRepStride) * per_block;
+  const T* s = src.ascData(call, "src", uint32_t((repeatTime - 1) * step + last + 1));
+  std::vector<CalcT<T>> sums;
+  for (int64_t r = 0; r < repeatTime; ++r) {
+    std::vector<CalcT<T>> v(per_repeat, CalcT<T>(0));
+    for (int64_t e = 0; e <= last; ++e)
+      if (m.on(uint64_t(e))) v[size_t(e)] = CalcT<T>(s[r * step + e]);
+    sums.push_back(treeSum<T>(std::move(v)));
+  }
+  dst.ascData(call, "dst", 1)[0] = T(treeOfRepeats<T>(std::move(sums)));
+}
+
 template <typename T, bool kMax>
 void reduceExtremeMasked(const char* call, const LocalTensor<T>& dst, const LocalTensor<T>& src,
                          const LocalTensor<T>& work, const Mask& m, int32_t repeatTime,
@@ -315,26 +363,51 @@ ASC_CPU_REDUCE_EXTREME_MASKED(ReduceMax, true)
 ASC_CPU_REDUCE_EXTREME_MASKED(ReduceMin, false)
 #undef ASC_CPU_REDUCE_EXTREME_MASKED
 
-/// The mask/repeat form of ReduceSum: dst[0] = the sum of the masked elements of every repeat
-/// (in float for the 16-bit types).
+
+/// dst[0] = the sum of src[0..count), added as the vector unit adds (CANN's ReduceSum, "key
+/// features"): each repeat of 256 bytes in a binary tree of adjacent pairs, rounded to T at every
+/// add (a half sum saturates at +-65504); then the repeat sums one after another on Atlas A2/A3,
+/// in a second tree on the other chips. workLocal is checked but not needed on the CPU.
+template <typename T>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
+               const int32_t count) {
+  detail_cpu::checkCount("ReduceSum", count);
+  work.ascData("ReduceSum", "workLocal", 0);
+  const T* s = src.ascData("ReduceSum", "src", count);
+  T* d = dst.ascData("ReduceSum", "dst", 1);
+  using C = detail_cpu::CalcT<T>;
+  constexpr int32_t per_repeat = 256 / sizeof(T);
+  std::vector<C> sums;
+  for (int32_t at = 0; at < count; at += per_repeat) {
+    std::vector<C> v(per_repeat, C(0));
+    for (int32_t k = 0; k < per_repeat && at + k < count; ++k) v[k] = C(s[at + k]);
+    sums.push_back(detail_cpu::treeSum<T>(std::move(v)));
+  }
+  C total = C(0);
+  if (detail_cpu::sequentialRepeatSums()) {
+    for (size_t i = 0; i < sums.size(); ++i)
+      total = i == 0 ? sums[0] : detail_cpu::addInType<T>(total, sums[i]);
+  } else {
+    total = detail_cpu::treeOfRepeats<T>(std::move(sums));
+  }
+  d[0] = T(total);
+}
+
+/// The mask/repeat form of ReduceSum: dst[0] = the sum of the masked elements of every repeat,
+/// each repeat in a tree and the repeat sums in a second tree (every chip), in T.
 template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride) {
-  work.ascData("ReduceSum", "workLocal", 0);
-  detail_cpu::CalcT<T> acc = 0;
-  detail_cpu::forMaskedRepeats("ReduceSum", src,
+  detail_cpu::reduceSumRepeats("ReduceSum", dst, src, work,
                                detail_cpu::countMask<T>("ReduceSum", uint64_t(mask)), repeatTime,
-                               srcRepStride, [&](int64_t, T v) { acc += v; });
-  dst.ascData("ReduceSum", "dst", 1)[0] = T(acc);
+                               srcRepStride);
 }
 template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride) {
-  work.ascData("ReduceSum", "workLocal", 0);
-  detail_cpu::CalcT<T> acc = 0;
-  detail_cpu::forMaskedRepeats("ReduceSum", src, detail_cpu::bitMask<T>("ReduceSum", mask),
-                               repeatTime, srcRepStride, [&](int64_t, T v) { acc += v; });
-  dst.ascData("ReduceSum", "dst", 1)[0] = T(acc);
+  detail_cpu::reduceSumRepeats("ReduceSum", dst, src, work,
+                               detail_cpu::bitMask<T>("ReduceSum", mask), repeatTime,
+                               srcRepStride);
 }
 
 }  // namespace AscendC
