@@ -64,49 +64,55 @@ LiveExecutors& liveExecutors() {
   static LiveExecutors* l = new LiveExecutors();  // outlives static destructors
   return *l;
 }
-bool isLive(const aclOpExecutor* e) {
-  std::lock_guard<std::mutex> lock(liveExecutors().mu);
-  return liveExecutors().set.count(e) > 0;
-}
 void addLive(const aclOpExecutor* e) {
   std::lock_guard<std::mutex> lock(liveExecutors().mu);
   liveExecutors().set.insert(e);
 }
-/// Takes a live executor out of the registry (and out of the spent list) and frees it.
-void destroyLive(aclOpExecutor* e) {
+/// Takes a live executor out of the registry (and out of the spent list) and frees it; false,
+/// touching nothing, when it is not live. One lock: no other thread frees it in between.
+bool destroyLive(aclOpExecutor* e) {
   {
     LiveExecutors& l = liveExecutors();
     std::lock_guard<std::mutex> lock(l.mu);
-    l.set.erase(e);
+    if (!l.set.erase(e)) return false;
     if (e->spent) l.spent.erase(std::remove(l.spent.begin(), l.spent.end(), e), l.spent.end());
   }
   delete e;
+  return true;
 }
-/// A single-use executor ran: keep it among the last kSpentKept to run, freeing the one that
-/// ran longest ago beyond them.
-void markSpent(aclOpExecutor* e) {
+/// A run of `e`: under one lock, whether it is live, its call, and (single-use) its place among
+/// the spent ones, so another thread's eviction cannot free it in between. Null when not live.
+std::shared_ptr<asc::ophost::PreparedCall> callForRun(aclOpExecutor* e) {
   aclOpExecutor* evict = nullptr;
+  std::shared_ptr<asc::ophost::PreparedCall> call;
   {
     LiveExecutors& l = liveExecutors();
     std::lock_guard<std::mutex> lock(l.mu);
-    if (e->spent) l.spent.erase(std::remove(l.spent.begin(), l.spent.end(), e), l.spent.end());
-    e->spent = true;
-    l.spent.push_back(e);
-    if (l.spent.size() > kSpentKept) {
-      evict = l.spent.front();
-      l.spent.pop_front();
-      l.set.erase(evict);
+    if (!l.set.count(e)) return nullptr;
+    call = e->call;
+    if (!e->repeatable) {
+      if (e->spent) l.spent.erase(std::remove(l.spent.begin(), l.spent.end(), e), l.spent.end());
+      e->spent = true;
+      l.spent.push_back(e);
+      if (l.spent.size() > kSpentKept) {
+        evict = l.spent.front();
+        l.spent.pop_front();
+        l.set.erase(evict);
+      }
     }
   }
   delete evict;
+  return call;
 }
-/// Takes a spent executor out of the list (it became repeatable).
-void unmarkSpent(aclOpExecutor* e) {
+/// Makes a live executor repeatable (out of the spent list); false when it is not live.
+bool makeRepeatable(aclOpExecutor* e) {
   LiveExecutors& l = liveExecutors();
   std::lock_guard<std::mutex> lock(l.mu);
-  if (!e->spent) return;
+  if (!l.set.count(e)) return false;
+  if (e->spent) l.spent.erase(std::remove(l.spent.begin(), l.spent.end(), e), l.spent.end());
   e->spent = false;
-  l.spent.erase(std::remove(l.spent.begin(), l.spent.end(), e), l.spent.end());
+  e->repeatable = true;
+  return true;
 }
 }  // namespace
 
@@ -436,25 +442,22 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
   if (!executor)
     return nnFail(ACLNN_ERR_PARAM_NULLPTR,
                   "aclSetAclOpExecutorRepeatable: the executor is a null pointer");
-  if (!isLive(executor))
+  if (!makeRepeatable(executor))
     return nnFail(ACLNN_ERR_PARAM_INVALID,
                   "aclSetAclOpExecutorRepeatable: {} is no executor of aclnn<Op>GetWorkspaceSize "
                   "that is still alive (it was destroyed, or ran more than {} single-use "
                   "executors ago and was freed)",
                   static_cast<const void*>(executor), kSpentKept);
-  unmarkSpent(executor);
-  executor->repeatable = true;
   return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
   if (!executor) return ACLNN_SUCCESS;
-  if (!isLive(executor))
+  if (!destroyLive(executor))
     return nnFail(ACLNN_ERR_PARAM_INVALID,
                   "aclDestroyAclOpExecutor: {} is no live executor (it was destroyed already, or "
                   "it ran single-use more than {} executors ago and was freed)",
                   static_cast<const void*>(executor), kSpentKept);
-  destroyLive(executor);
   return ACLNN_SUCCESS;
 }
 
@@ -523,15 +526,14 @@ aclnnStatus ascOpapiRun(const char* api, void* workspace, uint64_t workspaceSize
     asc::log::write(asc::log::Level::Error, "aclnn", recentError());
     return err;
   }
-  if (!isLive(executor))
+  std::shared_ptr<asc::ophost::PreparedCall> call = callForRun(executor);
+  if (!call)
     return nnFail(ACLNN_ERR_PARAM_INVALID,
                   "{}: the executor at {} is not a live one: it was destroyed, or it ran "
                   "single-use and more than {} executors ran after it, so it was freed (call "
                   "GetWorkspaceSize for each run, or make it reusable with "
                   "aclSetAclOpExecutorRepeatable)",
                   api, static_cast<const void*>(executor), kSpentKept);
-  std::shared_ptr<asc::ophost::PreparedCall> call = executor->call;
-  if (!executor->repeatable) markSpent(executor);
   std::string name = api;
   enqueue(s, [call, workspace, workspaceSize, name]() -> aclError {
     asc::Status st = call->run(workspace, workspaceSize);

@@ -111,6 +111,18 @@ int main() {
       report("other", 1);
   }
   report("evicted", aclnnReduceSumCustom(ws64, 64, ex, stream));
+  // A spent executor still kept may be destroyed (once), or made repeatable.
+  aclOpExecutor* spent = nullptr;
+  aclnnReduceSumCustomGetWorkspaceSize(xt, 1.0, yt, &size, &spent);
+  aclnnReduceSumCustom(ws64, size, spent, stream);
+  report("destroy spent", aclDestroyAclOpExecutor(spent));
+  report("destroy spent again", aclDestroyAclOpExecutor(spent));
+  aclOpExecutor* again = nullptr;
+  aclnnReduceSumCustomGetWorkspaceSize(xt, 1.0, yt, &size, &again);
+  aclnnReduceSumCustom(ws64, size, again, stream);
+  report("repeatable after a run", aclSetAclOpExecutorRepeatable(again));
+  report("destroy repeatable", aclDestroyAclOpExecutor(again));
+  report("synchronize spent", aclrtSynchronizeStream(stream));
   // A repeatable one runs until it is destroyed.
   void* ws32 = nullptr;
   aclrtMalloc(&ws32, 32, ACL_MEM_MALLOC_HUGE_FIRST);
@@ -146,6 +158,11 @@ expect_stdout_contains "synchronize reused: 0"
 expect_stdout_not_contains "other:"
 expect_stdout_contains "evicted: 161002 aclnnReduceSumCustom: the executor at 0x"
 expect_stdout_contains "is not a live one: it was destroyed, or it ran single-use and more than 64 executors ran after it"
+expect_stdout_contains "destroy spent: 0"
+expect_stdout_contains "destroy spent again: 161002"
+expect_stdout_contains "repeatable after a run: 0"
+expect_stdout_contains "destroy repeatable: 0"
+expect_stdout_contains "synchronize spent: 0"
 expect_stdout_contains "again: 0"
 expect_stdout_contains "repeatable: 0"
 expect_stdout_contains "run 1: 0"
