@@ -64,8 +64,8 @@ const cli::OptionTable<OpOptions>& opTable() {
                "NPU runs that raise the chip's clock before collecting; launches are not "
                "replayed here");
     t.noEffect("--mstx", Kind::Choice, "", "mstx markers");
-    for (const char* refused : {"--replay-mode", "--config", "--timeout", "--kill", "--dump",
-                                "--core-id", "--export"})
+    for (const char* refused :
+         {"--replay-mode", "--config", "--timeout", "--kill", "--dump", "--core-id", "--export"})
       t.refused(refused, Kind::Text, "", "not available on the CPU runtime");
     t.choice("--help", &O::help, "on|off", "", "show this help").implicit = "on";
     t.rest(&O::command);
@@ -182,8 +182,7 @@ int opMain(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   std::vector<const trace::KernelData*> picked;
   int matched = 0;
   for (const auto& k : profile->kernels) {
-    if (!o.kernel_name.empty() && fnmatch(o.kernel_name.c_str(), k.name.c_str(), 0) != 0)
-      continue;
+    if (!o.kernel_name.empty() && fnmatch(o.kernel_name.c_str(), k.name.c_str(), 0) != 0) continue;
     if (matched++ < o.launch_skip) continue;
     if (static_cast<int>(picked.size()) < o.launch_count) picked.push_back(&k);
   }
@@ -222,13 +221,15 @@ int opMain(int argc, const char* const* argv, std::ostream& out, std::ostream& e
       "{}: each block's span on the row of its core (chrome://tracing or Perfetto).\n"
       "No NPU counter file (PipeUtilization, ArithmeticUtilization, Memory, L2Cache, ...) is\n"
       "written: a CPU has no such counters, and nothing here is estimated.\n",
-      simulator ? " simulator" : "", l.shell.empty() ? fmt::format("{}", fmt::join(o.command, " ")) : l.shell,
+      simulator ? " simulator" : "",
+      l.shell.empty() ? fmt::format("{}", fmt::join(o.command, " ")) : l.shell,
       profile->kernels.size(), matched,
       o.kernel_name.empty() ? "" : " --kernel-name=" + o.kernel_name, picked.size(),
       simulator ? "simulator/trace.json" : "trace.json");
-  for (const auto& [path, text] : {std::pair<std::string, std::string>{dir + "/OpBasicInfo.csv", csv},
-                                   {trace_path, trace},
-                                   {dir + "/README.txt", readme}})
+  for (const auto& [path, text] :
+       {std::pair<std::string, std::string>{dir + "/OpBasicInfo.csv", csv},
+        {trace_path, trace},
+        {dir + "/README.txt", readme}})
     if (Status st = writeFileAtomic(path, text.data(), text.size()); !st) {
       fail(st);
       return *status != 0 ? *status : 1;

@@ -196,8 +196,7 @@ Result<Profile> readProfile(const std::string& prof_dir) {
       op.rec.engine = "AI_CORE";
       op.rec.block_dim = k.block_dim;
       p.ops.push_back(std::move(op));
-      o = kop.emplace(std::make_tuple(k.process, k.name, k.block_dim), int(p.ops.size()) - 1)
-              .first;
+      o = kop.emplace(std::make_tuple(k.process, k.name, k.block_dim), int(p.ops.size()) - 1).first;
     }
     p.tasks.push_back({o->second, launches[o->second]++, k.start_ns, k.end_ns, 0});
   }
@@ -326,9 +325,9 @@ std::string opSummaryCsv(const Profile& p, const Summary& s) {
         "A,{},{},{},{},{},{},{}\n",
         p.ops[t.op].model + 1, task_id[t.op], csvField(r.name), csvField(r.cann_type), r.engine,
         nsToUs(t.start_ns), us(d), us(t.wait_ns / 1e3),
-        r.block_dim ? std::to_string(r.block_dim) : std::string("N/A"), na(r.in_shapes), na(r.in_dtypes),
-        na(r.in_formats), na(r.out_shapes), na(r.out_dtypes), na(r.out_formats), na(r.original),
-        t.run + 1, r.flops, r.bytes, r.flops ? fmt::format("{:.3f}", g) : "N/A",
+        r.block_dim ? std::to_string(r.block_dim) : std::string("N/A"), na(r.in_shapes),
+        na(r.in_dtypes), na(r.in_formats), na(r.out_shapes), na(r.out_dtypes), na(r.out_formats),
+        na(r.original), t.run + 1, r.flops, r.bytes, r.flops ? fmt::format("{:.3f}", g) : "N/A",
         r.flops && peak > 0 ? fmt::format("{:.2f}", 100.0 * g / peak) : "N/A",
         r.flops && s.target_tflops > 0
             ? fmt::format("{:.3f}", estimatedUs(r.flops, s.target_tflops))

@@ -59,7 +59,7 @@ struct OpRecord {
   std::string in_shapes, in_dtypes, in_formats;  // msprof spelling: "1,3,224,224;64,3,7,7"
   std::string out_shapes, out_dtypes, out_formats;
   int64_t flops = 0;
-  int64_t bytes = 0;  // bytes read and written (inputs, weights and outputs)
+  int64_t bytes = 0;       // bytes read and written (inputs, weights and outputs)
   uint32_t block_dim = 0;  // an Ascend C kernel launch's blocks (op_summary's Block Num); 0: N/A
 };
 
@@ -81,8 +81,8 @@ ASC_API void addScope(const char* category, std::string_view name, int64_t start
                       int64_t end_ns);
 
 /// Records one Ascend C kernel launch: the whole launch and each block's [start, end).
-ASC_API void addKernel(std::string_view name, uint32_t block_dim, int64_t start_ns,
-                       int64_t end_ns, const std::vector<std::pair<int64_t, int64_t>>& blocks);
+ASC_API void addKernel(std::string_view name, uint32_t block_dim, int64_t start_ns, int64_t end_ns,
+                       const std::vector<std::pair<int64_t, int64_t>>& blocks);
 
 /// RAII: records [construction, destruction) as one scope event. One branch when off.
 class TraceScope {

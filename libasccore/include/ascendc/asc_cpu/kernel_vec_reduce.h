@@ -363,7 +363,6 @@ ASC_CPU_REDUCE_EXTREME_MASKED(ReduceMax, true)
 ASC_CPU_REDUCE_EXTREME_MASKED(ReduceMin, false)
 #undef ASC_CPU_REDUCE_EXTREME_MASKED
 
-
 /// dst[0] = the sum of src[0..count), added as the vector unit adds (CANN's ReduceSum, "key
 /// features"): each repeat of 256 bytes in a binary tree of adjacent pairs, rounded to T at every
 /// add (a half sum saturates at +-65504); then the repeat sums one after another on Atlas A2/A3,
@@ -406,8 +405,7 @@ template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride) {
   detail_cpu::reduceSumRepeats("ReduceSum", dst, src, work,
-                               detail_cpu::bitMask<T>("ReduceSum", mask), repeatTime,
-                               srcRepStride);
+                               detail_cpu::bitMask<T>("ReduceSum", mask), repeatTime, srcRepStride);
 }
 
 }  // namespace AscendC
