@@ -180,6 +180,31 @@ TEST_CASE("malformed raw data is refused with the file and line", "[trace]") {
   CHECK_FALSE(trace::readProfile(ASC_TEST_TMP "/trace/does-not-exist").isOk());
 }
 
+TEST_CASE("kernel launch records: block spans read back; malformed ones refused", "[trace]") {
+  trace::Profile p;
+  REQUIRE(trace::parseRaw("asc-trace\t1\nprocess\t7\tapp\n"
+                          "kernel\tadd_custom\t2\t100\t400\t110:200,210:390\n",
+                          "k.txt", &p)
+              .isOk());
+  REQUIRE(p.kernels.size() == 1);
+  const trace::KernelData& k = p.kernels[0];
+  CHECK(k.name == "add_custom");
+  CHECK(k.block_dim == 2);
+  CHECK(k.end_ns - k.start_ns == 300);
+  CHECK(k.blocks == std::vector<std::pair<int64_t, int64_t>>{{110, 200}, {210, 390}});
+  for (const char* bad : {"kernel\tk\t0\t1\t2\t\n",              // no blocks
+                          "kernel\tk\t1\t5\t2\t\n",              // ends before it starts
+                          "kernel\tk\t1\t1\t9\t3:2\n",           // a block ending first
+                          "kernel\tk\t1\t1\t9\t3-4\n",           // not start:end
+                          "kernel\tk\t1\t1\t9\n"}) {             // a field missing
+    trace::Profile q;
+    INFO(bad);
+    CHECK_FALSE(
+        trace::parseRaw(std::string("asc-trace\t1\nprocess\t7\tapp\n") + bad, "b.txt", &q)
+            .isOk());
+  }
+}
+
 TEST_CASE("CSV writers: real headers, quoted shapes, N/A cells, one row per task", "[trace]") {
   trace::Profile p = rawProfile("csv");
   p.info.target_tflops = 100;
