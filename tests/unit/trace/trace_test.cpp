@@ -192,16 +192,15 @@ TEST_CASE("kernel launch records: block spans read back; malformed ones refused"
   CHECK(k.block_dim == 2);
   CHECK(k.end_ns - k.start_ns == 300);
   CHECK(k.blocks == std::vector<std::pair<int64_t, int64_t>>{{110, 200}, {210, 390}});
-  for (const char* bad : {"kernel\tk\t0\t1\t2\t\n",              // no blocks
-                          "kernel\tk\t1\t5\t2\t\n",              // ends before it starts
-                          "kernel\tk\t1\t1\t9\t3:2\n",           // a block ending first
-                          "kernel\tk\t1\t1\t9\t3-4\n",           // not start:end
-                          "kernel\tk\t1\t1\t9\n"}) {             // a field missing
+  for (const char* bad : {"kernel\tk\t0\t1\t2\t\n",     // no blocks
+                          "kernel\tk\t1\t5\t2\t\n",     // ends before it starts
+                          "kernel\tk\t1\t1\t9\t3:2\n",  // a block ending first
+                          "kernel\tk\t1\t1\t9\t3-4\n",  // not start:end
+                          "kernel\tk\t1\t1\t9\n"}) {    // a field missing
     trace::Profile q;
     INFO(bad);
     CHECK_FALSE(
-        trace::parseRaw(std::string("asc-trace\t1\nprocess\t7\tapp\n") + bad, "b.txt", &q)
-            .isOk());
+        trace::parseRaw(std::string("asc-trace\t1\nprocess\t7\tapp\n") + bad, "b.txt", &q).isOk());
   }
 }
 
