@@ -9,7 +9,8 @@
 # another machine, a data script writing into a folder the repository lacks, a host program
 # reading a tiling file into a buffer sized for an older CANN's TCubeTiling). Needs network
 # access to github.com (each folder is fetched at its commit), or MIRROR=DIR holding bare
-# clones as DIR/<owner>+<name>/repo. Not part of the test suite: CI has no network. WORK=DIR keeps the copies and logs (default: a temporary folder).
+# clones as DIR/<owner>+<name>/repo. REPEAT=N runs each project N times from a fresh copy: PASS
+# needs every run, FLAKY says how many passed. Not part of the test suite: CI has no network. WORK=DIR keeps the copies and logs (default: a temporary folder).
 # FrameworkLaunch projects install their packages into PREFIX/opp/vendors (customize's is
 # replaced before each): use a prefix made for the run.
 #   scripts/judge/real_projects.sh /opt/asc-tools
@@ -61,20 +62,14 @@ fetch() {  # fetch REPO COMMIT FOLDER DEST: the folder's files at the commit, in
 
 echo "| project | repository @ commit : folder | command | result | first error |"
 echo "|---|---|---|---|---|"
-pass=0 total=0 project=0
-while IFS='|' read -r id repo commit path cmd kind; do
-  case "$id" in '' | '#'*) continue ;; esac
-  [[ "$id" =~ $FILTER ]] || continue
-  if [ "$kind" = SKIP ]; then
-    echo "| $id | $repo @ ${commit:0:10} : $path | - | SKIP ($cmd) | |"
-    continue
-  fi
-  total=$((total + 1))
+pass=0 total=0 project=0 flaky=0
+REPEAT=${REPEAT:-1}
+judge_once() {  # one fresh copy of project $id run and judged: sets res, why and err
   dir="$WORK/$id"
   rm -rf "$dir" && mkdir -p "$dir"
   if ! fetch "$repo" "$commit" "$path" "$dir" 2>"$dir.fetch"; then
-    echo "| $id | $repo @ ${commit:0:10} : $path | \`$cmd\` | NOT FETCHED | $(head -1 "$dir.fetch") |"
-    continue
+    res="NOT FETCHED" why="" err=$(head -1 "$dir.fetch")
+    return 1
   fi
   # As the projects' READMEs have it: the toolkit's set_env.sh sourced first. FrameworkLaunch
   # projects install their package into PREFIX/opp/vendors, emptied of customize's before each.
@@ -127,17 +122,44 @@ sys.exit(0 if np.allclose(r, g, rtol=1e-3, atol=1e-3) else 1)") >/dev/null 2>&1;
       why="its data script writes into a folder its repository lacks ($(grep -m1 -oE "No such file or directory: '[^']*'" "$log" | cut -d"'" -f2))"
     fi
   fi
-  if [ -n "$why" ]; then
-    res="PROJECT ($why)"
-    project=$((project + 1))
-  fi
-  [ "$res" = PASS ] && pass=$((pass + 1))
+  [ -n "$why" ] && res="PROJECT ($why)"
   err=$(grep -m1 -E 'error:|Error:|CMake Error|ERROR|EZ9999|undefined reference|No module named|No such file' "$log" |
     sed 's/|/\\|/g' | cut -c1-160)
   left=$(grep -c '^left out' "$dir.fetch" 2>/dev/null || true)
   [ "${left:-0}" -gt 0 ] && err="$err (fetch: $left files absent from the mirror left out)"
+  return 0
+}
+
+while IFS='|' read -r id repo commit path cmd kind; do
+  case "$id" in '' | '#'*) continue ;; esac
+  [[ "$id" =~ $FILTER ]] || continue
+  if [ "$kind" = SKIP ]; then
+    echo "| $id | $repo @ ${commit:0:10} : $path | - | SKIP ($cmd) | |"
+    continue
+  fi
+  total=$((total + 1))
+  # REPEAT runs: a project whose verdict differs between runs (its own check decided by the
+  # rounding of random inputs) is FLAKY, naming how many runs passed; PASS needs every run.
+  passes=0 first_fail="" first_err=""
+  for ((run = 1; run <= REPEAT; run++)); do
+    judge_once || break
+    if [ "$res" = PASS ]; then
+      passes=$((passes + 1))
+    elif [ -z "$first_fail" ]; then
+      first_fail=$res first_err=$err
+    fi
+  done
+  if [ "$res" != "NOT FETCHED" ] && [ $passes -gt 0 ] && [ -n "$first_fail" ]; then
+    res="FLAKY ($passes of $REPEAT runs pass; else $first_fail)" err=$first_err
+    flaky=$((flaky + 1))
+  elif [ -n "$first_fail" ]; then
+    res=$first_fail err=$first_err
+  fi
+  [ -n "$why" ] && [ $passes -eq 0 ] && project=$((project + 1))
+  [ "$res" = PASS ] && pass=$((pass + 1))
   echo "| $id | $repo @ ${commit:0:10} : $path | \`$cmd\` | $res | $err |"
 done <"$HERE/projects.txt"
 echo
 echo "PASS: $pass of $total attempted (logs in $WORK)"
 echo "PROJECT: $project of them cannot run as published, on any toolkit; PASS: $pass of the other $((total - project))"
+[ "$REPEAT" -gt 1 ] && echo "FLAKY: $flaky of them passed some of the $REPEAT runs, not all (not counted as PASS)"
