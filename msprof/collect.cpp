@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,6 +23,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "asc/trace/trace.h"
@@ -143,21 +145,50 @@ __attribute__((target("avx512f"))) double fmaLoop512(int64_t iters) {
 
 }  // namespace
 
-std::string profDirName(std::string* timestamp) {
+namespace {
+// The local time now as YYYYMMDDhhmmss, and its milliseconds.
+std::string localTimestamp(int* millis) {
   timeval tv;
   gettimeofday(&tv, nullptr);
   tm t;
   localtime_r(&tv.tv_sec, &t);
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &t);
-  *timestamp = buf;
+  *millis = static_cast<int>(tv.tv_usec / 1000);
+  return buf;
+}
+// 16 random characters of `alphabet`.
+std::string randomId(std::string_view alphabet) {
   std::random_device rd;
   std::mt19937 gen(rd());
-  const char* alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  std::string rnd;
-  for (int i = 0; i < 16; ++i) rnd += alnum[gen() % 36];
-  return fmt::format("PROF_{:06d}_{}{:03d}_{}", getpid() % 1000000, buf,
-                     static_cast<int>(tv.tv_usec / 1000), rnd);
+  std::string id;
+  for (int i = 0; i < 16; ++i) id += alphabet[gen() % alphabet.size()];
+  return id;
+}
+}  // namespace
+
+std::string profDirName(std::string* timestamp) {
+  int ms = 0;
+  *timestamp = localTimestamp(&ms);
+  return fmt::format("PROF_{:06d}_{}{:03d}_{}", getpid() % 1000000, *timestamp, ms,
+                     randomId("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"));
+}
+
+std::string opprofDirName() {
+  int ms = 0;
+  return "OPPROF_" + localTimestamp(&ms) + "_" + randomId("ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+}
+
+std::string applicationCommand(const std::string& app) {
+  const size_t start = app.find_first_not_of(" \t");
+  if (start == std::string::npos) return app;
+  const size_t end = app.find_first_of(" \t", start);
+  const std::string first = app.substr(start, end == std::string::npos ? end : end - start);
+  struct stat st {};
+  if (first.find('/') == std::string::npos && ::stat(first.c_str(), &st) == 0 &&
+      S_ISREG(st.st_mode) && ::access(first.c_str(), X_OK) == 0)
+    return app.substr(0, start) + "./" + app.substr(start);
+  return app;
 }
 
 double measureCorePeakGflops() {

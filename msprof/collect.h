@@ -13,6 +13,14 @@ namespace asc::msprof {
 /// "PROF_<6 digits>_<YYYYMMDDhhmmssmmm>_<16 upper-case letters and digits>"; *timestamp gets
 /// the YYYYMMDDhhmmss used in file names.
 std::string profDirName(std::string* timestamp);
+/// msprof op's "OPPROF_<YYYYMMDDhhmmss>_<16 upper-case letters>".
+std::string opprofDirName();
+
+/// --application's command as the shell runs it: an application named without a folder
+/// (--application="execute_op", as operator projects' scripts write it) that is an executable
+/// file here runs from here, as msprof takes it for a path (UNCONFIRMED: CANN's msprof checks the
+/// application as a file); any other first word is looked up on PATH.
+std::string applicationCommand(const std::string& app);
 
 /// Peak fp32 GFLOP/s of one core running FMA loops (AVX-512 where the CPU has it, else AVX2): the
 /// best of several short trials, so a machine shared with other work still shows its peak (about

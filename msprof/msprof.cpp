@@ -111,20 +111,12 @@ Status runExport(const Options& o, std::ostream& out) {
   return Status::ok();
 }
 
-// msprof's one way to report a failure: "msprof: error <code>: <what>" on stderr, and the exit
-// status: 2 for a command line msprof cannot run, 1 when profiling failed.
-int report(std::ostream& out, std::ostream& err, const Status& st, int exit_code) {
-  out.flush();
-  err << "msprof: error " << st.toString() << "\n";
-  return exit_code;
-}
-
 }  // namespace
 
 int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   log::setProgram("msprof");
   if (argc > 1 && std::string(argv[1]) == "op") return opMain(argc, argv, out, err);
-  auto usageError = [&](const Status& st) { return report(out, err, st, cli::kExitUsage); };
+  auto usageError = [&](const Status& st) { return reportError(out, err, st, cli::kExitUsage); };
   auto opts = parseOptions(argc, argv);
   if (!opts) return usageError(opts.status());
   const Options& o = *opts;
@@ -141,7 +133,7 @@ int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err
     out << cli::versionText("msprof");
     return 0;
   }
-  auto fail = [&](const Status& st) { return report(out, err, st, cli::kExitFailed); };
+  auto fail = [&](const Status& st) { return reportError(out, err, st, cli::kExitFailed); };
   if (!o.export_mode.empty()) {
     if (!o.command.empty() || !o.application.empty())
       return usageError(Status::error(ErrorCode::InvalidParam,

@@ -14,13 +14,10 @@
 
 #include <fmt/format.h>
 #include <fnmatch.h>
-#include <sys/stat.h>
-#include <sys/time.h>
-#include <unistd.h>
 
-#include <ctime>
+#include <algorithm>
+
 #include <limits.h>
-#include <random>
 #include <stdlib.h>
 
 #include "asc/cli/common.h"
@@ -31,6 +28,7 @@
 #include "asc/support/strings.h"
 #include "asc/trace/profile.h"
 #include "collect.h"
+#include "msprof_options.h"
 
 namespace asc::msprof {
 namespace {
@@ -87,41 +85,9 @@ std::string opUsage() {
          opTable().help();
 }
 
-std::string opprofDirName() {
-  timeval tv;
-  gettimeofday(&tv, nullptr);
-  tm t;
-  localtime_r(&tv.tv_sec, &t);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &t);
-  std::random_device rd;
-  std::mt19937 gen(rd());
-  std::string id;
-  for (int i = 0; i < 16; ++i) id += static_cast<char>('A' + gen() % 26);
-  return fmt::format("OPPROF_{}_{}", buf, id);
-}
-
 std::string us(int64_t ns) { return fmt::format("{:.3f}", double(ns) / 1000.0); }
 
-int report(std::ostream& out, std::ostream& err, const Status& st, int code) {
-  out.flush();
-  err << "msprof: error " << st.toString() << "\n";
-  return code;
-}
-
 }  // namespace
-
-std::string applicationCommand(const std::string& app) {
-  const size_t start = app.find_first_not_of(" \t");
-  if (start == std::string::npos) return app;
-  const size_t end = app.find_first_of(" \t", start);
-  const std::string first = app.substr(start, end == std::string::npos ? end : end - start);
-  struct stat st {};
-  if (first.find('/') == std::string::npos && ::stat(first.c_str(), &st) == 0 &&
-      S_ISREG(st.st_mode) && ::access(first.c_str(), X_OK) == 0)
-    return app.substr(0, start) + "./" + app.substr(start);
-  return app;
-}
 
 int opMain(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   // argv: msprof op [simulator] [options] <app>
@@ -133,7 +99,7 @@ int opMain(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     first = 3;
   }
   for (int i = first; i < argc; ++i) args.push_back(argv[i]);
-  auto usageError = [&](const Status& st) { return report(out, err, st, cli::kExitUsage); };
+  auto usageError = [&](const Status& st) { return reportError(out, err, st, cli::kExitUsage); };
   auto parsed = opTable().parse(static_cast<int>(args.size()), args.data());
   if (!parsed) return usageError(parsed.status());
   const OpOptions& o = *parsed;
@@ -152,7 +118,7 @@ int opMain(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   if (!o.soc_version.empty())
     if (auto s = soc::findSoc(o.soc_version); !s) return usageError(s.status());
 
-  auto fail = [&](const Status& st) { return report(out, err, st, cli::kExitFailed); };
+  auto fail = [&](const Status& st) { return reportError(out, err, st, cli::kExitFailed); };
   const std::string parent = o.output.empty() ? "." : o.output;
   if (Status st = makeDirs(parent); !st) return fail(st);
   char real[PATH_MAX];

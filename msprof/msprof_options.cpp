@@ -134,4 +134,10 @@ std::string usage() {
          "  msprof --output=prof msame --model resnet50.om --output out --loop 20\n";
 }
 
+int reportError(std::ostream& out, std::ostream& err, const Status& st, int exit_code) {
+  out.flush();
+  err << "msprof: error " << st.toString() << "\n";
+  return exit_code;
+}
+
 }  // namespace asc::msprof

@@ -6,6 +6,7 @@
 // rejected (E10001), naming the option.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -37,5 +38,9 @@ const cli::OptionTable<Options>& optionTable();
 /// for a real option asc-tools does not implement (naming it).
 Result<Options> parseOptions(int argc, const char* const* argv);
 std::string usage();
+/// msprof's one way to report a failure: "msprof: error <code>: <what>" on stderr (after what
+/// stdout holds), and the exit status to return: cli::kExitUsage for a command line msprof
+/// cannot run, cli::kExitFailed when profiling failed.
+int reportError(std::ostream& out, std::ostream& err, const Status& st, int exit_code);
 
 }  // namespace asc::msprof
