@@ -302,19 +302,20 @@ void reduceSumRepeats(const char* call, const LocalTensor<T>& dst, const LocalTe
                       int32_t srcRepStride) {
   work.ascData(call, "workLocal", 0);
   constexpr int64_t per_repeat = 256 / sizeof(T), per_block = 32 / sizeof(T);
-  forMaskedRepeats(call, src, m, repeatTime, srcRepStride, [](int64_t, T) {});  // the checks
-  int64_t last = -1;
-  for (int64_t e = 0; e < per_repeat; ++e)
-    if (m.on(uint64_t(e))) last = e;
+  int64_t lanes = 0;  // masked elements per repeat: the calls below come repeat by repeat
+  for (int64_t e = 0; e < per_repeat; ++e) lanes += m.on(uint64_t(e)) ? 1 : 0;
   const int64_t step = int64_t(srcRepStride) * per_block;
-  const T* s = src.ascData(call, "src", uint32_t((repeatTime - 1) * step + last + 1));
+  // Grown as the (checked) repeats arrive, never sized from the unchecked repeatTime.
+  std::vector<std::vector<CalcT<T>>> repeats;
+  int64_t n = 0;
+  forMaskedRepeats(call, src, m, repeatTime, srcRepStride, [&](int64_t i, T v) {
+    const int64_t r = n++ / lanes;
+    if (repeats.size() <= size_t(r))
+      repeats.resize(size_t(r) + 1, std::vector<CalcT<T>>(per_repeat, CalcT<T>(0)));
+    repeats[size_t(r)][size_t(i - r * step)] = CalcT<T>(v);
+  });
   std::vector<CalcT<T>> sums;
-  for (int64_t r = 0; r < repeatTime; ++r) {
-    std::vector<CalcT<T>> v(per_repeat, CalcT<T>(0));
-    for (int64_t e = 0; e <= last; ++e)
-      if (m.on(uint64_t(e))) v[size_t(e)] = CalcT<T>(s[r * step + e]);
-    sums.push_back(treeSum<T>(std::move(v)));
-  }
+  for (auto& v : repeats) sums.push_back(treeSum<T>(std::move(v)));
   dst.ascData(call, "dst", 1)[0] = T(treeOfRepeats<T>(std::move(sums)));
 }
 
