@@ -6,6 +6,7 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -84,6 +85,29 @@ std::mutex g_atomic_mu;
 }  // namespace
 void syncAllBlocks() {
   if (t_context) syncAll(*t_context);  // outside a launch there is one block: nothing to wait for
+}
+
+void pollUntil(const char* call, const char* what, bool (*ready)(void*), void* arg) {
+  if (ready(arg)) return;
+  if (!t_context || !t_context->launch)
+    fail(call, std::string(what) + ": outside a kernel launch no other block can change it");
+  pollIn(*t_context, call, what, ready, arg);
+}
+void noteProgress() {
+  if (t_context && t_context->launch) noteProgressIn(*t_context);
+}
+void startCubeCore(int64_t aic_idx, void (*body)(void*), void* arg, void (*destroy)(void*)) {
+  if (!t_context || !t_context->launch) {
+    destroy(arg);
+    fail("CreateCubeResGroup", "the cube cores run only within a kernel launch");
+  }
+  startHelper(*t_context, aic_idx, body, arg, destroy);
+}
+bool claimInLaunch(const void* key) {
+  return !t_context || !t_context->launch || claimIn(*t_context, key);
+}
+int64_t cubeCoreNum() {
+  return t_context ? t_context->block_num / std::max<int64_t>(1, t_context->sub_block_num) : 1;
 }
 
 void setAtomicMode(int mode) { (t_context ? t_context->atomic_mode : t_atomic_outside) = mode; }

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <functional>
 #include <exception>
+#include <chrono>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -37,7 +38,13 @@ struct Launch {
   uint32_t running = 0;   // started, not finished
   uint32_t finished = 0;  // returned (or failed)
   uint32_t waiting = 0;   // at SyncAll now
-  uint32_t starting = 0;  // threads spawned that have not taken a block yet
+  uint32_t polling = 0;   // blocks in pollUntil now
+  uint32_t helpers = 0;   // cube cores startCubeCore runs, not finished
+  uint32_t helpers_polling = 0;
+  std::atomic<uint64_t> progress{0};  // noteProgress's count
+  std::vector<std::string> helper_errors;
+  std::vector<const void*> claimed;  // claimInLaunch's keys
+  uint32_t starting = 0;             // threads spawned that have not taken a block yet
   uint64_t generation = 0;
   bool failed = false;
   std::function<void()> spawn;     // one more pool thread (called with mu held)
@@ -102,12 +109,72 @@ void syncAll(BlockContext& ctx) {
                           "call SyncAll the same number of times");
     }
     // Every running block waits here and some have not started: start one more.
-    if (l.waiting == l.running && l.starting == 0 && blocksLeft(l)) {
+    if (l.waiting + l.polling == l.running && l.starting == 0 && blocksLeft(l)) {
       ++l.starting;
       l.spawn();
     }
     l.cv.wait(lock);
   }
+}
+
+void noteProgressIn(BlockContext& ctx) { ctx.launch->progress.fetch_add(1); }
+
+void pollIn(BlockContext& ctx, const char* call, const char* what, bool (*ready)(void*),
+            void* arg) {
+  Launch& l = *ctx.launch;
+  std::unique_lock<std::mutex> lock(l.mu);
+  ++(ctx.helper ? l.helpers_polling : l.polling);
+  struct Leave {  // counted out however the wait ends
+    Launch& l;
+    bool helper;
+    ~Leave() { --(helper ? l.helpers_polling : l.polling); }
+  } leave{l, ctx.helper};
+  uint64_t seen = l.progress.load();
+  auto since = std::chrono::steady_clock::now();
+  for (int round = 0;; ++round) {
+    if (l.failed) throw SyncAbandoned{};  // another block's or cube core's error is the launch's
+    // Every block thread waits (here or at SyncAll) and some blocks have not started: start one.
+    if (l.waiting + l.polling == l.running && l.starting == 0 && blocksLeft(l)) {
+      ++l.starting;
+      l.spawn();
+    }
+    const bool all_waiting = !blocksLeft(l) && l.starting == 0 &&
+                             l.waiting + l.polling == l.running && l.helpers_polling == l.helpers;
+    if (all_waiting && l.running == 0 && l.waiting == 0 && ctx.helper)
+      fail(call, std::string(what) + ", but every block of the launch has returned: none can " +
+                     "post it (each vector block that uses the group must end with SetQuit)");
+    const uint64_t now_progress = l.progress.load();
+    if (now_progress != seen || !all_waiting) {
+      seen = now_progress;
+      since = std::chrono::steady_clock::now();
+    } else if (std::chrono::steady_clock::now() - since > std::chrono::seconds(5)) {
+      fail(call, std::string(what) +
+                     ", and every block and cube core of the launch has waited 5 s with no "
+                     "message posted or freed: none can go on (a message no block posts, or a "
+                     "Wait on a message no cube core frees)");
+    }
+    lock.unlock();
+    // Poll: spin briefly, then sleep, so waiting threads leave the cores to the ones working.
+    for (int i = 0; i < (round < 64 ? 64 : 1); ++i) {
+      if (ready(arg)) {
+        lock.lock();
+        return;
+      }
+      if (round >= 64)
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      else
+        std::this_thread::yield();
+    }
+    lock.lock();
+  }
+}
+
+bool claimIn(BlockContext& ctx, const void* key) {
+  Launch& l = *ctx.launch;
+  std::lock_guard<std::mutex> lock(l.mu);
+  if (std::find(l.claimed.begin(), l.claimed.end(), key) != l.claimed.end()) return false;
+  l.claimed.push_back(key);
+  return true;
 }
 
 }  // namespace detail
@@ -137,6 +204,53 @@ std::string runBlock(const char* name, const std::function<void()>& body,
                        ctx.block_idx);
   }
 }
+
+}  // namespace
+
+namespace detail {
+
+void startHelper(BlockContext& ctx, int64_t aic_idx, void (*body)(void*), void* arg,
+                 void (*destroy)(void*)) {
+  Launch& l = *ctx.launch;
+  BlockContext core = ctx;
+  core.block_idx = aic_idx;
+  core.cube = true;
+  core.helper = true;
+  core.sub_block_num = 1;
+  core.block_num = ctx.block_num / std::max<int64_t>(1, ctx.sub_block_num);
+  core.atomic_mode = 0;
+  core.mask_counter = 0;
+  core.mask_hi = core.mask_lo = ~uint64_t(0);
+  std::lock_guard<std::mutex> lock(l.mu);
+  ++l.helpers;
+  l.extra.emplace_back([&l, core, aic_idx, body, arg, destroy]() mutable {
+    std::string error;
+    {
+      ScopedBlockContext scope(&core);
+      try {
+        body(arg);
+      } catch (const SyncAbandoned&) {
+      } catch (const KernelError& e) {
+        error = fmt::format("AIC {}: {}", aic_idx, e.what());
+      } catch (const std::exception& e) {
+        error = fmt::format("AIC {}: the kernel threw: {}", aic_idx, e.what());
+      }
+    }
+    destroy(arg);
+    std::lock_guard<std::mutex> lock2(l.mu);
+    --l.helpers;
+    if (!error.empty()) {
+      l.helper_errors.push_back(std::move(error));
+      l.failed = true;
+      l.limit = 0;
+    }
+    l.cv.notify_all();
+  });
+}
+
+}  // namespace detail
+
+namespace {
 
 Status launch(const char* kernel_name, uint32_t block_dim, const std::function<void()>& body,
               const LaunchOptions& opt) {
@@ -236,6 +350,9 @@ Status launch(const char* kernel_name, uint32_t block_dim, const std::function<v
   }
   for (const auto& e : errors)
     if (!e.empty()) return Status::error(ErrorCode::KernelCheckFailed, e);
+  if (!shared.helper_errors.empty())
+    return Status::error(ErrorCode::KernelCheckFailed,
+                         fmt::format("kernel '{}' {}", name, shared.helper_errors.front()));
   // An NPU builds one kernel binary per key a TILING_KEY_IS names; a key none names has no
   // binary and the launch fails. Here the kernel ran, tested the key and took no branch: its
   // outputs hold nothing it meant to write.

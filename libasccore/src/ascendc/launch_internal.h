@@ -29,10 +29,17 @@ struct BlockContext {
   std::atomic<bool>* key_taken = nullptr;
   // The launch's blocks and their SyncAll barrier (launch.cpp).
   struct Launch* launch = nullptr;
+  bool helper = false;  // a cube core startCubeCore runs, not one of the launch's blocks
 };
 
 /// SyncAll's barrier (launch.cpp).
 void syncAll(BlockContext& ctx);
+/// pollUntil, startCubeCore and claimInLaunch within the launch of `ctx` (launch.cpp).
+void pollIn(BlockContext& ctx, const char* call, const char* what, bool (*ready)(void*), void* arg);
+void startHelper(BlockContext& ctx, int64_t aic_idx, void (*body)(void*), void* arg,
+                 void (*destroy)(void*));
+bool claimIn(BlockContext& ctx, const void* key);
+void noteProgressIn(BlockContext& ctx);
 /// Thrown out of SyncAll in a block that waited when another block failed: that block's error
 /// is the launch's, this one has none of its own.
 struct SyncAbandoned {};

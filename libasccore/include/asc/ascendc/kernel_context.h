@@ -78,6 +78,27 @@ ASC_API bool onCubeCore();
 /// wait, or a failed block, makes the waiting ones fail with the reason.
 ASC_API void syncAllBlocks();
 
+/// Waits, in a block or a cube core startCubeCore started, until `ready(arg)` holds: memory
+/// another block writes (CubeResGroupHandle's message states). While every running block waits
+/// here or at SyncAll, the launch starts one more of its blocks, as SyncAll does, so the block
+/// that will write can run on any pool. Fails (KernelError of `call`, with `what`) when the
+/// launch can no longer change the memory: every block finished, or no block or cube core made
+/// progress (noteProgress) for 5 s while all of them waited. Another block's failure ends the
+/// wait (that failure is the launch's).
+ASC_API void pollUntil(const char* call, const char* what, bool (*ready)(void*), void* arg);
+/// Marks progress for pollUntil: a message posted or freed.
+ASC_API void noteProgress();
+/// Runs `body(arg)` on a thread of its own as cube core (AIC) `aic_idx` of the current launch
+/// (g_coreType AIC, GetBlockIdx() aic_idx), beside the launch's vector blocks; the launch ends
+/// after it, and its failure is the launch's, named "AIC <aic_idx>". `destroy(arg)` runs after
+/// body, on that thread. Outside a launch: fails.
+ASC_API void startCubeCore(int64_t aic_idx, void (*body)(void*), void* arg, void (*destroy)(void*));
+/// True for the first call with `key` in the current launch (false after; true outside one):
+/// what makes one vector block, of all that build a CubeResGroupHandle, start its cube cores.
+ASC_API bool claimInLaunch(const void* key);
+/// The cube cores (AIC) of the current launch: its block count over the vector sub-blocks.
+ASC_API int64_t cubeCoreNum();
+
 /// SetAtomicAdd/Max/Min/None: how this block's copies to global memory combine with what is
 /// there (0 none: overwrite; 1 add; 2 max; 3 min). Every block starts with none.
 ASC_API void setAtomicMode(int mode);

@@ -3,6 +3,7 @@
 // SetSysWorkspace, GetSysWorkspacePtr), Axpy, and debugging (printf/PRINTF, DumpTensor, ASSERT).
 #pragma once
 
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -43,6 +44,15 @@ template <typename T>
 void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value = 0) {
   T* d = gmWorkspaceAddr.ascData("InitGlobalMemory", 0, size);
   for (uint64_t i = 0; i < size; ++i) d[i] = value;
+}
+
+/// The system counter: 50 MHz on Atlas A2/A3 (CANN's documents: time in us = cycles / 50), here
+/// the host's steady clock at that rate.
+inline int64_t GetSystemCycle() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+             .count() /
+         20;
 }
 
 /// The data cache's lines DataCacheCleanAndInvalid acts on, and which memory it writes back to.

@@ -76,6 +76,11 @@ class Matmul {
   using Acc = detail_cpu::MatmulAcc<A_TYPE, B_TYPE>;
 
  public:
+  // The operand types, as CANN's Matmul names them (cube-group callbacks read AType::T).
+  using AType = A_TYPE;
+  using BType = B_TYPE;
+  using CType = C_TYPE;
+  using BiasType = BIAS_TYPE;
   void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr) {
     (void)tpipe;
     if (!cubeTiling) asc::ascendc::detail::failf("Matmul::Init", "the tiling is null");

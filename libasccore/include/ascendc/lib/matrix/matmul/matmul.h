@@ -8,21 +8,10 @@
 #pragma once
 
 #include "lib/matmul_intf.h"
+#include "lib/matrix/matmul/matmul_impl.h"
 
 namespace asc::ascendc::detail {
 [[maybe_unused]] static const bool kCubeOnlyApiNoted = (noteCubeOnlyApi(), true);
 }  // namespace asc::ascendc::detail
 
-namespace AscendC {
-/// ceil(num1 / num2) for a positive num2 (the Matmul utilities' helper, which these kernels use
-/// to split M and N over blocks).
-template <typename T>
-inline T Ceil(T num1, T num2) {
-  if (!(num2 > 0)) asc::ascendc::detail::failf("Ceil", "the divisor ", num2, " is not positive");
-  return (num1 + num2 - 1) / num2;
-}
-
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
-          const auto& MM_CFG = CFG_NORM>
-using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG>;
-}  // namespace AscendC
+// Ceil and MatmulImpl: lib/matrix/matmul/matmul_impl.h.
