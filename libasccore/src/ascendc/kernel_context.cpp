@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <string>
 #include <vector>
 
 #include "asc/soc/soc.h"
@@ -92,6 +93,20 @@ void pollUntil(const char* call, const char* what, bool (*ready)(void*), void* a
   if (!t_context || !t_context->launch)
     fail(call, std::string(what) + ": outside a kernel launch no other block can change it");
   pollIn(*t_context, call, what, ready, arg);
+}
+void warnOnce(const char* call, const char* message) {
+  if (t_context && t_context->launch) {
+    if (firstWarningIn(*t_context, call))
+      ASC_LOG_WARN("kernel '{}' block {}: {}", t_context->kernel_name, t_context->block_idx,
+                   message);
+    return;
+  }
+  static std::mutex mu;
+  static std::vector<std::string> warned;
+  std::lock_guard<std::mutex> lock(mu);
+  if (std::find(warned.begin(), warned.end(), call) != warned.end()) return;
+  warned.emplace_back(call);
+  ASC_LOG_WARN("{}", message);
 }
 void noteProgress() {
   if (t_context && t_context->launch) noteProgressIn(*t_context);

@@ -44,6 +44,7 @@ struct Launch {
   std::atomic<uint64_t> progress{0};  // noteProgress's count
   std::vector<std::string> helper_errors;
   std::vector<const void*> claimed;  // claimInLaunch's keys
+  std::vector<std::string> warned;   // the calls that warned (warnOnce)
   uint32_t starting = 0;             // threads spawned that have not taken a block yet
   uint64_t generation = 0;
   bool failed = false;
@@ -140,14 +141,15 @@ void pollIn(BlockContext& ctx, const char* call, const char* what, bool (*ready)
     }
     const bool all_waiting = !blocksLeft(l) && l.starting == 0 &&
                              l.waiting + l.polling == l.running && l.helpers_polling == l.helpers;
-    if (all_waiting && l.running == 0 && l.waiting == 0 && ctx.helper)
+    // The blocks may have written and returned since the last look: look again before failing.
+    if (all_waiting && l.running == 0 && l.waiting == 0 && ctx.helper && !ready(arg))
       fail(call, std::string(what) + ", but every block of the launch has returned: none can " +
                      "post it (each vector block that uses the group must end with SetQuit)");
     const uint64_t now_progress = l.progress.load();
     if (now_progress != seen || !all_waiting) {
       seen = now_progress;
       since = std::chrono::steady_clock::now();
-    } else if (std::chrono::steady_clock::now() - since > std::chrono::seconds(5)) {
+    } else if (std::chrono::steady_clock::now() - since > std::chrono::seconds(5) && !ready(arg)) {
       fail(call, std::string(what) +
                      ", and every block and cube core of the launch has waited 5 s with no "
                      "message posted or freed: none can go on (a message no block posts, or a "
@@ -167,6 +169,14 @@ void pollIn(BlockContext& ctx, const char* call, const char* what, bool (*ready)
     }
     lock.lock();
   }
+}
+
+bool firstWarningIn(BlockContext& ctx, const char* call) {
+  Launch& l = *ctx.launch;
+  std::lock_guard<std::mutex> lock(l.mu);
+  if (std::find(l.warned.begin(), l.warned.end(), call) != l.warned.end()) return false;
+  l.warned.emplace_back(call);
+  return true;
 }
 
 bool claimIn(BlockContext& ctx, const void* key) {
@@ -287,6 +297,7 @@ Status launch(const char* kernel_name, uint32_t block_dim, const std::function<v
   detail::Launch shared;
   shared.block_dim = block_dim;
   base.launch = &shared;
+  base.kernel_name = name;
   // Each pool thread runs its own blocks first (Launch::runs); after a failure no block above the
   // lowest failed one starts. The pool grows by one thread whenever every running block waits
   // at SyncAll and blocks remain to start, so a barrier across all blocks completes with any

@@ -30,6 +30,7 @@ struct BlockContext {
   // The launch's blocks and their SyncAll barrier (launch.cpp).
   struct Launch* launch = nullptr;
   bool helper = false;  // a cube core startCubeCore runs, not one of the launch's blocks
+  const char* kernel_name = "";
 };
 
 /// SyncAll's barrier (launch.cpp).
@@ -40,6 +41,8 @@ void startHelper(BlockContext& ctx, int64_t aic_idx, void (*body)(void*), void* 
                  void (*destroy)(void*));
 bool claimIn(BlockContext& ctx, const void* key);
 void noteProgressIn(BlockContext& ctx);
+/// warnOnce within the launch of `ctx`: whether `call` has not warned in it yet (and now has).
+bool firstWarningIn(BlockContext& ctx, const char* call);
 /// Thrown out of SyncAll in a block that waited when another block failed: that block's error
 /// is the launch's, this one has none of its own.
 struct SyncAbandoned {};

@@ -204,6 +204,45 @@ TEST_CASE("a count beyond a LocalTensor is an error", "[ascendc]") {
   CHECK(has(msg, "Relu: LocalTensor 'dst' was never allocated"));
 }
 
+TEST_CASE("DataCopy to GM may read on into its queue's next buffers, not past them", "[ascendc]") {
+  // A queue's buffers lie one after another, as in an NPU's UB: a copy out of the first buffer
+  // that counts two buffers' elements copies the second's too (with a warning), as the NPU's DMA
+  // does; one that runs past the queue's last buffer, or out of a TBuf, stops the kernel.
+  std::vector<float> gm(64, -1);
+  auto msg = run([&] {
+    TPipe pipe;
+    TQue<QuePosition::VECOUT, 2> q;
+    pipe.InitBuffer(q, 2, 128);
+    LocalTensor<float> t0 = q.AllocTensor<float>(), t1 = q.AllocTensor<float>();
+    Duplicate(t0, 1.0f, 32);
+    Duplicate(t1, 2.0f, 32);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(gm.data(), 64);
+    DataCopy(g, t0, 64);
+  });
+  REQUIRE(msg.empty());
+  for (int i = 0; i < 64; ++i) CHECK(gm[i] == (i < 32 ? 1.0f : 2.0f));
+  msg = run([&] {
+    TPipe pipe;
+    TQue<QuePosition::VECOUT, 2> q;
+    pipe.InitBuffer(q, 2, 128);
+    LocalTensor<float> t0 = q.AllocTensor<float>(), t1 = q.AllocTensor<float>();
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(gm.data(), 64);
+    DataCopy(g, t1, 64);
+  });
+  CHECK(has(msg, "DataCopy: count 64 exceeds LocalTensor 'src' (32 elements of 4 bytes"));
+  msg = run([&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a;
+    pipe.InitBuffer(a, 128);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(gm.data(), 64);
+    DataCopy(g, a.Get<float>(), 64);
+  });
+  CHECK(has(msg, "DataCopy: count 64 exceeds LocalTensor 'src' (32 elements of 4 bytes"));
+}
+
 TEST_CASE("DataCopyPad copies any byte length with 32-byte UB rows", "[ascendc]") {
   void* mem = AscendC::GmAlloc(64 * sizeof(half));
   auto* gm = static_cast<half*>(mem);

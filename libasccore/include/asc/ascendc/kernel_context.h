@@ -86,6 +86,9 @@ ASC_API void syncAllBlocks();
 /// progress (noteProgress) for 5 s while all of them waited. Another block's failure ends the
 /// wait (that failure is the launch's).
 ASC_API void pollUntil(const char* call, const char* what, bool (*ready)(void*), void* arg);
+/// Reports `message` as a warning naming the kernel and block, once per launch for `call` (once
+/// per process outside a launch): what the NPU does too but is likely a mistake.
+ASC_API void warnOnce(const char* call, const char* message);
 /// Marks progress for pollUntil: a message posted or freed.
 ASC_API void noteProgress();
 /// Runs `body(arg)` on a thread of its own as cube core (AIC) `aic_idx` of the current launch

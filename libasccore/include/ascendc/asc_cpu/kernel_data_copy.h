@@ -114,7 +114,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t co
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
   detail_cpu::checkBlocks32<T>("DataCopy", count);
-  const T* s = src.ascData("DataCopy", "src", count);
+  const T* s = src.ascReadData("DataCopy", "src", count);
   detail_cpu::storeGm(dst.ascData("DataCopy", 0, count), s, count);
 }
 

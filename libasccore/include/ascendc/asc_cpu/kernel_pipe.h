@@ -63,14 +63,25 @@ class TQueSync {
 namespace detail_cpu {
 inline uint32_t alignUp32(uint64_t bytes) { return uint32_t((bytes + 31) / 32 * 32); }
 
-inline asc::ascendc::detail::BlockRef newBlock(uint32_t bytes, const void* owner,
-                                               const char* kind) {
-  asc::ascendc::detail::BlockRef b(new asc::ascendc::detail::UbBlock);
-  b->data.reset(static_cast<uint8_t*>(asc::ascendc::detail::ubAlloc(bytes ? bytes : 1)));
-  b->bytes = bytes;
-  b->owner = owner;
-  b->kind = kind;
-  return b;
+/// `num` blocks of `bytes` each, one after another in one region (a queue's buffers).
+inline std::vector<asc::ascendc::detail::BlockRef> newBlocks(uint32_t num, uint32_t bytes,
+                                                             const void* owner, const char* kind) {
+  const uint64_t total = uint64_t(num) * bytes;
+  std::shared_ptr<uint8_t> region(
+      static_cast<uint8_t*>(asc::ascendc::detail::ubAlloc(total ? total : 1)),
+      [](uint8_t* p) { asc::ascendc::detail::ubFree(p); });
+  std::vector<asc::ascendc::detail::BlockRef> blocks;
+  for (uint32_t i = 0; i < num; ++i) {
+    asc::ascendc::detail::BlockRef b(new asc::ascendc::detail::UbBlock);
+    b->region = region;
+    b->data = region.get() + uint64_t(i) * bytes;
+    b->bytes = bytes;
+    b->region_left = uint32_t(total - uint64_t(i) * bytes);
+    b->owner = owner;
+    b->kind = kind;
+    blocks.push_back(std::move(b));
+  }
+  return blocks;
 }
 }  // namespace detail_cpu
 
@@ -162,7 +173,7 @@ class TQue {
   void ascInit(uint8_t num, uint32_t bytes) {
     if (!blocks_.empty())
       asc::ascendc::detail::failf("InitBuffer", "the queue already has its buffers");
-    for (uint8_t i = 0; i < num; ++i) blocks_.push_back(detail_cpu::newBlock(bytes, this, "TQue"));
+    blocks_ = detail_cpu::newBlocks(num, bytes, this, "TQue");
     fifo_.assign(num, asc::ascendc::detail::TensorRef());
   }
   void ascReset() {
@@ -236,7 +247,7 @@ class TBuf {
 
   void ascInit(uint32_t bytes) {
     if (block_) asc::ascendc::detail::failf("InitBuffer", "the TBuf already has its buffer");
-    block_ = detail_cpu::newBlock(bytes, this, "TBuf");
+    block_ = detail_cpu::newBlocks(1, bytes, this, "TBuf").front();
     block_->state = asc::ascendc::detail::UbBlock::State::Allocated;
   }
   void ascReset() { block_.reset(); }

@@ -31,15 +31,15 @@ template <typename... Parts>
   fail(call, cat(parts...));
 }
 
-/// One unified-buffer block: a queue buffer or a TBuf. Its bytes start on a cache line (the NPU
-/// aligns UB addresses to 32 bytes; a line keeps DataCopy's copies from splitting lines).
+/// One unified-buffer block: a queue buffer or a TBuf. A queue's buffers lie one after another
+/// in one region, as TPipe places them in an NPU's UB; the region starts on a cache line (the
+/// NPU aligns UB addresses to 32 bytes; a line keeps DataCopy's copies from splitting lines).
 struct UbBlock {
   enum class State : uint8_t { Free, Allocated, Enqueued };
-  struct FreeUb {
-    void operator()(uint8_t* p) const { ubFree(p); }
-  };
-  std::unique_ptr<uint8_t[], FreeUb> data;
+  std::shared_ptr<uint8_t> region;  // the queue's buffers (ubAlloc'd), shared by its blocks
+  uint8_t* data = nullptr;          // this block's bytes, within region
   uint32_t bytes = 0;
+  uint32_t region_left = 0;  // bytes from data to the region's end (this and the later buffers)
   uint32_t generation = 1;
   State state = State::Free;
   const void* owner = nullptr;  // the TQue or TBuf
@@ -96,7 +96,23 @@ struct TensorRef {
     if (elems * elem_bytes > bytes)
       failf(call, "count ", elems, " exceeds LocalTensor '", what, "' (", bytes / elem_bytes,
             " elements of ", elem_bytes, " bytes from its offset)");
-    return block->data.get() + offset;
+    return block->data + offset;
+  }
+  /// As access, for a copy that reads: a read may run past the tensor into the later buffers of
+  /// its queue, as an NPU's DMA reads on through the UB (the kernel then copies whatever those
+  /// buffers hold); it is reported once per kernel (warnOnce). Past the queue's buffers it fails.
+  const uint8_t* readAccess(const char* call, const char* what, uint64_t elems,
+                            size_t elem_bytes) const {
+    if (elems * elem_bytes <= bytes || problem()) return access(call, what, elems, elem_bytes);
+    if (elems * elem_bytes > uint64_t(block->region_left) - offset)
+      return access(call, what, elems, elem_bytes);  // fails, as before
+    warnOnce(call, cat(call, " reads ", elems, " elements of ", elem_bytes,
+                       " bytes from LocalTensor '", what, "', which holds ", bytes / elem_bytes,
+                       ": the rest come from the next buffer(s) of its ", block->kind,
+                       ", as an NPU reads on through its unified buffer; the result is right only "
+                       "if the kernel later overwrites what they carried")
+                       .c_str());
+    return block->data + offset;
   }
 };
 
@@ -160,6 +176,10 @@ class LocalTensor {
   asc::ascendc::detail::TensorRef& ascRef() { return ref_; }
   T* ascData(const char* call, const char* what, uint64_t count) const {
     return reinterpret_cast<T*>(ref_.access(call, what, count, sizeof(T)));
+  }
+  /// ascData for a copy that only reads (TensorRef::readAccess).
+  const T* ascReadData(const char* call, const char* what, uint64_t count) const {
+    return reinterpret_cast<const T*>(ref_.readAccess(call, what, count, sizeof(T)));
   }
 
  private:
