@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -102,11 +103,9 @@ void warnOnce(const char* call, const char* message) {
     return;
   }
   static std::mutex mu;
-  static std::vector<std::string> warned;
+  static std::set<std::string> warned;
   std::lock_guard<std::mutex> lock(mu);
-  if (std::find(warned.begin(), warned.end(), call) != warned.end()) return;
-  warned.emplace_back(call);
-  ASC_LOG_WARN("{}", message);
+  if (warned.insert(call).second) ASC_LOG_WARN("{}", message);
 }
 void noteProgress() {
   if (t_context && t_context->launch) noteProgressIn(*t_context);

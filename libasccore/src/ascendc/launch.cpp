@@ -10,6 +10,7 @@
 #include <exception>
 #include <chrono>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -43,9 +44,9 @@ struct Launch {
   uint32_t helpers_polling = 0;
   std::atomic<uint64_t> progress{0};  // noteProgress's count
   std::vector<std::string> helper_errors;
-  std::vector<const void*> claimed;  // claimInLaunch's keys
-  std::vector<std::string> warned;   // the calls that warned (warnOnce)
-  uint32_t starting = 0;             // threads spawned that have not taken a block yet
+  std::set<const void*> claimed;  // claimInLaunch's keys
+  std::set<std::string> warned;   // the calls that warned (warnOnce)
+  uint32_t starting = 0;          // threads spawned that have not taken a block yet
   uint64_t generation = 0;
   bool failed = false;
   std::function<void()> spawn;     // one more pool thread (called with mu held)
@@ -84,6 +85,15 @@ bool takeBlock(Launch& l, int slot, uint32_t* block) {
   return true;
 }
 
+/// While every block thread waits (at SyncAll or in pollUntil) and blocks remain to start,
+/// starts one more thread for them. Called with l.mu held.
+void startAnotherIfAllWait(Launch& l) {
+  if (l.waiting + l.polling == l.running && l.starting == 0 && blocksLeft(l)) {
+    ++l.starting;
+    l.spawn();
+  }
+}
+
 void syncAll(BlockContext& ctx) {
   Launch& l = *ctx.launch;
   std::unique_lock<std::mutex> lock(l.mu);
@@ -109,11 +119,7 @@ void syncAll(BlockContext& ctx) {
                           " block(s) returned without reaching this SyncAll; every block must "
                           "call SyncAll the same number of times");
     }
-    // Every running block waits here and some have not started: start one more.
-    if (l.waiting + l.polling == l.running && l.starting == 0 && blocksLeft(l)) {
-      ++l.starting;
-      l.spawn();
-    }
+    startAnotherIfAllWait(l);
     l.cv.wait(lock);
   }
 }
@@ -134,15 +140,11 @@ void pollIn(BlockContext& ctx, const char* call, const char* what, bool (*ready)
   auto since = std::chrono::steady_clock::now();
   for (int round = 0;; ++round) {
     if (l.failed) throw SyncAbandoned{};  // another block's or cube core's error is the launch's
-    // Every block thread waits (here or at SyncAll) and some blocks have not started: start one.
-    if (l.waiting + l.polling == l.running && l.starting == 0 && blocksLeft(l)) {
-      ++l.starting;
-      l.spawn();
-    }
+    startAnotherIfAllWait(l);
     const bool all_waiting = !blocksLeft(l) && l.starting == 0 &&
                              l.waiting + l.polling == l.running && l.helpers_polling == l.helpers;
     // The blocks may have written and returned since the last look: look again before failing.
-    if (all_waiting && l.running == 0 && l.waiting == 0 && ctx.helper && !ready(arg))
+    if (all_waiting && l.running == 0 && ctx.helper && !ready(arg))
       fail(call, std::string(what) + ", but every block of the launch has returned: none can " +
                      "post it (each vector block that uses the group must end with SetQuit)");
     const uint64_t now_progress = l.progress.load();
@@ -172,52 +174,14 @@ void pollIn(BlockContext& ctx, const char* call, const char* what, bool (*ready)
 }
 
 bool firstWarningIn(BlockContext& ctx, const char* call) {
-  Launch& l = *ctx.launch;
-  std::lock_guard<std::mutex> lock(l.mu);
-  if (std::find(l.warned.begin(), l.warned.end(), call) != l.warned.end()) return false;
-  l.warned.emplace_back(call);
-  return true;
+  std::lock_guard<std::mutex> lock(ctx.launch->mu);
+  return ctx.launch->warned.insert(call).second;
 }
 
 bool claimIn(BlockContext& ctx, const void* key) {
-  Launch& l = *ctx.launch;
-  std::lock_guard<std::mutex> lock(l.mu);
-  if (std::find(l.claimed.begin(), l.claimed.end(), key) != l.claimed.end()) return false;
-  l.claimed.push_back(key);
-  return true;
+  std::lock_guard<std::mutex> lock(ctx.launch->mu);
+  return ctx.launch->claimed.insert(key).second;
 }
-
-}  // namespace detail
-
-namespace {
-
-thread_local Status t_last_status;
-
-std::mutex g_icpu_mu;
-LaunchOptions g_icpu_options;  // guarded by g_icpu_mu; tiling_key unused (ICPU_SET_TILING_KEY)
-
-/// Runs one block; the error message, or an empty string.
-std::string runBlock(const char* name, const std::function<void()>& body,
-                     detail::BlockContext ctx) {
-  detail::ScopedBlockContext scope(&ctx);
-  try {
-    body();
-    return {};
-  } catch (const detail::SyncAbandoned&) {
-    return {};  // released from SyncAll by another block's failure, which is the launch's error
-  } catch (const KernelError& e) {
-    return fmt::format("kernel '{}' block {}: {}", name, ctx.block_idx, e.what());
-  } catch (const std::exception& e) {
-    return fmt::format("kernel '{}' block {}: the kernel threw: {}", name, ctx.block_idx, e.what());
-  } catch (...) {
-    return fmt::format("kernel '{}' block {}: the kernel threw an unknown exception", name,
-                       ctx.block_idx);
-  }
-}
-
-}  // namespace
-
-namespace detail {
 
 void startHelper(BlockContext& ctx, int64_t aic_idx, void (*body)(void*), void* arg,
                  void (*destroy)(void*)) {
@@ -261,6 +225,30 @@ void startHelper(BlockContext& ctx, int64_t aic_idx, void (*body)(void*), void* 
 }  // namespace detail
 
 namespace {
+
+thread_local Status t_last_status;
+
+std::mutex g_icpu_mu;
+LaunchOptions g_icpu_options;  // guarded by g_icpu_mu; tiling_key unused (ICPU_SET_TILING_KEY)
+
+/// Runs one block; the error message, or an empty string.
+std::string runBlock(const char* name, const std::function<void()>& body,
+                     detail::BlockContext ctx) {
+  detail::ScopedBlockContext scope(&ctx);
+  try {
+    body();
+    return {};
+  } catch (const detail::SyncAbandoned&) {
+    return {};  // released from SyncAll by another block's failure, which is the launch's error
+  } catch (const KernelError& e) {
+    return fmt::format("kernel '{}' block {}: {}", name, ctx.block_idx, e.what());
+  } catch (const std::exception& e) {
+    return fmt::format("kernel '{}' block {}: the kernel threw: {}", name, ctx.block_idx, e.what());
+  } catch (...) {
+    return fmt::format("kernel '{}' block {}: the kernel threw an unknown exception", name,
+                       ctx.block_idx);
+  }
+}
 
 Status launch(const char* kernel_name, uint32_t block_dim, const std::function<void()>& body,
               const LaunchOptions& opt) {
