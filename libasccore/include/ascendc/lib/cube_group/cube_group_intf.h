@@ -291,6 +291,7 @@ class CubeResGroupHandle {
   }
   void waitFor(const char* call, const CubeMsgType* msg, CubeMsgState state, bool equal) const {
     detail_cpu::MsgWait w{msg, state, equal};
+    if (detail_cpu::msgWaitReady(&w)) return;  // the usual case: no message text to make
     const uint64_t index = (reinterpret_cast<const uint8_t*>(msg) - base_) / sizeof(CubeMsgType);
     const uint64_t per_aic = uint64_t(aiv_per_aic_) * MAX_MSG_PER_AIV;
     const std::string what = asc::ascendc::detail::cat(
