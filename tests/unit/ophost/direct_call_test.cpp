@@ -43,7 +43,8 @@ ge::graphStatus readingTiling(gert::TilingContext* c) {
   g_seen.alpha = *c->GetAttrs()->GetAttrPointer<float>(0);
   g_seen.tag = c->GetAttrs()->GetAttrPointer<char>(1);  // a copy: the context ends with the call
   g_seen.bias_given = c->GetOptionalInputShape(1) != nullptr;
-  if (c->GetAttrs()->GetAttrPointer<int64_t>(0) != nullptr) return ge::GRAPH_FAILED;  // a float
+  // A float read as int64_t: its 4 bytes (0.25f is 0x3e800000), then zeros, as on an NPU.
+  if (*c->GetAttrs()->GetAttrPointer<int64_t>(0) != 0x3e800000) return ge::GRAPH_FAILED;
   c->SetBlockDim(1);
   return ge::GRAPH_SUCCESS;
 }
@@ -117,8 +118,60 @@ TEST_CASE("ophost: an Int attribute read as another integer type, as CANN's proj
   CHECK(*attrs.GetAttrPointer<uint32_t>(0) == 3u);
   CHECK(*attrs.GetAttrPointer<int32_t>(0) == 3);
   CHECK(*attrs.GetAttrPointer<int64_t>(0) == 3);
-  CHECK(attrs.GetAttrPointer<uint32_t>(1) == nullptr);  // a Float is no integer
+  // A Float read as an integer: its own bytes, as on an NPU (0.5f is 0x3f000000).
+  REQUIRE(attrs.GetAttrPointer<uint32_t>(1) != nullptr);
+  CHECK(*attrs.GetAttrPointer<uint32_t>(1) == 0x3f000000u);
   CHECK(attrs.GetAttrPointer<uint32_t>(2) == nullptr);  // out of range
+}
+
+TEST_CASE(
+    "ophost: an attribute read with another type's getter reads its bytes as CANN lays "
+    "them out",
+    "[ophost]") {
+  // LpNormV2's tiling (a public project) reads p (float 2) with GetBool(0) and its empty axes
+  // list with GetFloat(1): on an NPU those are false (float 2's first byte) and 0 (the list's
+  // capacity), and the project's result depends on them being so.
+  gert::RuntimeAttrs attrs;
+  gert::RuntimeAttrs::Value p;
+  p.kind = gert::RuntimeAttrs::Value::Float;
+  p.f = 2.0f;
+  p.name = "p";
+  attrs.values().push_back(p);
+  gert::RuntimeAttrs::Value axes;
+  axes.kind = gert::RuntimeAttrs::Value::ListInt;
+  axes.name = "axes";
+  attrs.values().push_back(axes);
+  gert::RuntimeAttrs::Value dims;
+  dims.kind = gert::RuntimeAttrs::Value::ListInt;
+  dims.ints = std::vector<int64_t>{5, 6, 7};
+  attrs.values().push_back(dims);
+  gert::RuntimeAttrs::Value flag;
+  flag.kind = gert::RuntimeAttrs::Value::Bool;
+  flag.b = true;
+  attrs.values().push_back(flag);
+
+  REQUIRE(attrs.GetBool(0) != nullptr);
+  CHECK(*attrs.GetBool(0) == false);
+  REQUIRE(attrs.GetFloat(1) != nullptr);
+  CHECK(*attrs.GetFloat(1) == 0.0f);
+  CHECK(*attrs.GetInt(2) == 3);  // a list's capacity comes first
+  CHECK(*attrs.GetInt(3) == 1);  // a bool's byte, then zeros
+  // A list getter on a scalar: its size is the bytes 8..15 (zeros after a float): empty.
+  REQUIRE(attrs.GetListInt(0) != nullptr);
+  CHECK(attrs.GetListInt(0)->GetSize() == 0);
+  // A list read as a list of another element type: the same count over the same bytes.
+  const auto* asFloats = attrs.GetListFloat(2);
+  REQUIRE(asFloats != nullptr);
+  REQUIRE(asFloats->GetSize() == 3);
+  int64_t five = 0;
+  std::memcpy(&five, asFloats->GetData(), sizeof five);  // floats 0 and 1 hold int64 5
+  CHECK(five == 5);
+  // The right getters still give the values, and the same pointer each time.
+  CHECK(*attrs.GetFloat(0) == 2.0f);
+  CHECK(attrs.GetListInt(2)->GetSize() == 3);
+  CHECK(attrs.GetBool(0) == attrs.GetBool(0));
+  CHECK(attrs.GetFloat(4) == nullptr);  // out of range
+  CHECK(attrs.GetListInt(4) == nullptr);
 }
 
 namespace {

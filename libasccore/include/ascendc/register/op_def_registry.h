@@ -63,7 +63,7 @@ class ASC_API OpParamDef {
 class ASC_API OpAttrDef {
  public:
   using Value = gert::RuntimeAttrs::Value;
-  explicit OpAttrDef(const char* name) : name_(name) {}
+  explicit OpAttrDef(const char* name) : name_(name) { value_.name = name_; }
   OpAttrDef& AttrType(Option o) {
     required_ = o == REQUIRED;
     return *this;
@@ -96,6 +96,7 @@ class ASC_API OpAttrDef {
   OpAttrDef& set(Value::Kind k, F f) {
     value_ = Value();
     value_.kind = k;
+    value_.name = name_;
     f(value_);
     return *this;
   }

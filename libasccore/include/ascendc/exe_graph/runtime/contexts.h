@@ -7,8 +7,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <iostream>  // op_host code prints with std::cout, reaching it through this header in CANN
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -20,6 +22,10 @@
 #include "graph/types.h"
 #include "register/abi_string.h"
 #include "tiling/platform/platform_ascendc.h"
+
+namespace asc::ascendc::detail {
+ASC_API void warnOnce(const char* call, const char* message);  // asc/ascendc/kernel_context.h
+}  // namespace asc::ascendc::detail
 
 namespace gert {
 
@@ -103,8 +109,15 @@ class TypedContinuousVector : public std::vector<T> {
   const T* GetData() const { return this->data(); }
 };
 
-/// The operator's attributes, by their index in the prototype's Attr() order. A getter returns
-/// nullptr for an index out of range or an attribute of another type.
+/// The operator's attributes, by their index in the prototype's Attr() order (nullptr for an
+/// index out of range).
+///
+/// CANN's getters are not checked: each is GetAttrPointer<T>(index), a pointer to the
+/// attribute's stored bytes whatever T is, and projects do read an attribute with another type's
+/// getter (a float with GetBool, a list with GetFloat); on an NPU that reads the other type's
+/// bytes. Here it reads the same bytes, laid out as CANN keeps them (a scalar's own bytes; a list
+/// as ContinuousVector: capacity and size as 8 bytes each, then the elements; zeros after), and
+/// warns once naming the attribute, the getter and the getter the attribute wants.
 class ASC_API RuntimeAttrs {
  public:
   struct Value {
@@ -115,43 +128,138 @@ class ASC_API RuntimeAttrs {
     asc::AbiString s;
     TypedContinuousVector<int64_t> ints;
     TypedContinuousVector<float> floats;
+    asc::AbiString name;  // the prototype's name for it (for messages)
   };
   size_t GetAttrNum() const { return values_.size(); }
-  const int64_t* GetInt(size_t i) const { return is(i, Value::Int) ? &values_[i].i : nullptr; }
-  const float* GetFloat(size_t i) const { return is(i, Value::Float) ? &values_[i].f : nullptr; }
-  const bool* GetBool(size_t i) const { return is(i, Value::Bool) ? &values_[i].b : nullptr; }
-  const char* GetStr(size_t i) const { return is(i, Value::Str) ? values_[i].s.c_str() : nullptr; }
+  const int64_t* GetInt(size_t i) const {
+    return is(i, Value::Int) ? &values_[i].i : bytes<int64_t>(i, "GetInt");
+  }
+  const float* GetFloat(size_t i) const {
+    return is(i, Value::Float) ? &values_[i].f : bytes<float>(i, "GetFloat");
+  }
+  const bool* GetBool(size_t i) const {
+    return is(i, Value::Bool) ? &values_[i].b : bytes<bool>(i, "GetBool");
+  }
+  const char* GetStr(size_t i) const {
+    return is(i, Value::Str) ? values_[i].s.c_str() : bytes<char>(i, "GetStr");
+  }
   const TypedContinuousVector<int64_t>* GetListInt(size_t i) const {
-    return is(i, Value::ListInt) ? &values_[i].ints : nullptr;
+    return is(i, Value::ListInt) ? &values_[i].ints : listBytes(i, "GetListInt", int_views_);
   }
   const TypedContinuousVector<float>* GetListFloat(size_t i) const {
-    return is(i, Value::ListFloat) ? &values_[i].floats : nullptr;
+    return is(i, Value::ListFloat) ? &values_[i].floats
+                                   : listBytes(i, "GetListFloat", float_views_);
   }
   /// CANN's typed access: int64_t (Int; or another integer type over its bytes), float (Float),
-  /// bool (Bool) or char (Str, the string's characters); nullptr for another type or an index out
-  /// of range.
+  /// bool (Bool) or char (Str, the string's characters); another type's attribute gives its
+  /// bytes, as above; nullptr for an index out of range or a T that is none of these.
   template <typename T>
   const T* GetAttrPointer(size_t i) const {
-    if (std::is_same<T, int64_t>::value)
-      return is(i, Value::Int) ? reinterpret_cast<const T*>(&values_[i].i) : nullptr;
     if (std::is_same<T, float>::value)
-      return is(i, Value::Float) ? reinterpret_cast<const T*>(&values_[i].f) : nullptr;
+      return is(i, Value::Float) ? reinterpret_cast<const T*>(&values_[i].f)
+                                 : bytes<T>(i, "GetAttrPointer<float>");
     if (std::is_same<T, bool>::value)
-      return is(i, Value::Bool) ? reinterpret_cast<const T*>(&values_[i].b) : nullptr;
+      return is(i, Value::Bool) ? reinterpret_cast<const T*>(&values_[i].b)
+                                : bytes<T>(i, "GetAttrPointer<bool>");
     if (std::is_same<T, char>::value)
-      return is(i, Value::Str) ? reinterpret_cast<const T*>(values_[i].s.c_str()) : nullptr;
-    // Another integer type over an Int attribute: CANN keeps an Int as 8 bytes and hands out a
-    // pointer to them whatever T is asked for, and projects read int attributes as uint32_t; the
-    // low bytes (little-endian) are the value when it fits T.
+      return is(i, Value::Str) ? reinterpret_cast<const T*>(values_[i].s.c_str())
+                               : bytes<T>(i, "GetAttrPointer<char>");
+    // An integer type over an Int attribute: CANN keeps an Int as 8 bytes and hands out a pointer
+    // to them whatever T is asked for, and projects read int attributes as uint32_t; the low
+    // bytes (little-endian) are the value when it fits T.
     if (std::is_integral<T>::value && sizeof(T) <= sizeof(int64_t))
-      return is(i, Value::Int) ? reinterpret_cast<const T*>(&values_[i].i) : nullptr;
+      return is(i, Value::Int) ? reinterpret_cast<const T*>(&values_[i].i)
+                               : bytes<T>(i, "GetAttrPointer<integer>");
     return nullptr;
   }
   std::vector<Value>& values() { return values_; }
 
  private:
   bool is(size_t i, Value::Kind k) const { return i < values_.size() && values_[i].kind == k; }
+  static const char* wants(Value::Kind k) {
+    static const char* const names[] = {"GetInt", "GetFloat",   "GetBool",
+                                        "GetStr", "GetListInt", "GetListFloat"};
+    return names[k];
+  }
+  static const char* kindName(Value::Kind k) {
+    static const char* const names[] = {"int", "float", "bool", "str", "list_int", "list_float"};
+    return names[k];
+  }
+  /// Attribute i's bytes as CANN lays them out, with zeros after them (nullptr out of range).
+  const uint8_t* image(size_t i, const char* getter) const {
+    if (i >= values_.size()) return nullptr;
+    auto it = images_.find(i);
+    if (it == images_.end()) {
+      const Value& v = values_[i];
+      std::vector<uint8_t> b;
+      auto put = [&b](const void* p, size_t n) {
+        b.insert(b.end(), static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n);
+      };
+      auto putList = [&](const void* data, size_t count, size_t size) {
+        const uint64_t n = count;
+        put(&n, sizeof n);  // capacity
+        put(&n, sizeof n);  // size
+        put(data, count * size);
+      };
+      switch (v.kind) {
+        case Value::Int:
+          put(&v.i, sizeof v.i);
+          break;
+        case Value::Float:
+          put(&v.f, sizeof v.f);
+          break;
+        case Value::Bool:
+          put(&v.b, sizeof v.b);
+          break;
+        case Value::Str:
+          put(v.s.c_str(), v.s.size() + 1);
+          break;
+        case Value::ListInt:
+          putList(v.ints.data(), v.ints.size(), sizeof(int64_t));
+          break;
+        case Value::ListFloat:
+          putList(v.floats.data(), v.floats.size(), sizeof(float));
+          break;
+      }
+      b.resize(b.size() + 32, 0);
+      it = images_.emplace(i, std::move(b)).first;
+    }
+    const Value& v = values_[i];
+    const std::string message = "attribute " + std::to_string(i) + " '" + v.name.str() + "' (" +
+                                kindName(v.kind) + ") read with " + getter +
+                                ": as on an NPU, that reads the attribute's own bytes as "
+                                "another type; call " +
+                                wants(v.kind) + " for it";
+    asc::ascendc::detail::warnOnce(
+        ("attr:" + std::to_string(i) + v.name.str() + ":" + getter).c_str(), message.c_str());
+    return it->second.data();
+  }
+  template <typename T>
+  const T* bytes(size_t i, const char* getter) const {
+    return reinterpret_cast<const T*>(image(i, getter));
+  }
+  /// A list getter on another type's attribute: the list CANN's ContinuousVector layout makes
+  /// of its bytes (the size at byte 8, the elements from byte 16, as far as the bytes go).
+  template <typename T>
+  const TypedContinuousVector<T>* listBytes(
+      size_t i, const char* getter, std::map<size_t, TypedContinuousVector<T>>& views) const {
+    const uint8_t* b = image(i, getter);
+    if (!b) return nullptr;
+    auto it = views.find(i);
+    if (it == views.end()) {
+      uint64_t size = 0;
+      std::memcpy(&size, b + 8, sizeof size);
+      const size_t room = (images_.at(i).size() - 16) / sizeof(T);
+      std::vector<T> v(static_cast<size_t>(size < room ? size : room));
+      if (!v.empty()) std::memcpy(v.data(), b + 16, v.size() * sizeof(T));
+      it = views.emplace(i, TypedContinuousVector<T>(v)).first;
+    }
+    return &it->second;
+  }
   std::vector<Value> values_;
+  mutable std::map<size_t, std::vector<uint8_t>> images_;
+  mutable std::map<size_t, TypedContinuousVector<int64_t>> int_views_;
+  mutable std::map<size_t, TypedContinuousVector<float>> float_views_;
 };
 
 /// The buffer the tiling function fills (TilingData::SaveToBuffer) and the kernel reads.
