@@ -1,6 +1,6 @@
-// fuse_conv_activation.cpp: Conv, ConvTranspose or Gemm (or BatchNormalization, for Relu) whose
-// only user is an activation takes the activation as a post-op (attribute "activation" and its
-// parameters); the activation node goes away. oneDNN applies it while the output is still in
+// fuse_conv_activation.cpp: Conv, ConvTranspose, Gemm or MatMul (or BatchNormalization, for Relu)
+// whose only user is an activation takes the activation as a post-op (attribute "activation" and
+// its parameters); the activation node goes away. oneDNN applies it while the output is still in
 // registers.
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// fuse_conv_activation_test.cpp: the fuse-conv-activation pass. A Conv (also Gemm and
+// fuse_conv_activation_test.cpp: the fuse-conv-activation pass. A Conv (also Gemm, MatMul and
 // ConvTranspose) whose only user is one of the supported activations becomes one node with an
 // "activation" attribute (plus its parameters), and a BatchNormalization takes a following Relu;
 // the fused node keeps both source names. The pass must leave the graph alone when the producer
@@ -19,7 +19,15 @@ ir::Graph build(const std::string& producer, const std::string& act, bool also_o
   ir::Graph g;
   g.opset = 13;
   ir::Node* p = nullptr;
-  if (producer == "Gemm") {
+  if (producer == "MatMul" || producer == "MatMulRuntimeB") {
+    // A 3-D A: the product runs as one [12, 16] x [16, 21] GEMM (the runtime's own kernel on
+    // AVX2, 21 columns: a padded panel and a row's last columns past the vector loop); a B
+    // computed at run time goes through oneDNN's matmul and its post-op.
+    ir::Value* a = addInput(g, "a", {2, 6, 16});
+    ir::Value* b =
+        producer == "MatMul" ? addFloats(g, "w", {16, 21}) : addInput(g, "b", {2, 16, 21});
+    p = addOp(g, "MatMul", "prod", {a, b});
+  } else if (producer == "Gemm") {
     ir::Value* a = addInput(g, "a", {4, 16});
     p = addOp(g, "Gemm", "prod", {a, addFloats(g, "w", {8, 16}), addFloats(g, "c", {8})});
     p->attrs.set("transB", int64_t{1});
@@ -89,9 +97,9 @@ TEST_CASE("fuse-conv-activation folds each activation into the Conv",
   }
 }
 
-TEST_CASE("fuse-conv-activation folds into Gemm, ConvTranspose and BatchNormalization",
+TEST_CASE("fuse-conv-activation folds into Gemm, MatMul, ConvTranspose and BatchNormalization",
           "[passes][fuse-conv-activation]") {
-  for (const char* producer : {"Gemm", "ConvTranspose", "BatchNormalization"}) {
+  for (const char* producer : {"Gemm", "MatMul", "ConvTranspose", "BatchNormalization"}) {
     INFO(producer);
     ir::Graph g = build(producer, "Relu");
     passes::PassContext ctx = runPass(g, "fuse-conv-activation");
@@ -134,6 +142,11 @@ TEST_CASE("fuse-conv-activation keeps the numbers", "[passes][fuse-conv-activati
   std::vector<Case> cases;
   for (const char* act : kActs) cases.push_back({"Conv", act});
   for (const char* act : {"Relu", "Sigmoid", "Clip"}) cases.push_back({"Gemm", act});
+  // MatMul + GELU: the transformers' feed-forward layer (the own GEMM's erf epilogue on AVX2).
+  for (const char* act : {"Relu", "Gelu", "Tanh"}) {
+    cases.push_back({"MatMul", act});
+    cases.push_back({"MatMulRuntimeB", act});
+  }
   cases.push_back({"ConvTranspose", "LeakyRelu"});
   cases.push_back({"BatchNormalization", "Relu"});
   for (const Case& c : cases) {

@@ -1,4 +1,4 @@
-// gemm_avx2.cpp: C = A . B (+ bias, Relu) with constant weights B on AVX2 + FMA, the 6 x 16
+// gemm_avx2.cpp: C = A . B (+ bias, Relu or GELU) with constant weights B on AVX2 + FMA, the 6 x 16
 // register-blocked product of avx2_product.h over A's plain rows.
 //
 // B is packed in panels of 16 columns, [ceil(n/16)][k][16], the last one zero-padded (described
@@ -24,6 +24,7 @@
 
 #include "cpu/features.h"
 #include "cpu/parallel.h"
+#include "ops/avx2_math.h"
 #include "ops/avx2_product.h"
 #include "ops/dnnl_util.h"
 
@@ -55,7 +56,7 @@ memory::desc panels(const GemmAvx2Shape& s) {
   return memory::desc(d);
 }
 
-// c's columns [16 j0, min(16 j1, n)) of every row += bias, then Relu.
+// c's columns [16 j0, min(16 j1, n)) of every row += bias, then Relu or GELU.
 __attribute__((target("avx2,fma"))) void finish(float* c, const GemmAvx2Shape& s, int64_t j0,
                                                 int64_t j1) {
   const __m256 zero = _mm256_setzero_ps();
@@ -66,11 +67,12 @@ __attribute__((target("avx2,fma"))) void finish(float* c, const GemmAvx2Shape& s
       __m256 v = _mm256_loadu_ps(row + j);
       if (s.bias) v = _mm256_add_ps(v, _mm256_loadu_ps(s.bias + j));
       if (s.relu) v = _mm256_max_ps(v, zero);
+      if (s.gelu) v = avx2::geluErf8(v);
       _mm256_storeu_ps(row + j, v);
     }
     for (int64_t j = vec_end; j < end; ++j) {
       float v = row[j] + (s.bias ? s.bias[j] : 0.f);
-      row[j] = s.relu ? std::max(v, 0.f) : v;
+      row[j] = s.relu ? std::max(v, 0.f) : s.gelu ? avx2::geluErf1(v) : v;
     }
   }
 }
@@ -98,7 +100,7 @@ class GemmAvx2 : public Kernel {
     const GemmAvx2Shape& s = s_;
     const float* b = static_cast<const float*>(b_.get_data_handle());
     const int64_t panels = panelsOf(s.n), full = s.n / 16;
-    const bool epilogue = s.bias || s.relu;
+    const bool epilogue = s.bias || s.relu || s.gelu;
 #pragma omp parallel num_threads(threads_)
     {
       const auto [tid, nt] = cpu::threadSlot();

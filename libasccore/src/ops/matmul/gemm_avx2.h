@@ -8,13 +8,15 @@
 
 namespace asc::ops {
 
-/// C [m, n] = A [m, k] . B + bias, then Relu when `relu`: A and C plain fp32 rows, B the node's
+/// C [m, n] = A [m, k] . B + bias, then Relu when `relu` or GELU (the erf form, avx2::geluErf8)
+/// when `gelu`: A and C plain fp32 rows, B the node's
 /// input 1, a constant plain fp32 [k, n] (or [n, k] when `b_transposed`), bias null or n floats.
 struct GemmAvx2Shape {
   int64_t m = 0, k = 0, n = 0;
   bool b_transposed = false;
   const float* bias = nullptr;
   bool relu = false;
+  bool gelu = false;
 };
 
 /// Whether the kernel serves such a product on this CPU: AVX2 and FMA, ASC_GEMM_AVX2 not 0, and

@@ -153,6 +153,7 @@ CannSpelling gemmSpelling(const ir::Node& n) {
 
 const OpDef& defMatMul() {
   static const OpDef d = OpDef("MatMul")
+                             .takesActivations(ActivationPostOps::Any)
                              .cube()
                              .kernel(createMatMulKernel)
                              .onnx(1)

@@ -46,11 +46,13 @@ memory::desc strided(const memory::dims& dims, bool transpose_last2) {
 constexpr size_t kInPlaceWeightBytes = size_t(64) << 20;
 
 // The runtime's own GEMM (gemm_avx2.cpp) for `gs` when this CPU wants it and the rest of the
-// node fits it: fp32 plain A and C, a bias of n floats (or none), Relu or no activation.
-// Null otherwise (oneDNN's matmul serves).
+// node fits it: fp32 plain A and C, a bias of n floats (or none), Relu, GELU's erf form or no
+// activation. Null otherwise (oneDNN's matmul serves).
 std::unique_ptr<Kernel> ownGemm(const KernelInit& k, GemmAvx2Shape gs, const TensorRef* bias) {
   const std::string act = k.node.attrs.getString("activation", "");
-  if ((!act.empty() && act != "Relu") || k.inputs[0].layout != Layout::Plain ||
+  const bool gelu =
+      act == "Gelu" && k.node.attrs.getString("activation_approximate", "none") == "none";
+  if ((!act.empty() && act != "Relu" && !gelu) || k.inputs[0].layout != Layout::Plain ||
       k.outputs[0].layout != Layout::Plain || k.inputs[1].type != ir::DType::F32 ||
       k.outputs[0].type != ir::DType::F32 || !gemmAvx2Serves(gs))
     return nullptr;
@@ -60,6 +62,7 @@ std::unique_ptr<Kernel> ownGemm(const KernelInit& k, GemmAvx2Shape gs, const Ten
     gs.bias = bias->f32();
   }
   gs.relu = act == "Relu";
+  gs.gelu = gelu;
   auto kernel = createGemmAvx2(k, gs);
   return kernel ? std::move(*kernel) : nullptr;
 }

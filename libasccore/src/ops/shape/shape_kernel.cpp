@@ -4,6 +4,8 @@
 // row (the last dim) with a per-row source offset, in parallel over rows.
 #include "shape_kernel.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -64,6 +66,28 @@ void copyElems(Bytes* dst, const Bytes* src, int64_t n, int64_t src_stride, size
   }
 }
 
+// Transposes the 8 x 8 block of 4-byte elements at src (rows src_ld apart) into dst (rows
+// dst_ld apart): dst[c][r] = src[r][c].
+__attribute__((target("avx2"))) void transpose8x8(const float* src, int64_t src_ld, float* dst,
+                                                  int64_t dst_ld) {
+  __m256 r[8], t[8];
+  for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(src + i * src_ld);
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (int i = 0; i < 8; i += 4) {
+    r[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    r[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    r[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int i = 0; i < 4; ++i) {
+    _mm256_storeu_ps(dst + i * dst_ld, _mm256_permute2f128_ps(r[i], r[i + 4], 0x20));
+    _mm256_storeu_ps(dst + (i + 4) * dst_ld, _mm256_permute2f128_ps(r[i], r[i + 4], 0x31));
+  }
+}
+
 // out[idx] = in[sum(idx[d] * stride[d]) + base] for an output shape; strides may be 0 or
 // negative (as element counts). The workhorse of transpose, slice, expand and tile.
 class StridedCopy : public Kernel {
@@ -105,8 +129,15 @@ class StridedCopy : public Kernel {
     }
     inner_ = shape_.back();
     rows_ = inner_ ? ir::numElements(shape_) / inner_ : 0;
+    // A transpose of 4-byte elements whose output rows gather (input stride != 1) while another
+    // dim reads contiguously (attention's K^T, NCHW <-> NHWC): 8 x 8 tiles through registers,
+    // so both sides move whole cache lines rather than one element per line read.
+    if (es_ == 4 && strides_.back() > 1 && inner_ >= 8)
+      for (size_t d = 0; d + 1 < shape_.size(); ++d)
+        if (strides_[d] == 1 && shape_[d] >= 8) tile_dim_ = static_cast<int>(d);
   }
   void run() override {
+    if (tile_dim_ >= 0) return runTiled();
     const size_t r = shape_.size();
     cpu::parallelFor(rows_, std::max<int64_t>(1, 4096 / std::max<int64_t>(1, inner_)),
                      [&](int64_t b, int64_t e) {
@@ -121,9 +152,40 @@ class StridedCopy : public Kernel {
                        }
                      });
   }
-  std::string implName() const override { return name_; }
+  std::string implName() const override { return tile_dim_ >= 0 ? name_ + ":tiled" : name_; }
 
  private:
+  // Each task: one index of the dims other than tile_dim_ and the last, and 8 of tile_dim_'s
+  // (an 8-row band of the output's [tile_dim_, last] plane), tiled along the last dim.
+  void runTiled() {
+    const int64_t r = static_cast<int64_t>(shape_.size()), u = tile_dim_;
+    std::vector<int64_t> ostride(shape_.size(), 1);
+    for (int64_t d = r - 2; d >= 0; --d) ostride[d] = ostride[d + 1] * shape_[d + 1];
+    const int64_t bands = (shape_[u] + 7) / 8, outer = rows_ / shape_[u];
+    const int64_t ld = strides_.back(), n = inner_, full = n / 8 * 8;
+    const float* in = reinterpret_cast<const float*>(in_);
+    float* out = reinterpret_cast<float*>(out_);
+    cpu::parallelFor(outer * bands, std::max<int64_t>(1, 512 / n), [&](int64_t b, int64_t e) {
+      for (int64_t task = b; task < e; ++task) {
+        int64_t rem = task / bands, ioff = base_, ooff = 0;
+        for (int64_t d = r - 2; d >= 0; --d) {
+          if (d == u) continue;
+          ioff += (rem % shape_[d]) * strides_[d];
+          ooff += (rem % shape_[d]) * ostride[d];
+          rem /= shape_[d];
+        }
+        const int64_t u0 = task % bands * 8, uc = std::min<int64_t>(8, shape_[u] - u0);
+        const float* src = in + ioff + u0;  // src[l * ld + i]: output row u0 + i, column l
+        float* dst = out + ooff + u0 * ostride[u];
+        const int64_t dld = ostride[u];
+        if (uc == 8)
+          for (int64_t l = 0; l < full; l += 8) transpose8x8(src + l * ld, ld, dst + l, dld);
+        for (int64_t i = 0; i < uc; ++i)
+          for (int64_t l = uc == 8 ? full : 0; l < n; ++l) dst[i * dld + l] = src[l * ld + i];
+      }
+    });
+  }
+
   const Bytes* in_;
   Bytes* out_;
   ir::Shape shape_;
@@ -131,6 +193,7 @@ class StridedCopy : public Kernel {
   int64_t base_;
   size_t es_;
   int64_t inner_ = 1, rows_ = 0;
+  int tile_dim_ = -1;  // the dim read contiguously when the 8 x 8 tiled path serves
   std::string name_;
 };
 

@@ -574,3 +574,41 @@ TEST_CASE("Cast-19/21 to and from float8 and int4, folded and run", "[ops][shape
   bad.input(DType::F32, {2}).attr("to", int64_t{17}).attr("saturate", int64_t{2});
   CHECK(mentions(bad.run(), "saturate 2"));
 }
+
+TEST_CASE("Transpose of 4-byte elements in 8 x 8 tiles equals the index map", "[ops][shape]") {
+  // Shapes whose output rows gather while another dim reads contiguously (the tiled path), with
+  // bands and rows that are not multiples of 8, and one that stays on the row path.
+  struct Case {
+    ir::Shape in;
+    Ints perm;
+  };
+  const std::vector<Case> cases = {
+      {{11, 3, 17}, {2, 1, 0}}, {{128, 8, 32}, {1, 2, 0}}, {{2, 9, 16, 10}, {0, 3, 1, 2}},
+      {{24, 8}, {1, 0}},        {{5, 7}, {1, 0}},          {{16, 3, 9}, {1, 2, 0}}};
+  for (const auto& c : cases) {
+    const int64_t n = ir::numElements(c.in);
+    std::vector<float> x(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) x[static_cast<size_t>(i)] = static_cast<float>(i) + 0.5f;
+    // The naive index map: output index -> input index through perm.
+    const size_t r = c.in.size();
+    ir::Shape out(r);
+    for (size_t d = 0; d < r; ++d) out[d] = c.in[static_cast<size_t>(c.perm[d])];
+    std::vector<int64_t> in_stride(r, 1);
+    for (size_t d = r - 1; d-- > 0;) in_stride[d] = in_stride[d + 1] * c.in[d + 1];
+    std::vector<float> want(static_cast<size_t>(n));
+    for (int64_t o = 0; o < n; ++o) {
+      int64_t rem = o, src = 0;
+      for (size_t d = r; d-- > 0;) {
+        src += (rem % out[d]) * in_stride[static_cast<size_t>(c.perm[d])];
+        rem /= out[d];
+      }
+      want[static_cast<size_t>(o)] = x[static_cast<size_t>(src)];
+    }
+    for (int threads : {1, 2}) {
+      OpTester t("Transpose");
+      t.input(DType::F32, c.in).attr("perm", c.perm);
+      INFO("input " << ir::shapeToString(c.in) << ", " << threads << " threads");
+      CHECK(runKernel<float>(t, {asc::test::bytesOf(x)}, 0, threads) == want);
+    }
+  }
+}
