@@ -84,6 +84,13 @@ class GemmAvx2 : public Kernel {
     a_ = k.inputs[0].f32();
     c_ = static_cast<float*>(k.outputs[0].data);
     threads_ = std::max(1, k.threads);
+    // Row groups of 6 (the product's register block); when 1 or 2 rows would be left over, the
+    // last 7 or 8 rows go as 4 + 3 or 4 + 4: a 1- or 2-row product has too few independent sums
+    // to keep the FMA units busy (128 rows: 20 x 6 + 4 + 4 rather than 21 x 6 + 2).
+    for (int64_t r = 0; r < s.m; r += 6) rows_.push_back(r);
+    rows_.push_back(s.m);
+    const int64_t left = s.m % 6;
+    if (s.m > 6 && (left == 1 || left == 2)) rows_[rows_.size() - 2] = s.m - (6 + left) / 2;
     if (s.n % 16) tail_.assign(static_cast<size_t>(s.m) * 16, 0.f);
     try {
       b_plain_ = s.b_transposed
@@ -113,11 +120,12 @@ class GemmAvx2 : public Kernel {
           float* cj = j < full ? c_ + j * 16 : tail_.data();
           const int64_t ldc = j < full ? s.n : 16;
           // The thread's next panel's slice is fetched while this one runs.
-          const int64_t next_bytes = j + 1 < j1 ? kn * 16 * 4 : 0, groups = (s.m + 5) / 6;
-          for (int64_t r = 0; r < s.m; r += 6) {
-            avx2::prefetchPart(bj + s.k * 16, next_bytes, r / 6, groups);
-            avx2::productRowsFor(std::min<int64_t>(6, s.m - r), ks > 0)(a_ + r * s.k + ks, s.k, kn,
-                                                                        bj, cj + r * ldc, ldc);
+          const int64_t next_bytes = j + 1 < j1 ? kn * 16 * 4 : 0;
+          for (size_t g = 0; g + 1 < rows_.size(); ++g) {
+            const int64_t r = rows_[g];
+            avx2::prefetchPart(bj + s.k * 16, next_bytes, int64_t(g), int64_t(rows_.size() - 1));
+            avx2::productRowsFor(rows_[g + 1] - r, ks > 0)(a_ + r * s.k + ks, s.k, kn, bj,
+                                                           cj + r * ldc, ldc);
           }
         }
       }
@@ -136,6 +144,7 @@ class GemmAvx2 : public Kernel {
 
  private:
   GemmAvx2Shape s_;
+  std::vector<int64_t> rows_;  // the row groups' first rows, then m
   int threads_ = 1;
   const float* a_ = nullptr;
   float* c_ = nullptr;
