@@ -114,4 +114,12 @@ void plainToBlocked(const float* x, float* y, int64_t n, int64_t c, int64_t hw) 
   });
 }
 
+__attribute__((target("avx2"))) void transposeTile8(const float* src, int64_t src_ld, float* dst,
+                                                    int64_t dst_ld) {
+  __m256 r[8];
+  for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(src + i * src_ld);
+  transpose8(r);
+  for (int i = 0; i < 8; ++i) _mm256_storeu_ps(dst + i * dst_ld, r[i]);
+}
+
 }  // namespace asc::cpu

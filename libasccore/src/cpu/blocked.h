@@ -23,4 +23,8 @@ void blockedToPlain(const float* x, float* y, int64_t n, int64_t c, int64_t hw);
 /// y [N][ceil(C/8)][HW][8] from x [N][C][HW]; the last block's lanes past C are written 0.
 void plainToBlocked(const float* x, float* y, int64_t n, int64_t c, int64_t hw);
 
+/// The 8 x 8 block at src (rows src_ld floats apart) transposed into dst (rows dst_ld apart):
+/// dst[c][r] = src[r][c], through registers (AVX2; the strided copies' tiled transpose).
+void transposeTile8(const float* src, int64_t src_ld, float* dst, int64_t dst_ld);
+
 }  // namespace asc::cpu

@@ -4,8 +4,6 @@
 // row (the last dim) with a per-row source offset, in parallel over rows.
 #include "shape_kernel.h"
 
-#include <immintrin.h>
-
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -13,6 +11,7 @@
 #include "ops/op_util.h"
 #include "asc/ops/registry.h"
 #include "asc/support/fp16.h"
+#include "cpu/blocked.h"
 #include "cpu/convert.h"
 #include "ops/dnnl_util.h"
 #include "cpu/parallel.h"
@@ -63,28 +62,6 @@ void copyElems(Bytes* dst, const Bytes* src, int64_t n, int64_t src_stride, size
     }
     default:
       for (int64_t j = 0; j < n; ++j) std::memcpy(dst + j * es, src + j * src_stride * es, es);
-  }
-}
-
-// Transposes the 8 x 8 block of 4-byte elements at src (rows src_ld apart) into dst (rows
-// dst_ld apart): dst[c][r] = src[r][c].
-__attribute__((target("avx2"))) void transpose8x8(const float* src, int64_t src_ld, float* dst,
-                                                  int64_t dst_ld) {
-  __m256 r[8], t[8];
-  for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(src + i * src_ld);
-  for (int i = 0; i < 8; i += 2) {
-    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
-    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
-  }
-  for (int i = 0; i < 8; i += 4) {
-    r[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
-    r[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
-    r[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
-    r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
-  }
-  for (int i = 0; i < 4; ++i) {
-    _mm256_storeu_ps(dst + i * dst_ld, _mm256_permute2f128_ps(r[i], r[i + 4], 0x20));
-    _mm256_storeu_ps(dst + (i + 4) * dst_ld, _mm256_permute2f128_ps(r[i], r[i + 4], 0x31));
   }
 }
 
@@ -179,7 +156,7 @@ class StridedCopy : public Kernel {
         float* dst = out + ooff + u0 * ostride[u];
         const int64_t dld = ostride[u];
         if (uc == 8)
-          for (int64_t l = 0; l < full; l += 8) transpose8x8(src + l * ld, ld, dst + l, dld);
+          for (int64_t l = 0; l < full; l += 8) cpu::transposeTile8(src + l * ld, ld, dst + l, dld);
         for (int64_t i = 0; i < uc; ++i)
           for (int64_t l = uc == 8 ? full : 0; l < n; ++l) dst[i * dld + l] = src[l * ld + i];
       }
